@@ -1,0 +1,81 @@
+// swift-tools-version:6.0
+// tiltserial: host tool, board emulator and their pure core. See docs/architecture.md.
+import PackageDescription
+
+let package = Package(
+    name: "tiltserial",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "tiltserial", targets: ["tiltserial"]),
+        .executable(name: "tiltsim", targets: ["tiltsim"]),
+        .library(name: "TiltCore", targets: ["TiltCore"]),
+        .library(name: "WireProtocol", targets: ["WireProtocol"]),
+        .library(name: "TiltPhysics", targets: ["TiltPhysics"]),
+        .library(name: "TiltDisplay", targets: ["TiltDisplay"]),
+        .library(name: "TiltPipeline", targets: ["TiltPipeline"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+    ],
+    targets: [
+        // MARK: Pure core: values in, values out. No Foundation, no I/O, no clocks.
+        .target(name: "TiltCore"),
+        .target(name: "WireProtocol", dependencies: ["TiltCore"]),
+        .target(name: "TiltPhysics", dependencies: ["TiltCore"]),
+        .target(name: "TiltDisplay", dependencies: ["TiltCore"]),
+        .target(name: "TiltPipeline", dependencies: ["TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay"]),
+
+        // MARK: Assets shared with the firmware (one source of truth).
+        .target(name: "TiltAssets", dependencies: ["TiltDisplay"], resources: [.copy("Resources")]),
+
+        // MARK: Edges: serial ports, ptys, the simulator, the terminal.
+        .systemLibrary(
+            name: "CLibSerialPort", pkgConfig: "libserialport",
+            providers: [.apt(["libserialport-dev"])]),
+        .target(name: "CSerialShims"),
+        .target(name: "SerialIO", dependencies: [
+            "CLibSerialPort", "CSerialShims",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ]),
+        .systemLibrary(
+            name: "CSimAVR", pkgConfig: "simavr simavrparts",
+            providers: [.apt(["libsimavr-dev", "libsimavrparts1", "libelf-dev"])]),
+        .target(name: "CBoardParts", dependencies: ["CSimAVR"]),
+        .target(name: "BoardEmulator", dependencies: [
+            "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSimAVR", "CBoardParts",
+        ]),
+
+        // MARK: Commands.
+        .target(name: "TiltserialCommand", dependencies: [
+            "TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay", "TiltPipeline", "TiltAssets",
+            "SerialIO", "BoardEmulator",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "tiltserial", dependencies: ["TiltserialCommand"]),
+        .target(name: "TiltsimCommand", dependencies: [
+            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "tiltsim", dependencies: ["TiltsimCommand"]),
+
+        // MARK: The firmware's shared protocol code (C), compiled on the host for tests.
+        .target(name: "FirmwareProtocol", path: "Hardware/tiltserial/src/protocol", publicHeadersPath: "."),
+
+        // MARK: Tests.
+        .testTarget(name: "TiltCoreTests", dependencies: ["TiltCore"]),
+        .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "TiltCore"]),
+        .target(name: "CRecipeOracle", path: "Tests/CRecipeOracle"),
+        .testTarget(name: "TiltPhysicsTests", dependencies: ["TiltPhysics", "TiltCore", "CRecipeOracle"]),
+        .testTarget(name: "TiltDisplayTests", dependencies: ["TiltDisplay", "TiltAssets"]),
+        .testTarget(name: "TiltPipelineTests", dependencies: ["TiltPipeline", "WireProtocol"]),
+        .target(name: "CPtyInterposer", path: "Tests/CPtyInterposer"),
+        .testTarget(name: "SerialIOTests", dependencies: ["SerialIO", "CPtyInterposer"]),
+        .testTarget(name: "FirmwareProtocolTests", dependencies: ["FirmwareProtocol", "WireProtocol"]),
+        .testTarget(name: "BoardEmulatorTests", dependencies: ["BoardEmulator", "TiltPipeline"]),
+        .testTarget(name: "TiltserialTests", dependencies: ["TiltserialCommand", "BoardEmulator", "SerialIO"]),
+    ]
+)

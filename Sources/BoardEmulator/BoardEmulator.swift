@@ -1,0 +1,1 @@
+// BoardEmulator: placeholder until its issue lands. See docs/architecture.md.

@@ -1,0 +1,10 @@
+#include <sim_avr.h>
+#include <sim_elf.h>
+#include <sim_irq.h>
+#include <sim_io.h>
+#include <sim_time.h>
+#include <avr_twi.h>
+#include <avr_uart.h>
+#include <avr_ioport.h>
+#include <uart_pty.h>
+#include <ssd1306_virt.h>

@@ -1,0 +1,1 @@
+// SerialIO: placeholder until its issue lands. See docs/architecture.md.

@@ -1,0 +1,1 @@
+// TiltAssets: placeholder until the display issue lands.

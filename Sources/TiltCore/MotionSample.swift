@@ -1,0 +1,70 @@
+/// A decoded sample in the recipes' iOS convention: board axes (after the
+/// mounting's axis mapping), acceleration in g with gravity reading z = −1
+/// face-up and y = −1 upright, rotation rate in °/s, temperature in °C.
+public struct MotionSample: Hashable, Sendable {
+    public var accel: Axes3<Fixed>
+    public var gyro: Axes3<Fixed>
+    public var temperature: Fixed
+
+    @inlinable public init(accel: Axes3<Fixed>, gyro: Axes3<Fixed>, temperature: Fixed) {
+        self.accel = accel
+        self.gyro = gyro
+        self.temperature = temperature
+    }
+}
+
+/// Turns raw counts into a `MotionSample`, exactly, with integer arithmetic only.
+///
+/// - Acceleration: counts × `AccelRange.fixedPerCount`, mapped, then negated:
+///   the MPU-6050 measures the reaction to gravity (+1 g face-up), iOS reports
+///   gravity itself (−1 g face-up).
+/// - Rotation rate: counts × `GyroRange.fixedPerCount`, mapped; both conventions
+///   agree on its sign (right-handed, counter-clockwise positive).
+/// - Temperature: raw / 340 + 36.53 °C, rounded to the nearest 1/65536 °C.
+public struct SampleConverter: Hashable, Sendable {
+    public var accelRange: AccelRange
+    public var gyroRange: GyroRange
+    public var mapping: AxisMapping
+
+    public init(accelRange: AccelRange = .g2, gyroRange: GyroRange = .dps250, mapping: AxisMapping = .identity) {
+        self.accelRange = accelRange
+        self.gyroRange = gyroRange
+        self.mapping = mapping
+    }
+
+    /// 36.53 °C in Q15.16, rounded: 36.53 × 65536 = 2393989.12.
+    @usableFromInline static let temperatureOffset: Int64 = 2_393_989
+
+    @inlinable public func convert(_ raw: RawSample) -> MotionSample {
+        let a = accelRange.fixedPerCount
+        let g = gyroRange.fixedPerCount
+        let accel = mapping.apply(Axes3(x: Int32(raw.accel.x) * a, y: Int32(raw.accel.y) * a, z: Int32(raw.accel.z) * a))
+        let gyro = mapping.apply(Axes3(x: Int32(raw.gyro.x) * g, y: Int32(raw.gyro.y) * g, z: Int32(raw.gyro.z) * g))
+        return MotionSample(
+            accel: Axes3(x: Fixed(raw: -accel.x), y: Fixed(raw: -accel.y), z: Fixed(raw: -accel.z)),
+            gyro: Axes3(x: Fixed(raw: gyro.x), y: Fixed(raw: gyro.y), z: Fixed(raw: gyro.z)),
+            temperature: Self.temperature(raw.temperature))
+    }
+
+    /// raw / 340 + 36.53 in Q15.16, rounded half away from zero.
+    @inlinable static func temperature(_ raw: Int16) -> Fixed {
+        let scaled = Int64(raw) << 16
+        let quotient = (scaled + (scaled < 0 ? -170 : 170)) / 340
+        return Fixed(raw: Int32(quotient + temperatureOffset))
+    }
+}
+
+/// A raw sample with the board's time and sequence number, as the protocol or a
+/// text reader delivers it. `timeMicros` is the board's clock, unwrapped to 64
+/// bits (or the host's receive time for formats that carry none).
+public struct TimedSample: Hashable, Sendable {
+    public var timeMicros: UInt64
+    public var sequence: UInt8
+    public var raw: RawSample
+
+    @inlinable public init(timeMicros: UInt64, sequence: UInt8, raw: RawSample) {
+        self.timeMicros = timeMicros
+        self.sequence = sequence
+        self.raw = raw
+    }
+}

@@ -1,0 +1,1 @@
+// TiltDisplay: placeholder until its issue lands. See docs/architecture.md.

@@ -1,0 +1,1 @@
+// TiltPhysics: placeholder until its issue lands. See docs/architecture.md.

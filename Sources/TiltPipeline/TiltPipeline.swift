@@ -1,0 +1,1 @@
+// TiltPipeline: placeholder until its issue lands. See docs/architecture.md.

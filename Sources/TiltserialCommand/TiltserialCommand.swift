@@ -1,0 +1,1 @@
+// TiltserialCommand: placeholder until its issue lands. See docs/architecture.md.

@@ -1,0 +1,1 @@
+// TiltsimCommand: placeholder until its issue lands. See docs/architecture.md.

@@ -1,0 +1,1 @@
+// WireProtocol: placeholder until its issue lands. See docs/architecture.md.

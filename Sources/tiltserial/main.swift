@@ -1,0 +1,1 @@
+print("tiltserial: not built yet")

@@ -1,0 +1,1 @@
+print("tiltsim: not built yet")
