@@ -32,8 +32,8 @@ public struct SampleConverter: Hashable, Sendable {
         self.mapping = mapping
     }
 
-    /// 36.53 °C in Q15.16, rounded: 36.53 × 65536 = 2393989.12.
-    @usableFromInline static let temperatureOffset: Int64 = 2_393_989
+    /// 36.53 °C in Q15.16, rounded: 36.53 × 65536 = 2394030.08.
+    @usableFromInline static let temperatureOffset: Int64 = 2_394_030
 
     @inlinable public func convert(_ raw: RawSample) -> MotionSample {
         let a = accelRange.fixedPerCount
