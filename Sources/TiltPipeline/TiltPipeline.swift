@@ -1,1 +1,0 @@
-// TiltPipeline: placeholder until its issue lands. See docs/architecture.md.

@@ -1,0 +1,38 @@
+import Testing
+@testable import TiltPipeline
+
+@Suite struct RecordingTests {
+    @Test func roundTripsChunksAndSplitsLongOnes() throws {
+        var file = Recording.header(baud: 115_200)
+        let small: [UInt8] = [0, 1, 2, 0xFF]
+        let long = [UInt8](repeating: 0xA5, count: 70_000)
+        small.withUnsafeBytes { Recording.append($0, direction: .fromBoard, hostMicros: 42, to: &file) }
+        long.withUnsafeBytes { Recording.append($0, direction: .toBoard, hostMicros: 1 << 40, to: &file) }
+
+        let contents = try Recording.read(file)
+        #expect(contents.baud == 115_200)
+        #expect(contents.truncatedBytes == 0)
+        #expect(contents.chunks.map(\.direction) == [.fromBoard, .toBoard, .toBoard])
+        #expect(contents.chunks.map(\.hostMicros) == [42, 1 << 40, 1 << 40])
+        #expect(Array(file[contents.chunks[0].range]) == small)
+        #expect(contents.chunks[1].range.count == 65535)
+        #expect(contents.chunks[1...].flatMap { file[$0.range] } == long)
+    }
+
+    @Test func aCutShortFileKeepsItsWholeRecords() throws {
+        var file = Recording.header(baud: 9600)
+        [UInt8](repeating: 7, count: 10).withUnsafeBytes { Recording.append($0, direction: .fromBoard, hostMicros: 1, to: &file) }
+        [UInt8](repeating: 8, count: 10).withUnsafeBytes { Recording.append($0, direction: .fromBoard, hostMicros: 2, to: &file) }
+        let cut = Array(file.dropLast(4))
+        let contents = try Recording.read(cut)
+        #expect(contents.chunks.count == 1)
+        #expect(contents.truncatedBytes == Recording.recordHeaderSize + 6)
+    }
+
+    @Test func rejectsOtherFiles() {
+        #expect(throws: Recording.ReadError.notARecording) { try Recording.read(Array("t_us,ax,ay,az\n".utf8)) }
+        var file = Recording.header(baud: 1)
+        file += [9] + [UInt8](repeating: 0, count: 10)
+        #expect(throws: Recording.ReadError.badDirection(offset: 12)) { try Recording.read(file) }
+    }
+}
