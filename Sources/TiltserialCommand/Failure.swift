@@ -1,0 +1,28 @@
+/// Every way `tiltserial` can stop short, each with its own exit code
+/// (docs/usage.md lists them) and a one-line message that names the fix.
+public struct Failure: Error, CustomStringConvertible, Sendable {
+    public enum Code: Int32, CaseIterable, Sendable {
+        case noSuchPort = 10
+        case permissionDenied = 11
+        case protocolMismatch = 12
+        case portBusy = 13
+        case notASerialDevice = 14
+        case noValidFrames = 15
+        case noBoardFound = 16
+        case deviceGone = 17
+        case badInputFile = 18
+        case ioError = 19
+        case emulatorFailed = 20
+        case badSettings = 21
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}

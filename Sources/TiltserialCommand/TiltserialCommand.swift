@@ -1,1 +1,0 @@
-// TiltserialCommand: placeholder until its issue lands. See docs/architecture.md.
