@@ -52,6 +52,15 @@ public enum SerialError: Error, Equatable, Sendable {
         }
     }
 
+    /// The port name as the user gave it.
+    public var port: String {
+        switch self {
+        case .noSuchPort(let p), .permissionDenied(let p, _), .portBusy(let p, _), .notASerialDevice(let p),
+             .deviceGone(let p), .writeTimedOut(let p, _, _), .unsupportedBaudRate(let p, _), .ioError(let p, _, _):
+            return p
+        }
+    }
+
     /// A distinct exit code per case, from the BSD sysexits range where one fits.
     public var exitCode: Int32 {
         switch self {
