@@ -30,6 +30,21 @@ struct PortListingTests {
         #expect(ch340.knownBoardVendor == "QinHeng CH340/CH341")
     }
 
+    /// sp_list_ports opens (probes) only ttys whose sysfs path goes through "serial8250"
+    /// (platform UARTs); everything else it reads from /sys. Run only where it opens nothing.
+    @Test(.enabled(if: listingOpensNoDevice()))
+    func listingFromSysfsSkipsPtys() throws {
+        let pty = try PseudoTerminal.open()
+        defer { pty.close() }
+        let ports = try SerialPortLister.list()
+        #expect(ports.allSatisfy { $0.path.hasPrefix("/dev/") && !$0.path.hasPrefix("/dev/pts/") })
+        #expect(!ports.contains { $0.path == pty.slavePath })
+        #expect(ports.map(\.path) == ports.map(\.path).sorted())
+        if FileManager.default.fileExists(atPath: "/sys/class/tty/ttyS0/device") {
+            #expect(ports.contains { $0.path == "/dev/ttyS0" && $0.transport == .native })
+        }
+    }
+
     @Test func ptysAreUnknownToLibSerialPortMetadata() throws {
         let pty = try PseudoTerminal.open()
         defer { pty.close() }
@@ -138,5 +153,13 @@ struct PseudoTerminalTests {
         let unkept = try PseudoTerminal.open(keepSlaveOpen: false)
         defer { unkept.close() }
         try expectGoneWithinTwoRounds(unkept.master)  // nobody has the slave open: EIO
+    }
+}
+
+func listingOpensNoDevice() -> Bool {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/sys/class/tty") else { return false }
+    return !names.contains { name in
+        let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/sys/class/tty/" + name)) ?? "serial8250"
+        return target.contains("serial8250")
     }
 }
