@@ -71,6 +71,18 @@ public final class LibSerialPortTransport: SerialTransport {
             }
             _ = setTTYExclusive(io.fd, true)
         }
+        // libserialport opens without O_CLOEXEC; children (e.g. an uploader) must not inherit the port.
+        _ = fcntl(io.fd, F_SETFD, FD_CLOEXEC)
+        do throws(SerialError) {
+            try applyLineSettings(port, baud: baud, options: options)
+        } catch {
+            // The tty outlives this descriptor when others hold it: do not leave it exclusive.
+            if options.exclusive { _ = setTTYExclusive(io.fd, false) }
+            throw error
+        }
+    }
+
+    private func applyLineSettings(_ port: PortPath, baud: Int, options: SerialOptions) throws(SerialError) {
         // sp_new_config leaves every field "unchanged" (-1); set only what we mean.
         var config: OpaquePointer? = nil
         guard sp_new_config(&config) == SP_OK, let config else {

@@ -64,13 +64,24 @@ public final class TermiosTransport: SerialTransport {
         case .success(let value): t = value
         case .failure(let e): throw openError(e, given: port.given, resolved: port.resolved, operation: "tcgetattr")
         }
+        guard let speed = termiosSpeed(baud) else { throw .unsupportedBaudRate(port: port.given, baud: baud) }
         if options.exclusive {
             if case .failure(let e) = lockExclusive(fd) {
                 throw openError(e, given: port.given, resolved: port.resolved, operation: "flock")
             }
             _ = setTTYExclusive(fd, true)
         }
-        guard let speed = termiosSpeed(baud) else { throw .unsupportedBaudRate(port: port.given, baud: baud) }
+        do throws(SerialError) {
+            try applyRawMode(&t, speed: speed, port: port, options: options)
+        } catch {
+            // The tty outlives this descriptor when others hold it: do not leave it exclusive.
+            if options.exclusive { _ = setTTYExclusive(fd, false) }
+            throw error
+        }
+    }
+
+    private func applyRawMode(_ t: inout termios, speed: speed_t, port: PortPath, options: SerialOptions) throws(SerialError) {
+        let fd = io.fd
         cfmakeraw(&t)
         t.c_cflag |= tcflag_t(CLOCAL | CREAD)
         t.c_cflag &= ~(tcflag_t(CRTSCTS) | tcflag_t(CSTOPB | PARENB))

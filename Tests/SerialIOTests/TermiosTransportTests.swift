@@ -94,6 +94,26 @@ struct TermiosTransportTests {
         try SerialPort.open(path: pty.slavePath).close()
     }
 
+    @Test(arguments: [false, true])
+    func exclusiveFlagIsSetWhileOpenAndClearedOnClose(viaLibSerialPort: Bool) throws {
+        let fixture = try PtyFixture()
+        defer { fixture.close() }
+        // A non-exclusive observer (root passes TIOCEXCL) reads the flag with TIOCGEXCL.
+        let observer = try SerialPort.open(path: fixture.link, options: SerialOptions(exclusive: false))
+        defer { observer.close() }
+        func isExclusive() -> Bool {
+            var flag: CInt = -1
+            #expect(ioctl(observer.fileDescriptor.rawValue, 0x8004_5440 /* TIOCGEXCL */, &flag) == 0)
+            return flag != 0
+        }
+        #expect(!isExclusive())
+        let host: any SerialTransport = viaLibSerialPort
+            ? try fixture.openWithLibSerialPort() : try SerialPort.open(path: fixture.link)
+        #expect(isExclusive())
+        host.close()
+        #expect(!isExclusive())
+    }
+
     @Test func operationsAfterCloseAreDeviceGone() throws {
         let pty = try PseudoTerminal.open()
         defer { pty.close() }
