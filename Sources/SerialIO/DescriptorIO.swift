@@ -78,6 +78,18 @@ struct DescriptorIO: Sendable {
         }
     }
 
+    func writeWithoutWaiting(
+        _ bytes: UnsafeRawBufferPointer,
+        raw: (UnsafeRawBufferPointer) -> Result<Int, Errno>
+    ) throws(SerialError) -> Int {
+        guard bytes.count > 0 else { return 0 }
+        switch raw(bytes) {
+        case .success(let n): return n
+        case .failure(.wouldBlock), .failure(.interrupted): return 0
+        case .failure(let e): throw failure(e, "write")
+        }
+    }
+
     /// Errors that mean the device is no longer there become `.deviceGone`.
     func failure(_ e: Errno, _ operation: String) -> SerialError {
         switch e {

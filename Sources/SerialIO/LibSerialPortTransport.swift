@@ -127,6 +127,11 @@ public final class LibSerialPortTransport: SerialTransport {
         try io.write(bytes) { buf in result(sp_nonblocking_write(port, buf.baseAddress, buf.count)) }
     }
 
+    public func writeWithoutWaiting(_ bytes: UnsafeRawBufferPointer) throws(SerialError) -> Int {
+        try checkOpen()
+        return try io.writeWithoutWaiting(bytes) { buf in result(sp_nonblocking_write(port, buf.baseAddress, buf.count)) }
+    }
+
     public func setDTR(_ asserted: Bool) throws(SerialError) {
         try checkOpen()
         if case .failure(let e) = result(sp_set_dtr(port, asserted ? SP_DTR_ON : SP_DTR_OFF)) {

@@ -33,6 +33,10 @@ public protocol SerialTransport: AnyObject, Sendable {
     /// Writes all of `bytes`, waiting (bounded by the open options' write timeout) while
     /// the output buffer is full.
     func write(_ bytes: UnsafeRawBufferPointer) throws(SerialError)
+    /// Writes what fits in the output buffer now and returns how many bytes that was
+    /// (possibly 0). For a board model whose output should be dropped, like a real
+    /// UART's, when no host is reading.
+    func writeWithoutWaiting(_ bytes: UnsafeRawBufferPointer) throws(SerialError) -> Int
     /// Raises (true) or lowers DTR. On most Arduinos lowering then raising DTR resets
     /// the board. A no-op on pseudo-terminals, which have no modem lines.
     func setDTR(_ asserted: Bool) throws(SerialError)

@@ -118,6 +118,12 @@ public final class TermiosTransport: SerialTransport {
         try io.write(bytes) { buf in valueOrErrno { Glibc.write(fd, buf.baseAddress, buf.count) } }
     }
 
+    public func writeWithoutWaiting(_ bytes: UnsafeRawBufferPointer) throws(SerialError) -> Int {
+        try checkOpen()
+        let fd = io.fd
+        return try io.writeWithoutWaiting(bytes) { buf in valueOrErrno { Glibc.write(fd, buf.baseAddress, buf.count) } }
+    }
+
     public func setDTR(_ asserted: Bool) throws(SerialError) {
         try checkOpen()
         switch setModemLines(io.fd, TIOCM_DTR, asserted: asserted) {

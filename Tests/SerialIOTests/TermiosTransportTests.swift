@@ -84,6 +84,24 @@ struct TermiosTransportTests {
         }
     }
 
+    @Test func writeWithoutWaitingStopsWhenTheBufferIsFull() throws {
+        let pty = try PseudoTerminal.open()  // slave kept open, nobody reading it
+        defer { pty.close() }
+        let chunk = testBytes(4096)
+        var expected: [UInt8] = []
+        var sawFull = false
+        for _ in 0..<1000 {
+            let n = try chunk.withUnsafeBytes { try pty.master.writeWithoutWaiting($0) }
+            if n == 0 { sawFull = true; break }
+            expected += chunk.prefix(n)
+        }
+        #expect(sawFull, "4 MB fitted into a pty")
+        // What was accepted reaches the host, in order and complete.
+        let host = try SerialPort.open(path: pty.slavePath)
+        defer { host.close() }
+        #expect(try readExactly(host, count: expected.count) == expected)
+    }
+
     @Test func unsupportedBaudRateIsRefused() throws {
         let pty = try PseudoTerminal.open()
         defer { pty.close() }
