@@ -108,6 +108,8 @@ public final class LibSerialPortTransport: SerialTransport {
         }
     }
 
+    public var isOpen: Bool { open.load(ordering: .acquiring) }
+
     private func checkOpen() throws(SerialError) {
         guard open.load(ordering: .acquiring) else { throw .deviceGone(port: name) }
     }

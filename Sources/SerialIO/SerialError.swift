@@ -30,10 +30,12 @@ public enum SerialError: Error, Equatable, Sendable {
         switch self {
         case .noSuchPort(let port):
             return "\(port): no such serial port; run `tiltserial list` to see the ports present"
-        case .permissionDenied(let port, let group):
-            let g = group ?? "dialout"
-            return "\(port): permission denied; the device belongs to group '\(g)': "
-                + "run `sudo usermod -aG \(g) $USER`, then log out and back in"
+        case .permissionDenied(let port, let group?):
+            return "\(port): permission denied; the device belongs to group '\(group)': "
+                + "run `sudo usermod -aG \(group) $USER`, then log out and back in"
+        case .permissionDenied(let port, nil):
+            return "\(port): permission denied; add yourself to the group owning serial devices "
+                + "(`sudo usermod -aG dialout $USER` on Debian/Ubuntu, uucp on Arch/Fedora), then log out and back in"
         case .portBusy(let port, let holder):
             if let holder {
                 return "\(port): port busy, held by \(holder); close it and try again"

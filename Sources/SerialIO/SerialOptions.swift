@@ -21,11 +21,13 @@ public struct SerialOptions: Sendable, Equatable {
         case termios
     }
 
+    /// DTR policy; see `DTR` and docs/serial.md for what the kernel does regardless.
     public var dtr: DTR
     /// Take the port exclusively (flock plus TIOCEXCL); a second opener gets `.portBusy`.
     public var exclusive: Bool
     /// Upper bound for one `write` to complete while the output buffer is full.
     public var writeTimeoutMicros: Int
+    /// Which implementation to use; `.automatic` unless testing.
     public var backend: Backend
 
     public init(

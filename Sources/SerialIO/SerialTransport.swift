@@ -25,8 +25,11 @@ public enum SerialBuffers: Sendable {
 public protocol SerialTransport: AnyObject, Sendable {
     /// The port name as the user gave it (for messages).
     var name: String { get }
-    /// The descriptor to poll for readability (owned by the transport; do not close it).
+    /// The descriptor to poll for readability (owned by the transport; do not close
+    /// it; meaningless after `close`).
     var fileDescriptor: FileDescriptor { get }
+    /// False once `close` has been called.
+    var isOpen: Bool { get }
 
     /// Reads what is available now into `buffer`; returns 0 when nothing is waiting.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(SerialError) -> Int
@@ -59,6 +62,7 @@ extension SerialTransport {
     /// (negative: forever). Use a `WakeUpPipe` for Ctrl-C and shutdown. If both are
     /// ready, `.wokenUp` wins so shutdown is never starved by a chatty port.
     public func wait(timeoutMicros: Int, orWakeUp wake: FileDescriptor?) throws(SerialError) -> SerialWaitResult {
+        guard isOpen else { throw .deviceGone(port: name) }
         switch pollTwo(fileDescriptor.rawValue, .readable, wake: wake?.rawValue, timeoutMicros: timeoutMicros) {
         case .failure(let e):
             throw e == .badFileDescriptor ? .deviceGone(port: name) : .ioError(port: name, operation: "poll", errno: e.rawValue)

@@ -102,6 +102,8 @@ public final class TermiosTransport: SerialTransport {
         }
     }
 
+    public var isOpen: Bool { open.load(ordering: .acquiring) }
+
     private func checkOpen() throws(SerialError) {
         guard open.load(ordering: .acquiring) else { throw .deviceGone(port: name) }
     }

@@ -90,6 +90,7 @@ struct ErrorMessageTests {
         #expect(SerialError.noSuchPort(port: "p").message.contains("tiltserial list"))
         #expect(SerialError.permissionDenied(port: "p", group: "uucp").message.contains("sudo usermod -aG uucp $USER"))
         #expect(SerialError.permissionDenied(port: "p", group: "uucp").message.contains("log"))
+        #expect(SerialError.permissionDenied(port: "p", group: nil).message.contains("dialout"))
         #expect(SerialError.portBusy(port: "p", holder: "screen (pid 4242)").message.contains("screen (pid 4242)"))
         #expect(SerialError.portBusy(port: "p", holder: nil).message.contains("serial monitor"))
         #expect(SerialError.ioError(port: "p", operation: "read", errno: EPROTO).message.contains("errno \(EPROTO)"))

@@ -138,6 +138,8 @@ struct TermiosTransportTests {
         let host = try SerialPort.open(path: pty.slavePath)
         host.close()
         host.close()
+        #expect(!host.isOpen)
+        #expect(throws: SerialError.deviceGone(port: pty.slavePath)) { try host.wait(timeoutMicros: -1, orWakeUp: nil) }
         var buf = [UInt8](repeating: 0, count: 4)
         #expect(throws: SerialError.deviceGone(port: pty.slavePath)) {
             try buf.withUnsafeMutableBytes { try host.read(into: $0) }
