@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Synchronization
+import SystemPackage
+
+/// A pseudo-terminal pair for the emulator, tests and benchmarks: the "board" side
+/// drives `master`, the host opens `slavePath` like a serial port.
+///
+/// Both sides are in raw mode (no echo, no line editing, no CR/LF translation).
+///
+/// Keeping the slave open (`keepSlaveOpen: true`, the default): the master then never
+/// sees EIO/hang-up while no host has the slave open, so an emulator can start before
+/// its host and survive host restarts. The price: the master cannot tell when a host
+/// disconnects, and bytes it writes with no host reading pile up in the kernel buffer
+/// (a few KB) until `write` times out with `.writeTimedOut`. With `keepSlaveOpen:
+/// false`, reads on the master report `.deviceGone` whenever no one has the slave open,
+/// including before the first host opens it.
+public final class PseudoTerminal: Sendable {
+    /// The board side. Reads what the host writes; writes what the host reads.
+    public let master: TermiosTransport
+    /// The path a host opens, e.g. /dev/pts/3.
+    public let slavePath: String
+    /// The symlink created for `--link PATH`, if any (removed by `close`).
+    public let linkPath: String?
+    private let slaveKeeper: CInt
+    private let closed = Atomic(false)
+
+    /// Opens a new pair.
+    /// - Parameters:
+    ///   - keepSlaveOpen: hold a slave descriptor open for the pair's lifetime (see above).
+    ///   - link: create a symlink at this path pointing to the slave; an existing
+    ///     symlink there is replaced, any other existing file is an error.
+    ///   - writeTimeoutMicros: bound for a master write while the host is not reading.
+    public static func open(
+        keepSlaveOpen: Bool = true, link: String? = nil, writeTimeoutMicros: Int = 2_000_000
+    ) throws(SerialError) -> PseudoTerminal {
+        var master: CInt = -1
+        var slave: CInt = -1
+        if case .failure(let e) = valueOrErrno({ openpty(&master, &slave, nil, nil, nil) }) {
+            throw .ioError(port: "pseudo-terminal", operation: "openpty", errno: e.rawValue)
+        }
+        guard let name = ttyname(slave) else {
+            let e = errno
+            _ = Glibc.close(master); _ = Glibc.close(slave)
+            throw .ioError(port: "pseudo-terminal", operation: "ttyname", errno: e)
+        }
+        let path = String(cString: name)
+        for fd in [master, slave] {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            if case .success(var t) = getTermios(fd) {
+                cfmakeraw(&t)
+                t.c_cflag |= tcflag_t(CLOCAL | CREAD)
+                _ = setTermios(fd, t)
+            }
+        }
+        if let link {
+            if case .failure(let e) = replaceSymlink(at: link, to: path) {
+                _ = Glibc.close(master); _ = Glibc.close(slave)
+                throw .ioError(port: link, operation: "symlink", errno: e.rawValue)
+            }
+        }
+        if !keepSlaveOpen { _ = Glibc.close(slave) }
+        return PseudoTerminal(
+            master: TermiosTransport(adopting: FileDescriptor(rawValue: master), name: "\(path) (master)",
+                                     writeTimeoutMicros: writeTimeoutMicros),
+            slavePath: path, linkPath: link, slaveKeeper: keepSlaveOpen ? slave : -1)
+    }
+
+    private init(master: TermiosTransport, slavePath: String, linkPath: String?, slaveKeeper: CInt) {
+        self.master = master
+        self.slavePath = slavePath
+        self.linkPath = linkPath
+        self.slaveKeeper = slaveKeeper
+    }
+
+    /// Closes the master (hosts then read `.deviceGone`), the kept slave and the link.
+    /// Calling it twice is harmless.
+    public func close() {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        master.close()
+        if slaveKeeper >= 0 { _ = Glibc.close(slaveKeeper) }
+        if let linkPath, readLink(linkPath) == slavePath { _ = unlink(linkPath) }
+    }
+
+    deinit { close() }
+}
+
+/// Points `path` at `target`, replacing an existing symlink but never a real file.
+func replaceSymlink(at path: String, to target: String) -> Result<Void, Errno> {
+    var st = stat()
+    if lstat(path, &st) == 0 {
+        guard (st.st_mode & S_IFMT) == S_IFLNK else { return .failure(.fileExists) }
+        if case .failure(let e) = valueOrErrno({ unlink(path) }) { return .failure(e) }
+    }
+    return valueOrErrno { symlink(target, path) }.map { _ in () }
+}

@@ -1,0 +1,88 @@
+import SystemPackage
+
+/// Why a serial operation failed. Each case renders as one line that names the fix
+/// (`message`) and suggests a distinct process exit code (`exitCode`) for commands.
+///
+/// `port` is always the name the user gave (e.g. a /dev/serial/by-id/... link), not
+/// the resolved device, so messages match what was typed.
+public enum SerialError: Error, Equatable, Sendable {
+    /// Nothing exists at the path.
+    case noSuchPort(port: String)
+    /// The device exists but this user may not open it. `group` owns the device
+    /// (e.g. "dialout" on Debian/Ubuntu, "uucp" on Arch/Fedora) when it is known.
+    case permissionDenied(port: String, group: String?)
+    /// Another program (or another open in this one) holds the port. `holder` names it
+    /// ("screen (pid 1234)") when it could be found cheaply.
+    case portBusy(port: String, holder: String?)
+    /// The path is not a terminal device (a regular file, a directory, ...).
+    case notASerialDevice(port: String)
+    /// The device disappeared (unplugged, or the other end of a pty closed).
+    case deviceGone(port: String)
+    /// A write could not complete within its bounded wait (nobody is reading, or flow is stuck).
+    case writeTimedOut(port: String, written: Int, total: Int)
+    /// The baud rate was refused by the driver.
+    case unsupportedBaudRate(port: String, baud: Int)
+    /// Any other operating-system failure; `errno` is the raw code, `operation` what we were doing.
+    case ioError(port: String, operation: String, errno: Int32)
+
+    /// One line naming the problem and the fix.
+    public var message: String {
+        switch self {
+        case .noSuchPort(let port):
+            return "\(port): no such serial port; run `tiltserial list` to see the ports present"
+        case .permissionDenied(let port, let group?):
+            return "\(port): permission denied; the device belongs to group '\(group)': "
+                + "run `sudo usermod -aG \(group) $USER`, then log out and back in"
+        case .permissionDenied(let port, nil):
+            return "\(port): permission denied; add yourself to the group owning serial devices "
+                + "(`sudo usermod -aG dialout $USER` on Debian/Ubuntu, uucp on Arch/Fedora), then log out and back in"
+        case .portBusy(let port, let holder):
+            if let holder {
+                return "\(port): port busy, held by \(holder); close it and try again"
+            }
+            return "\(port): port busy; close other serial monitors (Arduino IDE, screen, minicom) and try again"
+        case .notASerialDevice(let port):
+            return "\(port): not a serial device; pass a tty such as /dev/ttyUSB0 or /dev/ttyACM0 (see `tiltserial list`)"
+        case .deviceGone(let port):
+            return "\(port): device gone (unplugged or closed); reconnect it and start again"
+        case .writeTimedOut(let port, let written, let total):
+            return "\(port): write stalled after \(written) of \(total) bytes; is the board running and reading?"
+        case .unsupportedBaudRate(let port, let baud):
+            return "\(port): baud rate \(baud) not supported by the driver; try 115200"
+        case .ioError(let port, let operation, let errno):
+            return "\(port): \(operation) failed: \(describeErrno(errno)) (errno \(errno)); check the cable and try again"
+        }
+    }
+
+    /// The port name as the user gave it.
+    public var port: String {
+        switch self {
+        case .noSuchPort(let p), .permissionDenied(let p, _), .portBusy(let p, _), .notASerialDevice(let p),
+             .deviceGone(let p), .writeTimedOut(let p, _, _), .unsupportedBaudRate(let p, _), .ioError(let p, _, _):
+            return p
+        }
+    }
+
+    /// A distinct exit code per case, from the BSD sysexits range where one fits.
+    public var exitCode: Int32 {
+        switch self {
+        case .noSuchPort: return 66           // EX_NOINPUT
+        case .notASerialDevice: return 65     // EX_DATAERR: the path given is the wrong kind of thing
+        case .permissionDenied: return 77     // EX_NOPERM
+        case .portBusy: return 75             // EX_TEMPFAIL: retry once the other program exits
+        case .deviceGone: return 69           // EX_UNAVAILABLE
+        case .ioError: return 74              // EX_IOERR
+        case .writeTimedOut: return 76        // EX_PROTOCOL: the other side stopped taking bytes
+        case .unsupportedBaudRate: return 64  // EX_USAGE
+        }
+    }
+}
+
+extension SerialError: CustomStringConvertible {
+    public var description: String { message }
+}
+
+/// "Input/output error" etc., via swift-system's Errno.
+func describeErrno(_ code: Int32) -> String {
+    Errno(rawValue: code).description
+}

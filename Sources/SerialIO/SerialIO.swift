@@ -1,1 +1,0 @@
-// SerialIO: placeholder until its issue lands. See docs/architecture.md.

@@ -1,0 +1,161 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Synchronization
+import SystemPackage
+
+/// A serial transport over plain POSIX termios: used for pseudo-terminals (which
+/// libserialport 0.1.1 cannot open) and for the master side of a `PseudoTerminal`.
+///
+/// Raw mode (cfmakeraw), 8N1, CLOCAL|CREAD, VMIN=0/VTIME=0, O_NONBLOCK; waiting is poll.
+public final class TermiosTransport: SerialTransport {
+    public let name: String
+    private let io: DescriptorIO
+    private let exclusive: Bool
+    private let open: Atomic<Bool>
+
+    public var fileDescriptor: FileDescriptor { FileDescriptor(rawValue: io.fd) }
+
+    /// Takes ownership of an already open, already configured descriptor (e.g. a pty
+    /// master). Sets O_NONBLOCK. `close()` closes it.
+    public init(adopting fd: FileDescriptor, name: String, writeTimeoutMicros: Int = 2_000_000) {
+        _ = valueOrErrno { fcntl(fd.rawValue, F_SETFL, fcntl(fd.rawValue, F_GETFL) | O_NONBLOCK) }
+        self.name = name
+        self.io = DescriptorIO(fd: fd.rawValue, name: name, writeTimeoutMicros: writeTimeoutMicros)
+        self.exclusive = false
+        self.open = Atomic(true)
+    }
+
+    private init(fd: CInt, name: String, options: SerialOptions) {
+        self.name = name
+        self.io = DescriptorIO(fd: fd, name: name, writeTimeoutMicros: options.writeTimeoutMicros)
+        self.exclusive = options.exclusive
+        self.open = Atomic(true)
+    }
+
+    /// Opens `port` (any tty, typically a pty slave) in raw mode.
+    public static func open(_ port: PortPath, baud: Int, options: SerialOptions) throws(SerialError) -> TermiosTransport {
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(
+                FilePath(port.resolved), .readWrite,
+                options: [.nonBlocking, .closeOnExec, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)])
+        } catch {
+            throw openError(error as? Errno ?? .ioError, given: port.given, resolved: port.resolved, operation: "open")
+        }
+        let transport = TermiosTransport(fd: fd.rawValue, name: port.given, options: options)
+        do throws(SerialError) {
+            try transport.configure(port, baud: baud, options: options)
+        } catch {
+            // Opened but unusable: release without touching TIOCEXCL state we did not set.
+            try? fd.close()
+            transport.open.store(false, ordering: .releasing)
+            throw error
+        }
+        return transport
+    }
+
+    private func configure(_ port: PortPath, baud: Int, options: SerialOptions) throws(SerialError) {
+        let fd = io.fd
+        var t: termios
+        switch getTermios(fd) {
+        case .success(let value): t = value
+        case .failure(let e): throw openError(e, given: port.given, resolved: port.resolved, operation: "tcgetattr")
+        }
+        guard let speed = termiosSpeed(baud) else { throw .unsupportedBaudRate(port: port.given, baud: baud) }
+        if options.exclusive {
+            if case .failure(let e) = lockExclusive(fd) {
+                throw openError(e, given: port.given, resolved: port.resolved, operation: "flock")
+            }
+            _ = setTTYExclusive(fd, true)
+        }
+        do throws(SerialError) {
+            try applyRawMode(&t, speed: speed, port: port, options: options)
+        } catch {
+            // The tty outlives this descriptor when others hold it: do not leave it exclusive.
+            if options.exclusive { _ = setTTYExclusive(fd, false) }
+            throw error
+        }
+    }
+
+    private func applyRawMode(_ t: inout termios, speed: speed_t, port: PortPath, options: SerialOptions) throws(SerialError) {
+        let fd = io.fd
+        cfmakeraw(&t)
+        t.c_cflag |= tcflag_t(CLOCAL | CREAD)
+        t.c_cflag &= ~(tcflag_t(CRTSCTS) | tcflag_t(CSTOPB | PARENB))
+        t.c_iflag &= ~tcflag_t(IXON | IXOFF | IXANY)
+        if options.dtr == .leave { t.c_cflag &= ~tcflag_t(HUPCL) } else { t.c_cflag |= tcflag_t(HUPCL) }
+        withUnsafeMutableBytes(of: &t.c_cc) { cc in
+            cc[Int(VMIN)] = 0
+            cc[Int(VTIME)] = 0
+        }
+        cfsetispeed(&t, speed)
+        cfsetospeed(&t, speed)
+        if case .failure(let e) = setTermios(fd, t) {
+            throw .ioError(port: port.given, operation: "tcsetattr", errno: e.rawValue)
+        }
+        if options.dtr == .assert {
+            // Ptys have no modem lines (ENOTTY); real ports raise DTR and RTS here.
+            _ = setModemLines(fd, TIOCM_DTR | TIOCM_RTS, asserted: true)
+        }
+    }
+
+    public var isOpen: Bool { open.load(ordering: .acquiring) }
+
+    private func checkOpen() throws(SerialError) {
+        guard open.load(ordering: .acquiring) else { throw .deviceGone(port: name) }
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SerialError) -> Int {
+        try checkOpen()
+        let fd = io.fd
+        return try io.read(into: buffer) { buf in valueOrErrno { Glibc.read(fd, buf.baseAddress, buf.count) } }
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(SerialError) {
+        try checkOpen()
+        let fd = io.fd
+        try io.write(bytes) { buf in valueOrErrno { Glibc.write(fd, buf.baseAddress, buf.count) } }
+    }
+
+    public func writeWithoutWaiting(_ bytes: UnsafeRawBufferPointer) throws(SerialError) -> Int {
+        try checkOpen()
+        let fd = io.fd
+        return try io.writeWithoutWaiting(bytes) { buf in valueOrErrno { Glibc.write(fd, buf.baseAddress, buf.count) } }
+    }
+
+    public func setDTR(_ asserted: Bool) throws(SerialError) {
+        try checkOpen()
+        switch setModemLines(io.fd, TIOCM_DTR, asserted: asserted) {
+        case .success, .failure(.inappropriateIOCTLForDevice), .failure(.invalidArgument): return  // ptys: no modem lines
+        case .failure(let e): throw io.failure(e, "set DTR")
+        }
+    }
+
+    public func drain() throws(SerialError) {
+        try checkOpen()
+        let fd = io.fd
+        if case .failure(let e) = retryingOnInterrupt({ tcdrain(fd) }) { throw io.failure(e, "drain") }
+    }
+
+    public func flush(_ buffers: SerialBuffers) throws(SerialError) {
+        try checkOpen()
+        let which: CInt = switch buffers {
+        case .input: TCIFLUSH
+        case .output: TCOFLUSH
+        case .both: TCIOFLUSH
+        }
+        let fd = io.fd
+        if case .failure(let e) = valueOrErrno({ tcflush(fd, which) }) { throw io.failure(e, "flush") }
+    }
+
+    public func close() {
+        guard open.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        if exclusive { _ = setTTYExclusive(io.fd, false) }
+        _ = Glibc.close(io.fd)
+    }
+
+    deinit { close() }
+}

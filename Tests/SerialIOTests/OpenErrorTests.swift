@@ -1,0 +1,99 @@
+import Foundation
+import SerialIO
+import Testing
+
+@Suite("Open errors")
+struct OpenErrorTests {
+    @Test(arguments: [SerialOptions.Backend.automatic, .termios, .libserialport])
+    func noSuchPort(backend: SerialOptions.Backend) {
+        let path = "/dev/tiltserial-no-such-port"
+        #expect(throws: SerialError.noSuchPort(port: path)) {
+            _ = try SerialPort.open(path: path, options: SerialOptions(backend: backend))
+        }
+    }
+
+    @Test func danglingByIdLinkIsNoSuchPort() throws {
+        let dir = try makeTempDir()
+        defer { removeTree(dir) }
+        let link = dir + "/usb-Arduino_Uno-if00"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/ttyACM97")
+        #expect(throws: SerialError.noSuchPort(port: link)) { _ = try SerialPort.open(path: link) }
+    }
+
+    @Test(arguments: [SerialOptions.Backend.automatic, .termios, .libserialport])
+    func regularFileAndDirectoryAreNotSerialDevices(backend: SerialOptions.Backend) throws {
+        let dir = try makeTempDir()
+        defer { removeTree(dir) }
+        let file = dir + "/capture.bin"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data([1, 2, 3])))
+        for path in [file, dir] {
+            #expect(throws: SerialError.notASerialDevice(port: path)) {
+                _ = try SerialPort.open(path: path, options: SerialOptions(backend: backend))
+            }
+        }
+    }
+
+    @Test(arguments: [SerialOptions.Backend.automatic, .termios])
+    func characterDeviceThatIsNoTTYIsNotASerialDevice(backend: SerialOptions.Backend) {
+        // /dev/null: a character device, but tcgetattr says ENOTTY (and /sys/class/tty has no entry).
+        #expect(throws: SerialError.notASerialDevice(port: "/dev/null")) {
+            _ = try SerialPort.open(path: "/dev/null", options: SerialOptions(backend: backend))
+        }
+    }
+
+    @Test func permissionDeniedNamesTheOwningGroup() throws {
+        let pty = try PseudoTerminal.open()
+        defer { pty.close() }
+        var st = stat()
+        #expect(stat(pty.slavePath, &st) == 0)
+        let group = String(cString: getgrgid(st.st_gid)!.pointee.gr_name)  // "tty" for pty slaves
+        // Root bypasses permissions; a thread with fsuid/fsgid = nobody does not.
+        let outcome: SerialError?? = asUnprivilegedUser {
+            do throws(SerialError) {
+                let port = try SerialPort.open(path: pty.slavePath)
+                port.close()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let error = try #require(outcome, "could not switch filesystem ids")
+        #expect(error == .permissionDenied(port: pty.slavePath, group: group))
+        #expect(error?.message.contains("sudo usermod -aG \(group) $USER") == true)
+    }
+}
+
+@Suite("Error messages")
+struct ErrorMessageTests {
+    static let all: [SerialError] = [
+        .noSuchPort(port: "/dev/ttyUSB9"),
+        .permissionDenied(port: "/dev/ttyUSB0", group: "uucp"),
+        .portBusy(port: "/dev/ttyACM0", holder: "screen (pid 4242)"),
+        .notASerialDevice(port: "/tmp/x"),
+        .deviceGone(port: "/dev/ttyUSB0"),
+        .writeTimedOut(port: "/dev/ttyUSB0", written: 10, total: 20),
+        .unsupportedBaudRate(port: "/dev/ttyUSB0", baud: 12345),
+        .ioError(port: "/dev/ttyUSB0", operation: "read", errno: EPROTO),
+    ]
+
+    @Test func exitCodesAreDistinctAndNonZero() {
+        let codes = Self.all.map(\.exitCode)
+        #expect(Set(codes).count == codes.count)
+        #expect(!codes.contains(0) && !codes.contains(1))
+    }
+
+    @Test func messagesAreOneLineNameThePortAndTheFix() {
+        for error in Self.all {
+            #expect(!error.message.contains("\n"))
+            #expect(error.message.hasPrefix(error.port + ": "))
+        }
+        #expect(SerialError.noSuchPort(port: "p").message.contains("tiltserial list"))
+        #expect(SerialError.permissionDenied(port: "p", group: "uucp").message.contains("sudo usermod -aG uucp $USER"))
+        #expect(SerialError.permissionDenied(port: "p", group: "uucp").message.contains("log"))
+        #expect(SerialError.permissionDenied(port: "p", group: nil).message.contains("dialout"))
+        #expect(SerialError.portBusy(port: "p", holder: "screen (pid 4242)").message.contains("screen (pid 4242)"))
+        #expect(SerialError.portBusy(port: "p", holder: nil).message.contains("serial monitor"))
+        #expect(SerialError.ioError(port: "p", operation: "read", errno: EPROTO).message.contains("errno \(EPROTO)"))
+    }
+}
+
