@@ -173,11 +173,29 @@ static int vram_lit_bytes(uint8_t page) {
     return n;
 }
 
+/* No MPU-6050 on the bus: HELLO says so, no samples, the NO SENSOR screen, the
+ * board keeps answering (and is not reset by its watchdog: no second HELLO). */
+static int check_without_sensor(void) {
+    run_ms(3000);
+    check(got.hellos == 1, "one HELLO in 3 s without a sensor (no watchdog resets; got %d)", got.hellos);
+    check(got.hello.status == TILT_STATUS_DISPLAY, "HELLO status: display only (0x%02x)", got.hello.status);
+    check(got.samples == 0, "no SAMPLE frames without a sensor (%d)", got.samples);
+    check(vram_lit_bytes(3) > 20 && vram_lit_bytes(5) > 20, "NO SENSOR screen drawn");
+    uint8_t w[TILT_MAX_WIRE];
+    queue(w, tilt_encode_ping(7, w));
+    run_ms(50);
+    check(got.pongs == 1 && got.pong == 7, "PING still answered");
+    printf("%s: %d failure(s)\n", failures ? "fwcheck --no-sensor FAILED" : "fwcheck --no-sensor passed", failures);
+    return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
-    if (argc != 2) { fprintf(stderr, "usage: fwcheck FIRMWARE.elf\n"); return 2; }
+    int no_sensor = argc == 3 && strcmp(argv[1], "--no-sensor") == 0;
+    if (argc != 2 && !no_sensor) { fprintf(stderr, "usage: fwcheck [--no-sensor] FIRMWARE.elf\n"); return 2; }
+    const char *path = argv[argc - 1];
     elf_firmware_t fw;
     memset(&fw, 0, sizeof fw);
-    if (elf_read_firmware(argv[1], &fw) != 0) { fprintf(stderr, "fwcheck: cannot read %s\n", argv[1]); return 2; }
+    if (elf_read_firmware(path, &fw) != 0) { fprintf(stderr, "fwcheck: cannot read %s\n", path); return 2; }
     strcpy(fw.mmcu, "atmega328p"); /* Arduino ELFs carry no .mmcu section */
     fw.frequency = 16000000;
     avr = avr_make_mcu_by_name(fw.mmcu);
@@ -191,7 +209,7 @@ int main(int argc, char **argv) {
     mpu.regs[0x75] = 0x68;
     mpu.regs[0x6B] = 0x40; /* reset value: asleep */
     avr_irq_t *twi_out = avr_io_getirq(avr, AVR_IOCTL_TWI_GETIRQ(0), TWI_IRQ_OUTPUT);
-    avr_irq_register_notify(twi_out, mpu_twi_hook, NULL);
+    if (!no_sensor) avr_irq_register_notify(twi_out, mpu_twi_hook, NULL);
     /* mpu_twi_hook answers on the input irq, found from the output one. */
     if (avr_io_getirq(avr, AVR_IOCTL_TWI_GETIRQ(0), TWI_IRQ_INPUT) != twi_out - TWI_IRQ_OUTPUT + TWI_IRQ_INPUT) {
         fprintf(stderr, "fwcheck: unexpected TWI irq layout\n");
@@ -202,6 +220,7 @@ int main(int argc, char **argv) {
     uart_in = avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_INPUT);
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUTPUT), uart_out_hook, NULL);
     got.last_seq = -1;
+    if (no_sensor) return check_without_sensor();
 
     /* 1. Start-up: HELLO, samples at 100 Hz, the waiting screen. */
     run_ms(600);
@@ -262,6 +281,18 @@ int main(int argc, char **argv) {
     queue(w, tilt_encode_configure(&c, w));
     run_ms(30);
     check(got.hello.sample_rate_hz == 333 && mpu.regs[0x19] == 2, "333 Hz picks SMPLRT_DIV 2 (%u Hz reported)", got.hello.sample_rate_hz);
+
+    c.sample_rate_hz = 5000;
+    c.accel_fs = 7; /* out of range: the previous full scale stays */
+    queue(w, tilt_encode_configure(&c, w));
+    run_ms(30);
+    check(got.hello.sample_rate_hz == 1000 && mpu.regs[0x19] == 0 && got.hello.accel_fs == 1,
+          "5000 Hz is clamped to 1000 Hz (%u reported), AFS 7 ignored", got.hello.sample_rate_hz);
+    c.sample_rate_hz = 100;
+    c.accel_fs = 0;
+    c.gyro_fs = 0;
+    queue(w, tilt_encode_configure(&c, w));
+    run_ms(30);
 
     /* 6. Host gone: the waiting screen comes back after 1 s. */
     run_ms(1300);

@@ -40,9 +40,9 @@ static uint8_t dlpf_for(uint16_t rate_hz) {
 }
 
 bool mpu6050_begin(uint16_t rate_hz, uint8_t accel_fs, uint8_t gyro_fs) {
+    divider = divider_for(rate_hz); /* chosen even without a sensor, so HELLO reports a valid rate */
     uint8_t who = 0;
     if (!i2c_read_registers(MPU6050_ADDRESS, REG_WHO_AM_I, &who, 1) || who != 0x68) return false;
-    divider = divider_for(rate_hz);
     /* With the DLPF on (CONFIG 1..6) the gyro output rate is 1 kHz, so rate = 1000 / (1 + div). */
     return i2c_write_register(MPU6050_ADDRESS, REG_PWR_MGMT_1, 0x01) /* awake, clock = PLL on X gyro */
         && i2c_write_register(MPU6050_ADDRESS, REG_CONFIG, dlpf_for(mpu6050_rate_hz()))

@@ -94,7 +94,7 @@ static void send_hello(void) {
 /* ---- Sensor. */
 static void start_sensor(void) {
     sensor_ok = mpu6050_begin(sample_rate_hz, accel_fs, gyro_fs);
-    if (sensor_ok) sample_rate_hz = mpu6050_rate_hz();
+    sample_rate_hz = mpu6050_rate_hz();
     last_sample_us = micros();
 }
 
