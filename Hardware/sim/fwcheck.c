@@ -257,6 +257,27 @@ int main(int argc, char **argv) {
     }
     check(got.seq_gaps == 0, "samples kept flowing without gaps while drawing (%d samples)", got.samples);
 
+    /* A figure, not a check: simulated time from the end of an OFFSETS frame to
+     * the whole new frame on the screen (simavr times an I2C byte as 9 us). */
+    send_offsets(222, 111, 250, 150, 40);
+    run_ms(2);
+    uint64_t start = avr->cycle;
+    int frame_ms = -1;
+    for (int ms = 0; ms < 200 && frame_ms < 0; ms++) {
+        int done = 1;
+        tilt_art art = {asset_tile, TILE_WIDTH, TILE_HEIGHT, asset_ribbon_drawn, asset_ribbon_lit,
+                        RIBBON_WIDTH, RIBBON_HEIGHT, tilt_read_ram};
+        tilt_view view = {222, 111, 250, 150};
+        uint8_t page[128];
+        for (uint8_t p = 0; p < 8 && done; p++) {
+            tilt_render_span(&art, &view, p, 0, 128, page);
+            done = memcmp(page, oled.vram[p], 128) == 0;
+        }
+        if (done) frame_ms = (int)((avr->cycle - start) / 16000);
+        else run_ms(1);
+    }
+    printf("info OFFSETS to full frame on screen: %d ms simulated\n", frame_ms);
+
     /* 4. Garbage on the line: resync on 0x00, next OFFSETS still drawn. */
     uint8_t garbage[600];
     for (unsigned i = 0; i < sizeof garbage; i++) garbage[i] = (uint8_t)(i * 37 + 11) | 1;

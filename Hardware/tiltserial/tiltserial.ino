@@ -100,10 +100,14 @@ static void start_sensor(void) {
 
 static void poll_sensor(void) {
     if (!sensor_ok) return;
+    /* The next sample cannot be ready much before a period has passed: skip the
+     * INT_STATUS read until then, leaving the bus to the display. */
+    uint32_t period = mpu6050_period_us();
+    if (micros() - last_sample_us < period - period / 4) return;
     int8_t ready = mpu6050_data_ready();
     uint32_t now = micros();
     /* Normally DATA_RDY paces us; if it never rises, fall back to the clock. */
-    if (ready == 0 && now - last_sample_us < 2 * mpu6050_period_us()) return;
+    if (ready == 0 && now - last_sample_us < 2 * period) return;
     tilt_sample sample;
     if (ready < 0 || !mpu6050_read_burst(sample.raw)) {
         sensor_ok = false;
