@@ -1,10 +1,28 @@
 #include "i2c.h"
 
+#include <Arduino.h>
 #include <Wire.h>
 
 #include "config.h"
 
+/* A reset in the middle of a read (the watchdog, the reset button) can leave a
+ * slave driving SDA low, waiting for clocks; up to nine SCL pulses let it finish
+ * its byte and release the bus (I2C spec UM10204, 3.1.16 "bus clear"). */
+static void clear_bus(void) {
+    pinMode(SDA, INPUT_PULLUP);
+    pinMode(SCL, INPUT_PULLUP);
+    delayMicroseconds(10);
+    for (uint8_t i = 0; i < 9 && digitalRead(SDA) == LOW; i++) {
+        pinMode(SCL, OUTPUT);
+        digitalWrite(SCL, LOW);
+        delayMicroseconds(5);
+        pinMode(SCL, INPUT_PULLUP);
+        delayMicroseconds(5);
+    }
+}
+
 void i2c_begin(void) {
+    clear_bus();
     Wire.begin();
     Wire.setClock(I2C_CLOCK_HZ);
     Wire.setWireTimeout(I2C_TIMEOUT_US, true);
