@@ -95,7 +95,7 @@ static void mpu_twi_hook(struct avr_irq_t *irq, uint32_t value, void *param) {
 /* ---- UART: frames from the board are decoded as they arrive. */
 static tilt_rx rx;
 static struct {
-    int hellos, samples, pongs, errors, seq_gaps;
+    int hellos, samples, pongs, errors, seq_gaps, first_seq_not_zero;
     tilt_hello hello;
     uint32_t pong;
     int last_seq;
@@ -113,6 +113,7 @@ static void uart_out_hook(struct avr_irq_t *irq, uint32_t value, void *param) {
     if (tilt_decode_hello(p, n, &got.hello)) { got.hellos++; got.last_seq = -1; }
     else if (tilt_decode_sample(p, n, &s)) {
         if (got.last_seq >= 0 && s.seq != (uint8_t)(got.last_seq + 1)) got.seq_gaps++;
+        if (got.last_seq < 0 && s.seq != 0) got.first_seq_not_zero++;
         if (got.samples == 0) got.first_time = s.time_us;
         got.last_time = s.time_us;
         got.last_seq = s.seq;
@@ -278,6 +279,17 @@ int main(int argc, char **argv) {
     }
     printf("info OFFSETS to full frame on screen: %d ms simulated\n", frame_ms);
 
+    /* OFFSETS streamed at 60 Hz for a second, as the host sends them: the
+     * screen ends on the last view and samples never skip. */
+    int gaps = got.seq_gaps;
+    for (int i = 0; i < 60; i++) {
+        send_offsets((uint16_t)(i * 5), (uint16_t)(i * 3), (uint16_t)(i * 5 + 50), (uint16_t)(i * 3 + 40), (uint8_t)(100 + i));
+        run_ms(i % 3 == 2 ? 16 : 17);
+    }
+    run_ms(100);
+    check(vram_equals_render(59 * 5, 59 * 3, 59 * 5 + 50, 59 * 3 + 40), "after 60 OFFSETS at 60 Hz the screen shows the last one");
+    check(got.seq_gaps == gaps, "no sample lost while streaming OFFSETS");
+
     /* 4. Garbage on the line: resync on 0x00, next OFFSETS still drawn. */
     uint8_t garbage[600];
     for (unsigned i = 0; i < sizeof garbage; i++) garbage[i] = (uint8_t)(i * 37 + 11) | 1;
@@ -319,6 +331,7 @@ int main(int argc, char **argv) {
     run_ms(1300);
     check(memcmp(waiting, oled.vram, sizeof waiting) == 0, "waiting screen again 1 s after the last OFFSETS");
     check(got.errors == 0, "every frame from the board decoded (%d bad)", got.errors);
+    check(got.first_seq_not_zero == 0, "the first SAMPLE after every HELLO has sequence 0 (%d HELLOs)", got.hellos);
 
     printf("%s: %d failure(s)\n", failures ? "fwcheck FAILED" : "fwcheck passed", failures);
     return failures ? 1 : 0;

@@ -57,8 +57,18 @@ struct NetpbmScanner {
         (0x21...0x7E).contains(b) ? "'\(Character(Unicode.Scalar(b)))'" : "byte 0x\(String(b, radix: 16))"
     }
 
+    /// The first two bytes as text; "" if there are fewer.
     static func magic(of bytes: [UInt8]) -> String {
         guard bytes.count >= 2 else { return "" }
         return String(decoding: bytes[0..<2], as: UTF8.self)
+    }
+
+    /// What an error message shows for a wrong magic number: printable text
+    /// quoted, anything else as bytes, always on one line.
+    static func describeMagic(of bytes: [UInt8]) -> String {
+        guard bytes.count >= 2 else { return "too few bytes" }
+        let head = bytes[0..<2]
+        if head.allSatisfy({ (0x21...0x7E).contains($0) }) { return "'\(String(decoding: head, as: UTF8.self))'" }
+        return head.map(describe).joined(separator: ", ")
     }
 }

@@ -4,12 +4,20 @@ public enum PBM {
     public static func parse(_ bytes: [UInt8]) throws(NetpbmError) -> Bitmap {
         let magic = NetpbmScanner.magic(of: bytes)
         guard magic == "P1" || magic == "P4" else {
-            throw NetpbmError("PBM: expected magic number P1 or P4 at the start, found \(magic.isEmpty ? "too few bytes" : "'\(magic)'")")
+            throw NetpbmError("PBM: expected magic number P1 or P4 at the start, found \(NetpbmScanner.describeMagic(of: bytes))")
         }
         var scanner = NetpbmScanner(bytes: bytes, format: "PBM \(magic)")
         let width = try scanner.number("width", max: 1 << 14)
         let height = try scanner.number("height", max: 1 << 14)
         guard width > 0, height > 0 else { throw NetpbmError("PBM \(magic): width and height must be positive, got \(width)x\(height)") }
+        // Each plain pixel takes at least one byte: refuse sizes the file cannot hold
+        // before allocating for them (raw sizes are checked exactly below).
+        guard magic == "P4" || bytes.count - scanner.index >= width * height else {
+            throw NetpbmError("PBM P1: \(width)x\(height) needs \(width * height) pixels, the file has only \(bytes.count - scanner.index) bytes left")
+        }
+        guard magic == "P1" || bytes.count - scanner.index > (width + 7) / 8 * height else {
+            throw NetpbmError("PBM P4: raster needs \((width + 7) / 8 * height) bytes, file has \(max(bytes.count - scanner.index - 1, 0))")
+        }
         var pixels = [UInt8](repeating: 0, count: width * height)
         if magic == "P1" {
             for i in 0..<pixels.count {

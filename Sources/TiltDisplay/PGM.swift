@@ -7,7 +7,7 @@ public enum PGM {
     public static func parse(_ bytes: [UInt8]) throws(NetpbmError) -> AlphaMask {
         let magic = NetpbmScanner.magic(of: bytes)
         guard magic == "P2" || magic == "P5" else {
-            throw NetpbmError("PGM: expected magic number P2 or P5 at the start, found \(magic.isEmpty ? "too few bytes" : "'\(magic)'")")
+            throw NetpbmError("PGM: expected magic number P2 or P5 at the start, found \(NetpbmScanner.describeMagic(of: bytes))")
         }
         var scanner = NetpbmScanner(bytes: bytes, format: "PGM \(magic)")
         let width = try scanner.number("width", max: 1 << 14)
@@ -16,6 +16,12 @@ public enum PGM {
         guard width > 0, height > 0 else { throw NetpbmError("PGM \(magic): width and height must be positive, got \(width)x\(height)") }
         guard maxval > 0 else { throw NetpbmError("PGM \(magic): maxval must be 1...65535, got 0") }
         let count = width * height
+        // Refuse sizes the file cannot hold before allocating for them: a plain
+        // sample takes at least two bytes (digit, separator), a raw one one or two.
+        let needed = magic == "P2" ? 2 * count - 1 : count * (maxval > 255 ? 2 : 1) + 1
+        guard bytes.count - scanner.index >= needed else {
+            throw NetpbmError("PGM \(magic): \(width)x\(height) needs at least \(needed) more bytes, the file has \(bytes.count - scanner.index)")
+        }
         var samples = [UInt8](repeating: 0, count: count)
         func scaled(_ v: Int) -> UInt8 { UInt8((v * 255 + maxval / 2) / maxval) }
         if magic == "P2" {

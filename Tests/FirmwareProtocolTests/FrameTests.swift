@@ -143,3 +143,37 @@ func receive(_ bytes: [UInt8], into rx: inout tilt_rx) -> [(tilt_rx_event, [UInt
         #expect(rx.len == 0)
     }
 }
+
+@Suite struct ReceiverRobustnessTests {
+    /// Random noise (about one byte in eight a zero) mixed with valid and
+    /// corrupted frames: the receiver's buffer stays bounded and every intact
+    /// frame that follows a zero is delivered, whatever came before it.
+    @Test func noiseAndCorruptionNeverConfuseTheReceiver() {
+        var rx = tilt_rx()
+        var state: UInt64 = 0xF00D
+        func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state >> 33
+        }
+        var delivered = 0, expected = 0
+        for round in 0..<3000 {
+            var bytes: [UInt8] = (0..<Int(next() % 90)).map { _ in next() % 8 == 0 ? 0 : UInt8(truncatingIfNeeded: next()) }
+            let token = UInt32(truncatingIfNeeded: next())
+            var frame = handFrame(0x12, [UInt8(token & 0xFF), UInt8(token >> 8 & 0xFF), UInt8(token >> 16 & 0xFF), UInt8(token >> 24)])
+            let corrupt = round % 3 == 0
+            if corrupt { frame[Int(next()) % (frame.count - 1)] ^= UInt8(1 << (next() % 8)) }
+            bytes += [0] + frame  // a zero first: the frame starts in sync
+            for b in bytes {
+                var payload: UnsafePointer<UInt8>? = nil
+                var len: UInt8 = 0
+                let event = tilt_rx_push(&rx, b, &payload, &len)
+                #expect(rx.len <= TILT_MAX_ENCODED)
+                var t: UInt32 = 0
+                if event == TILT_RX_FRAME, tilt_decode_ping(payload, len, &t), t == token, !corrupt { delivered += 1 }
+            }
+            if !corrupt { expected += 1 }
+        }
+        #expect(expected > 1900)
+        #expect(delivered == expected)
+    }
+}

@@ -31,6 +31,7 @@ private func error(_ body: () throws(NetpbmError) -> Void) -> String? {
         ("P1\n2 1\n1 2", "only 0 and 1"),
         ("P1\n2 2\n1 0 1", "ends after 3 of 4 pixels"),
         ("P4\n16 2\n\u{1}\u{2}\u{3}", "needs 4 bytes"),
+        ("P1\n16000 16000\n1 0", "has only 4 bytes left"),
         ("P1\n99999999 1\n", "larger than"),
     ])
     func malformedInputNamesTheProblem(input: String, expected: String) {
@@ -61,14 +62,39 @@ private func error(_ body: () throws(NetpbmError) -> Void) -> String? {
         ("P2\n2 1\n", "ends before the maxval"),
         ("P2\n2 1\n0\n0 0", "maxval must be"),
         ("P2\n2 1\n255\n0 256", "above maxval 255"),
-        ("P2\n2 1\n255\n7", "ends after 1 of 2"),
+        ("P2\n2 1\n255\n7  ", "ends after 1 of 2"),
+        ("P2\n2 1\n255\n7", "needs at least 3 more bytes"),
         ("P2\n2 1\n255\n7 q", "expected a decimal sample 1"),
-        ("P5\n4 1\n255\n\u{1}", "needs 4 bytes"),
-        ("P5\n4 1\n255", "one whitespace byte"),
+        ("P5\n4 1\n255\n\u{1}", "needs at least 5 more bytes"),
+        ("P2\n16000 16000\n255\n0 0", "needs at least"),
+        ("P5\n1 1\n255XY", "one whitespace byte"),
     ])
     func malformedInputNamesTheProblem(input: String, expected: String) {
         let message = error { () throws(NetpbmError) in _ = try PGM.parse(bytes(input)) }
         #expect(message?.contains(expected) == true, "\(message ?? "no error")")
         #expect(message?.contains("\n") == false)
+    }
+}
+
+@Suite struct NetpbmRobustnessTests {
+    /// Mutated and truncated files either parse or throw; they never trap.
+    @Test func mutatedInputsParseOrThrow() {
+        var rng = SplitMix64(state: 99)
+        let seeds: [[UInt8]] = [Array("P1\n# c\n4 2\n1 0 1 1\n0 0 1 0\n".utf8), Array("P4 8 2\n".utf8) + [0xA5, 0x5A],
+                                Array("P2\n3 1\n255\n0 128 255\n".utf8), Array("P5 2 2 255\n".utf8) + [1, 2, 3, 4]]
+        var parsed = 0, thrown = 0
+        for _ in 0..<4000 {
+            var bytes = seeds.randomElement(using: &rng)!
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0 where !bytes.isEmpty: bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+                case 1 where !bytes.isEmpty: bytes.removeLast(Int.random(in: 0...bytes.count, using: &rng))
+                default: bytes.insert(UInt8.random(in: 0...255, using: &rng), at: Int.random(in: 0...bytes.count, using: &rng))
+                }
+            }
+            do { _ = try PBM.parse(bytes); parsed += 1 } catch { thrown += 1; #expect(!error.description.contains("\n")) }
+            do { _ = try PGM.parse(bytes); parsed += 1 } catch { thrown += 1; #expect(!error.description.contains("\n")) }
+        }
+        #expect(parsed > 0 && thrown > 0)
     }
 }
