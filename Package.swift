@@ -62,8 +62,8 @@ let package = Package(
         ]),
         .executableTarget(name: "tiltsim", dependencies: ["TiltsimCommand"]),
 
-        // MARK: The firmware's shared protocol code (C), compiled on the host for tests.
-        .target(name: "FirmwareProtocol", path: "Hardware/tiltserial/src/protocol", publicHeadersPath: "."),
+        // MARK: The firmware's shared C code (protocol, page renderer), compiled on the host for tests.
+        .target(name: "FirmwareCore", path: "Hardware/tiltserial/src/core", publicHeadersPath: "."),
 
         // MARK: Tests.
         .testTarget(name: "TiltCoreTests", dependencies: ["TiltCore"]),
@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "TiltPipelineTests", dependencies: ["TiltPipeline", "WireProtocol"]),
         .target(name: "CPtyInterposer", path: "Tests/CPtyInterposer"),
         .testTarget(name: "SerialIOTests", dependencies: ["SerialIO", "CPtyInterposer"]),
-        .testTarget(name: "FirmwareProtocolTests", dependencies: ["FirmwareProtocol", "WireProtocol"]),
+        .testTarget(name: "FirmwareProtocolTests", dependencies: ["FirmwareCore", "WireProtocol", "TiltDisplay", "TiltAssets", "TiltCore"]),
         .testTarget(name: "BoardEmulatorTests", dependencies: ["BoardEmulator", "TiltPipeline"]),
         .testTarget(name: "TiltserialTests", dependencies: ["TiltserialCommand", "BoardEmulator", "SerialIO"]),
     ]

@@ -1,0 +1,29 @@
+/* Build-time settings of the tiltserial sketch. */
+#ifndef TILTSERIAL_CONFIG_H
+#define TILTSERIAL_CONFIG_H
+
+#define FIRMWARE_MAJOR 1
+#define FIRMWARE_MINOR 0
+#define FIRMWARE_PATCH 0
+
+/* Serial line (docs/protocol.md): 8N1, no flow control. */
+#define SERIAL_BAUD 115200UL
+
+/* I2C: 400 kHz fast mode; both parts support it with the usual 4.7k-10k pull-ups. */
+#define I2C_CLOCK_HZ 400000UL
+/* A stuck bus (missing pull-ups, a part holding SDA) aborts a transfer after this. */
+#define I2C_TIMEOUT_US 3000UL
+#define MPU6050_ADDRESS 0x68
+#define SSD1306_ADDRESS 0x3C
+
+/* Sensor defaults until the host sends CONFIGURE. */
+#define DEFAULT_SAMPLE_RATE_HZ 100
+#define DEFAULT_ACCEL_FS 0 /* AFS_SEL 0: +-2 g */
+#define DEFAULT_GYRO_FS 0  /* FS_SEL 0: +-250 deg/s */
+
+/* No OFFSETS for this long: show the waiting screen. */
+#define HOST_TIMEOUT_MS 1000UL
+/* How often to look for a sensor or display that did not answer. */
+#define PROBE_INTERVAL_MS 1000UL
+
+#endif

@@ -1,0 +1,129 @@
+/* Wire protocol v1 frames (docs/protocol.md): layouts, encoders and decoders,
+ * and a receiver that turns a byte stream into checked payloads. */
+#ifndef TILT_FRAMES_H
+#define TILT_FRAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TILT_PROTOCOL_VERSION 1u
+/** Largest payload: type + body + CRC. */
+#define TILT_MAX_PAYLOAD 64u
+/** Largest encoded frame without its delimiter (COBS adds one byte up to 254). */
+#define TILT_MAX_ENCODED (TILT_MAX_PAYLOAD + 1u)
+/** Largest frame on the wire, delimiter included. */
+#define TILT_MAX_WIRE (TILT_MAX_ENCODED + 1u)
+
+enum tilt_type {
+    TILT_HELLO = 0x01,
+    TILT_SAMPLE = 0x02,
+    TILT_PONG = 0x03,
+    TILT_OFFSETS = 0x10,
+    TILT_HOST_HELLO = 0x11,
+    TILT_PING = 0x12,
+    TILT_CONFIGURE = 0x13,
+};
+
+enum tilt_body_length {
+    TILT_HELLO_LEN = 13,
+    TILT_SAMPLE_LEN = 18,
+    TILT_PONG_LEN = 4,
+    TILT_OFFSETS_LEN = 10,
+    TILT_HOST_HELLO_LEN = 1,
+    TILT_PING_LEN = 4,
+    TILT_CONFIGURE_LEN = 4,
+};
+
+/** HELLO status bits. */
+#define TILT_STATUS_SENSOR 0x01u
+#define TILT_STATUS_DISPLAY 0x02u
+
+/** OFFSETS flag bits. */
+#define TILT_FLAG_FIRED 0x01u
+#define TILT_FLAG_ENGAGED 0x02u
+#define TILT_FLAG_PAUSED 0x04u
+
+typedef struct {
+    uint8_t version, fw_major, fw_minor, fw_patch;
+    uint8_t accel_fs, gyro_fs;
+    uint16_t sample_rate_hz;
+    uint8_t display_width, display_height;
+    uint16_t tile_id;
+    uint8_t status;
+} tilt_hello;
+
+typedef struct {
+    uint8_t seq;
+    uint32_t time_us; /* low 24 bits are sent */
+    uint8_t raw[14];  /* MPU-6050 burst from 0x3B, as read (big-endian int16s) */
+} tilt_sample;
+
+typedef struct {
+    uint8_t seq;
+    uint16_t viewport_x, viewport_y, ribbon_x, ribbon_bottom;
+    uint8_t flags;
+} tilt_offsets;
+
+typedef struct {
+    uint16_t sample_rate_hz;
+    uint8_t accel_fs, gyro_fs;
+} tilt_configure;
+
+/** The body length of a known type, or -1 for a type this version does not know. */
+int tilt_body_length(uint8_t type);
+
+/** Wraps `type ‖ body` into a wire frame: appends the CRC (big-endian), COBS-encodes
+ *  and appends the 0x00 delimiter. `out` needs TILT_MAX_WIRE bytes. Returns the
+ *  wire length, or 0 if the payload would exceed TILT_MAX_PAYLOAD. */
+uint8_t tilt_frame_encode(uint8_t type, const uint8_t *body, uint8_t body_len, uint8_t *out);
+
+uint8_t tilt_encode_hello(const tilt_hello *hello, uint8_t *out);
+uint8_t tilt_encode_sample(const tilt_sample *sample, uint8_t *out);
+uint8_t tilt_encode_pong(uint32_t token, uint8_t *out);
+uint8_t tilt_encode_offsets(const tilt_offsets *offsets, uint8_t *out);
+uint8_t tilt_encode_host_hello(uint8_t version, uint8_t *out);
+uint8_t tilt_encode_ping(uint32_t token, uint8_t *out);
+uint8_t tilt_encode_configure(const tilt_configure *configure, uint8_t *out);
+
+/* Decoders take a checked payload without its CRC (type first, as the receiver
+ * delivers it) and return false unless the type and body length match. */
+bool tilt_decode_hello(const uint8_t *payload, uint8_t len, tilt_hello *out);
+bool tilt_decode_sample(const uint8_t *payload, uint8_t len, tilt_sample *out);
+bool tilt_decode_pong(const uint8_t *payload, uint8_t len, uint32_t *token);
+bool tilt_decode_offsets(const uint8_t *payload, uint8_t len, tilt_offsets *out);
+bool tilt_decode_host_hello(const uint8_t *payload, uint8_t len, uint8_t *version);
+bool tilt_decode_ping(const uint8_t *payload, uint8_t len, uint32_t *token);
+bool tilt_decode_configure(const uint8_t *payload, uint8_t len, tilt_configure *out);
+
+typedef enum {
+    TILT_RX_NONE = 0,     /* byte taken, no frame ended (or an empty frame) */
+    TILT_RX_FRAME,        /* a payload passed COBS, size and CRC checks */
+    TILT_RX_OVERSIZE,     /* a frame longer than TILT_MAX_ENCODED was dropped */
+    TILT_RX_BAD_COBS,     /* a frame that is not valid COBS was dropped */
+    TILT_RX_SHORT,        /* a payload shorter than 3 bytes was dropped */
+    TILT_RX_BAD_CRC,      /* a payload whose CRC did not match was dropped */
+} tilt_rx_event;
+
+/** A bounded frame receiver: it never holds more than TILT_MAX_ENCODED bytes
+ *  and resynchronises on every 0x00. Zero-initialise it (or tilt_rx_reset). */
+typedef struct {
+    uint8_t buf[TILT_MAX_ENCODED];
+    uint8_t len;
+    uint8_t overflow;
+} tilt_rx;
+
+void tilt_rx_reset(tilt_rx *rx);
+
+/** Feeds one byte. On TILT_RX_FRAME, `*payload` points at `type ‖ body`
+ *  (`*len` bytes, CRC stripped) inside the receiver, valid until the next push. */
+tilt_rx_event tilt_rx_push(tilt_rx *rx, uint8_t byte, const uint8_t **payload, uint8_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

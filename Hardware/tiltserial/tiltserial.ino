@@ -1,0 +1,233 @@
+/*
+ * tiltserial companion firmware for Arduino Uno / Nano (ATmega328P, 16 MHz).
+ *
+ * Streams MPU-6050 readings to the host as SAMPLE frames and draws the host's
+ * OFFSETS on a 128x64 SSD1306: the viewport of the content tile plus the ribbon,
+ * pixel for pixel as docs/display.md defines it. Protocol: docs/protocol.md.
+ * Wiring and flashing: docs/hardware.md.
+ *
+ * The loop never blocks for long: each pass reads the serial line, takes at most
+ * one sensor sample, and sends at most one chunk (<= 31 bytes) of the screen, so
+ * samples keep flowing while a frame is being drawn. The watchdog resets the
+ * board if anything (a stuck I2C bus) stops the loop for 1 s.
+ */
+#include <Arduino.h>
+#include <avr/pgmspace.h>
+#include <avr/wdt.h>
+#include <Wire.h> /* named here so the Arduino IDE links the Wire library */
+
+#include "assets.h"
+#include "config.h"
+#include "i2c.h"
+#include "mpu6050.h"
+#include "ssd1306.h"
+#include "status_screen.h"
+#include "src/core/tilt_frames.h"
+#include "src/core/tilt_render.h"
+
+/* ---- Reset handling: after a watchdog reset the watchdog stays enabled (with
+ * its shortest timeout) until WDRF in MCUSR is cleared, so it is switched off
+ * before anything else runs (.init3); setup() enables it again with 1 s. */
+void disable_watchdog_early(void) __attribute__((naked, used, section(".init3")));
+void disable_watchdog_early(void) {
+    MCUSR = 0;
+    wdt_disable();
+}
+
+/* ---- Art in flash, read through pgm_read_byte. */
+static uint8_t read_flash(const uint8_t *address) { return pgm_read_byte(address); }
+
+static const tilt_art art = {
+    asset_tile, TILE_WIDTH, TILE_HEIGHT,
+    asset_ribbon_drawn, asset_ribbon_lit, RIBBON_WIDTH, RIBBON_HEIGHT,
+    read_flash,
+};
+
+/* ---- State. */
+static tilt_rx rx;
+static uint8_t wire_out[TILT_MAX_WIRE];
+
+static bool sensor_ok, display_ok;
+static uint16_t sample_rate_hz = DEFAULT_SAMPLE_RATE_HZ;
+static uint8_t accel_fs = DEFAULT_ACCEL_FS, gyro_fs = DEFAULT_GYRO_FS;
+static uint8_t sample_seq;
+static uint32_t last_sample_us;
+static uint32_t last_probe_ms;
+
+static bool host_live;            /* OFFSETS seen within HOST_TIMEOUT_MS */
+static uint32_t last_offsets_ms;
+static tilt_view wanted;          /* the latest OFFSETS */
+static bool redraw = true;        /* something on screen is out of date */
+
+/* The frame being sent: latched at its start so one frame never mixes two views. */
+static struct {
+    bool active, live, sensor;
+    tilt_view view;
+    uint8_t page, column;
+} drawing;
+
+/* ---- Frames to the host. Sent only if they fit the TX buffer whole, so a slow
+ * or absent reader never blocks the loop (a dropped SAMPLE shows as a sequence gap). */
+static void send(uint8_t length, bool must) {
+    if (length == 0) return;
+    if (!must && Serial.availableForWrite() < length) return;
+    Serial.write(wire_out, length);
+}
+
+static void send_hello(void) {
+    tilt_hello hello;
+    hello.version = TILT_PROTOCOL_VERSION;
+    hello.fw_major = FIRMWARE_MAJOR;
+    hello.fw_minor = FIRMWARE_MINOR;
+    hello.fw_patch = FIRMWARE_PATCH;
+    hello.accel_fs = accel_fs;
+    hello.gyro_fs = gyro_fs;
+    hello.sample_rate_hz = sample_rate_hz;
+    hello.display_width = TILT_DISPLAY_WIDTH;
+    hello.display_height = TILT_DISPLAY_HEIGHT;
+    hello.tile_id = TILE_ID;
+    hello.status = (sensor_ok ? TILT_STATUS_SENSOR : 0) | (display_ok ? TILT_STATUS_DISPLAY : 0);
+    send(tilt_encode_hello(&hello, wire_out), true);
+    sample_seq = 0; /* sequence numbers restart after every HELLO */
+}
+
+/* ---- Sensor. */
+static void start_sensor(void) {
+    sensor_ok = mpu6050_begin(sample_rate_hz, accel_fs, gyro_fs);
+    sample_rate_hz = mpu6050_rate_hz();
+    last_sample_us = micros();
+}
+
+static void poll_sensor(void) {
+    if (!sensor_ok) return;
+    /* The next sample cannot be ready much before a period has passed: skip the
+     * INT_STATUS read until then, leaving the bus to the display. */
+    uint32_t period = mpu6050_period_us();
+    if (micros() - last_sample_us < period - period / 4) return;
+    int8_t ready = mpu6050_data_ready();
+    uint32_t now = micros();
+    /* Normally DATA_RDY paces us; if it never rises, fall back to the clock. */
+    if (ready == 0 && now - last_sample_us < 2 * period) return;
+    tilt_sample sample;
+    if (ready < 0 || !mpu6050_read_burst(sample.raw)) {
+        sensor_ok = false;
+        redraw = true;
+        return;
+    }
+    last_sample_us = now;
+    sample.seq = sample_seq++;
+    sample.time_us = now & 0xFFFFFFUL;
+    send(tilt_encode_sample(&sample, wire_out), false);
+}
+
+/* ---- Frames from the host. */
+static void handle_payload(const uint8_t *payload, uint8_t length) {
+    tilt_offsets offsets;
+    tilt_configure configure;
+    uint32_t token;
+    uint8_t version;
+    if (tilt_decode_offsets(payload, length, &offsets)) {
+        tilt_view view = {offsets.viewport_x, offsets.viewport_y, offsets.ribbon_x, offsets.ribbon_bottom};
+        if (!host_live || memcmp(&view, &wanted, sizeof view) != 0) redraw = true;
+        wanted = view;
+        host_live = true;
+        last_offsets_ms = millis();
+    } else if (tilt_decode_ping(payload, length, &token)) {
+        send(tilt_encode_pong(token, wire_out), true);
+    } else if (tilt_decode_host_hello(payload, length, &version)) {
+        send_hello();
+    } else if (tilt_decode_configure(payload, length, &configure)) {
+        sample_rate_hz = configure.sample_rate_hz;
+        if (configure.accel_fs <= 3) accel_fs = configure.accel_fs;
+        if (configure.gyro_fs <= 3) gyro_fs = configure.gyro_fs;
+        start_sensor();
+        send_hello();
+    }
+    /* Anything else (an unknown type, a known type with the wrong length) is skipped. */
+}
+
+static void poll_serial(void) {
+    /* Bounded: at most one RX buffer's worth per pass. */
+    for (uint8_t n = 0; n < 64 && Serial.available() > 0; n++) {
+        const uint8_t *payload;
+        uint8_t length;
+        if (tilt_rx_push(&rx, (uint8_t)Serial.read(), &payload, &length) == TILT_RX_FRAME) {
+            handle_payload(payload, length);
+        }
+    }
+}
+
+/* ---- Screen: one chunk per call. */
+static void step_display(void) {
+    if (!display_ok) return;
+    if (!drawing.active) {
+        if (!redraw) return;
+        redraw = false;
+        drawing.active = true;
+        drawing.live = host_live;
+        drawing.sensor = sensor_ok;
+        drawing.view = wanted;
+        drawing.page = 0;
+        drawing.column = 0;
+    }
+    if (drawing.column == 0 && !ssd1306_set_page(drawing.page)) {
+        display_ok = false;
+        drawing.active = false;
+        return;
+    }
+    uint8_t chunk[SSD1306_CHUNK];
+    uint8_t count = (uint8_t)min(SSD1306_CHUNK, TILT_DISPLAY_WIDTH - drawing.column);
+    if (drawing.live) {
+        tilt_render_span(&art, &drawing.view, drawing.page, drawing.column, count, chunk);
+    } else {
+        status_screen_span(drawing.sensor, drawing.page, drawing.column, count, chunk);
+    }
+    if (!ssd1306_write_data(chunk, count)) {
+        display_ok = false;
+        drawing.active = false;
+        return;
+    }
+    drawing.column += count;
+    if (drawing.column >= TILT_DISPLAY_WIDTH) {
+        drawing.column = 0;
+        if (++drawing.page == TILT_DISPLAY_PAGES) drawing.active = false;
+    }
+}
+
+/* ---- Host timeout and re-probing parts that did not answer. */
+static void check_timers(void) {
+    uint32_t now = millis();
+    if (host_live && now - last_offsets_ms > HOST_TIMEOUT_MS) {
+        host_live = false;
+        redraw = true;
+    }
+    if ((!sensor_ok || !display_ok) && now - last_probe_ms > PROBE_INTERVAL_MS) {
+        last_probe_ms = now;
+        if (!display_ok && i2c_probe(SSD1306_ADDRESS)) {
+            display_ok = ssd1306_begin();
+            redraw = true;
+        }
+        if (!sensor_ok) {
+            start_sensor();
+            if (sensor_ok) redraw = true;
+        }
+    }
+}
+
+void setup(void) {
+    Serial.begin(SERIAL_BAUD);
+    i2c_begin();
+    display_ok = ssd1306_begin();
+    start_sensor();
+    last_probe_ms = millis();
+    wdt_enable(WDTO_1S);
+    send_hello();
+}
+
+void loop(void) {
+    wdt_reset();
+    poll_serial();
+    poll_sensor();
+    step_display();
+    check_timers();
+}

@@ -1,0 +1,35 @@
+import TiltCore
+
+/// The content tile: a one-bit image repeated to make the content the display
+/// pans over, kept in SSD1306 page layout like the firmware's PROGMEM copy.
+public struct ContentTile: Hashable, Sendable {
+    public static let maxWidth = 256
+    public static let maxHeight = 128
+
+    public let bitmap: Bitmap
+    /// `height / 8` pages × `width` bytes (see `PageLayout`).
+    public let pageBytes: [UInt8]
+    /// CRC-16/CCITT-FALSE of `pageBytes`: the tile id the board reports in HELLO.
+    public let id: UInt16
+
+    public var width: Int { bitmap.width }
+    public var height: Int { bitmap.height }
+    public var pageCount: Int { bitmap.height / 8 }
+    /// Display, tile and content sizes (content = tile grown to ≥ 4× the display).
+    public var geometry: ContentGeometry { ContentGeometry(tileWidth: width, tileHeight: height) }
+
+    /// Throws unless both sizes are multiples of 8 within 256 × 128 (docs/display.md).
+    public init(bitmap: Bitmap) throws(ArtError) {
+        guard bitmap.width % 8 == 0, bitmap.width <= Self.maxWidth, bitmap.height % 8 == 0, bitmap.height <= Self.maxHeight else {
+            throw ArtError("content tile is \(bitmap.width)x\(bitmap.height); width and height must be multiples of 8, at most \(Self.maxWidth)x\(Self.maxHeight)")
+        }
+        self.bitmap = bitmap
+        self.pageBytes = PageLayout.pack(width: bitmap.width, height: bitmap.height) { bitmap[$0, $1] }
+        self.id = CRC16.checksum(pageBytes)
+    }
+
+    /// Content pixel (x, y): tile pixel (x mod width, y mod height).
+    public func contentPixel(x: Int, y: Int) -> Bool {
+        bitmap[((x % width) + width) % width, ((y % height) + height) % height]
+    }
+}

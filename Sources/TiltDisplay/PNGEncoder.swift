@@ -1,0 +1,84 @@
+/// A minimal PNG writer: 8-bit grayscale, no filtering, zlib stream of stored
+/// (uncompressed) deflate blocks. Enough for snapshots of 128 × 64 frames.
+public enum PNGEncoder {
+    /// A frame as PNG bytes, each pixel drawn as a `scale` × `scale` square
+    /// (lit = white, dark = black). Scale is clamped to 1...16.
+    public static func encode(_ frame: Frame, scale: Int = 1) -> [UInt8] {
+        let s = min(max(scale, 1), 16)
+        let width = Frame.width * s, height = Frame.height * s
+        var gray = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width where frame[x / s, y / s] { gray[y * width + x] = 0xFF }
+        }
+        return encodeGray(width: width, height: height, pixels: gray)!
+    }
+
+    /// An 8-bit grayscale image (row-major) as PNG bytes; nil unless `pixels`
+    /// holds `width × height` values and both are positive.
+    public static func encodeGray(width: Int, height: Int, pixels: [UInt8]) -> [UInt8]? {
+        guard width > 0, height > 0, pixels.count == width * height else { return nil }
+        var raw = [UInt8]()
+        raw.reserveCapacity((width + 1) * height)
+        for y in 0..<height {
+            raw.append(0)  // filter type None
+            raw.append(contentsOf: pixels[(y * width)..<((y + 1) * width)])
+        }
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        var header = [UInt8]()
+        header.appendBigEndian(UInt32(width))
+        header.appendBigEndian(UInt32(height))
+        header += [8, 0, 0, 0, 0]  // bit depth 8, grayscale, deflate, adaptive filters, no interlace
+        appendChunk("IHDR", header, to: &png)
+        appendChunk("IDAT", zlibStored(raw), to: &png)
+        appendChunk("IEND", [], to: &png)
+        return png
+    }
+
+    /// A zlib stream holding `data` in stored deflate blocks of at most 65535 bytes.
+    static func zlibStored(_ data: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = [0x78, 0x01]  // deflate, 32 KiB window, no dictionary; (0x7801 % 31 == 0)
+        var start = 0
+        repeat {
+            let end = min(start + 65535, data.count)
+            let length = UInt16(end - start)
+            out.append(end == data.count ? 1 : 0)  // BFINAL, BTYPE 00 (stored)
+            out += [UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+            out += data[start..<end]
+            start = end
+        } while start < data.count
+        out.appendBigEndian(adler32(data))
+        return out
+    }
+
+    static func appendChunk(_ type: String, _ body: [UInt8], to png: inout [UInt8]) {
+        png.appendBigEndian(UInt32(body.count))
+        let typed = Array(type.utf8) + body
+        png += typed
+        png.appendBigEndian(crc32(typed))
+    }
+
+    /// CRC-32 (ISO-HDLC, reflected polynomial 0xEDB88320) as PNG chunks use it.
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    static func adler32(_ bytes: [UInt8]) -> UInt32 {
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in bytes {
+            a = (a + UInt32(byte)) % 65521
+            b = (b + a) % 65521
+        }
+        return b << 16 | a
+    }
+}
+
+extension [UInt8] {
+    mutating func appendBigEndian(_ value: UInt32) {
+        append(contentsOf: [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
+    }
+}

@@ -1,1 +1,0 @@
-// TiltDisplay: placeholder until its issue lands. See docs/architecture.md.

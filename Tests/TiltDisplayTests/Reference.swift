@@ -1,0 +1,35 @@
+import TiltCore
+import TiltDisplay
+
+/// docs/display.md read literally, one pixel at a time, from the row-major
+/// images (not the page layout the renderer uses): the independent oracle.
+func referenceFrame(tile: Bitmap, ribbon: AlphaMask, vx: Int, vy: Int, rx: Int, rb: Int) -> [[Bool]] {
+    (0..<64).map { row in
+        (0..<128).map { col in
+            let cx = vx + col, cy = vy + row
+            var lit = tile[cx % tile.width, cy % tile.height]
+            let ax = cx - rx, ay = cy - (rb - ribbon.height)
+            if ax >= 0, ax < ribbon.width, ay >= 0, ay < ribbon.height {
+                let a = ribbon[ax, ay]
+                if a > 170 { lit = true } else if a >= 86 { lit = false }
+            }
+            return lit
+        }
+    }
+}
+
+func pixels(_ frame: Frame) -> [[Bool]] {
+    (0..<64).map { row in (0..<128).map { col in frame[col, row] } }
+}
+
+/// SplitMix64: deterministic pseudo-random numbers for generated cases.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
