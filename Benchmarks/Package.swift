@@ -1,7 +1,12 @@
 // swift-tools-version:6.1
 // Benchmarks for tiltserial, kept apart so the main build stays fast.
 // Run: cd Benchmarks && swift package benchmark   (see docs/performance.md)
+import Foundation
 import PackageDescription
+
+// SwiftPM names a path dependency after its folder, so the main package's
+// identity is whatever the clone's folder is called.
+let main = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
 
 let package = Package(
     name: "tiltserial-benchmarks",
@@ -15,8 +20,8 @@ let package = Package(
             name: "DecoderBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "WireProtocol", package: "tiltserial"),
-                .product(name: "TiltCore", package: "tiltserial"),
+                .product(name: "WireProtocol", package: main),
+                .product(name: "TiltCore", package: main),
             ],
             path: "Benchmarks/DecoderBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
@@ -24,8 +29,8 @@ let package = Package(
             name: "PhysicsBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "TiltPhysics", package: "tiltserial"),
-                .product(name: "TiltCore", package: "tiltserial"),
+                .product(name: "TiltPhysics", package: main),
+                .product(name: "TiltCore", package: main),
             ],
             path: "Benchmarks/PhysicsBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
@@ -33,7 +38,7 @@ let package = Package(
             name: "RenderBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "TiltDisplay", package: "tiltserial"),
+                .product(name: "TiltDisplay", package: main),
             ],
             path: "Benchmarks/RenderBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
