@@ -5,12 +5,13 @@
 //   "W<hh>"              WHO_AM_I of the MPU-6050 at 0x68
 //   "D"                  after filling the SSD1306 at 0x3C with the test pattern
 //   "S<28 hex digits>"   each 14-byte burst from 0x3B, once per data-ready
-//   "E<hh>"              a TWI status error (then it starts over)
+//   "E<ss><ee><nn>"      a TWI error: status, expected status, step (then it starts over)
 //   "R<hh>"              echo of each byte received on the UART
 // Sensor setup: wake (PWR_MGMT_1 = 0), CONFIG = 1 (DLPF on: 1 kHz),
 // SMPLRT_DIV = 9, so a sample every 10 ms.
 // Display pattern: byte i of VRAM (page-major) = (i * 7 + 3) & 0xFF, written in
 // horizontal addressing mode with 0x00 command and 0x40 data transactions.
+#include <avr/interrupt.h>
 #include <avr/io.h>
 #include <stdint.h>
 
@@ -44,34 +45,56 @@ static void uart_poll_echo(void) {
     }
 }
 
-static uint8_t twi_wait(void) {
-    while (!(TWCR & _BV(TWINT))) {}
-    return TWSR & 0xF8;
+// Interrupt-driven like Arduino's Wire: simavr 1.6 never clears TWINT when
+// software writes 1 to it, so polling TWINT does not work there.
+static volatile uint8_t twi_flag, twi_status;
+
+ISR(TWI_vect) {
+    twi_status = TWSR & 0xF8;
+    twi_flag = 1;
+    TWCR = _BV(TWEN);  // TWIE off until the next operation; TWINT untouched
 }
 
-static uint8_t twi_error;
+static void twi_go(uint8_t bits) {
+    twi_flag = 0;
+    TWCR = _BV(TWINT) | _BV(TWEN) | _BV(TWIE) | bits;
+}
+
+static uint8_t twi_wait(void) {
+    while (!twi_flag) {}
+    return twi_status;
+}
+
+static uint8_t twi_error, twi_expected, twi_step;
 
 static void twi_expect(uint8_t status, uint8_t expected) {
-    if (status != expected && !twi_error) twi_error = status;
+    if (status != expected && !twi_error) {
+        twi_error = status;
+        twi_expected = expected;
+    }
 }
 
 static void twi_start(uint8_t address_byte, uint8_t expect_ack) {
-    TWCR = _BV(TWINT) | _BV(TWSTA) | _BV(TWEN);
+    if (!twi_error) twi_step++;
+    twi_go(_BV(TWSTA));
     uint8_t s = twi_wait();
     if (s != 0x08 && s != 0x10) twi_expect(s, 0x08);
     TWDR = address_byte;
-    TWCR = _BV(TWINT) | _BV(TWEN);
-    twi_expect(twi_wait(), expect_ack);
+    twi_go(0);
+    s = twi_wait();
+    // simavr 1.6 reports an acknowledged SLA+W as 0x28 (data ACK), not 0x18.
+    if (expect_ack == 0x18 && s == 0x28) s = 0x18;
+    twi_expect(s, expect_ack);
 }
 
 static void twi_write(uint8_t data) {
     TWDR = data;
-    TWCR = _BV(TWINT) | _BV(TWEN);
+    twi_go(0);
     twi_expect(twi_wait(), 0x28);
 }
 
 static uint8_t twi_read(uint8_t ack) {
-    TWCR = _BV(TWINT) | _BV(TWEN) | (ack ? _BV(TWEA) : 0);
+    twi_go(ack ? _BV(TWEA) : 0);
     twi_expect(twi_wait(), ack ? 0x50 : 0x58);
     return TWDR;
 }
@@ -121,8 +144,10 @@ int main(void) {
     uart_init();
     TWSR = 0;
     TWBR = 12;  // 400 kHz
+    sei();
     for (;;) {
         twi_error = 0;
+        twi_step = 0;
         uint8_t who = 0;
         mpu_read(0x75, &who, 1);
         uart_put('W'); uart_hex(who); uart_put('\n');
@@ -142,6 +167,6 @@ int main(void) {
             for (uint8_t k = 0; k < 14; k++) uart_hex(burst[k]);
             uart_put('\n');
         }
-        uart_put('E'); uart_hex(twi_error); uart_put('\n');
+        uart_put('E'); uart_hex(twi_error); uart_hex(twi_expected); uart_hex(twi_step); uart_put('\n');
     }
 }
