@@ -202,11 +202,19 @@ static void cbp_ssd1306_twi_hook(avr_irq_t *irq, uint32_t value, void *context) 
 ssd1306_t *cbp_ssd1306_create(avr_t *avr, uint8_t address) {
     cbp_ssd1306 *d = calloc(1, sizeof *d);
     if (!d) return NULL;
-    // ssd1306_init prints two timing lines on stdout; flush ours first so the
-    // order stays sane.
+    // ssd1306_init printf()s two timing lines; keep them off the tool's stdout.
+    // Holding the stdout lock keeps other threads' stdio out of the window.
+    flockfile(stdout);
     fflush(stdout);
+    int saved = dup(STDOUT_FILENO);
+    int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (saved >= 0 && null >= 0) dup2(null, STDOUT_FILENO);
     ssd1306_init(avr, &d->part, 128, 64);
     fflush(stdout);
+    if (saved >= 0 && null >= 0) dup2(saved, STDOUT_FILENO);
+    if (null >= 0) close(null);
+    if (saved >= 0) close(saved);
+    funlockfile(stdout);
     d->address = address;
     d->twi_input = cbp_twi0_irq(avr, TWI_IRQ_INPUT);
     cbp_ssd1306_power_on(&d->part);

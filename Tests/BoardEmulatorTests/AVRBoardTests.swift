@@ -153,3 +153,70 @@ import TiltCore
         }
     }
 }
+
+/// Firmware that stops, and boards dropped without stop().
+@Suite(.serialized) struct AVRBoardLifecycleTests {
+    static let stopping: Result<String, AVRTestFailure> = {
+        let source = FileManager.default.temporaryDirectory
+            .appendingPathComponent("avr-stop-\(getpid())-\(UUID().uuidString.prefix(8)).c")
+        // Sends one byte, then sleeps with interrupts off: simavr halts (cpu_Done).
+        let program = """
+            #include <avr/io.h>
+            #include <avr/interrupt.h>
+            #include <avr/sleep.h>
+            int main(void) {
+                UCSR0B = _BV(TXEN0);
+                UDR0 = 'X';
+                while (!(UCSR0A & _BV(TXC0))) {}
+                cli();
+                sleep_enable();
+                sleep_cpu();
+                return 0;
+            }
+            """
+        do { try program.write(to: source, atomically: true, encoding: .utf8) } catch {
+            return .failure(AVRTestFailure("cannot write \(source.path): \(error)"))
+        }
+        return AVRTestFirmware.build(source.path, name: "stopping")
+    }()
+
+    @Test func haltsWhenTheFirmwareStopsAndResetRestartsIt() throws {
+        let board = try AVRBoard(.init(firmwarePath: Self.stopping.get(), pace: .freeRunning))
+        defer { board.stop() }
+        let client = try AVRPtyClient(path: #require(board.serialPath))
+        board.start()
+        let halted = board.waitFor(timeout: .seconds(10)) { if case .halted = $0.state { true } else { false } }
+        #expect(halted != nil)
+        #expect(client.readLine(timeout: 0.2) == nil)  // no newline, but the byte came
+        let before = board.currentStatus.bytesFromAVR
+        #expect(before == 1)
+        board.reset()
+        let again = board.waitFor(timeout: .seconds(10)) { $0.bytesFromAVR == before + 1 && $0.state != .running }
+        #expect(again != nil)
+    }
+
+    @Test func droppingTheLastReferenceEndsTheThreadAndFreesThePty() throws {
+        var path = ""
+        weak var weakBoard: AVRBoard?
+        do {
+            let board = try AVRBoard(.init(firmwarePath: AVRTestFirmware.path(), pace: .realTime))
+            path = try #require(board.serialPath)
+            board.start()
+            #expect(board.waitFor(timeout: .seconds(10)) { $0.simulatedMicros > 5_000 } != nil)
+            weakBoard = board
+        }
+        // The simulation thread lets go within one iteration (at most ~1 s idle wait).
+        let deadline = Date().addingTimeInterval(10)
+        while weakBoard != nil, Date() < deadline {
+            _ = poll(nil, 0, 10)
+        }
+        #expect(weakBoard == nil)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func plugInOnAStoppedBoardSaysSo() throws {
+        let board = try AVRBoard(.init(firmwarePath: AVRTestFirmware.path()))
+        board.stop()
+        #expect(throws: AVRBoardError.self) { try board.plugIn() }
+    }
+}

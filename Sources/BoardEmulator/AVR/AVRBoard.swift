@@ -118,8 +118,12 @@ public final class AVRBoard: @unchecked Sendable {
             status.state = .running
             speedAnchor = (now, micros)
         }
-        let thread = Thread { [self] in
-            runLoop()
+        // The thread holds the board only during an iteration, so dropping the
+        // last reference (without stop()) still ends the thread and frees simavr.
+        let finished = finished
+        let thread = Thread { [weak self] in
+            var descriptors = [pollfd](repeating: pollfd(), count: 2)
+            while let board = self, board.iterate(&descriptors) {}
             finished.signal()
         }
         thread.name = "AVRBoard"
@@ -133,10 +137,11 @@ public final class AVRBoard: @unchecked Sendable {
     public func stop() {
         simulation.lock()
         let wasStarted = thread != nil && !stopRequested
+        let onSimulationThread = thread.map { $0 == Thread.current } ?? false
         stopRequested = true
         simulation.unlock()
         wake()
-        if wasStarted { finished.wait() }
+        if wasStarted && !onSimulationThread { finished.wait() }
 
         simulation.lock()
         defer { simulation.unlock() }
@@ -189,29 +194,28 @@ public final class AVRBoard: @unchecked Sendable {
     /// reset of the core, the sensor and the display. Returns the new slave path.
     @discardableResult
     public func plugIn() throws(AVRBoardError) -> String {
+        simulation.lock()
+        defer {
+            simulation.unlock()
+            published.broadcast()
+            wake()
+        }
+        guard let avr, !stopRequested else { throw .pseudoTerminal("the board is stopped; make a new AVRBoard") }
+        if plugged, let path = serial.terminal?.slavePath { return path }
         let terminal = try AVRPseudoTerminal(linkPath: configuration.linkPath)
-        var path: String?
-        withSimulation { avr in
-            guard !plugged else { return }
-            plugged = true
-            serial.terminal = terminal
-            serial.clear()
-            sensor.powerOn()
-            cbp_ssd1306_power_on(display)
-            cbp_avr_reset(avr)
-            serial.coreDidReset()
-            pacer.anchor(simulatedMicros: simulatedMicros(), wallNanos: Self.wallNanos())
-            path = terminal.slavePath
-            published.withLock {
-                status.state = thread == nil ? .idle : .running
-                status.serialPath = terminal.slavePath
-            }
+        plugged = true
+        serial.terminal = terminal
+        serial.clear()
+        sensor.powerOn()
+        cbp_ssd1306_power_on(display)
+        cbp_avr_reset(avr)
+        serial.coreDidReset()
+        pacer.anchor(simulatedMicros: simulatedMicros(), wallNanos: Self.wallNanos())
+        published.withLock {
+            status.state = thread == nil ? .idle : .running
+            status.serialPath = terminal.slavePath
         }
-        guard let path else {
-            terminal.close()
-            return status(\.serialPath) ?? ""
-        }
-        return path
+        return terminal.slavePath
     }
 
     /// Changes the pace from now on; also restarts the speed report.
@@ -264,37 +268,36 @@ public final class AVRBoard: @unchecked Sendable {
 
     // MARK: Simulation thread
 
-    private func runLoop() {
-        var descriptors = [pollfd](repeating: pollfd(), count: 2)
-        while true {
-            simulation.lock()
-            if stopRequested {
-                simulation.unlock()
-                return
-            }
-            serial.pump()
-            var delay: UInt64 = 100_000_000  // idle (unplugged, halted): wake on commands
-            if plugged, let avr, isRunnable(cbp_avr_state(avr)) {
-                let target = AVRClock.micros(cycle: cbp_avr_cycle(avr) + batchCycles,
-                                             frequency: configuration.frequency)
-                delay = pacer.delay(beforeReaching: target, wallNanos: Self.wallNanos())
-                if delay == 0 {
-                    let state = cbp_avr_run_until(avr, cbp_avr_cycle(avr) + batchCycles)
-                    serial.pump()
-                    publish(state: state)
-                    simulation.unlock()
-                    continue
-                }
-            }
-            let fd = serial.waitDescriptor
+    /// One step of the simulation thread: a batch of simulated time, or a wait
+    /// (for the pacer, client input or a command). False once stopped.
+    private func iterate(_ descriptors: inout [pollfd]) -> Bool {
+        simulation.lock()
+        if stopRequested {
             simulation.unlock()
-
-            descriptors[0] = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
-            descriptors[1] = pollfd(fd: fd ?? -1, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(min((delay + 999_999) / 1_000_000, 1000))
-            _ = poll(&descriptors, 2, milliseconds)
-            if descriptors[0].revents != 0 { drainWake() }
+            return false
         }
+        serial.pump()
+        var delay: UInt64 = 100_000_000  // idle (unplugged, halted): wake on commands
+        if plugged, let avr, isRunnable(cbp_avr_state(avr)) {
+            let target = AVRClock.micros(cycle: cbp_avr_cycle(avr) + batchCycles, frequency: configuration.frequency)
+            delay = pacer.delay(beforeReaching: target, wallNanos: Self.wallNanos())
+            if delay == 0 {
+                let state = cbp_avr_run_until(avr, cbp_avr_cycle(avr) + batchCycles)
+                serial.pump()
+                publish(state: state)
+                simulation.unlock()
+                return true
+            }
+        }
+        let fd = serial.waitDescriptor
+        simulation.unlock()
+
+        descriptors[0] = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
+        descriptors[1] = pollfd(fd: fd ?? -1, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(min((delay + 999_999) / 1_000_000, 1000))
+        _ = poll(&descriptors, 2, milliseconds)
+        if descriptors[0].revents != 0 { drainWake() }
+        return true
     }
 
     private func isRunnable(_ state: Int32) -> Bool {
