@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,8 +58,20 @@ static void cbp_firmware_free(elf_firmware_t *fw) {
     free(fw);
 }
 
+// simavr logs to stdout (e.g. "Loaded 1030 .text" while reading an ELF),
+// which would mix with a tool's own output. Send it to stderr, and only when
+// TILTSIM_SIMAVR_LOG is set (for debugging firmware under simavr).
+static void cbp_logger(avr_t *avr, const int level, const char *format, va_list ap) {
+    (void)avr;
+    (void)level;
+    static int enabled = -1;
+    if (enabled < 0) enabled = getenv("TILTSIM_SIMAVR_LOG") != NULL;
+    if (enabled) vfprintf(stderr, format, ap);
+}
+
 avr_t *cbp_avr_create(const char *elf_path, const char *mmcu, uint32_t frequency,
                       char *error, size_t error_size) {
+    avr_global_logger_set(cbp_logger);
     if (cbp_check_avr_elf(elf_path, error, error_size) != 0) return NULL;
     // Over-allocate: the library and these headers must agree on ELF_SYMBOLS.
     elf_firmware_t *fw = calloc(1, sizeof(elf_firmware_t) + 256);

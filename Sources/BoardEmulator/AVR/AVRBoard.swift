@@ -276,7 +276,6 @@ public final class AVRBoard: @unchecked Sendable {
             simulation.unlock()
             return false
         }
-        serial.pump()
         var delay: UInt64 = 100_000_000  // idle (unplugged, halted): wake on commands
         if plugged, let avr, isRunnable(cbp_avr_state(avr)) {
             let target = AVRClock.micros(cycle: cbp_avr_cycle(avr) + batchCycles, frequency: configuration.frequency)
@@ -289,6 +288,7 @@ public final class AVRBoard: @unchecked Sendable {
                 return true
             }
         }
+        serial.pump()
         let fd = serial.waitDescriptor
         simulation.unlock()
 
