@@ -274,5 +274,7 @@ uint8_t cbp_ssd1306_flags(const ssd1306_t *part, uint8_t *contrast) {
     uint8_t bits = 0;
     if (part->flags & (1 << SSD1306_FLAG_DISPLAY_ON)) bits |= 1;
     if (part->flags & (1 << SSD1306_FLAG_DISPLAY_INVERTED)) bits |= 2;
+    if (!(part->flags & (1 << SSD1306_FLAG_SEGMENT_REMAP_0))) bits |= 4;  // 0xA1
+    if (!(part->flags & (1 << SSD1306_FLAG_COM_SCAN_NORMAL))) bits |= 8;  // 0xC8
     return bits;
 }

@@ -49,7 +49,9 @@ import TiltCore
         let frame = try #require(status?.display)
         #expect(frame.isOn)
         #expect(frame.contrast == 0x42)
-        #expect(!frame.isInverted)
+        #expect(frame.isInverted)          // 0x80 0xA7: Co=1 control bytes work
+        #expect(frame.isComScanReversed)   // 0x80 0xC8
+        #expect(frame.isSegmentRemapped)   // 0xA1 right after start-line 0x40
         #expect(frame.pixel(x: 0, y: 0) == (3 & 1 != 0))
     }
 
@@ -77,7 +79,8 @@ import TiltCore
         board.start()
         #expect(client.readLine { $0.hasPrefix("S") } != nil)
         board.reset()
-        #expect(client.readLine { $0.hasPrefix("W") } == "W68")
+        // The line cut short by the reset runs into the first line after it.
+        #expect(client.readLine { $0.hasSuffix("W68") } != nil)
         #expect(client.readLine { $0.hasPrefix("S") }?.sampleBytes == still.burstBytes)
     }
 
@@ -195,23 +198,21 @@ import TiltCore
         #expect(again != nil)
     }
 
-    @Test func droppingTheLastReferenceEndsTheThreadAndFreesThePty() throws {
-        var path = ""
+    @Test func droppingTheLastReferenceEndsTheThreadAndHangsUp() throws {
         weak var weakBoard: AVRBoard?
+        let client: AVRPtyClient
         do {
             let board = try AVRBoard(.init(firmwarePath: AVRTestFirmware.path(), pace: .realTime))
-            path = try #require(board.serialPath)
+            client = try AVRPtyClient(path: #require(board.serialPath))
             board.start()
             #expect(board.waitFor(timeout: .seconds(10)) { $0.simulatedMicros > 5_000 } != nil)
             weakBoard = board
         }
-        // The simulation thread lets go within one iteration (at most ~1 s idle wait).
-        let deadline = Date().addingTimeInterval(10)
-        while weakBoard != nil, Date() < deadline {
-            _ = poll(nil, 0, 10)
-        }
+        // The simulation thread lets go after its current iteration; the board's
+        // deinit then closes the pty master, which the client sees as a hangup.
+        #expect(client.readLine(timeout: 10) { _ in false } == nil)
+        #expect(client.sawHangup)
         #expect(weakBoard == nil)
-        #expect(!FileManager.default.fileExists(atPath: path))
     }
 
     @Test func plugInOnAStoppedBoardSaysSo() throws {

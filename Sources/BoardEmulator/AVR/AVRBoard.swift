@@ -318,8 +318,9 @@ public final class AVRBoard: @unchecked Sendable {
         published.withLock {
             status.simulatedMicros = micros
             if changed {
-                status.display = AVRDisplayFrame(vram: vramScratch, isOn: flags & 1 != 0,
-                                                 isInverted: flags & 2 != 0, contrast: contrast)
+                status.display = AVRDisplayFrame(
+                    vram: vramScratch, isOn: flags & 1 != 0, isInverted: flags & 2 != 0, contrast: contrast,
+                    isSegmentRemapped: flags & 4 != 0, isComScanReversed: flags & 8 != 0)
                 status.displayGeneration += 1
             }
             status.sensorSamples = sensor.model.sampleCount

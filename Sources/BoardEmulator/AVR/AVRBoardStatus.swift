@@ -22,15 +22,23 @@ public struct AVRDisplayFrame: Sendable, Equatable {
     public var isInverted: Bool
     /// Contrast register (0x81 command).
     public var contrast: UInt8
+    /// Column 127 drives SEG0 (0xA1; 0xA0 is the reset value). With 0xC8 too,
+    /// this is the usual module orientation, in which VRAM reads upright.
+    public var isSegmentRemapped: Bool
+    /// COM scan reversed (0xC8; 0xC0 is the reset value).
+    public var isComScanReversed: Bool
 
     public static let byteCount = 1024
 
     public init(vram: [UInt8] = [UInt8](repeating: 0, count: byteCount), isOn: Bool = false,
-                isInverted: Bool = false, contrast: UInt8 = 0x7F) {
+                isInverted: Bool = false, contrast: UInt8 = 0x7F,
+                isSegmentRemapped: Bool = false, isComScanReversed: Bool = false) {
         self.vram = vram
         self.isOn = isOn
         self.isInverted = isInverted
         self.contrast = contrast
+        self.isSegmentRemapped = isSegmentRemapped
+        self.isComScanReversed = isComScanReversed
     }
 
     /// The pixel at column `x` (0...127), row `y` (0...63), as stored in VRAM.

@@ -77,5 +77,6 @@ void cbp_ssd1306_power_on(struct ssd1306_t *part);
 /// Copies 1024 bytes of VRAM (page-major: page 0 columns 0..127 first).
 /// Returns whether VRAM or the display flags changed since the last call.
 bool cbp_ssd1306_copy_vram(struct ssd1306_t *part, uint8_t out[1024]);
-/// Display state bits: bit 0 on, bit 1 inverted. Contrast in `contrast`.
+/// Display state bits: bit 0 on (0xAF), bit 1 inverted (0xA7), bit 2 segments
+/// remapped (0xA1), bit 3 COM scan reversed (0xC8). Contrast in `contrast`.
 uint8_t cbp_ssd1306_flags(const struct ssd1306_t *part, uint8_t *contrast);

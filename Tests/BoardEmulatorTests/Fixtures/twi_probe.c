@@ -10,7 +10,9 @@
 // Sensor setup: wake (PWR_MGMT_1 = 0), CONFIG = 1 (DLPF on: 1 kHz),
 // SMPLRT_DIV = 9, so a sample every 10 ms.
 // Display pattern: byte i of VRAM (page-major) = (i * 7 + 3) & 0xFF, written in
-// horizontal addressing mode with 0x00 command and 0x40 data transactions.
+// horizontal addressing mode with 0x00 command and 0x40 data transactions;
+// also 0xA1 after a start-line command, and 0xA7, 0xC8 sent with Co=1 control
+// bytes (0x80), which simavr's own SSD1306 TWI code would abort on.
 #include <avr/interrupt.h>
 #include <avr/io.h>
 #include <stdint.h>
@@ -127,10 +129,16 @@ static void oled_commands(const uint8_t *bytes, uint8_t n) {
 }
 
 static void oled_pattern(void) {
+    // 0x40 (start line 0) takes no parameter: 0xA1 after it must still count.
     static const uint8_t setup[] = {
-        0xAE, 0x20, 0x00, 0x21, 0x00, 0x7F, 0x22, 0x00, 0x07, 0x81, 0x42, 0xAF,
+        0xAE, 0x40, 0xA1, 0x20, 0x00, 0x21, 0x00, 0x7F, 0x22, 0x00, 0x07, 0x81, 0x42, 0xAF,
     };
     oled_commands(setup, sizeof setup);
+    // Control bytes with the Co bit: one command each (0xA7 invert, 0xC8 COM scan reversed).
+    twi_start(OLED << 1, 0x18);
+    twi_write(0x80); twi_write(0xA7);
+    twi_write(0x80); twi_write(0xC8);
+    twi_stop();
     uint16_t i = 0;
     while (i < 1024) {
         twi_start(OLED << 1, 0x18);
