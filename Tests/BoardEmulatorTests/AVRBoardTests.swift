@@ -111,6 +111,21 @@ import TiltCore
         #expect(!FileManager.default.fileExists(atPath: link))
     }
 
+    @Test func resetOnConnectStartsTheClientAtBoot() throws {
+        var configuration = try AVRBoard.Configuration(
+            firmwarePath: AVRTestFirmware.path(), pace: .freeRunning, motionSource: ConstantMotionSource(still))
+        configuration.resetOnConnect = true
+        let board = try AVRBoard(configuration)
+        defer { board.stop() }
+        board.start()
+        // Running with nobody listening: its output is dropped.
+        #expect(board.waitFor(timeout: .seconds(10)) { $0.sensorSamples > 3 && $0.droppedSerialOutput > 0 } != nil)
+        let client = try AVRPtyClient(path: #require(board.serialPath))
+        // The first bytes the client sees are the boot banner, not the middle of a line.
+        #expect(client.readLine() == "W68")
+        #expect(client.readLine() == "D")
+    }
+
     @Test(arguments: [AVRPace.realTime, .speed(0.5)])
     func pacedSimulatedTimeNeverRunsAheadOfTheWallClock(pace: AVRPace) throws {
         let board = try makeBoard(pace: pace, source: ConstantMotionSource.faceUp)

@@ -22,6 +22,9 @@ public final class AVRBoard: @unchecked Sendable {
         /// Keep a symlink here pointing at the current pty slave (stable across replugs).
         public var linkPath: String?
         public var motionSource: any MotionSource
+        /// Reset the core when a client opens the pty, like the DTR pulse that
+        /// resets an Uno or Nano when a host opens its serial port.
+        public var resetOnConnect = false
         public var mcu = "atmega328p"
         public var frequency: UInt32 = 16_000_000
         public var sensorAddress: UInt8 = 0x68
@@ -93,6 +96,13 @@ public final class AVRBoard: @unchecked Sendable {
         sensor = MPU6050Device(avr: avr, address: configuration.sensorAddress, source: configuration.motionSource)
         display = cbp_ssd1306_create(avr, configuration.displayAddress)
         pacer = AVRPacer(pace: configuration.pace)
+        if configuration.resetOnConnect {
+            // Runs inside pump(), on the simulation thread with the lock held.
+            serial.onConnect = { [unowned serial] in
+                cbp_avr_reset(avr)
+                serial.coreDidReset()
+            }
+        }
         status = AVRBoardStatus(
             state: .idle, serialPath: terminal.slavePath, simulatedMicros: 0, display: AVRDisplayFrame(),
             displayGeneration: 0, sensorSamples: 0, bytesFromAVR: 0, bytesToAVR: 0, droppedSerialOutput: 0)
@@ -246,6 +256,7 @@ public final class AVRBoard: @unchecked Sendable {
 
     /// Waits until `condition` holds for the published status, or `timeout`
     /// passes (wall time). Returns the status that satisfied it, or nil.
+    /// `condition` runs under the status lock: it must not call the board.
     public func waitFor(timeout: Duration, _ condition: (AVRBoardStatus) -> Bool) -> AVRBoardStatus? {
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
         let deadline = Date(timeIntervalSinceNow: seconds)
@@ -327,7 +338,11 @@ public final class AVRBoard: @unchecked Sendable {
             status.bytesFromAVR = serial.bytesFromAVR
             status.bytesToAVR = serial.bytesToAVR
             status.droppedSerialOutput = serial.droppedOutput
-            if let halted { status.state = .halted(halted) }
+            if let halted {
+                status.state = .halted(halted)
+            } else if case .halted = status.state {
+                status.state = .running  // revived by a reset on connect
+            }
         }
         published.broadcast()
     }
@@ -357,8 +372,8 @@ public final class AVRBoard: @unchecked Sendable {
     }
 
     private func drainWake() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while read(wakeRead, &buffer, buffer.count) > 0 {}
+        var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        while read(wakeRead, &buffer, MemoryLayout.size(ofValue: buffer)) > 0 {}
     }
 
     static func wallNanos() -> UInt64 {

@@ -20,10 +20,14 @@ final class AVRSerialBridge {
     private var hooks: [(OpaquePointer, cbp_irq_hook)] = []
     var terminal: AVRPseudoTerminal?
     private(set) var clientConnected = false
+    /// Called (by `pump()`) when a client opens the slave, after dropping what
+    /// was queued both ways: the board resets the core here to mimic DTR.
+    var onConnect: (() -> Void)?
     private var xon = false
     private var incoming = [UInt8]()
     private var incomingStart = 0
     private var outgoing = [UInt8]()
+    private var outgoingStart = 0
     private var readBuffer = [UInt8](repeating: 0, count: 1024)
 
     /// Bytes from the AVR dropped because nobody was reading.
@@ -75,6 +79,7 @@ final class AVRSerialBridge {
         incoming.removeAll(keepingCapacity: true)
         incomingStart = 0
         outgoing.removeAll(keepingCapacity: true)
+        outgoingStart = 0
         xon = false
     }
 
@@ -101,6 +106,10 @@ final class AVRSerialBridge {
             dropOutgoing()
             return
         }
+        if !clientConnected, let onConnect {
+            clear()
+            onConnect()
+        }
         clientConnected = true
         if descriptor.revents & Int16(POLLIN) != 0 { readClient(fd) }
         writeClient(fd)
@@ -109,7 +118,7 @@ final class AVRSerialBridge {
 
     private func received(_ byte: UInt8) {
         bytesFromAVR += 1
-        if outgoing.count < Self.outgoingCapacity {
+        if outgoing.count - outgoingStart < Self.outgoingCapacity {
             outgoing.append(byte)
         } else {
             droppedOutput += 1
@@ -141,13 +150,21 @@ final class AVRSerialBridge {
     }
 
     private func writeClient(_ fd: Int32) {
-        guard !outgoing.isEmpty else { return }
-        let n = outgoing.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if n > 0 { outgoing.removeFirst(n) }
+        guard outgoingStart < outgoing.count else { return }
+        let n = outgoing.withUnsafeBytes {
+            write(fd, $0.baseAddress! + outgoingStart, $0.count - outgoingStart)
+        }
+        if n > 0 { outgoingStart += n }
+        if outgoingStart == outgoing.count || outgoingStart >= Self.outgoingCapacity {
+            // Compact rarely: everything sent, or the sent prefix is large.
+            outgoing.removeFirst(outgoingStart)
+            outgoingStart = 0
+        }
     }
 
     private func dropOutgoing() {
-        droppedOutput += UInt64(outgoing.count)
+        droppedOutput += UInt64(outgoing.count - outgoingStart)
         outgoing.removeAll(keepingCapacity: true)
+        outgoingStart = 0
     }
 }
