@@ -10,7 +10,8 @@ import TiltCore
 ///
 /// Calls come from the emulator's simulation thread with non-decreasing `t`.
 public protocol MotionSource: Sendable {
-    /// The reading at simulated time `t` (microseconds since power-on).
+    /// The reading at simulated time `t`: microseconds of simulated time since
+    /// the board was made (it keeps counting across resets and replugs).
     mutating func sample(atMicros t: UInt64) -> RawSample
 }
 
