@@ -198,6 +198,29 @@ import TiltCore
         return AVRTestFirmware.build(source.path, name: "stopping")
     }()
 
+    static let crashing: Result<String, AVRTestFailure> = {
+        let source = FileManager.default.temporaryDirectory
+            .appendingPathComponent("avr-crash-\(getpid())-\(UUID().uuidString.prefix(8)).c")
+        // A store far beyond the 2 KiB of RAM: simavr reports a crash.
+        let program = "#include <stdint.h>\nint main(void) { *(volatile uint8_t *)0x9000 = 1; for (;;) {} }\n"
+        do { try program.write(to: source, atomically: true, encoding: .utf8) } catch {
+            return .failure(AVRTestFailure("cannot write \(source.path): \(error)"))
+        }
+        return AVRTestFirmware.build(source.path, name: "crashing")
+    }()
+
+    @Test func aCrashingFirmwareHaltsTheBoardNotTheProcess() throws {
+        let board = try AVRBoard(.init(firmwarePath: Self.crashing.get(), pace: .freeRunning))
+        defer { board.stop() }
+        board.start()
+        let status = board.waitFor(timeout: .seconds(10)) { if case .halted = $0.state { true } else { false } }
+        guard case .halted(let reason)? = status?.state else {
+            Issue.record("still \(board.currentStatus.state)")
+            return
+        }
+        #expect(reason.contains("crashed"))
+    }
+
     @Test func haltsWhenTheFirmwareStopsAndResetRestartsIt() throws {
         let board = try AVRBoard(.init(firmwarePath: Self.stopping.get(), pace: .freeRunning))
         defer { board.stop() }
