@@ -75,7 +75,7 @@ let package = Package(
         .target(name: "CPtyInterposer", path: "Tests/CPtyInterposer"),
         .testTarget(name: "SerialIOTests", dependencies: ["SerialIO", "CPtyInterposer"]),
         .testTarget(name: "FirmwareProtocolTests", dependencies: ["FirmwareCore", "WireProtocol", "TiltDisplay", "TiltAssets", "TiltCore"]),
-        .testTarget(name: "BoardEmulatorTests", dependencies: ["BoardEmulator", "TiltPipeline"]),
+        .testTarget(name: "BoardEmulatorTests", dependencies: ["BoardEmulator", "TiltPipeline"], exclude: ["Fixtures"]),
         .testTarget(name: "TiltserialTests", dependencies: ["TiltserialCommand", "BoardEmulator", "SerialIO"]),
     ]
 )

@@ -1,1 +1,0 @@
-// BoardEmulator: placeholder until its issue lands. See docs/architecture.md.
