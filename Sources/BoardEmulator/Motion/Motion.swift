@@ -2,7 +2,7 @@ import TiltCore
 
 /// What the emulated sensor feels: a motion script or a recorded CSV, plus noise.
 /// Produces raw MPU-6050 counts at ±2 g / ±250 °/s for any board time.
-public struct Motion: Sendable {
+public struct Motion: MotionSource {
     public enum Path: Sendable {
         case script(MotionScript)
         /// Recorded samples (SampleCSV); each holds until the next one's time,
