@@ -2,8 +2,11 @@
 /// constant is in µs of board time, so the same motion gives (nearly) the same
 /// output whatever the sample rate.
 ///
-/// The input is held from each sample's time until the next (zero-order hold).
-/// Over an interval d the exact response is `y += (x − y)(1 − e^(−d/τ))`; we use
+/// Between two samples the input is taken as their mean (the trapezoid rule, a
+/// first-order hold: no lag of half a sample interval, which is what made the
+/// trajectory depend on the rate); after the newest sample, as that sample
+/// (a tick between samples extrapolates with it). Over an interval d with input
+/// x the exact response is `y += (x − y)(1 − e^(−d/τ))`; we use
 /// the (1,1) Padé form `1 − e^(−d/τ) ≈ 2d / (2τ + d)`, accurate to O((d/τ)³),
 /// and split intervals longer than τ/2 into steps of at most τ/2.
 public struct LowPassFilter: Hashable, Sendable {
@@ -38,7 +41,8 @@ public struct LowPassFilter: Hashable, Sendable {
         }
     }
 
-    /// Takes a new input at time `t`: advances to t, then holds `input` (Q32 g).
+    /// Takes a new input at time `t`: advances to t with the mean of the held
+    /// input and this one, then holds `input` (Q32 g).
     /// The first input primes the filter (the output starts at it, no ramp-up).
     public mutating func take(_ input: Int64, at t: UInt64) {
         if !primed {
@@ -46,6 +50,7 @@ public struct LowPassFilter: Hashable, Sendable {
             value = input
             time = t
         } else {
+            held = (held + input) / 2
             advance(to: t)
         }
         held = input

@@ -13,6 +13,7 @@ public struct SmoothIntegrator: Hashable, Sendable {
         var offset: Int64 = 0  // Q32, 0...2^32
         var gain: Int64 = 0  // Q32 offset per tick per g
         var direction: Int8 = 0  // sign of the last tick's input
+        var tilt: Int64 = 0  // the last tick's tilt before the dead zone, Q32 g
         init() {}
     }
 
@@ -67,17 +68,11 @@ public struct SmoothIntegrator: Hashable, Sendable {
         filters.z.take(Int64(accel.z.raw) << 16, at: t)
     }
 
-    /// Sideways tilt after the dead zone, Q32 g: positive with the right side down.
-    public var xInput: Int64 {
-        Self.deadBand(rest.roll(ax: filters.x.value), constants.deadZone)
-    }
+    /// Sideways tilt, Q32 g: positive with the right side down.
+    public var xTilt: Int64 { rest.roll(ax: filters.x.value) }
 
-    /// Pitch input after the dead zone and y scale, Q32: positive tilting back
-    /// toward face-up (the recipe's `−yy`).
-    public var yInput: Int64 {
-        let pitch = rest.pitch(ay: filters.y.value, az: filters.z.value)
-        return FixedPoint.mulShift(Self.deadBand(-pitch, constants.deadZone), constants.yScale, 16)
-    }
+    /// Pitch tilt, Q32 g: positive tilting back toward face-up (the recipe's `−yy`).
+    public var yTilt: Int64 { -rest.pitch(ay: filters.y.value, az: filters.z.value) }
 
     /// Integrates once at tick time `t`. Returns how far y would have gone past
     /// the top, Q32 (≥ 0), for the ribbon.
@@ -85,8 +80,8 @@ public struct SmoothIntegrator: Hashable, Sendable {
         filters.x.advance(to: t)
         filters.y.advance(to: t)
         filters.z.advance(to: t)
-        _ = Self.integrate(&x, input: xInput, constants)
-        return Self.integrate(&y, input: yInput, constants)
+        _ = Self.integrate(&x, tilt: xTilt, scale: 1 << 16, constants)
+        return Self.integrate(&y, tilt: yTilt, scale: constants.yScale, constants)
     }
 
     /// Starts the y gain over at its base (the ribbon engaging: a pull starts slow).
@@ -99,14 +94,26 @@ public struct SmoothIntegrator: Hashable, Sendable {
         return max(-inputLimit, min(inputLimit, shifted))
     }
 
-    static func integrate(_ axis: inout Axis, input: Int64, _ c: Constants) -> Int64 {
+    /// One axis's tick: gain update, velocity, offset. `scale` is Q16.
+    static func integrate(_ axis: inout Axis, tilt: Int64, scale: Int64, _ c: Constants) -> Int64 {
+        let input = FixedPoint.mulShift(deadBand(tilt, c.deadZone), scale, 16)
         let direction: Int8 = input > 0 ? 1 : input < 0 ? -1 : 0
-        if direction != 0 && direction == axis.direction {
+        if direction == 0 {
+            axis.gain = c.baseGain
+        } else if direction == axis.direction {
             axis.gain = min(axis.gain + c.ramp, c.cap)
         } else {
-            axis.gain = c.baseGain
+            // A new direction: the tilt left the dead zone between the last tick
+            // and this one. Interpolating when (b / (b − a) of a tick ago) starts
+            // the ramp from that moment, not from the tick, so the trajectory does
+            // not jump by a whole ramp step when sampling shifts the crossing.
+            let s = Int64(direction)
+            let before = min(0, s * axis.tilt - c.deadZone)  // ≤ 0: inside the zone or beyond the other side
+            let after = max(1, s * tilt - c.deadZone)  // > 0
+            axis.gain = min(c.baseGain + c.ramp * after / (after - before), c.cap)
         }
         axis.direction = direction
+        axis.tilt = tilt
         let moved = axis.offset + FixedPoint.mulShift(axis.gain, input, 32)
         axis.offset = max(0, min(FixedPoint.q32One, moved))
         return moved < 0 ? -moved : 0
