@@ -96,3 +96,30 @@ enum Fixtures {
         return run(&e, samples)
     }
 }
+
+/// A closed-loop hand: picks each pose from the time and the last tick, so a
+/// scenario can react to what the engine did (e.g. stop pushing once at the top).
+enum Hand {
+    static func drive(
+        _ engine: inout TiltEngine, hz: Double = 200, seconds: Double, start: UInt64 = 1_000_000,
+        _ policy: (Double, Tick?) -> Pose
+    ) -> [Tick] {
+        var ticks: [Tick] = []
+        for i in 0...Int(seconds * hz) {
+            let t = Double(i) / hz
+            let pose = policy(t, ticks.last)
+            let sample = TimedSample(
+                timeMicros: start + UInt64((t * 1_000_000).rounded()), sequence: UInt8(truncatingIfNeeded: i),
+                raw: Motion.raw(pose))
+            engine.ingest(sample) { ticks.append($0) }
+        }
+        return ticks
+    }
+
+    static let rest = Pose(pitch: 60)
+}
+
+extension Tick {
+    /// Seconds since the first sample (the scenarios start at 1 s of board time).
+    var seconds: Double { Double(timeMicros - 1_000_000) / 1_000_000 }
+}
