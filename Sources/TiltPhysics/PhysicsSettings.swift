@@ -27,7 +27,7 @@ public struct PhysicsSettings: Hashable, Sendable {
     /// Added to the gain every 30 ms while the tilt keeps its direction.
     public var gainRamp: Double = 0.0005
     /// The largest gain (offset per 30 ms per g).
-    public var gainCap: Double = 0.02
+    public var gainCap: Double = 0.015
     /// Tilt (g, about the sine of the angle) around the rest pose that counts as
     /// rest; the input outside it is shifted so the response starts at zero.
     public var deadZone: Double = 0.05
