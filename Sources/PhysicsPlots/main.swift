@@ -145,6 +145,12 @@ do {
         Panel(title: "Normalized y offset", yLabel: "y offset", yRange: 0...1, series: runs.map { hz, color, run in
             Series(label: "\(Int(hz)) Hz", color: color, points: run.ticks.map { (seconds($0), $0.yValue) }, dashed: hz == 50)
         }),
+        Panel(title: "Difference from 1000 Hz, x in content pixels (of 384)", yLabel: "pixels", yRange: -1...1,
+              series: runs.dropLast().map { hz, color, run in
+                  Series(label: "\(Int(hz)) Hz", color: color, points: zip(run.ticks, runs.last!.2.ticks).map {
+                      (seconds($0), ($0.xValue - $1.xValue) * 384)
+                  })
+              }),
     ]))
 }
 
