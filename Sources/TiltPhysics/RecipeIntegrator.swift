@@ -5,10 +5,13 @@
 ///
 /// The gain update runs on every sample, the integration on every tick.
 public struct RecipeIntegrator: Hashable, Sendable {
+    /// The recipe's `xoff`, `yoff`: normalized offsets, 0...1.
     public private(set) var xOffset: Float = 0
     public private(set) var yOffset: Float = 0
+    /// The recipe's `xaccel`, `yaccel`: 0 until the first update, then ±0.005.
     public private(set) var xGain: Float = 0
     public private(set) var yGain: Float = 0
+    /// The recipe's `xvelocity`, `yvelocity`: offset per tick.
     public private(set) var xVelocity: Float = 0
     public private(set) var yVelocity: Float = 0
 

@@ -127,6 +127,35 @@ import TiltPhysics
         #expect(abs(engine.smooth.rest.degrees - 20) < 0.1)
     }
 
+    @Test func calibrationFromAnAverageOrTheCurrentPose() {
+        let pose = Pose(pitch: 35, roll: -8)
+        let samples = Motion.sampled(hz: 100, seconds: 3) { _ in pose }
+        let readings = samples.prefix(20).map { SampleConverter().convert($0.raw) }
+        var averaged = Fixtures.engine()
+        let ok = averaged.calibrate(averaging: readings)
+        #expect(ok)
+        #expect(Fixtures.run(&averaged, samples).allSatisfy { $0.x == .zero && $0.y == .zero })
+
+        var current = Fixtures.engine()
+        let before = current.calibrateToCurrentPose()
+        #expect(!before)  // no sample yet
+        _ = Fixtures.run(&current, Array(samples.prefix(50)))
+        let captured = current.calibrateToCurrentPose()
+        #expect(captured)
+        #expect(abs(current.smooth.rest.degrees - 35) < 0.2)
+        var none = Fixtures.engine()
+        let empty = none.calibrate(averaging: [MotionSample]())
+        #expect(!empty)
+    }
+
+    @Test func ticksEncodeAsPlainJSON() throws {
+        let ticks = Fixtures.run(Motion.sampled(hz: 100, seconds: 1) { _ in Pose(pitch: 60, roll: 30) })
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(ticks.last!)) as! [String: Any]
+        #expect(json["x"] as? Double == ticks.last!.xValue)
+        #expect(json["viewportX"] as? Int == ticks.last!.viewportX)
+        #expect(json["fired"] as? Bool == false)
+    }
+
     @Test func restAngleSettingMovesTheRestPose() {
         let samples = Motion.sampled(hz: 100, seconds: 5) { _ in Pose(pitch: 45) }
         let at45 = Fixtures.run(samples) { $0.restAngleDegrees = 45 }
