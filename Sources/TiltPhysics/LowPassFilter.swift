@@ -45,10 +45,10 @@ public struct LowPassFilter: Hashable, Sendable {
     /// input and this one, then holds `input` (Q32 g).
     /// The first input primes the filter (the output starts at it, no ramp-up).
     public mutating func take(_ input: Int64, at t: UInt64) {
-        if !primed {
+        if !primed || tau == 0 {
             primed = true
             value = input
-            time = t
+            time = max(time, t)
         } else {
             held = (held + input) / 2
             advance(to: t)

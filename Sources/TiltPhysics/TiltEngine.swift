@@ -40,6 +40,20 @@ public struct TiltEngine: Sendable {
         clock = TickClock(periodMicros: UInt64(settings.tickMicros))
     }
 
+    /// Starts over as if no sample had come (offsets 0, wiggles rescheduled from
+    /// the next sample), keeping the settings, the converter and the rest pose.
+    public mutating func reset() {
+        let rest = smooth.rest
+        recipe = RecipeIntegrator()
+        smooth = SmoothIntegrator(settings: settings)
+        smooth.rest = rest
+        ribbon = RibbonDetector(art: ribbon.art, settings: settings, geometry: geometry)
+        clock = TickClock(periodMicros: UInt64(settings.tickMicros))
+        lastTick = nil
+        lastSampleTime = 0
+        lastAccel = Axes3(x: .zero, y: .zero, z: .zero)
+    }
+
     /// Applies one sample and calls `onTick` for each tick whose time has come, in order.
     public mutating func ingest(_ sample: TimedSample, onTick: (Tick) -> Void) {
         ingest(converter.convert(sample.raw).accel, at: sample.timeMicros, onTick: onTick)

@@ -175,6 +175,33 @@ import TiltPhysics
         #expect(samples.last!.timeMicros - ticks.last!.timeMicros < 30_000)
     }
 
+    @Test func earlierTimestampsCountAsThePreviousOneAndResetStartsOver() {
+        let raw = Motion.raw(Pose(pitch: 60, roll: 30))
+        var engine = Fixtures.engine()
+        var ticks: [Tick] = []
+        for (i, t) in [1_000_000, 1_040_000, 1_020_000, 1_050_000, 1_050_000, 1_100_000].enumerated() {
+            engine.ingest(TimedSample(timeMicros: UInt64(t), sequence: UInt8(i), raw: raw)) { ticks.append($0) }
+        }
+        #expect(ticks.map(\.timeMicros) == [1_030_000, 1_060_000, 1_090_000])
+        engine.reset()
+        var again: [Tick] = []
+        engine.ingest(TimedSample(timeMicros: 5, sequence: 0, raw: raw)) { again.append($0) }
+        engine.ingest(TimedSample(timeMicros: 30_005, sequence: 1, raw: raw)) { again.append($0) }
+        #expect(again.map(\.timeMicros) == [30_005])
+        #expect(again[0].index == 1)
+    }
+
+    @Test func theAxisMappingTurnsTheTilt() throws {
+        // The sensor mounted with x reversed: right side down reads as left side down.
+        let samples = Motion.sampled(hz: 100, seconds: 2) { _ in Pose(pitch: 60, roll: 20) }
+        var flipped = try TiltEngine(
+            geometry: Fixtures.geometry, ribbonArt: Fixtures.ribbon,
+            converter: SampleConverter(mapping: AxisMapping(parsing: "-x,y,z")))
+        var plain = Fixtures.engine()
+        let left = Fixtures.run(&flipped, samples), right = Fixtures.run(&plain, samples)
+        #expect(left.last!.x == .zero && right.last!.x > .zero)
+    }
+
     @Test func aLongGapSkipsAheadInsteadOfReplayingEveryTick() {
         var engine = Fixtures.engine()
         let raw = Motion.raw(Pose(pitch: 60))
