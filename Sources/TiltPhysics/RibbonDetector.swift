@@ -94,7 +94,8 @@ public struct RibbonDetector: Sendable {
     ///     Q32 normalized (0 when the tilt does not push past it).
     ///   - viewportX, viewportY: the viewport after the tick, content px.
     ///   - roll: sideways tilt, Q32 g (for the sway).
-    ///   - engagedNow: set when this tick engaged a pull (the integrator restarts its gain).
+    /// - Returns: the ribbon's state, and whether a pull engaged on this tick
+    ///   (smooth mode then restarts its y gain).
     public mutating func tick(
         at t: UInt64, pastTop: Int64, viewportX: Int, viewportY: Int, roll: Int64
     ) -> (output: Output, engagedNow: Bool) {

@@ -54,7 +54,10 @@ public struct TiltEngine: Sendable {
         lastAccel = Axes3(x: .zero, y: .zero, z: .zero)
     }
 
-    /// Applies one sample and calls `onTick` for each tick whose time has come, in order.
+    /// Applies one sample and calls `onTick` for each tick whose time has come, in
+    /// order (none, one, or several after a gap). `onTick` runs while the engine is
+    /// being mutated: it must not touch the engine itself (copy what it needs from
+    /// the tick).
     public mutating func ingest(_ sample: TimedSample, onTick: (Tick) -> Void) {
         ingest(converter.convert(sample.raw).accel, at: sample.timeMicros, onTick: onTick)
     }

@@ -99,6 +99,19 @@ import TiltPhysics
         #expect(mismatches == 0)
     }
 
+    /// The oracle's `abs` is C's integer abs: a gain of 1.7 truncates to 1.
+    @Test func oracleUsesTheIntegerAbs() {
+        var state = recipe_oracle_state()
+        state.xaccel = 1.7
+        state.xvelocity = 0
+        recipe_oracle_sample_apply(&state, 0.5, 0, -0.5)  // xx = -0.5: SIGN matches -SIGN(0)
+        #expect(state.xaccel == Float(1) + 0.005)
+        state.xaccel = -0.7
+        state.xvelocity = 0
+        recipe_oracle_sample_apply(&state, 0.5, 0, -0.5)
+        #expect(state.xaccel == -0.005)
+    }
+
     /// The comparison can fail: the same recipe computed in double drifts away
     /// from the float oracle in its low bits, so the bit comparison would see it.
     @Test func doublePrecisionRecipeIsDistinguishable() {
