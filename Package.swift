@@ -61,6 +61,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tiltsim", dependencies: ["TiltsimCommand"]),
+        // Draws docs/plots (physics): swift run physics-plots docs/plots
+        .executableTarget(name: "physics-plots", dependencies: ["TiltPhysics", "TiltCore"], path: "Sources/PhysicsPlots"),
 
         // MARK: The firmware's shared C code (protocol, page renderer), compiled on the host for tests.
         .target(name: "FirmwareCore", path: "Hardware/tiltserial/src/core", publicHeadersPath: "."),

@@ -1,0 +1,121 @@
+import TiltCore
+
+/// What the recipe intends, in fixed point (docs/physics.md):
+/// - acceleration low-passed per axis with a time constant in µs of board time;
+/// - tilt measured from a rest pose, with a dead zone so a still hand stays still;
+/// - velocity = gain × tilt, the gain starting at the recipe's 0.005 per 30 ms,
+///   ramping while the tilt keeps its direction, reset when it reverses or rests,
+///   capped;
+/// - integration on the tick, offsets clamped to [0, 1] (Q32).
+public struct SmoothIntegrator: Hashable, Sendable {
+    /// One axis's gain state.
+    struct Axis: Hashable, Sendable {
+        var offset: Int64 = 0  // Q32, 0...2^32
+        var gain: Int64 = 0  // Q32 offset per tick per g
+        var direction: Int8 = 0  // sign of the last tick's input
+        var tilt: Int64 = 0  // the last tick's tilt before the dead zone, Q32 g
+        init() {}
+    }
+
+    /// The per-tick constants, resolved from settings once.
+    struct Constants: Hashable, Sendable {
+        var baseGain: Int64  // Q32 per tick per g
+        var ramp: Int64  // Q32 per tick per tick
+        var cap: Int64  // Q32 per tick per g
+        var deadZone: Int64  // Q32 g
+        var yScale: Int64  // Q16
+    }
+
+    var x = Axis()
+    var y = Axis()
+    let constants: Constants
+    var filters: Axes3<LowPassFilter>
+    /// The rest pose tilt is measured from.
+    public var rest: RestPose
+
+    /// The tilt limit after the dead zone, Q32 g: bounds every product.
+    static let inputLimit: Int64 = 4 << 32
+
+    public init(settings: PhysicsSettings) {
+        // Gains are per 30 ms in the settings (the recipe's unit); per tick here.
+        let ratio = Double(settings.tickMicros) / 30_000
+        constants = Constants(
+            baseGain: FixedPoint.fixed(settings.baseGain * ratio, bits: 32),
+            ramp: FixedPoint.fixed(settings.gainRamp * ratio * ratio, bits: 32),
+            cap: FixedPoint.fixed(settings.gainCap * ratio, bits: 32),
+            deadZone: FixedPoint.fixed(settings.deadZone, bits: 32),
+            yScale: FixedPoint.fixed(settings.yScale, bits: 16))
+        let filter = LowPassFilter(timeConstantMicros: settings.filterMicros)
+        filters = Axes3(x: filter, y: filter, z: filter)
+        rest = RestPose(degrees: settings.restAngleDegrees)
+        x.gain = constants.baseGain
+        y.gain = constants.baseGain
+    }
+
+    /// Normalized offsets, Q32 (0 ... 2^32).
+    public var xOffset: Int64 { x.offset }
+    public var yOffset: Int64 { y.offset }
+
+    /// The low-passed acceleration now, Q32 g (iOS convention).
+    public var filteredAcceleration: Axes3<Int64> {
+        Axes3(x: filters.x.value, y: filters.y.value, z: filters.z.value)
+    }
+
+    /// Takes one reading at board time `t`.
+    public mutating func sample(_ accel: Axes3<Fixed>, at t: UInt64) {
+        filters.x.take(Int64(accel.x.raw) << 16, at: t)
+        filters.y.take(Int64(accel.y.raw) << 16, at: t)
+        filters.z.take(Int64(accel.z.raw) << 16, at: t)
+    }
+
+    /// Sideways tilt, Q32 g: positive with the right side down.
+    public var xTilt: Int64 { rest.roll(ax: filters.x.value) }
+
+    /// Pitch tilt, Q32 g: positive tilting back toward face-up (the recipe's `−yy`).
+    public var yTilt: Int64 { -rest.pitch(ay: filters.y.value, az: filters.z.value) }
+
+    /// Integrates once at tick time `t`. Returns how far y would have gone past
+    /// the top, Q32 (≥ 0), for the ribbon.
+    @discardableResult public mutating func tick(at t: UInt64) -> Int64 {
+        filters.x.advance(to: t)
+        filters.y.advance(to: t)
+        filters.z.advance(to: t)
+        _ = Self.integrate(&x, tilt: xTilt, scale: 1 << 16, constants)
+        return Self.integrate(&y, tilt: yTilt, scale: constants.yScale, constants)
+    }
+
+    /// Starts the y gain over at its base (the ribbon engaging: a pull starts slow).
+    public mutating func restartYGain() {
+        y.gain = constants.baseGain
+    }
+
+    static func deadBand(_ value: Int64, _ zone: Int64) -> Int64 {
+        let shifted = value > zone ? value - zone : value < -zone ? value + zone : 0
+        return max(-inputLimit, min(inputLimit, shifted))
+    }
+
+    /// One axis's tick: gain update, velocity, offset. `scale` is Q16.
+    static func integrate(_ axis: inout Axis, tilt: Int64, scale: Int64, _ c: Constants) -> Int64 {
+        let input = FixedPoint.mulShift(deadBand(tilt, c.deadZone), scale, 16)
+        let direction: Int8 = input > 0 ? 1 : input < 0 ? -1 : 0
+        if direction == 0 {
+            axis.gain = c.baseGain
+        } else if direction == axis.direction {
+            axis.gain = min(axis.gain + c.ramp, c.cap)
+        } else {
+            // A new direction: the tilt left the dead zone between the last tick
+            // and this one. Interpolating when (b / (b − a) of a tick ago) starts
+            // the ramp from that moment, not from the tick, so the trajectory does
+            // not jump by a whole ramp step when sampling shifts the crossing.
+            let s = Int64(direction)
+            let before = min(0, s * axis.tilt - c.deadZone)  // ≤ 0: inside the zone or beyond the other side
+            let after = max(1, s * tilt - c.deadZone)  // > 0
+            axis.gain = min(c.baseGain + c.ramp * after / (after - before), c.cap)
+        }
+        axis.direction = direction
+        axis.tilt = tilt
+        let moved = axis.offset + FixedPoint.mulShift(axis.gain, input, 32)
+        axis.offset = max(0, min(FixedPoint.q32One, moved))
+        return moved < 0 ? -moved : 0
+    }
+}

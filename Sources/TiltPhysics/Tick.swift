@@ -1,0 +1,88 @@
+import TiltCore
+
+/// Everything one physics tick produced: what docs/protocol.md's OFFSETS frame
+/// carries, plus the normalized offsets and the ribbon's state.
+public struct Tick: Hashable, Sendable {
+    /// The tick's board time, µs: t0 + index × tick period.
+    public var timeMicros: UInt64
+    /// k for the tick at t0 + k × period (1 for the first; skips after a long gap).
+    public var index: UInt64
+    /// Normalized offsets, 0...1, Q15.16.
+    public var x: Fixed
+    public var y: Fixed
+    /// The recipe's exact Float32 offsets (recipe mode only; nil in smooth mode).
+    public var recipeOffsets: RecipeOffsets?
+    /// The viewport: content column at the display's left edge, row at its top.
+    public var viewportX: Int
+    public var viewportY: Int
+    /// Ribbon pull (stretch plus wiggle), points, Q15.16.
+    public var stretch: Fixed
+    /// Content column of the ribbon art's left edge.
+    public var ribbonX: Int
+    /// Content row one past the ribbon art's last row (0 = hidden).
+    public var ribbonBottom: Int
+    /// A pull is engaged (being stretched).
+    public var engaged: Bool
+    /// The ribbon fired on this tick.
+    public var fired: Bool
+    /// A discoverability wiggle is under way.
+    public var wiggling: Bool
+
+    public init(
+        timeMicros: UInt64, index: UInt64, x: Fixed, y: Fixed, recipeOffsets: RecipeOffsets?,
+        viewportX: Int, viewportY: Int, stretch: Fixed, ribbonX: Int, ribbonBottom: Int,
+        engaged: Bool, fired: Bool, wiggling: Bool
+    ) {
+        self.timeMicros = timeMicros
+        self.index = index
+        self.x = x
+        self.y = y
+        self.recipeOffsets = recipeOffsets
+        self.viewportX = viewportX
+        self.viewportY = viewportY
+        self.stretch = stretch
+        self.ribbonX = ribbonX
+        self.ribbonBottom = ribbonBottom
+        self.engaged = engaged
+        self.fired = fired
+        self.wiggling = wiggling
+    }
+
+    /// Doubles for JSON and logs at the edges.
+    public var xValue: Double { Double(x.raw) / 65536 }
+    public var yValue: Double { Double(y.raw) / 65536 }
+    public var stretchValue: Double { Double(stretch.raw) / 65536 }
+}
+
+/// The recipe integrator's offsets, bit for bit.
+public struct RecipeOffsets: Hashable, Sendable {
+    public var x: Float
+    public var y: Float
+    public init(x: Float, y: Float) {
+        self.x = x
+        self.y = y
+    }
+}
+
+extension Tick: Encodable {
+    enum CodingKeys: String, CodingKey {
+        case timeMicros, index, x, y, viewportX, viewportY, stretch, ribbonX, ribbonBottom, engaged, fired, wiggling
+    }
+
+    /// JSON for logs and tools: offsets and stretch as plain numbers.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(timeMicros, forKey: .timeMicros)
+        try c.encode(index, forKey: .index)
+        try c.encode(xValue, forKey: .x)
+        try c.encode(yValue, forKey: .y)
+        try c.encode(viewportX, forKey: .viewportX)
+        try c.encode(viewportY, forKey: .viewportY)
+        try c.encode(stretchValue, forKey: .stretch)
+        try c.encode(ribbonX, forKey: .ribbonX)
+        try c.encode(ribbonBottom, forKey: .ribbonBottom)
+        try c.encode(engaged, forKey: .engaged)
+        try c.encode(fired, forKey: .fired)
+        try c.encode(wiggling, forKey: .wiggling)
+    }
+}

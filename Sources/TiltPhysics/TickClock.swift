@@ -1,0 +1,41 @@
+/// The physics tick schedule on board time: ticks at t0 + k × period for k ≥ 1,
+/// t0 being the first sample's time.
+public struct TickClock: Hashable, Sendable {
+    /// After a gap longer than this many ticks (e.g. the board stalled), the
+    /// clock skips ahead instead of replaying every missed tick.
+    public static let maxCatchUpTicks: UInt64 = 1000
+
+    public let periodMicros: UInt64
+    public private(set) var startMicros: UInt64 = 0
+    /// The index k of the next tick, and its time.
+    public private(set) var nextIndex: UInt64 = 1
+    public private(set) var nextMicros: UInt64 = 0
+    public private(set) var started = false
+
+    public init(periodMicros: UInt64) {
+        precondition(periodMicros > 0)
+        self.periodMicros = periodMicros
+    }
+
+    public mutating func start(at t: UInt64) {
+        started = true
+        startMicros = t
+        nextIndex = 1
+        nextMicros = t &+ periodMicros
+    }
+
+    /// Skips ticks so at most `maxCatchUpTicks` remain due at or before `t`.
+    public mutating func limitCatchUp(before t: UInt64) {
+        guard t > nextMicros else { return }
+        let due = (t - nextMicros) / periodMicros + 1
+        guard due > Self.maxCatchUpTicks else { return }
+        let skip = due - Self.maxCatchUpTicks
+        nextIndex += skip
+        nextMicros += skip * periodMicros
+    }
+
+    public mutating func advance() {
+        nextIndex += 1
+        nextMicros += periodMicros
+    }
+}

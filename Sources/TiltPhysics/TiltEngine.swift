@@ -1,0 +1,176 @@
+import TiltCore
+
+/// The tilt integrator and the ribbon detector on one board-time tick: the one
+/// value the host drives with samples and reads ticks from.
+///
+/// Time base: samples are applied in arrival order (a timestamp earlier than
+/// the previous one counts as the previous one); ticks fall at t0 + k × period
+/// for k ≥ 1, t0 being the first sample's time; the tick at T runs after every
+/// sample stamped ≤ T (ticks before a sample's time run before it, a tick at
+/// exactly its time right after it). No allocation per sample or tick.
+public struct TiltEngine: Sendable {
+    public let settings: PhysicsSettings
+    public let geometry: ContentGeometry
+    public var converter: SampleConverter
+
+    public private(set) var recipe = RecipeIntegrator()
+    public private(set) var smooth: SmoothIntegrator
+    public private(set) var ribbon: RibbonDetector
+    public private(set) var clock: TickClock
+    /// The last tick produced (nil before the first).
+    public private(set) var lastTick: Tick?
+    var lastSampleTime: UInt64 = 0
+    var lastAccel = Axes3(x: Fixed.zero, y: Fixed.zero, z: Fixed.zero)
+
+    /// - Parameters:
+    ///   - settings: validated here; the error names the setting and its range.
+    ///   - geometry: display and content sizes (content 512 × 256 for the shipped tile).
+    ///   - ribbonArt: the ribbon's alpha mask (Sources/TiltAssets/Resources/ribbon.pgm).
+    ///   - converter: raw counts to g, with the mounting's axis mapping.
+    public init(
+        settings: PhysicsSettings = PhysicsSettings(), geometry: ContentGeometry, ribbonArt: AlphaMask,
+        converter: SampleConverter = SampleConverter()
+    ) throws(PhysicsSettings.InvalidSetting) {
+        try settings.validate()
+        self.settings = settings
+        self.geometry = geometry
+        self.converter = converter
+        smooth = SmoothIntegrator(settings: settings)
+        ribbon = RibbonDetector(art: ribbonArt, settings: settings, geometry: geometry)
+        clock = TickClock(periodMicros: UInt64(settings.tickMicros))
+    }
+
+    /// Starts over as if no sample had come (offsets 0, wiggles rescheduled from
+    /// the next sample), keeping the settings, the converter and the rest pose.
+    public mutating func reset() {
+        let rest = smooth.rest
+        recipe = RecipeIntegrator()
+        smooth = SmoothIntegrator(settings: settings)
+        smooth.rest = rest
+        ribbon = RibbonDetector(art: ribbon.art, settings: settings, geometry: geometry)
+        clock = TickClock(periodMicros: UInt64(settings.tickMicros))
+        lastTick = nil
+        lastSampleTime = 0
+        lastAccel = Axes3(x: .zero, y: .zero, z: .zero)
+    }
+
+    /// Applies one sample and calls `onTick` for each tick whose time has come, in
+    /// order (none, one, or several after a gap). `onTick` runs while the engine is
+    /// being mutated: it must not touch the engine itself (copy what it needs from
+    /// the tick).
+    public mutating func ingest(_ sample: TimedSample, onTick: (Tick) -> Void) {
+        ingest(converter.convert(sample.raw).accel, at: sample.timeMicros, onTick: onTick)
+    }
+
+    /// Applies one decoded reading (iOS convention, g) at board time `timeMicros`.
+    public mutating func ingest(_ accel: Axes3<Fixed>, at timeMicros: UInt64, onTick: (Tick) -> Void) {
+        let t = clock.started ? max(timeMicros, lastSampleTime) : timeMicros
+        if !clock.started {
+            clock.start(at: t)
+            ribbon.start(at: t)
+        }
+        lastSampleTime = t
+        clock.limitCatchUp(before: t)
+        while clock.nextMicros < t { onTick(runTick()) }
+        lastAccel = accel
+        switch settings.mode {
+        case .recipe:
+            // Q15.16 → Float32 is exact (at most 21 significant bits).
+            recipe.sample(ax: Float(accel.x.raw) / 65536, az: Float(accel.z.raw) / 65536)
+        case .smooth:
+            smooth.sample(accel, at: t)
+        }
+        if clock.nextMicros == t { onTick(runTick()) }
+    }
+
+    /// Makes the current pose the rest pose (smooth mode; the recipe's rest is
+    /// fixed at az = −0.5). Pass the current reading or an average of a few.
+    /// Returns false (and changes nothing) when the device lies on its side.
+    @discardableResult public mutating func calibrate(to accel: Axes3<Fixed>) -> Bool {
+        guard let pose = RestPose(capturing: accel) else { return false }
+        smooth.rest = pose
+        return true
+    }
+
+    /// `calibrate(to:)` with a decoded sample.
+    @discardableResult public mutating func calibrate(to sample: MotionSample) -> Bool {
+        calibrate(to: sample.accel)
+    }
+
+    /// `calibrate(to:)` with the mean of `samples`; false when there are none.
+    @discardableResult public mutating func calibrate(averaging samples: some Sequence<MotionSample>) -> Bool {
+        var sum = Axes3<Int64>(x: 0, y: 0, z: 0)
+        var count: Int64 = 0
+        for s in samples {
+            sum.x += Int64(s.accel.x.raw)
+            sum.y += Int64(s.accel.y.raw)
+            sum.z += Int64(s.accel.z.raw)
+            count += 1
+        }
+        guard count > 0 else { return false }
+        func mean(_ v: Int64) -> Fixed { Fixed(raw: Int32(FixedPoint.divRound(v, count))) }
+        return calibrate(to: Axes3(x: mean(sum.x), y: mean(sum.y), z: mean(sum.z)))
+    }
+
+    /// `calibrate(to:)` with the current (low-passed in smooth mode) reading.
+    @discardableResult public mutating func calibrateToCurrentPose() -> Bool {
+        guard clock.started else { return false }
+        switch settings.mode {
+        case .recipe:
+            return calibrate(to: lastAccel)
+        case .smooth:
+            let f = smooth.filteredAcceleration
+            func q16(_ v: Int64) -> Fixed { Fixed(raw: Int32(clamping: FixedPoint.divRound(v, FixedPoint.q16One))) }
+            return calibrate(to: Axes3(x: q16(f.x), y: q16(f.y), z: q16(f.z)))
+        }
+    }
+
+    /// Runs the tick due now and advances the clock.
+    mutating func runTick() -> Tick {
+        let t = clock.nextMicros
+        let x: Fixed, y: Fixed, px: Int, py: Int, pastTop: Int64, roll: Int64
+        var exact: RecipeOffsets? = nil
+        switch settings.mode {
+        case .recipe:
+            let over = recipe.tick()
+            exact = RecipeOffsets(x: recipe.xOffset, y: recipe.yOffset)
+            x = Self.fixed(recipe.xOffset)
+            y = Self.fixed(recipe.yOffset)
+            px = Self.pixel(recipe.xOffset, geometry.maxViewportX)
+            py = Self.pixel(recipe.yOffset, geometry.maxViewportY)
+            pastTop = Int64((Double(over) * 4_294_967_296).rounded())
+            roll = Int64(lastAccel.x.raw) << 16
+        case .smooth:
+            pastTop = smooth.tick(at: t)
+            x = Fixed(raw: Int32(FixedPoint.divRound(smooth.xOffset, FixedPoint.q16One)))
+            y = Fixed(raw: Int32(FixedPoint.divRound(smooth.yOffset, FixedPoint.q16One)))
+            px = Self.pixel(smooth.xOffset, geometry.maxViewportX)
+            py = Self.pixel(smooth.yOffset, geometry.maxViewportY)
+            roll = smooth.rest.roll(ax: smooth.filteredAcceleration.x)
+        }
+        let (r, engagedNow) = ribbon.tick(at: t, pastTop: pastTop, viewportX: px, viewportY: py, roll: roll)
+        if engagedNow && settings.mode == .smooth { smooth.restartYGain() }
+        let tick = Tick(
+            timeMicros: t, index: clock.nextIndex, x: x, y: y, recipeOffsets: exact,
+            viewportX: px, viewportY: py,
+            stretch: Fixed(raw: Int32(clamping: r.stretch)), ribbonX: r.ribbonX, ribbonBottom: r.ribbonBottom,
+            engaged: r.engaged, fired: r.fired, wiggling: r.wiggling)
+        clock.advance()
+        lastTick = tick
+        return tick
+    }
+
+    /// A Q32 offset (0...2^32) as whole pixels of `travel`, rounded.
+    static func pixel(_ offset: Int64, _ travel: Int) -> Int {
+        Int((offset * Int64(travel) + (1 << 31)) >> 32)
+    }
+
+    /// The recipe's `off * (contentSize − viewSize)` (CGFloat: double), rounded to whole pixels.
+    static func pixel(_ offset: Float, _ travel: Int) -> Int {
+        Int((Double(offset) * Double(travel)).rounded())
+    }
+
+    static func fixed(_ offset: Float) -> Fixed {
+        Fixed(raw: Int32((Double(offset) * 65536).rounded()))
+    }
+}

@@ -1,1 +1,0 @@
-// TiltPhysics: placeholder until its issue lands. See docs/architecture.md.
