@@ -1,0 +1,129 @@
+import TiltCore
+import WireProtocol
+
+// libFuzzer entry (no main.swift). Every invariant failure traps, which
+// libFuzzer reports as a crash with the input saved under Fuzz/artifacts/.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = UnsafeRawBufferPointer(start: data, count: size)
+    checkFrameDecoder(bytes)
+    checkTextReader(I2CDevLibReader.self, bytes)
+    checkTextReader(MotionCalReader.self, bytes)
+    checkDetector(bytes)
+    return 0
+}
+
+func require(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { fatalError(message()) }
+}
+
+/// Chunk sizes derived from the input itself, so libFuzzer explores splits too.
+func chunkSizes(_ bytes: UnsafeRawBufferPointer) -> [Int] {
+    guard let first = bytes.first else { return [1] }
+    return [Int(first % 7) + 1, Int(first / 7 % 70) + 1, 1, 66]
+}
+
+func feedInChunks(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+    let sizes = chunkSizes(bytes)
+    var start = 0
+    var index = 0
+    while start < bytes.count {
+        let end = min(bytes.count, start + sizes[index % sizes.count])
+        body(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+        start = end
+        index += 1
+    }
+}
+
+/// The frame as it was on the wire (SAMPLE's 24-bit time is the low bits of the unwrapped time).
+func wireFrame(_ decoded: DecodedFrame) -> Frame {
+    switch decoded {
+    case .hello(let frame): .hello(frame)
+    case .sample(let sample):
+        .sample(SampleFrame(sequence: sample.sequence, boardTime: UInt32(sample.timeMicros & 0xFF_FFFF), raw: sample.raw))
+    case .pong(let frame): .pong(frame)
+    case .offsets(let frame): .offsets(frame)
+    case .hostHello(let frame): .hostHello(frame)
+    case .ping(let frame): .ping(frame)
+    case .configure(let frame): .configure(frame)
+    }
+}
+
+func checkFrameDecoder(_ bytes: UnsafeRawBufferPointer) {
+    var whole = FrameDecoder()
+    var wholeFrames: [DecodedFrame] = []
+    whole.feed(bytes) { wholeFrames.append($0) }
+
+    var chunked = FrameDecoder()
+    var chunkedFrames: [DecodedFrame] = []
+    feedInChunks(bytes) { chunk in chunked.feed(chunk) { chunkedFrames.append($0) } }
+
+    require(wholeFrames == chunkedFrames, "chunking changed the frames")
+    require(whole.counters == chunked.counters, "chunking changed the counters")
+    require(whole.pendingByteCount == chunked.pendingByteCount, "chunking changed the pending bytes")
+    require(whole.pendingByteCount <= WireFormat.maxEncodedCount, "pending beyond the bound")
+
+    // Independent count of complete non-empty runs.
+    var runs: [ArraySlice<UInt8>] = []
+    let array = Array(bytes)
+    var start = 0
+    for (index, byte) in array.enumerated() where byte == 0 {
+        if index > start { runs.append(array[start..<index]) }
+        start = index + 1
+    }
+    let counters = whole.counters
+    require(counters.runs == UInt64(runs.count), "runs \(counters.runs) != \(runs.count)")
+    require(counters.framesDecoded == UInt64(wholeFrames.count), "framesDecoded != delivered")
+    let samples = wholeFrames.filter { if case .sample = $0 { true } else { false } }.count
+    require(counters.samplesDecoded == UInt64(samples), "samplesDecoded != delivered samples")
+    require(counters.duplicates <= counters.samplesDecoded, "more duplicates than samples")
+
+    // Every delivered frame is exactly one of the runs, in order (COBS is
+    // canonical for runs this short, so re-encoding gives the same bytes).
+    var runIndex = 0
+    for decoded in wholeFrames {
+        let wire = wireFrame(decoded).encoded().dropLast()
+        while runIndex < runs.count && !runs[runIndex].elementsEqual(wire) { runIndex += 1 }
+        require(runIndex < runs.count, "a delivered frame matches no run in order")
+        runIndex += 1
+    }
+}
+
+func checkTextReader<Format>(_ type: TextSampleReader<Format>.Type, _ bytes: UnsafeRawBufferPointer) {
+    var whole = TextSampleReader<Format>()
+    var wholeSamples: [TimedSample] = []
+    whole.feed(bytes, receivedAtMicros: 1) { wholeSamples.append($0) }
+
+    var chunked = TextSampleReader<Format>()
+    var chunkedSamples: [TimedSample] = []
+    feedInChunks(bytes) { chunk in chunked.feed(chunk, receivedAtMicros: 1) { chunkedSamples.append($0) } }
+
+    require(wholeSamples == chunkedSamples, "chunking changed the samples")
+    require(whole.counters == chunked.counters, "chunking changed the counters")
+    require(whole.pendingByteCount <= LineAssembler.capacity, "line buffer beyond the bound")
+
+    var lines: UInt64 = 0
+    var length = 0
+    for byte in bytes {
+        if byte == 0x0A || byte == 0x0D {
+            if length > 0 { lines += 1 }
+            length = 0
+        } else {
+            length += 1
+        }
+    }
+    let c = whole.counters
+    require(c.samples + c.ignoredLines + c.malformedLines + c.overlongLines == lines, "line counters do not add up")
+    require(c.samples == UInt64(wholeSamples.count), "samples != delivered")
+}
+
+func checkDetector(_ bytes: UnsafeRawBufferPointer) {
+    var detector = FormatDetector(limit: 512)
+    var result = FormatDetection.undecided
+    feedInChunks(bytes) { chunk in result = detector.feed(chunk) }
+    require(detector.seenBytes.count <= 512, "detector kept too many bytes")
+    let final = detector.finish()
+    require(final != .undecided, "finish() left it undecided")
+    if result != .undecided { require(final == result, "finish() changed a decision") }
+}

@@ -1,0 +1,35 @@
+/// What a `FrameDecoder` has seen, counted exactly.
+///
+/// Every non-empty run of bytes between two delimiters ends in exactly one of
+/// `framesDecoded`, `crcErrors`, `framingErrors`, `oversizeFrames`,
+/// `unknownTypes` (so their sum is the number of such runs; empty runs, two
+/// delimiters in a row, are idle filler and not counted). `lostFrames` and
+/// `duplicates` come from the SAMPLE sequence numbers and board time.
+public struct DecoderCounters: Hashable, Sendable {
+    /// Valid frames of a known type delivered (all types, SAMPLE included).
+    public var framesDecoded: UInt64 = 0
+    /// Runs that were valid COBS, at least 3 bytes, but whose CRC did not check.
+    public var crcErrors: UInt64 = 0
+    /// Invalid COBS, a payload shorter than 3 bytes, or a body length that does not
+    /// match the (known) type.
+    public var framingErrors: UInt64 = 0
+    /// Runs longer than the 65 encoded bytes a 64-byte payload can take.
+    public var oversizeFrames: UInt64 = 0
+    /// Valid CRC but a type this version does not know.
+    public var unknownTypes: UInt64 = 0
+    /// SAMPLE frames missing according to sequence numbers (and time, for gaps
+    /// of 256 or more; see `SampleTracker`).
+    public var lostFrames: UInt64 = 0
+    /// SAMPLE frames with the same sequence number as the previous one.
+    public var duplicates: UInt64 = 0
+    /// SAMPLE frames among `framesDecoded`.
+    public var samplesDecoded: UInt64 = 0
+
+    public init() {}
+
+    /// Runs that did not produce a frame.
+    public var errors: UInt64 { crcErrors + framingErrors + oversizeFrames + unknownTypes }
+
+    /// Non-empty runs seen: frames plus errors.
+    public var runs: UInt64 { framesDecoded + errors }
+}

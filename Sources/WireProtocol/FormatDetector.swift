@@ -1,0 +1,93 @@
+/// The stream formats the host can read.
+public enum StreamFormat: String, CaseIterable, Hashable, Sendable {
+    /// This protocol (docs/protocol.md): our firmware or the emulator.
+    case binaryProtocol = "tiltserial binary protocol"
+    /// i2cdevlib's MPU6050_raw text (`a/g:` lines).
+    case i2cdevlib = "i2cdevlib MPU6050_raw text"
+    /// PJRC MotionCal text (`Raw:` lines).
+    case motionCal = "MotionCal Raw: text"
+}
+
+/// What an undecided stream looked like, for the error message.
+public enum StreamContent: String, Hashable, Sendable {
+    /// No bytes at all (wrong port, board not running, not reset).
+    case nothing
+    /// Mostly printable ASCII, but no line of a known format.
+    case text
+    /// Binary bytes, but no valid frame (often a wrong baud rate).
+    case binary
+}
+
+/// The detector's verdict.
+public enum FormatDetection: Hashable, Sendable {
+    /// Not enough bytes yet: feed more.
+    case undecided
+    /// A valid item of this format was seen.
+    case found(StreamFormat)
+    /// The byte limit was reached (or `finish()` was called) without a decision.
+    case unknown(seen: StreamContent)
+}
+
+/// Decides from the first bytes of a stream which format it is: the first
+/// decoder among `FrameDecoder`, `I2CDevLibReader` and `MotionCalReader` to
+/// produce a valid frame or sample wins. All bytes seen are kept in
+/// `seenBytes` (at most `limit`) so the caller can replay them into the
+/// chosen reader and lose nothing.
+public struct FormatDetector: Sendable {
+    /// Bytes examined before giving up.
+    public let limit: Int
+    public private(set) var result = FormatDetection.undecided
+    /// The bytes examined so far, to replay into the chosen reader.
+    public private(set) var seenBytes: [UInt8] = []
+    /// Bytes that are printable ASCII, tab, CR or LF.
+    public private(set) var textByteCount = 0
+
+    var frames = FrameDecoder()
+    var i2cdevlib = I2CDevLibReader()
+    var motionCal = MotionCalReader()
+
+    public init(limit: Int = 2048) {
+        self.limit = max(limit, 1)
+        seenBytes.reserveCapacity(self.limit)
+    }
+
+    /// What the bytes so far look like.
+    public var seen: StreamContent {
+        if seenBytes.isEmpty { return .nothing }
+        return textByteCount * 10 >= seenBytes.count * 9 ? .text : .binary
+    }
+
+    /// Examines more bytes; returns the verdict so far. After a decision,
+    /// further bytes are ignored.
+    @discardableResult
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> FormatDetection {
+        guard result == .undecided else { return result }
+        let take = UnsafeRawBufferPointer(rebasing: bytes[0..<min(bytes.count, limit - seenBytes.count)])
+        seenBytes.append(contentsOf: take)
+        for byte in take where (byte >= 0x20 && byte < 0x7F) || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+            textByteCount += 1
+        }
+        var found: StreamFormat?
+        frames.feed(take) { _ in found = found ?? .binaryProtocol }
+        i2cdevlib.feed(take, receivedAtMicros: 0) { _ in found = found ?? .i2cdevlib }
+        motionCal.feed(take, receivedAtMicros: 0) { _ in found = found ?? .motionCal }
+        if let found {
+            result = .found(found)
+        } else if seenBytes.count >= limit {
+            result = .unknown(seen: seen)
+        }
+        return result
+    }
+
+    /// Array convenience.
+    @discardableResult
+    public mutating func feed(_ bytes: [UInt8]) -> FormatDetection {
+        bytes.withUnsafeBytes { feed($0) }
+    }
+
+    /// Gives up waiting (e.g. at a timeout): the verdict, never `.undecided`.
+    public mutating func finish() -> FormatDetection {
+        if result == .undecided { result = .unknown(seen: seen) }
+        return result
+    }
+}

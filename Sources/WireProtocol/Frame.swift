@@ -1,0 +1,77 @@
+import TiltCore
+
+/// Any frame of protocol version 1, as it is on the wire.
+public enum Frame: Hashable, Sendable {
+    case hello(HelloFrame)
+    case sample(SampleFrame)
+    case pong(PongFrame)
+    case offsets(OffsetsFrame)
+    case hostHello(HostHelloFrame)
+    case ping(PingFrame)
+    case configure(ConfigureFrame)
+
+    /// Why a payload is not a frame. Each maps to one `DecoderCounters` field.
+    public enum ParseError: Error, Hashable, Sendable {
+        /// Fewer than 3 bytes: framing error.
+        case tooShort
+        /// CRC over type, body and CRC is not 0.
+        case crcMismatch
+        /// A type this version does not know: counted and skipped.
+        case unknownType(UInt8)
+        /// Body length does not match the type: framing error.
+        case wrongBodyLength(FrameType, Int)
+    }
+
+    /// Parses one COBS-decoded payload (type, body, big-endian CRC).
+    @inlinable public static func parse(payload: UnsafeRawBufferPointer) -> Result<Frame, ParseError> {
+        guard payload.count >= WireFormat.minPayloadCount else { return .failure(.tooShort) }
+        guard CRC16.checksum(payload) == 0 else { return .failure(.crcMismatch) }
+        guard let type = FrameType(rawValue: payload[0]) else { return .failure(.unknownType(payload[0])) }
+        let bodyCount = payload.count - WireFormat.minPayloadCount
+        guard bodyCount == type.bodyCount else { return .failure(.wrongBodyLength(type, bodyCount)) }
+        let body = UnsafeRawBufferPointer(rebasing: payload[1..<(1 + bodyCount)])
+        return .success(Frame(type: type, body: body))
+    }
+
+    /// Builds the frame of `type` from a body of the right length.
+    @inlinable public init(type: FrameType, body: UnsafeRawBufferPointer) {
+        switch type {
+        case .hello: self = .hello(HelloFrame(body: body))
+        case .sample: self = .sample(SampleFrame(body: body))
+        case .pong: self = .pong(PongFrame(body: body))
+        case .offsets: self = .offsets(OffsetsFrame(body: body))
+        case .hostHello: self = .hostHello(HostHelloFrame(body: body))
+        case .ping: self = .ping(PingFrame(body: body))
+        case .configure: self = .configure(ConfigureFrame(body: body))
+        }
+    }
+
+    /// Parses one frame's wire bytes (COBS, with or without the trailing delimiter).
+    /// Allocation-free path: `FrameDecoder`. This one is for tests and tools.
+    public static func decode(wire bytes: [UInt8]) -> Result<Frame, ParseError>? {
+        var encoded = bytes
+        if encoded.last == WireFormat.delimiter { encoded.removeLast() }
+        guard let payload = COBS.decode(encoded) else { return nil }
+        return payload.withUnsafeBytes { parse(payload: $0) }
+    }
+
+    /// Appends the frame's wire bytes, delimiter included.
+    @inlinable public func encode(into output: inout [UInt8]) {
+        switch self {
+        case .hello(let frame): frame.encode(into: &output)
+        case .sample(let frame): frame.encode(into: &output)
+        case .pong(let frame): frame.encode(into: &output)
+        case .offsets(let frame): frame.encode(into: &output)
+        case .hostHello(let frame): frame.encode(into: &output)
+        case .ping(let frame): frame.encode(into: &output)
+        case .configure(let frame): frame.encode(into: &output)
+        }
+    }
+
+    /// The frame's wire bytes, delimiter included.
+    public func encoded() -> [UInt8] {
+        var output: [UInt8] = []
+        encode(into: &output)
+        return output
+    }
+}

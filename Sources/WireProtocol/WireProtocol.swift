@@ -1,1 +1,0 @@
-// WireProtocol: placeholder until its issue lands. See docs/architecture.md.

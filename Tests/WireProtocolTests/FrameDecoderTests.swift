@@ -1,0 +1,173 @@
+import TiltCore
+import Testing
+import WireProtocol
+
+@Suite struct FrameDecoderTests {
+    /// A mixed stream: HELLO, samples, other frames, idle delimiters, garbage.
+    static func mixedStream() -> [UInt8] {
+        var stream: [UInt8] = [0, 0]
+        hello().encode(into: &stream)
+        for index in 0..<300 {
+            sampleFrame(index).encode(into: &stream)
+            if index % 50 == 7 { PongFrame(token: UInt32(index)).encode(into: &stream) }
+            if index % 60 == 9 { stream += [0x41, 0x42, 0x43, 0x00] }  // garbage run
+            if index % 70 == 3 { stream += [0x00] }  // idle delimiter
+        }
+        OffsetsFrame(sequence: 3, viewportX: 1, viewportY: 2, ribbonX: 3, ribbonBottom: 4, flags: []).encode(into: &stream)
+        return stream
+    }
+
+    @Test(arguments: [[1], [2], [3], [7], [22, 23, 24], [65, 66, 67], [1, 100, 2, 5]])
+    func chunkingGivesIdenticalResults(chunks: [Int]) {
+        let stream = Self.mixedStream()
+        let whole = decodeAll(stream)
+        let chunked = decodeAll(stream, chunks: chunks)
+        #expect(chunked.frames == whole.frames)
+        #expect(chunked.counters == whole.counters)
+        #expect(whole.counters.samplesDecoded == 300)
+        #expect(whole.counters.framesDecoded == 1 + 300 + 6 + 1)
+        #expect(whole.counters.framingErrors == 5)  // "ABC": bad COBS (code 0x41 past the end)
+        #expect(whole.counters.lostFrames == 0)
+    }
+
+    @Test func randomChunkingGivesIdenticalResults() {
+        let stream = Self.mixedStream()
+        let whole = decodeAll(stream)
+        var random = SplitMix64(seed: 7)
+        for _ in 0..<20 {
+            let chunks = (0..<50).map { _ in Int.random(in: 1...90, using: &random) }
+            let chunked = decodeAll(stream, chunks: chunks)
+            #expect(chunked.frames == whole.frames)
+            #expect(chunked.counters == whole.counters)
+        }
+    }
+
+    @Test func samplesComeOutWithUnwrappedTime() {
+        // 10 000 samples at 1 kHz: board time wraps its 24 bits (16.78 s) never; use a
+        // 5 ms period so it wraps three times.
+        var stream: [UInt8] = []
+        hello(rateHz: 200).encode(into: &stream)
+        for index in 0..<10_000 { sampleFrame(index, periodMicros: 5000).encode(into: &stream) }
+        let (frames, counters) = decodeAll(stream)
+        let samples = frames.compactMap(\.sample)
+        #expect(samples.count == 10_000)
+        #expect(samples.enumerated().allSatisfy { $0.element.timeMicros == UInt64($0.offset * 5000) })
+        #expect(samples.enumerated().allSatisfy { $0.element.raw == rawSample($0.offset) && $0.element.sequence == UInt8(truncatingIfNeeded: $0.offset) })
+        #expect(counters.lostFrames == 0 && counters.duplicates == 0)
+    }
+
+    @Test(arguments: [1, 2, 100, 254, 255, 256, 257, 511, 512, 1000, 5000])
+    func gapsAreCountedExactly(gap: Int) {
+        // Rate known from HELLO: gaps of 256 and more are seen through the time.
+        var stream: [UInt8] = []
+        hello(rateHz: 500).encode(into: &stream)
+        var sent = 0
+        for index in 0..<(20 + gap + 20) where !(20..<(20 + gap)).contains(index) {
+            sampleFrame(index).encode(into: &stream)
+            sent += 1
+        }
+        let (frames, counters) = decodeAll(stream)
+        #expect(counters.lostFrames == UInt64(gap))
+        #expect(counters.duplicates == 0)
+        #expect(frames.compactMap(\.sample).last?.timeMicros == UInt64((20 + gap + 19) * 2000))
+    }
+
+    @Test func withoutRateGapsAreCountedModulo256() {
+        var stream: [UInt8] = []
+        for index in [0, 1, 5, 5, 261, 262] { sampleFrame(index).encode(into: &stream) }
+        let (_, counters) = decodeAll(stream)
+        // 1→5: 3 lost; 5→5: duplicate; 5→261: same sequence, seen as a duplicate.
+        #expect(counters.lostFrames == 3)
+        #expect(counters.duplicates == 2)
+    }
+
+    @Test func sequenceWrapsWithoutLoss() {
+        var stream: [UInt8] = []
+        for index in 250..<262 { sampleFrame(index).encode(into: &stream) }
+        let (frames, counters) = decodeAll(stream)
+        #expect(frames.count == 12)
+        #expect(counters.lostFrames == 0 && counters.duplicates == 0)
+    }
+
+    @Test func helloRestartsSequenceAndTime() {
+        var stream: [UInt8] = []
+        hello().encode(into: &stream)
+        for index in 0..<10 { sampleFrame(index).encode(into: &stream) }
+        hello().encode(into: &stream)
+        // The board restarted; its first three samples were lost.
+        for index in 3..<6 { sampleFrame(index, periodMicros: 1000).encode(into: &stream) }
+        let (frames, counters) = decodeAll(stream)
+        #expect(counters.lostFrames == 3)
+        #expect(counters.duplicates == 0)
+        #expect(frames.compactMap(\.sample).suffix(3).map(\.timeMicros) == [3000, 4000, 5000])
+    }
+
+    @Test func firstSampleBeforeAnyHelloCountsNothing() {
+        var stream: [UInt8] = []
+        for index in 40..<45 { sampleFrame(index).encode(into: &stream) }
+        let (frames, counters) = decodeAll(stream)
+        #expect(frames.count == 5 && counters.lostFrames == 0)
+        #expect(frames.first?.sample?.timeMicros == 80_000)
+    }
+
+    @Test func errorsAreCountedOnePerRun() {
+        var stream: [UInt8] = []
+        var crcBroken = PongFrame(token: 5).encoded()
+        crcBroken[2] ^= 0x01
+        stream += crcBroken  // crc
+        stream += [0x01, 0x00]  // payload of 0 bytes: framing (too short)
+        stream += [0x09, 1, 2, 0x00]  // bad COBS: framing
+        stream += [UInt8](repeating: 0x33, count: 66) + [0x00]  // oversize
+        stream += [UInt8](repeating: 0x33, count: 500) + [0x00]  // oversize
+        var unknown = PingFrame(token: 5).payload.withUnsafeBytes { Array($0) }
+        unknown[0] = 0x7E
+        let crc = CRC16.checksum(unknown.dropLast(2))
+        unknown[unknown.count - 2] = UInt8(crc >> 8)
+        unknown[unknown.count - 1] = UInt8(crc & 0xFF)
+        stream += COBS.encode(unknown) + [0x00]  // unknown type
+        var wrongLength = [UInt8(0x03), 1, 2, 3]
+        let crc2 = CRC16.checksum(wrongLength)
+        wrongLength += [UInt8(crc2 >> 8), UInt8(crc2 & 0xFF)]
+        stream += COBS.encode(wrongLength) + [0x00]  // framing (body length)
+        stream += [0x00, 0x00]  // idle
+        PongFrame(token: 6).encode(into: &stream)  // intact right after all of it
+        for chunks in [[Int](), [1], [5], [64]] {
+            let (frames, counters) = decodeAll(stream, chunks: chunks)
+            #expect(frames == [.pong(PongFrame(token: 6))])
+            #expect(counters.crcErrors == 1)
+            #expect(counters.framingErrors == 3)
+            #expect(counters.oversizeFrames == 2)
+            #expect(counters.unknownTypes == 1)
+            #expect(counters.framesDecoded == 1)
+        }
+    }
+
+    @Test func maximalRunIsNotOversize() {
+        // 65 encoded bytes (a 64-byte payload) is the longest legal run: judged, not dropped.
+        let run = [UInt8](repeating: 0x41, count: 1) + [UInt8](repeating: 0x20, count: 64)
+        var decoder = FrameDecoder()
+        _ = decodeAll(run + [0], chunks: [10], decoder: &decoder)
+        #expect(decoder.counters.oversizeFrames == 0)
+        #expect(decoder.counters.crcErrors == 1)  // valid COBS of 64 bytes, checked up to its CRC
+        _ = decodeAll([0x20] + run + [0], chunks: [10], decoder: &decoder)
+        #expect(decoder.counters.oversizeFrames == 1)
+    }
+
+    @Test func partialFrameWaitsForItsDelimiter() {
+        let wire = sampleFrame(1).encoded()
+        var decoder = FrameDecoder()
+        #expect(decodeAll(Array(wire.dropLast()), decoder: &decoder).isEmpty)
+        #expect(decoder.pendingByteCount == wire.count - 1)
+        #expect(decodeAll([0], decoder: &decoder).count == 1)
+        #expect(decoder.pendingByteCount == 0)
+    }
+
+    @Test func genericSequenceFeed() {
+        let stream = Self.mixedStream()
+        var decoder = FrameDecoder()
+        var count = 0
+        decoder.feed(stream.lazy.map { $0 }) { _ in count += 1 }  // not contiguous
+        #expect(count == 308)
+        #expect(decoder.counters == decodeAll(stream).counters)
+    }
+}
