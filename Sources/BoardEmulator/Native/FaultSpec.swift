@@ -1,0 +1,110 @@
+/// What a `NativeBoard` does wrong on purpose, so a host's error handling can be
+/// tested against exact counts (`FaultCounters`).
+///
+/// Rates are per byte sent, seeded so a run is repeatable. Text form (tiltsim
+/// `--faults`): `flip=1e-3,drop=1e-3,insert=1e-3,garbage=1e-4,seed=1`, optional
+/// `from=SECONDS,until=SECONDS` (board lifetime) to limit when faults happen.
+public struct FaultSpec: Hashable, Sendable, CustomStringConvertible {
+    /// Flip one random bit of a byte.
+    public var flipRate: Double = 0
+    /// Drop a byte.
+    public var dropRate: Double = 0
+    /// Insert one random byte before a byte.
+    public var insertRate: Double = 0
+    /// Insert a run of 2…`garbageMaxLength` random bytes before a byte.
+    public var garbageRate: Double = 0
+    public var garbageMaxLength: Int = 32
+    public var seed: UInt64 = 1
+    /// Faults only touch frames created in [from, until) of board lifetime, µs.
+    public var activeFromMicros: UInt64 = 0
+    public var activeUntilMicros: UInt64 = .max
+
+    public init(flipRate: Double = 0, dropRate: Double = 0, insertRate: Double = 0, garbageRate: Double = 0,
+                garbageMaxLength: Int = 32, seed: UInt64 = 1,
+                activeFromMicros: UInt64 = 0, activeUntilMicros: UInt64 = .max) {
+        self.flipRate = flipRate
+        self.dropRate = dropRate
+        self.insertRate = insertRate
+        self.garbageRate = garbageRate
+        self.garbageMaxLength = max(2, garbageMaxLength)
+        self.seed = seed
+        self.activeFromMicros = activeFromMicros
+        self.activeUntilMicros = activeUntilMicros
+    }
+
+    /// No faults.
+    public static let none = FaultSpec()
+
+    /// True when some rate is above zero.
+    public var isActive: Bool { flipRate > 0 || dropRate > 0 || insertRate > 0 || garbageRate > 0 }
+
+    /// Why a `--faults` text is not valid: one line naming the fix.
+    public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Parses `key=value` pairs separated by commas (see the type's documentation).
+    public init(parsing text: String) throws(ParseError) {
+        self.init()
+        for item in text.split(separator: ",", omittingEmptySubsequences: true) {
+            let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces }
+            guard parts.count == 2, let value = Double(parts[1]), value.isFinite, value >= 0 else {
+                throw ParseError(description: "fault '\(item)': write key=number, e.g. flip=1e-3,drop=1e-3,insert=1e-3,garbage=1e-4,seed=1")
+            }
+            func rate() throws(ParseError) -> Double {
+                guard value <= 0.5 else { throw ParseError(description: "fault rate \(parts[0])=\(parts[1]) is per byte: use 0 to 0.5") }
+                return value
+            }
+            switch parts[0] {
+            case "flip": flipRate = try rate()
+            case "drop": dropRate = try rate()
+            case "insert": insertRate = try rate()
+            case "garbage": garbageRate = try rate()
+            case "garbage-max":
+                guard value >= 2, value <= 1024 else { throw ParseError(description: "garbage-max must be 2 to 1024 bytes") }
+                garbageMaxLength = Int(value)
+            case "seed":
+                guard value <= 9.0e15 else { throw ParseError(description: "seed must be below 9e15") }
+                seed = UInt64(value)
+            case "from": activeFromMicros = UInt64(min(value, 1e12) * 1e6)
+            case "until": activeUntilMicros = UInt64(min(value, 1e12) * 1e6)
+            default:
+                throw ParseError(description: "unknown fault '\(parts[0])': use flip, drop, insert, garbage, garbage-max, seed, from, until")
+            }
+        }
+    }
+
+    public var description: String {
+        "flip=\(flipRate),drop=\(dropRate),insert=\(insertRate),garbage=\(garbageRate),seed=\(seed)"
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: String {
+        String(self.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+}
+
+/// Exactly what a `FaultInjector` did. A frame is *hit* when a fault touched its
+/// bytes, its delimiter, or the delimiter before it (which merges the two runs),
+/// so the host decodes exactly the frames sent minus the frames hit.
+public struct FaultCounters: Hashable, Sendable {
+    public var bitFlips: UInt64 = 0
+    public var droppedBytes: UInt64 = 0
+    public var insertedBytes: UInt64 = 0
+    public var garbageRuns: UInt64 = 0
+    public var garbageBytes: UInt64 = 0
+    /// Zero bytes that faults put on the wire (a flip to 0x00, inserted 0x00):
+    /// each can split a run in two, so the host may count that many extra errors.
+    public var zerosCreated: UInt64 = 0
+    /// Frames of any type hit.
+    public var framesHit: UInt64 = 0
+    /// SAMPLE frames hit.
+    public var samplesHit: UInt64 = 0
+    /// `NativeBoard.stall` calls.
+    public var stalls: UInt64 = 0
+    public init() {}
+
+    /// Fault events (each flip, drop, insertion, garbage run).
+    public var events: UInt64 { bitFlips + droppedBytes + insertedBytes + garbageRuns }
+}

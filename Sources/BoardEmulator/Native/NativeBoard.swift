@@ -1,0 +1,559 @@
+import CSerialShims
+import Foundation
+import SerialIO
+import TiltAssets
+import TiltCore
+import TiltDisplay
+import WireProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A board model in Swift that speaks protocol v1 like the firmware
+/// (Hardware/tiltserial/tiltserial.ino) on a pseudo-terminal, without simulating
+/// an AVR: HELLO at power-on and on HOST_HELLO/CONFIGURE (sequence restart), one
+/// SAMPLE per period stamped with exact multiples of the period in board time,
+/// PONG, and a screen drawn from OFFSETS with `FrameRenderer` (the firmware's
+/// waiting screen without them). Faults can be injected and are counted exactly.
+///
+/// One thread per board, paced to wall time × factor by poll timeouts (no busy
+/// spin), or free-running: as fast as the host reads, never dropping. Paced, a
+/// board whose host does not read drops whole SAMPLE frames like a full UART
+/// buffer. All public methods are safe from any thread.
+public final class NativeBoard: @unchecked Sendable {
+    public struct Configuration: Sendable {
+        /// SAMPLE frames per second at power-on (1…65535; the period is rounded to whole µs).
+        public var sampleRateHz: Int
+        /// Real time, a speed factor, or free-running (as fast as the reader reads).
+        public var pace: AVRPace
+        /// A symlink kept pointing at the current pty (follows replugs).
+        public var linkPath: String?
+        /// What the sensor feels; asked at board lifetime µs.
+        public var motionSource: any MotionSource
+        public var faults: FaultSpec
+        /// Stop sampling after this many samples since the last power-on/reset (finite runs, tests).
+        public var sampleLimit: UInt64?
+        /// Bytes the board queues for the wire before it drops SAMPLE frames (paced)
+        /// or waits for the reader (free-running), like a UART TX buffer plus adapter.
+        public var outputBufferBytes: Int
+        /// Firmware version reported in HELLO.
+        public var firmwareVersion: (major: UInt8, minor: UInt8, patch: UInt8)
+        /// The art the screen is drawn with; nil = the shipped assets.
+        public var art: TiltAssets.Art?
+
+        public init(sampleRateHz: Int = 100, pace: AVRPace = .realTime, linkPath: String? = nil,
+                    motionSource: any MotionSource = Motion(.script(Scenarios.rest)), faults: FaultSpec = .none,
+                    sampleLimit: UInt64? = nil, outputBufferBytes: Int = 4096,
+                    firmwareVersion: (major: UInt8, minor: UInt8, patch: UInt8) = (1, 0, 0),
+                    art: TiltAssets.Art? = nil) {
+            self.sampleRateHz = sampleRateHz
+            self.pace = pace
+            self.linkPath = linkPath
+            self.motionSource = motionSource
+            self.faults = faults
+            self.sampleLimit = sampleLimit
+            self.outputBufferBytes = outputBufferBytes
+            self.firmwareVersion = firmwareVersion
+            self.art = art
+        }
+    }
+
+    public let configuration: Configuration
+    let renderer: FrameRenderer
+    let tileID: UInt16
+
+    // Board state: guarded by `lock`, touched by the board thread and commands.
+    private let lock = NSLock()
+    private var terminal: PseudoTerminal?
+    private var plugged = true
+    private var stopRequested = false
+    private var motion: any MotionSource
+    private var injector: FaultInjector
+    private var pacer: NativePacer
+    private var inputDecoder = FrameDecoder()
+    private var lifetime: UInt64 = 0
+    private var boot: UInt64 = 0
+    private var periodMicros: UInt64 = 10_000
+    private var rateHz = 100
+    private var nextSampleBoard: UInt64 = 0
+    private var samplesSinceBoot: UInt64 = 0
+    private var sequence: UInt8 = 0
+    private var accelSelect: UInt8 = 0
+    private var gyroSelect: UInt8 = 0
+    private var hostLive = false
+    private var lastOffsetsBoard: UInt64 = 0
+    private var stallUntilNanos: UInt64 = 0
+    private var output: [UInt8] = []
+    private var outputHead = 0
+    private var scratch: [UInt8] = []
+    private var readBuffer = [UInt8](repeating: 0, count: 1024)
+    private var counts = NativeBoardStatus()
+    private var screenDirty = true
+
+    // Published: guarded by `published`.
+    private let published = NSCondition()
+    private var status = NativeBoardStatus()
+    private var speedAnchor: (wall: UInt64, life: UInt64) = (0, 0)
+
+    private let wake: WakeUpPipe
+    private var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
+
+    static let hostTimeoutMicros: UInt64 = 1_000_000
+    static let hardOutputLimit = 1 << 16
+
+    /// Opens the pty (and link); the board does not run until `start()`.
+    public init(_ configuration: Configuration) throws(NativeBoardError) {
+        guard (1...65_535).contains(configuration.sampleRateHz) else {
+            throw .configuration("sample rate \(configuration.sampleRateHz) Hz: use 1 to 65535")
+        }
+        let art: TiltAssets.Art
+        if let given = configuration.art {
+            art = given
+        } else {
+            do { art = try TiltAssets.load() } catch { throw .configuration(error.description) }
+        }
+        self.configuration = configuration
+        renderer = art.renderer
+        tileID = art.tile.id
+        motion = configuration.motionSource
+        injector = FaultInjector(spec: configuration.faults)
+        pacer = NativePacer(pace: configuration.pace)
+        do {
+            wake = try WakeUpPipe()
+            terminal = try PseudoTerminal.open(keepSlaveOpen: true, link: configuration.linkPath)
+        } catch {
+            throw .pseudoTerminal(error.message)
+        }
+        counts.serialPath = terminal?.slavePath
+        counts.sampleRateHz = configuration.sampleRateHz
+        WaitingScreen.render(version: configuration.firmwareVersion, into: &counts.screen)
+        status = counts
+    }
+
+    deinit { stop() }
+
+    // MARK: Lifecycle
+
+    /// Powers the board on (HELLO) and starts its thread. Does nothing if already started.
+    public func start() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard thread == nil, !stopRequested else { return }
+        let now = Self.wallNanos()
+        powerOn(wallNanos: now)
+        counts.state = .running
+        published.withLock { speedAnchor = (now, lifetime) }
+        let finished = finished
+        let thread = Thread { [weak self] in
+            while let board = self, board.iterate() {}
+            finished.signal()
+        }
+        thread.name = "NativeBoard"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Stops the thread, closes the pty and removes the link. Idempotent.
+    public func stop() {
+        lock.lock()
+        let wasRunning = thread != nil && !stopRequested
+        let onBoardThread = thread.map { $0 == Thread.current } ?? false
+        stopRequested = true
+        lock.unlock()
+        wake.wake()
+        if wasRunning && !onBoardThread { finished.wait() }
+        lock.lock()
+        terminal?.close()
+        terminal = nil
+        counts.state = .stopped
+        counts.serialPath = nil
+        publishLocked()
+        lock.unlock()
+    }
+
+    // MARK: Control
+
+    /// Presses reset: HELLO, sequence and board time restart, the waiting screen.
+    public func reset() {
+        command { board in board.powerOn(wallNanos: Self.wallNanos()) }
+    }
+
+    /// Pulls the cable: the pty closes (hosts read "device gone"), the board loses power.
+    public func unplug() {
+        command { board in
+            guard board.plugged else { return }
+            board.plugged = false
+            board.terminal?.close()
+            board.terminal = nil
+            board.output.removeAll(keepingCapacity: true)
+            board.outputHead = 0
+            board.counts.state = .unplugged
+            board.counts.serialPath = nil
+        }
+    }
+
+    /// Plugs it back in: a new pty (the link follows it) and a power-on. Returns the new path.
+    @discardableResult
+    public func plugIn() throws(NativeBoardError) -> String {
+        lock.lock()
+        defer {
+            publishLocked()
+            lock.unlock()
+            wake.wake()
+        }
+        guard !stopRequested else { throw .pseudoTerminal("the board is stopped; make a new NativeBoard") }
+        if plugged, let path = terminal?.slavePath { return path }
+        do {
+            terminal = try PseudoTerminal.open(keepSlaveOpen: true, link: configuration.linkPath)
+        } catch {
+            throw .pseudoTerminal(error.message)
+        }
+        plugged = true
+        counts.serialPath = terminal?.slavePath
+        counts.state = thread == nil ? .idle : .running
+        if thread != nil { powerOn(wallNanos: Self.wallNanos()) }
+        return terminal!.slavePath
+    }
+
+    /// Pauses output for `milliseconds` of wall time (a stalled USB link):
+    /// frames queue meanwhile, and SAMPLE frames that do not fit are dropped.
+    public func stall(milliseconds: Int) {
+        command { board in
+            board.stallUntilNanos = Self.wallNanos() + UInt64(max(0, milliseconds)) * 1_000_000
+            board.injector.countStall()
+        }
+    }
+
+    /// Replaces what the sensor feels from the next sample on.
+    public func setMotionSource(_ source: any MotionSource) {
+        command { board in board.motion = source }
+    }
+
+    /// Replaces the fault settings (the generator restarts from the new seed).
+    public func setFaults(_ spec: FaultSpec) {
+        command { board in board.injector.setSpec(spec) }
+    }
+
+    /// Changes the pace from now on; also restarts the speed report.
+    public func setPace(_ pace: AVRPace) {
+        command { board in
+            let now = Self.wallNanos()
+            board.pacer.anchor(life: board.lifetime, wallNanos: now, pace: pace)
+            board.published.withLock { board.speedAnchor = (now, board.lifetime) }
+        }
+    }
+
+    // MARK: Observation
+
+    /// The latest published status.
+    public var currentStatus: NativeBoardStatus { published.withLock { status } }
+
+    /// The pty slave path a host opens now; nil while unplugged or stopped.
+    public var serialPath: String? { published.withLock { status.serialPath } }
+
+    /// The screen as last drawn.
+    public var screen: TiltDisplay.Frame { published.withLock { status.screen } }
+
+    /// Waits until `condition` holds for the published status or `timeout` passes
+    /// (wall time). Returns the status that satisfied it, or nil. `condition` runs
+    /// under the status lock: it must not call the board.
+    public func waitFor(timeout: Duration, _ condition: (NativeBoardStatus) -> Bool) -> NativeBoardStatus? {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        published.lock()
+        defer { published.unlock() }
+        while !condition(status) {
+            if !published.wait(until: deadline) { return condition(status) ? status : nil }
+        }
+        return status
+    }
+
+    /// Board seconds per wall second since `start()` or the last `setPace`.
+    public func speedReport() -> AVRSpeedReport {
+        published.withLock {
+            AVRSpeedReport(simulatedSeconds: Double(status.lifetimeMicros &- speedAnchor.life) / 1e6,
+                           wallSeconds: Double(Self.wallNanos() &- speedAnchor.wall) / 1e9)
+        }
+    }
+
+    // MARK: Board thread
+
+    /// One step: read the host, take the samples that are due, write, then wait in
+    /// poll() for the next sample, the host, room to write, or a command.
+    private func iterate() -> Bool {
+        lock.lock()
+        if stopRequested {
+            lock.unlock()
+            return false
+        }
+        guard plugged, let terminal else {
+            publishLocked()
+            lock.unlock()
+            waitForWake(fd: -1, events: 0, timeoutMicros: 100_000)
+            return true
+        }
+        let now = Self.wallNanos()
+        readHost(terminal)
+        var timeout = takeSamples(wallNanos: now)
+        checkHostTimeout()
+        flushOutput(terminal, wallNanos: now)
+        let pending = output.count > outputHead
+        let stalled = now < stallUntilNanos
+        if stalled { timeout = min(timeout, Int((stallUntilNanos - now) / 1000) + 1) }
+        let fd = terminal.master.fileDescriptor.rawValue
+        publishLocked()
+        lock.unlock()
+        let events = Int16(POLLIN) | (pending && !stalled ? Int16(POLLOUT) : 0)
+        waitForWake(fd: fd, events: events, timeoutMicros: timeout)
+        return true
+    }
+
+    /// Power-on or reset: the firmware's setup().
+    private func powerOn(wallNanos now: UInt64) {
+        boot = lifetime
+        rateHz = configuration.sampleRateHz
+        periodMicros = Self.period(rateHz)
+        nextSampleBoard = periodMicros
+        samplesSinceBoot = 0
+        accelSelect = 0
+        gyroSelect = 0
+        hostLive = false
+        inputDecoder = FrameDecoder()
+        counts.lastOffsets = nil
+        counts.boots += 1
+        counts.sampleRateHz = rateHz
+        pacer.anchor(life: lifetime, wallNanos: now)
+        showWaitingScreen()
+        sendHello()
+    }
+
+    private func readHost(_ terminal: PseudoTerminal) {
+        for _ in 0..<8 {
+            let n: Int
+            do {
+                n = try readBuffer.withUnsafeMutableBytes { try terminal.master.read(into: $0) }
+            } catch {
+                return
+            }
+            if n == 0 { return }
+            readBuffer.withUnsafeBytes { bytes in
+                inputDecoder.feed(UnsafeRawBufferPointer(rebasing: bytes[0..<n])) { frame in handle(frame) }
+            }
+            counts.input = inputDecoder.counters
+        }
+    }
+
+    /// The firmware's handle_payload().
+    private func handle(_ frame: DecodedFrame) {
+        switch frame {
+        case .offsets(let offsets):
+            counts.offsetsReceived += 1
+            let changed = !hostLive || counts.lastOffsets.map { !Self.sameView($0, offsets) } ?? true
+            counts.lastOffsets = offsets
+            hostLive = true
+            lastOffsetsBoard = lifetime - boot
+            if changed {
+                renderer.render(viewportX: offsets.viewportX, viewportY: offsets.viewportY,
+                                ribbonX: offsets.ribbonX, ribbonBottom: offsets.ribbonBottom, into: &counts.screen)
+                counts.showsWaitingScreen = false
+                counts.screenGeneration += 1
+            }
+        case .ping(let ping):
+            counts.pingsReceived += 1
+            send(PongFrame(token: ping.token), isSample: false, must: true)
+            counts.pongsSent += 1
+        case .hostHello:
+            sendHello()
+        case .configure(let configure):
+            let divider = Self.firmwareDivider(Int(configure.sampleRateHz))
+            rateHz = 1000 / (1 + divider)
+            periodMicros = UInt64(1 + divider) * 1000
+            if configure.accelFullScaleSelect <= 3 { accelSelect = configure.accelFullScaleSelect }
+            if configure.gyroFullScaleSelect <= 3 { gyroSelect = configure.gyroFullScaleSelect }
+            let now = lifetime - boot
+            nextSampleBoard = (now / periodMicros + 1) * periodMicros
+            counts.sampleRateHz = rateHz
+            sendHello()
+        case .hello, .sample, .pong:
+            break  // board → host frames: skipped, like the firmware
+        }
+    }
+
+    static func sameView(_ a: OffsetsFrame, _ b: OffsetsFrame) -> Bool {
+        a.viewportX == b.viewportX && a.viewportY == b.viewportY && a.ribbonX == b.ribbonX && a.ribbonBottom == b.ribbonBottom
+    }
+
+    /// Emits every sample due by now; returns µs to wait before the next one.
+    private func takeSamples(wallNanos now: UInt64) -> Int {
+        let allowed = pacer.allowedLife(wallNanos: now, next: boot + nextSampleBoard)
+        var budget = 1024
+        while budget > 0 {
+            if let limit = configuration.sampleLimit, samplesSinceBoot >= limit { break }
+            let due = boot + nextSampleBoard
+            if let allowed, due > allowed { break }
+            if allowed == nil && (output.count - outputHead >= configuration.outputBufferBytes || now < stallUntilNanos) {
+                return 100_000  // free-running: wait for the reader (POLLOUT) or the stall's end
+            }
+            lifetime = due
+            emitSample()
+            nextSampleBoard += periodMicros
+            budget -= 1
+        }
+        if budget == 0 { return 0 }
+        if let allowed {
+            lifetime = max(lifetime, allowed)
+            if let limit = configuration.sampleLimit, samplesSinceBoot >= limit { return 100_000 }
+            return min(100_000, pacer.microsUntil(life: boot + nextSampleBoard, wallNanos: now))
+        }
+        if let limit = configuration.sampleLimit, samplesSinceBoot >= limit { return 100_000 }
+        return 0
+    }
+
+    private func emitSample() {
+        var raw = motion.sample(atMicros: lifetime)
+        if accelSelect > 0 {
+            raw.accel = Axes3(x: raw.accel.x >> accelSelect, y: raw.accel.y >> accelSelect, z: raw.accel.z >> accelSelect)
+        }
+        if gyroSelect > 0 {
+            raw.gyro = Axes3(x: raw.gyro.x >> gyroSelect, y: raw.gyro.y >> gyroSelect, z: raw.gyro.z >> gyroSelect)
+        }
+        let frame = SampleFrame(sequence: sequence, boardTime: UInt32(truncatingIfNeeded: nextSampleBoard) & 0xFF_FFFF, raw: raw)
+        sequence &+= 1  // like the firmware: a dropped sample still uses its number
+        samplesSinceBoot += 1
+        if send(frame, isSample: true, must: false) {
+            counts.samplesSent += 1
+        } else {
+            counts.samplesDroppedUnread += 1
+        }
+    }
+
+    private func sendHello() {
+        let version = configuration.firmwareVersion
+        let hello = HelloFrame(
+            protocolVersion: WireFormat.version, firmwareMajor: version.major, firmwareMinor: version.minor,
+            firmwarePatch: version.patch, accelFullScaleSelect: accelSelect, gyroFullScaleSelect: gyroSelect,
+            sampleRateHz: UInt16(clamping: rateHz), displayWidth: UInt8(TiltDisplay.Frame.width), displayHeight: UInt8(TiltDisplay.Frame.height),
+            contentTileID: tileID, status: 3)
+        send(hello, isSample: false, must: true)
+        counts.hellosSent += 1
+        sequence = 0
+    }
+
+    /// Queues one frame through the fault injector. Frames that are not a must
+    /// go only if they fit the buffer whole (the firmware's rule).
+    @discardableResult
+    private func send(_ frame: some WireFrame, isSample: Bool, must: Bool) -> Bool {
+        scratch.removeAll(keepingCapacity: true)
+        frame.encode(into: &scratch)
+        let queued = output.count - outputHead
+        let limit = must ? Self.hardOutputLimit : configuration.outputBufferBytes
+        guard plugged, queued + scratch.count <= limit else { return false }
+        _ = injector.emit(scratch, isSample: isSample, lifetimeMicros: lifetime, into: &output)
+        counts.framesSent += 1
+        return true
+    }
+
+    private func flushOutput(_ terminal: PseudoTerminal, wallNanos now: UInt64) {
+        guard output.count > outputHead, now >= stallUntilNanos else { return }
+        let written: Int
+        do {
+            written = try output.withUnsafeBytes { bytes in
+                try terminal.master.writeWithoutWaiting(UnsafeRawBufferPointer(rebasing: bytes[outputHead...]))
+            }
+        } catch {
+            return
+        }
+        outputHead += written
+        counts.bytesWritten += UInt64(written)
+        if outputHead == output.count {
+            output.removeAll(keepingCapacity: true)
+            outputHead = 0
+        } else if outputHead > 16_384 {
+            output.removeFirst(outputHead)
+            outputHead = 0
+        }
+    }
+
+    private func checkHostTimeout() {
+        if hostLive && (lifetime - boot) - lastOffsetsBoard > Self.hostTimeoutMicros {
+            hostLive = false
+            showWaitingScreen()
+        }
+    }
+
+    private func showWaitingScreen() {
+        WaitingScreen.render(version: configuration.firmwareVersion, into: &counts.screen)
+        counts.showsWaitingScreen = true
+        counts.screenGeneration += 1
+    }
+
+    private func publishLocked() {
+        counts.lifetimeMicros = lifetime
+        counts.boardMicros = lifetime - boot
+        counts.faults = injector.counters
+        published.withLock { status = counts }
+        published.broadcast()
+    }
+
+    private func command(_ body: (NativeBoard) -> Void) {
+        lock.lock()
+        if !stopRequested { body(self) }
+        publishLocked()
+        lock.unlock()
+        wake.wake()
+    }
+
+    /// Waits in ppoll on the wake pipe and `fd` (if ≥ 0); negative timeout = forever.
+    private func waitForWake(fd: CInt, events: Int16, timeoutMicros: Int) {
+        var fds = (pollfd(fd: wake.readEnd.rawValue, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: fd, events: events, revents: 0))
+        let count: nfds_t = fd >= 0 ? 2 : 1
+        var spec = timespec(tv_sec: timeoutMicros / 1_000_000, tv_nsec: (timeoutMicros % 1_000_000) * 1000)
+        _ = withUnsafeMutableBytes(of: &fds) { raw in
+            let base = raw.baseAddress!.assumingMemoryBound(to: pollfd.self)
+            return timeoutMicros < 0 ? cserial_ppoll(base, count, nil) : cserial_ppoll(base, count, &spec)
+        }
+        if fds.0.revents != 0 { wake.reset() }
+        // A hung-up or invalid pty would poll ready forever: pace those by the timeout instead.
+        if fd >= 0, fds.1.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0, timeoutMicros > 0 {
+            var rest = timespec(tv_sec: 0, tv_nsec: min(timeoutMicros, 10_000) * 1000)
+            _ = nanosleep(&rest, nil)
+        }
+    }
+
+    // MARK: Rates and time
+
+    /// The sample period for a rate, rounded to whole µs.
+    static func period(_ hz: Int) -> UInt64 { UInt64(max(1, (1_000_000 + hz / 2) / max(1, hz))) }
+
+    /// The firmware's CONFIGURE rule: 4…1000 Hz, the SMPLRT_DIV whose rate
+    /// 1000 / (1 + d) is nearest; the period is then exactly (1 + d) ms.
+    static func firmwareDivider(_ requested: Int) -> Int {
+        let hz = Double(max(4, min(1000, requested)))
+        var best = 0
+        for divider in 0...249 where abs(1000 / Double(1 + divider) - hz) < abs(1000 / Double(1 + best) - hz) {
+            best = divider
+        }
+        return best
+    }
+
+    static func wallNanos() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+}
+
+/// Why a `NativeBoard` could not be made or replugged: one line naming the fix.
+public enum NativeBoardError: Error, Equatable, CustomStringConvertible {
+    case configuration(String)
+    case pseudoTerminal(String)
+
+    public var description: String {
+        switch self {
+        case .configuration(let reason): "native board: \(reason)"
+        case .pseudoTerminal(let reason): "native board: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import TiltDisplay
+import WireProtocol
+
+/// What a `NativeBoard` has done so far, published by its thread after every step.
+public struct NativeBoardStatus: Sendable {
+    public enum State: Sendable, Equatable {
+        case idle, running, unplugged, stopped
+    }
+
+    public var state: State = .idle
+    /// The pty slave a host opens now; nil while unplugged or stopped.
+    public var serialPath: String?
+    /// Board time since power-on or the last reset, µs (what SAMPLE carries, before the 24-bit wrap).
+    public var boardMicros: UInt64 = 0
+    /// Board time since the board was made, µs (what the motion source is asked at).
+    public var lifetimeMicros: UInt64 = 0
+    /// The sample rate in effect (HELLO's).
+    public var sampleRateHz: Int = 0
+    /// SAMPLE frames put on the wire since the board was made.
+    public var samplesSent: UInt64 = 0
+    /// Frames of every type put on the wire.
+    public var framesSent: UInt64 = 0
+    public var hellosSent: UInt64 = 0
+    public var pongsSent: UInt64 = 0
+    /// SAMPLE frames not sent because the output was full (nobody reading), like
+    /// the firmware's full TX buffer: the host sees them as a sequence gap.
+    public var samplesDroppedUnread: UInt64 = 0
+    /// Bytes written to the pty master.
+    public var bytesWritten: UInt64 = 0
+    /// Power-ons (start, plugIn) and resets.
+    public var boots: UInt64 = 0
+    /// Exact counts of the injected faults.
+    public var faults = FaultCounters()
+    /// How the board decoded what the host sent.
+    public var input = DecoderCounters()
+    public var offsetsReceived: UInt64 = 0
+    public var pingsReceived: UInt64 = 0
+    /// The last OFFSETS, nil before any (or after a reset).
+    public var lastOffsets: OffsetsFrame?
+    /// The screen now, and a number that grows on every change.
+    public var screen = Frame()
+    public var screenGeneration: UInt64 = 0
+    /// True while the waiting screen shows (no OFFSETS within the last second).
+    public var showsWaitingScreen = true
+
+    public init() {}
+}
