@@ -1,10 +1,26 @@
 /// Named motion scripts for `tiltsim --motion NAME` and the demo, tuned against
-/// the real physics (TiltEngine, default settings, shipped 512 × 256 content):
-/// see Tests/BoardEmulatorTests/ScenarioTests.swift for what each must do.
+/// the real physics (TiltEngine with default settings, the shipped 512 × 256
+/// content, the viewport starting at the top-left corner): see
+/// Tests/BoardEmulatorTests/ScenarioTests.swift for what each must do.
+///
+/// Poses are `back°` (tilted back from upright; the rest pose is 30°) and
+/// `right°` (right side down). The ribbon hangs at the content's top centre: a
+/// pull needs the viewport at the top edge with the display's centre column over
+/// the 12-px-wide ribbon art (viewport x 186…197 of 0…384), then a forward tilt
+/// (toward upright) held until the stretch passes the threshold.
 public enum Scenarios {
-    /// Every scenario, by name.
+    /// Every scenario, by name, with a one-line summary.
     public static let all: [(name: String, summary: String, script: MotionScript)] = [
         ("rest", "held still at the rest pose (30° back)", rest),
+        ("tilt-left", "into the map with the right side down, then left side down back to the left edge", tiltLeft),
+        ("tilt-right", "right side down 25°: scrolls to the right edge", tiltRight),
+        ("tilt-forward", "back into the map, then forward (toward upright) up into the top edge away from the ribbon", tiltForward),
+        ("tilt-back", "tilted back 25° more: scrolls to the bottom edge", tiltBack),
+        ("tour", "all four corners, then over to the ribbon and a deliberate pull (fires once, at the end)", tour),
+        ("pull", "over to the ribbon, then a deliberate pull: fires once", pull),
+        ("bump", "over to the ribbon, then a short bump into the top edge: engages, must not fire", bump),
+        ("noise", "rest with a hand's tremor (±1.5°) inside the dead zone: stays put", noise),
+        ("shake", "fast side-to-side shaking (±30° at 3 Hz)", shake),
     ]
 
     /// The names, in order.
@@ -15,6 +31,62 @@ public enum Scenarios {
         all.first { $0.name == name }?.script
     }
 
-    /// The rest pose, held.
-    public static let rest = MotionScript(keys: [.init(0, .rest), .init(10, .rest)])
+    /// The rest pose, held for 10 s.
+    public static let rest = script([(0, 30, 0), (10, 30, 0)])
+
+    public static let tiltRight = script([(0, 30, 0), (0.5, 30, 25), (8, 30, 25), (8.5, 30, 0), (9, 30, 0)])
+
+    public static let tiltLeft = script([
+        (0, 30, 0), (0.5, 30, 25), (4, 30, 25), (4.5, 30, -25), (10, 30, -25), (10.5, 30, 0), (11, 30, 0),
+    ])
+
+    public static let tiltBack = script([(0, 30, 0), (0.5, 55, 0), (5, 55, 0), (5.5, 30, 0), (6, 30, 0)])
+
+    public static let tiltForward = script([
+        (0, 30, 0), (0.5, 55, 0), (3, 55, 0), (3.5, 5, 0), (7, 5, 0), (7.5, 30, 0), (8, 30, 0),
+    ])
+
+    /// From the top-left corner, right side down 20° for 3.6 s: the viewport
+    /// stops at x ≈ 193, the ribbon under the display's centre column.
+    static let toRibbon: [(Double, Double, Double)] = [(0, 30, 0), (0.5, 30, 20), (3.6, 30, 20), (4.1, 30, 0), (4.5, 30, 0)]
+
+    public static let pull = script(toRibbon + [(5, 5, 0), (6.5, 5, 0), (7, 30, 0), (8, 30, 0)])
+
+    public static let bump = script(toRibbon + [(4.7, 5, 0), (5.0, 5, 0), (5.2, 30, 0), (7, 30, 0)])
+
+    /// Bottom-left, bottom-right, top-right (from the start at top-left), then
+    /// left side down back to the ribbon from the right edge, and a pull.
+    public static let tour = script([
+        (0, 30, 0), (0.5, 70, 0), (3.0, 70, 0), (3.5, 30, 0), (4, 30, 0),  // down to bottom-left
+        (4.5, 30, 35), (9, 30, 35), (9.5, 30, 0), (10, 30, 0),  // right to bottom-right
+        (10.5, 0, 0), (13.5, 0, 0), (14, 30, 0), (14.5, 30, 0),  // up to top-right
+        (15, 30, -20), (18.1, 30, -20), (18.6, 30, 0), (19, 30, 0),  // left to the ribbon
+        (19.5, 5, 0), (21, 5, 0), (21.5, 30, 0), (23, 30, 0),  // the pull
+    ])
+
+    /// A hand's tremor: small repeatable wobbles around rest, every 0.2 s.
+    public static let noise: MotionScript = {
+        var keys: [(Double, Double, Double)] = [(0, 30, 0)]
+        var state: UInt64 = 0x7E4A
+        func wobble() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (Double(state >> 11) * 0x1p-53 * 2 - 1) * 1.5
+        }
+        for step in 1...50 { keys.append((Double(step) * 0.2, 30 + wobble(), wobble())) }
+        keys.append((10.2, 30, 0))
+        return script(keys)
+    }()
+
+    /// ±30° side to side, three times a second, for 4 s.
+    public static let shake: MotionScript = {
+        var keys: [(Double, Double, Double)] = [(0, 30, 0), (0.5, 30, 0)]
+        for step in 0..<24 { keys.append((0.5 + Double(step) / 6 + 1 / 12, 30, step % 2 == 0 ? 30 : -30)) }
+        keys.append((4.6, 30, 0))
+        keys.append((5.5, 30, 0))
+        return script(keys)
+    }()
+
+    static func script(_ keys: [(Double, Double, Double)]) -> MotionScript {
+        MotionScript(keys: keys.map { MotionScript.Key($0.0, Pose(back: $0.1, right: $0.2)) })
+    }
 }
