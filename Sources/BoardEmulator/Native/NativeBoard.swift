@@ -392,7 +392,8 @@ public final class NativeBoard: @unchecked Sendable {
             if let limit = configuration.sampleLimit, samplesSinceBoot >= limit { break }
             let due = boot + nextSampleBoard
             if let allowed, due > allowed { break }
-            if allowed == nil && (output.count - outputHead >= configuration.outputBufferBytes || now < stallUntilNanos) {
+            let room = configuration.outputBufferBytes - (output.count - outputHead)
+            if allowed == nil && (room < WireFormat.maxEncodedCount + 1 || now < stallUntilNanos) {
                 return 100_000  // free-running: wait for the reader (POLLOUT) or the stall's end
             }
             lifetime = due

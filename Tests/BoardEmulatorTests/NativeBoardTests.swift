@@ -1,0 +1,239 @@
+import Foundation
+import SerialIO
+import Testing
+import TiltAssets
+import TiltCore
+import TiltDisplay
+import WireProtocol
+@testable import BoardEmulator
+
+@Suite struct NativeBoardTests {
+    static let noisyTour = Motion(.script(Scenarios.tour), noise: SensorNoise(sampleRate: 100, seed: 3))
+
+    @Test func helloThenSamplesEqualToTheMotionAtExactPeriods() throws {
+        let board = try NativeBoard(.test(rate: 100, motion: Self.noisyTour, limit: 50))
+        let host = try HostEnd(try #require(board.serialPath))
+        board.start()
+        defer { board.stop() }
+        try host.read(timeout: .seconds(10)) { $0.samples.count == 50 }
+
+        let hello = try #require(host.hellos.first)
+        guard case .hello = host.frames.first else { Issue.record("first frame is not HELLO"); return }
+        #expect(hello.protocolVersion == 1)
+        #expect((hello.firmwareMajor, hello.firmwareMinor, hello.firmwarePatch) == (1, 0, 0))
+        #expect(hello.sampleRateHz == 100)
+        #expect(hello.displayWidth == 128 && hello.displayHeight == 64)
+        #expect(hello.contentTileID == (try TiltAssets.load()).tile.id)
+        #expect(hello.status == 3)
+        #expect(hello.accelFullScaleSelect == 0 && hello.gyroFullScaleSelect == 0)
+
+        var motion = Self.noisyTour
+        for (k, sample) in host.samples.enumerated() {
+            let t = UInt64(k + 1) * 10_000
+            #expect(sample.sequence == UInt8(k))
+            #expect(sample.timeMicros == t)
+            #expect(sample.raw == motion.sample(atMicros: t))
+        }
+        #expect(host.decoder.counters.errors == 0 && host.decoder.counters.lostFrames == 0)
+    }
+
+    @Test func sequenceAndBoardTimeWrapAndUnwrap() throws {
+        // 17 000 samples at 1 kHz: the sequence wraps 66 times, the 24-bit time once (16.78 s).
+        let count: UInt64 = 17_000
+        let board = try NativeBoard(.test(rate: 1000, limit: count))
+        let host = try HostEnd(try #require(board.serialPath))
+        host.keepFrames = false
+        board.start()
+        defer { board.stop() }
+        #expect(try host.read(timeout: .seconds(60)) { $0.decoder.counters.samplesDecoded == count })
+        #expect(host.decoder.tracker.sampleRateHz == 1000)
+        let c = host.decoder.counters
+        #expect(c.lostFrames == 0 && c.duplicates == 0 && c.errors == 0)
+        // The host's unwrapped time of the last sample is exact past the 24-bit wrap.
+        #expect(host.lastTime == count * 1000)
+        #expect(count * 1000 > 1 << 24)
+    }
+
+    @Test func pacedBoardKeepsBoardTimeBehindWallTime() throws {
+        let board = try NativeBoard(.test(rate: 200, pace: .realTime))
+        let host = try HostEnd(try #require(board.serialPath))
+        let started = ContinuousClock.now
+        board.start()
+        defer { board.stop() }
+        try host.read(timeout: .seconds(10)) { $0.samples.count == 60 }
+        let wall = ContinuousClock.now - started
+        let wallMicros = UInt64(wall.components.seconds) * 1_000_000 + UInt64(wall.components.attoseconds / 1_000_000_000_000)
+        let samples = host.samples
+        #expect(samples.count == 60)
+        #expect(samples.last!.timeMicros == 60 * 5_000)
+        #expect(samples.last!.timeMicros <= wallMicros + 5_000)  // never ahead of the wall clock
+        #expect(zip(samples.dropFirst(), samples).allSatisfy { $0.timeMicros - $1.timeMicros == 5_000 })
+    }
+
+    @Test func oneKilohertzWithOnePercentCorruptionCountsExactly() throws {
+        // 5 s of board time at 1 kHz; faults from just after HELLO to 4.9 s, so the
+        // HELLO and the last samples arrive intact and every loss shows as a gap.
+        let faults = FaultSpec(flipRate: 3e-3, dropRate: 3e-3, insertRate: 3e-3, garbageRate: 1e-3,
+                               garbageMaxLength: 24, seed: 42, activeFromMicros: 1, activeUntilMicros: 4_900_000)
+        let count: UInt64 = 5_000
+        let board = try NativeBoard(.test(rate: 1000, limit: count, faults: faults))
+        let host = try HostEnd(try #require(board.serialPath))
+        host.keepFrames = false
+        board.start()
+        defer { board.stop() }
+        // Free-running: the board waits for this reader, so read first, then look at its counts.
+        #expect(try host.read(timeout: .seconds(60)) { $0.lastTime == count * 1000 })
+        let status = try #require(board.waitFor(timeout: .seconds(10)) { $0.samplesSent == count })
+        #expect(host.decoder.tracker.sampleRateHz == 1000)
+        let sent = status.samplesSent, hit = status.faults.samplesHit
+        let c = host.decoder.counters
+        #expect(status.faults.bitFlips > 0 && status.faults.droppedBytes > 0)
+        #expect(status.faults.insertedBytes > 0 && status.faults.garbageRuns > 0)
+        #expect(hit > 100)  // about one SAMPLE in five is hit
+        #expect(c.samplesDecoded == sent - hit)
+        #expect(c.samplesDecoded + c.lostFrames == sent)
+        #expect(c.framesDecoded == status.framesSent - status.faults.framesHit)
+        #expect(c.duplicates == 0)
+        #expect(c.errors >= 1)
+        #expect(c.errors <= status.faults.framesHit + status.faults.zerosCreated)
+        #expect(status.samplesDroppedUnread == 0)
+    }
+
+    @Test func severalBoardsAtOnceEachWithItsOwnDecoder() async throws {
+        let count: UInt64 = 3_000
+        let boards = try (0..<3).map { _ in try NativeBoard(.test(rate: 1000, limit: count)) }
+        let paths = try boards.map { try #require($0.serialPath) }
+        #expect(Set(paths).count == 3)
+        let hosts = try paths.map { try HostEnd($0) }
+        for host in hosts { host.keepFrames = false }
+        boards.forEach { $0.start() }
+        defer { boards.forEach { $0.stop() } }
+        let results = try await withThrowingTaskGroup(of: DecoderCounters.self) { group in
+            for host in hosts {
+                nonisolated(unsafe) let host = host
+                group.addTask {
+                    try host.read(timeout: .seconds(60)) { $0.decoder.counters.samplesDecoded == count }
+                    return host.decoder.counters
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for c in results {
+            #expect(c.samplesDecoded == count)
+            #expect(c.lostFrames == 0 && c.errors == 0)
+        }
+    }
+
+    @Test func offsetsDrawTheScreenWithTheFrameRenderer() throws {
+        let board = try NativeBoard(.test(rate: 100, pace: .realTime, motion: ConstantMotionSource.faceUp))
+        let host = try HostEnd(try #require(board.serialPath))
+        board.start()
+        defer { board.stop() }
+        try host.read(timeout: .seconds(5)) { $0.hellos.count == 1 }
+        var waiting = Frame()
+        WaitingScreen.render(version: (1, 0, 0), into: &waiting)
+        #expect(board.currentStatus.showsWaitingScreen)
+        #expect(board.screen == waiting)
+        #expect(waiting != Frame())
+
+        let offsets = OffsetsFrame(sequence: 1, viewportX: 100, viewportY: 37, ribbonX: 250, ribbonBottom: 15, flags: [])
+        try host.send(offsets)
+        let status = try #require(board.waitFor(timeout: .seconds(5)) { $0.offsetsReceived == 1 })
+        var expected = Frame()
+        try TiltAssets.load().renderer.render(viewportX: 100, viewportY: 37, ribbonX: 250, ribbonBottom: 15, into: &expected)
+        #expect(!status.showsWaitingScreen)
+        #expect(status.screen == expected)
+        #expect(status.lastOffsets == offsets)
+        #expect(status.input.framesDecoded == 1 && status.input.errors == 0)
+    }
+
+    @Test func pingHostHelloAndConfigureAreAnswered() throws {
+        let board = try NativeBoard(.test(rate: 100, pace: .realTime, motion: ConstantMotionSource.faceUp))
+        let host = try HostEnd(try #require(board.serialPath))
+        board.start()
+        defer { board.stop() }
+        try host.read(timeout: .seconds(5)) { $0.samples.count >= 3 }
+        try host.send(PingFrame(token: 0xDEAD_BEEF))
+        #expect(try host.read(timeout: .seconds(5)) { $0.frames.contains(.pong(PongFrame(token: 0xDEAD_BEEF))) })
+
+        try host.send(HostHelloFrame())
+        #expect(try host.read(timeout: .seconds(5)) { $0.hellos.count == 2 })
+        host.frames.removeAll()
+        try host.read(timeout: .seconds(5)) { $0.samples.count >= 1 }
+        #expect(host.samples[0].sequence == 0)  // restarted after HELLO
+        #expect(host.decoder.counters.lostFrames == 0)
+
+        try host.send(ConfigureFrame(sampleRateHz: 200, accelFullScaleSelect: 1, gyroFullScaleSelect: 0))
+        host.frames.removeAll()
+        #expect(try host.read(timeout: .seconds(5)) { $0.hellos.count == 1 && $0.samples.count >= 5 })
+        let hello = try #require(host.hellos.first)
+        #expect(hello.sampleRateHz == 200 && hello.accelFullScaleSelect == 1)
+        let samples = host.samples
+        #expect(samples.allSatisfy { $0.timeMicros % 5_000 == 0 })
+        #expect(zip(samples.dropFirst(), samples).allSatisfy { $0.timeMicros - $1.timeMicros == 5_000 })
+        #expect(samples.allSatisfy { $0.raw.accel.z == 8192 })  // ±4 g: half the counts
+    }
+
+    @Test func resetRestartsHelloSequenceAndBoardTime() throws {
+        let board = try NativeBoard(.test(rate: 100, pace: .realTime, motion: ConstantMotionSource.faceUp))
+        let host = try HostEnd(try #require(board.serialPath))
+        board.start()
+        defer { board.stop() }
+        try host.read(timeout: .seconds(5)) { $0.samples.count >= 5 }
+        board.reset()
+        host.frames.removeAll()
+        #expect(try host.read(timeout: .seconds(5)) { $0.hellos.count == 1 && $0.samples.count >= 2 })
+        let samples = host.samples
+        #expect(samples[0].sequence == 0 && samples[1].sequence == 1)
+        #expect(host.decoder.tracker.sampleRateHz == 100)
+        #expect(board.currentStatus.boots == 2)
+        #expect(host.decoder.counters.lostFrames == 0)
+        // Board time restarted: the first sample after HELLO carries one period.
+        guard case .hello = host.frames.first else { Issue.record("no HELLO first after reset"); return }
+        #expect(samples[0].timeMicros == 10_000)
+    }
+
+    @Test func unplugHangsUpAndReplugComesBackAtTheSameLink() throws {
+        let link = FileManager.default.temporaryDirectory.appendingPathComponent("tiltsim-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        let board = try NativeBoard(.test(rate: 100, pace: .realTime, motion: ConstantMotionSource.faceUp, link: link))
+        board.start()
+        defer { board.stop() }
+        let first = try #require(board.serialPath)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == first)
+        let host = try HostEnd(link)
+        try host.read(timeout: .seconds(5)) { $0.samples.count >= 2 }
+        board.unplug()
+        #expect(try host.read(timeout: .seconds(5)) { $0.gone })
+        #expect(board.serialPath == nil)
+        #expect(board.currentStatus.state == .unplugged)
+
+        let second = try board.plugIn()
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == second)
+        let again = try HostEnd(link)
+        #expect(try again.read(timeout: .seconds(5)) { $0.hellos.count >= 1 && $0.samples.count >= 1 })
+        #expect(again.samples[0].sequence == 0)
+        board.stop()
+        #expect(!FileManager.default.fileExists(atPath: link))
+    }
+
+    @Test func aStallHoldsOutputWithoutLosingFrames() throws {
+        let board = try NativeBoard(.test(rate: 100, pace: .realTime, motion: ConstantMotionSource.faceUp))
+        let host = try HostEnd(try #require(board.serialPath))
+        board.start()
+        defer { board.stop() }
+        try host.read(timeout: .seconds(5)) { $0.samples.count >= 2 }
+        board.stall(milliseconds: 200)
+        try host.read(timeout: .seconds(5)) { $0.samples.count >= 40 }
+        #expect(board.currentStatus.faults.stalls == 1)
+        #expect(host.decoder.counters.lostFrames == 0)  // 20 frames fit the 4 KiB buffer
+    }
+
+    @Test func faultSpecParsesAndNamesTheFix() throws {
+        let spec = try FaultSpec(parsing: "flip=1e-3,drop=2e-3,insert=1e-3,garbage=1e-4,seed=7")
+        #expect(spec.flipRate == 1e-3 && spec.dropRate == 2e-3 && spec.insertRate == 1e-3)
+        #expect(spec.garbageRate == 1e-4 && spec.seed == 7)
+        #expect(throws: FaultSpec.ParseError.self) { try FaultSpec(parsing: "flop=1") }
+        #expect(throws: FaultSpec.ParseError.self) { try FaultSpec(parsing: "flip=2") }
+        #expect(throws: FaultSpec.ParseError.self) { try FaultSpec(parsing: "flip") }
+    }
+}
