@@ -1,1 +1,3 @@
-print("tiltsim: not built yet")
+import TiltsimCommand
+
+Tiltsim.runMain()

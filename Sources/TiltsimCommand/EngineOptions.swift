@@ -1,0 +1,74 @@
+import ArgumentParser
+import BoardEmulator
+
+/// Which board model runs, how fast, and on which pty.
+struct EngineOptions: ParsableArguments {
+    enum Engine: String, ExpressibleByArgument, CaseIterable {
+        case avr, native
+    }
+
+    @Option(help: "avr: the real firmware in simavr; native: the Swift board model. Default avr, or native when --rate, --boards or --faults is given.")
+    var engine: Engine?
+
+    @Option(help: ArgumentHelp("Firmware ELF for --engine avr (default Hardware/build/tiltserial.elf, built with make -C Hardware if missing).", valueName: "path"))
+    var firmware: String?
+
+    @Option(help: ArgumentHelp("Samples per second (native).", valueName: "hz"))
+    var rate: Int?
+
+    @Option(help: ArgumentHelp("Board seconds per wall second (default 1).", valueName: "factor"))
+    var speed: Double?
+
+    @Flag(help: "Run as fast as the host allows (avr: as fast as simavr can; native: as fast as the reader reads).")
+    var freeRunning = false
+
+    @Option(help: ArgumentHelp("Keep a symlink here pointing at the pty (with --boards N: PATH-1 … PATH-N).", valueName: "path"))
+    var link: String?
+
+    @Option(help: ArgumentHelp("Number of boards, each on its own pty (native).", valueName: "n"))
+    var boards: Int?
+
+    @Option(help: ArgumentHelp("Injected faults (native), e.g. flip=1e-3,drop=1e-3,insert=1e-3,garbage=1e-4,seed=1.", valueName: "spec"))
+    var faults: String?
+
+    static let defaultFirmware = "Hardware/build/tiltserial.elf"
+
+    var chosenEngine: Engine {
+        engine ?? (rate != nil || boards != nil || faults != nil ? .native : .avr)
+    }
+
+    var pace: AVRPace {
+        if freeRunning { return .freeRunning }
+        if let speed { return .speed(speed) }
+        return .realTime
+    }
+
+    var faultSpec: FaultSpec {
+        get throws {
+            guard let faults else { return .none }
+            do { return try FaultSpec(parsing: faults) } catch { throw ValidationError("--faults: \(error.description)") }
+        }
+    }
+
+    func validate() throws {
+        if let rate, !(1...20_000).contains(rate) { throw ValidationError("--rate \(rate): use 1 to 20000 samples per second") }
+        if let speed, !(speed > 0 && speed <= 1000) { throw ValidationError("--speed \(speed): use a factor above 0, at most 1000") }
+        if freeRunning && speed != nil { throw ValidationError("--speed and --free-running exclude each other; pick one") }
+        if let boards, !(1...64).contains(boards) { throw ValidationError("--boards \(boards): use 1 to 64") }
+        _ = try faultSpec
+        if engine == .avr {
+            for (given, name) in [(rate != nil, "--rate"), (boards != nil, "--boards"), (faults != nil, "--faults")] where given {
+                throw ValidationError("\(name) applies to --engine native only; drop it or use --engine native")
+            }
+        }
+        if engine == .native && firmware != nil {
+            throw ValidationError("--firmware applies to --engine avr only; drop it or use --engine avr")
+        }
+    }
+
+    /// The link for board `index` of `count`.
+    func linkPath(_ index: Int, of count: Int) -> String? {
+        guard let link else { return nil }
+        return count == 1 ? link : "\(link)-\(index + 1)"
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import BoardEmulator
+import Foundation
+import TiltCore
+
+/// What the emulated sensor feels: a named scenario, a script file or a recorded CSV.
+struct MotionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("A named motion: \(Scenarios.names.joined(separator: ", ")) (default rest).", valueName: "name"))
+    var motion: String?
+
+    @Option(help: ArgumentHelp("A motion script: lines 'seconds back° right°'.", valueName: "file"))
+    var script: String?
+
+    @Option(help: ArgumentHelp("A recorded sample CSV (\(SampleCSV.header)).", valueName: "file"))
+    var csv: String?
+
+    @Option(help: ArgumentHelp("Sensor noise, times the MPU-6050 datasheet density (0 = none; default 1).", valueName: "scale"))
+    var noise: Double = 1
+
+    func validate() throws {
+        let given = [motion, script, csv].compactMap { $0 }
+        if given.count > 1 { throw ValidationError("give one of --motion, --script, --csv") }
+        if let motion, Scenarios.named(motion) == nil {
+            throw ValidationError("--motion \(motion): unknown; use one of \(Scenarios.names.joined(separator: ", "))")
+        }
+        if !(noise >= 0 && noise <= 100) { throw ValidationError("--noise \(noise): use a scale from 0 to 100") }
+    }
+
+    /// The motion's path, read from its file if one was named.
+    func path() throws(TiltsimFailure) -> Motion.Path {
+        if let script {
+            let text = try Self.read(script, what: "motion script")
+            do { return .script(try MotionScript(parsing: text)) } catch {
+                throw .data("\(script): \(error.description)")
+            }
+        }
+        if let csv {
+            let text = try Self.read(csv, what: "sample CSV")
+            do {
+                let rows = try SampleCSV.parse(text)
+                guard !rows.isEmpty else { throw TiltsimFailure.data("\(csv): no samples; record some with tiltserial record") }
+                return .recorded(rows)
+            } catch let error as SampleCSV.ParseError {
+                throw .data("\(csv) \(error.description)")
+            } catch let failure as TiltsimFailure {
+                throw failure
+            } catch {
+                throw .data("\(csv): \(error)")
+            }
+        }
+        return .script(Scenarios.named(motion ?? "rest") ?? Scenarios.rest)
+    }
+
+    /// The motion for a sensor sampling at `rateHz`, noise seeded per board.
+    func source(path: Motion.Path, rateHz: Double, seed: UInt64) -> Motion {
+        Motion(path, noise: noise > 0 ? SensorNoise(sampleRate: rateHz, seed: seed, scale: noise) : .none)
+    }
+
+    private static func read(_ file: String, what: String) throws(TiltsimFailure) -> String {
+        guard FileManager.default.fileExists(atPath: file) else { throw .file("\(file): no such \(what)") }
+        guard let data = FileManager.default.contents(atPath: file) else { throw .file("\(file): cannot read this \(what); check its permissions") }
+        guard let text = String(data: data, encoding: .utf8) else { throw .data("\(file): not a text file; a \(what) is UTF-8 text") }
+        return text
+    }
+}

@@ -1,0 +1,18 @@
+import ArgumentParser
+
+/// What the command shows and writes while the board runs.
+struct OutputOptions: ParsableArguments {
+    @Flag(help: "Show the board's display in the terminal (half blocks, on stderr).")
+    var screen = false
+
+    @Option(help: ArgumentHelp("Write the display as PNG (4x) here on SIGUSR1 and at exit.", valueName: "file"))
+    var png: String?
+
+    @Option(help: ArgumentHelp("Stop after this many wall seconds (default: run until Ctrl-C).", valueName: "seconds"))
+    var duration: Double?
+
+    func validate() throws {
+        if let duration, !(duration > 0 && duration <= 31_536_000) { throw ValidationError("--duration \(duration): use seconds above 0") }
+        if let png, png.isEmpty { throw ValidationError("--png needs a file name") }
+    }
+}

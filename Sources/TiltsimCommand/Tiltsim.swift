@@ -1,0 +1,73 @@
+import ArgumentParser
+import BoardEmulator
+import Foundation
+import TiltDisplay
+
+/// `tiltsim`: an emulated tiltserial board on a pseudo-terminal, running the real
+/// firmware in simavr (`--engine avr`) or the Swift board model (`--engine native`).
+public struct Tiltsim: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "tiltsim",
+        abstract: "Emulate a tiltserial board (MPU-6050 + SSD1306) on a pseudo-terminal.",
+        discussion: """
+            Prints each board's pty path on stdout, one line each, then runs until Ctrl-C
+            or --duration. Open the path with `tiltserial PATH`.
+            Motions: \(Scenarios.names.joined(separator: ", ")).
+            Send SIGUSR1 to write the --png file now.
+            """)
+
+    @OptionGroup(title: "Engine") var engine: EngineOptions
+    @OptionGroup(title: "Motion") var motion: MotionOptions
+    @OptionGroup(title: "Output") var output: OutputOptions
+
+    public init() {}
+
+    public mutating func validate() throws {
+        try engine.validate()
+        try motion.validate()
+        try output.validate()
+    }
+
+    public func run() throws {
+        let signals: SignalPipe
+        do { signals = try SignalPipe.install() } catch {
+            error.report()
+            throw ExitCode(error.exitCode)
+        }
+        let boards: [any SimulatedBoard]
+        do {
+            boards = try BoardFactory(engine: engine, motion: motion).makeBoards()
+        } catch {
+            error.report()
+            throw ExitCode(error.exitCode)
+        }
+        defer { boards.forEach { $0.stop() } }
+        for board in boards {
+            board.start()
+            // Unbuffered, one line per board, so a script can read the paths at once.
+            FileHandle.standardOutput.write(Data("\(board.serialPath ?? "?")\n".utf8))
+        }
+        do {
+            try RunLoop(boards: boards, output: output, signals: signals).run()
+        } catch let failure as TiltsimFailure {
+            throw ExitCode(failure.exitCode)
+        }
+    }
+}
+
+extension Tiltsim {
+    /// Parses and runs; option errors print as one line (`tiltsim: …`) without the usage block.
+    public static func runMain(_ arguments: [String]? = nil) -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            Foundation.exit(0)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success { exit(withError: error) }  // --help
+            let message = self.message(for: error)
+            if !message.isEmpty { FileHandle.standardError.write(Data("tiltsim: \(message)\n".utf8)) }
+            Foundation.exit(code.rawValue)
+        }
+    }
+}

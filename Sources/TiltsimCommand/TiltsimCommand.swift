@@ -1,1 +1,0 @@
-// TiltsimCommand: placeholder until its issue lands. See docs/architecture.md.
