@@ -32,6 +32,17 @@ struct RunLoop {
             if output.screen { drawScreen() }
         }
         try writePNG()
+        reportSpeed()
+    }
+
+    /// One line on stderr: how much board time ran (the figure docs/perf/native.md quotes).
+    private func reportSpeed() {
+        guard let board = boards.first else { return }
+        let report = board.speedReport()
+        let line = String(format: "tiltsim: %.2f board seconds in %.2f wall seconds (%.2fx)%@\n",
+                          report.simulatedSeconds, report.wallSeconds, report.ratio,
+                          boards.count > 1 ? " per board, \(boards.count) boards" : "")
+        FileHandle.standardError.write(Data(line.utf8))
     }
 
     private func drawScreen() {

@@ -8,6 +8,8 @@ protocol SimulatedBoard: AnyObject {
     var displayedFrame: Frame { get }
     /// One line for the screen view: board time, samples, engine.
     var statusLine: String { get }
+    /// Board seconds per wall second since start.
+    func speedReport() -> AVRSpeedReport
     func start()
     func stop()
 }
