@@ -300,6 +300,10 @@ public final class NativeBoard: @unchecked Sendable {
         flushOutput(terminal, wallNanos: now)
         let pending = output.count > outputHead
         let stalled = now < stallUntilNanos
+        if pacer.pace.factor == nil && !stalled && !limitReached {
+            // Free-running: go on at once while there is room, else wait for the reader (POLLOUT).
+            timeout = configuration.outputBufferBytes - (output.count - outputHead) > WireFormat.maxEncodedCount ? 0 : 100_000
+        }
         if stalled { timeout = min(timeout, Int((stallUntilNanos - now) / 1000) + 1) }
         let fd = terminal.master.fileDescriptor.rawValue
         publishLocked()
@@ -384,6 +388,10 @@ public final class NativeBoard: @unchecked Sendable {
         a.viewportX == b.viewportX && a.viewportY == b.viewportY && a.ribbonX == b.ribbonX && a.ribbonBottom == b.ribbonBottom
     }
 
+    private var limitReached: Bool {
+        configuration.sampleLimit.map { samplesSinceBoot >= $0 } ?? false
+    }
+
     /// Emits every sample due by now; returns µs to wait before the next one.
     private func takeSamples(wallNanos now: UInt64) -> Int {
         let allowed = pacer.allowedLife(wallNanos: now, next: boot + nextSampleBoard)
@@ -405,7 +413,10 @@ public final class NativeBoard: @unchecked Sendable {
         if let allowed {
             lifetime = max(lifetime, allowed)
             if let limit = configuration.sampleLimit, samplesSinceBoot >= limit { return 100_000 }
-            return min(100_000, pacer.microsUntil(life: boot + nextSampleBoard, wallNanos: now))
+            // Above 1 kHz, wake once a millisecond and send what is due (like a USB
+            // adapter's 1 ms frames) rather than once per sample; times stay exact.
+            let wait = pacer.microsUntil(life: boot + nextSampleBoard, wallNanos: now)
+            return min(100_000, periodMicros < 1000 ? max(wait, 1000) : wait)
         }
         if let limit = configuration.sampleLimit, samplesSinceBoot >= limit { return 100_000 }
         return 0
