@@ -123,7 +123,7 @@ public final class NativeBoard: @unchecked Sendable {
             wake = try WakeUpPipe()
             terminal = try PseudoTerminal.open(keepSlaveOpen: true, link: configuration.linkPath)
         } catch {
-            throw .pseudoTerminal(error.message)
+            throw Self.terminalError(error)
         }
         counts.serialPath = terminal?.slavePath
         counts.sampleRateHz = configuration.sampleRateHz
@@ -207,7 +207,7 @@ public final class NativeBoard: @unchecked Sendable {
         do {
             terminal = try PseudoTerminal.open(keepSlaveOpen: true, link: configuration.linkPath)
         } catch {
-            throw .pseudoTerminal(error.message)
+            throw Self.terminalError(error)
         }
         plugged = true
         counts.serialPath = terminal?.slavePath
@@ -532,6 +532,15 @@ public final class NativeBoard: @unchecked Sendable {
             var rest = timespec(tv_sec: 0, tv_nsec: min(timeoutMicros, 10_000) * 1000)
             _ = nanosleep(&rest, nil)
         }
+    }
+
+    /// A link that cannot be made gets a message about the link, not the port.
+    static func terminalError(_ error: SerialError) -> NativeBoardError {
+        if case .ioError(let path, "symlink", let code) = error {
+            return .pseudoTerminal("cannot create the link \(path) (\(String(cString: strerror(code)))); "
+                + "pick a path in a writable directory, not an existing file")
+        }
+        return .pseudoTerminal(error.message)
     }
 
     // MARK: Rates and time
