@@ -31,7 +31,7 @@ struct EngineOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Injected faults (native), e.g. flip=1e-3,drop=1e-3,insert=1e-3,garbage=1e-4,seed=1.", valueName: "spec"))
     var faults: String?
 
-    static let defaultFirmware = "Hardware/build/tiltserial.elf"
+    static let defaultFirmware = EmulatedBoardFactory.defaultFirmware
 
     var chosenEngine: Engine {
         engine ?? (rate != nil || boards != nil || faults != nil ? .native : .avr)

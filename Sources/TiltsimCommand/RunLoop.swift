@@ -1,3 +1,4 @@
+import BoardEmulator
 import Foundation
 import TiltDisplay
 #if canImport(Glibc)
@@ -7,7 +8,7 @@ import Glibc
 /// Runs until Ctrl-C or the duration: redraws the screen a few times a second,
 /// writes the PNG on SIGUSR1 and at the end.
 struct RunLoop {
-    let boards: [any SimulatedBoard]
+    let boards: [any EmulatedBoard]
     let output: OutputOptions
     let signals: SignalPipe
 
@@ -49,7 +50,7 @@ struct RunLoop {
         guard let board = boards.first else { return }
         var text = "\u{1B}[H"
         for line in HalfBlocks.lines(board.displayedFrame) { text += line + "\u{1B}[K\n" }
-        text += board.statusLine + "\u{1B}[K\n"
+        text += statusLine(board) + "\u{1B}[K\n"
         FileHandle.standardError.write(Data(text.utf8))
     }
 

@@ -34,7 +34,7 @@ public struct Tiltsim: ParsableCommand {
             error.report()
             throw ExitCode(error.exitCode)
         }
-        let boards: [any SimulatedBoard]
+        let boards: [any EmulatedBoard]
         do {
             boards = try BoardFactory(engine: engine, motion: motion).makeBoards()
         } catch {

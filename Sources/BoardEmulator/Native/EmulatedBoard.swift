@@ -1,0 +1,34 @@
+import TiltDisplay
+
+/// Either engine, as a demo or `tiltsim` drives it: a board on a pty with a
+/// screen, a motion source and a cable.
+public protocol EmulatedBoard: AnyObject, Sendable {
+    /// The pty slave a host opens now; nil while unplugged or stopped.
+    var serialPath: String? { get }
+    /// What the board's display shows now (dark while the display is off).
+    var displayedFrame: TiltDisplay.Frame { get }
+    func start()
+    func stop()
+    /// The reset button: HELLO again, sequence and board time restart.
+    func reset()
+    /// Pulls the cable: the pty closes.
+    func unplug()
+    /// Plugs it back in: a new pty (a link follows it). Returns the new path.
+    @discardableResult func plugIn() throws -> String
+    /// What the sensor feels from the next sample on.
+    func setMotionSource(_ source: any MotionSource)
+    /// Board seconds per wall second since start.
+    func speedReport() -> AVRSpeedReport
+}
+
+extension NativeBoard: EmulatedBoard {
+    public var displayedFrame: TiltDisplay.Frame { screen }
+}
+
+extension AVRBoard: EmulatedBoard {
+    public var displayedFrame: TiltDisplay.Frame {
+        let display = self.displayFrame
+        guard display.isOn, let frame = TiltDisplay.Frame(bytes: display.vram) else { return TiltDisplay.Frame() }
+        return frame
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// Makes a board of either engine from one description, falling back from avr
+/// to native when the default firmware is missing and cannot be built, or
+/// simavr refuses it. `tiltsim` and demos share this.
+public struct EmulatedBoardFactory: Sendable {
+    public enum Engine: String, Sendable, CaseIterable {
+        case avr, native
+    }
+
+    /// The firmware `make -C Hardware` builds, relative to the source tree.
+    public static let defaultFirmware = "Hardware/build/tiltserial.elf"
+
+    public var engine: Engine = .avr
+    /// nil: `defaultFirmware`, built if missing; a given path is never built, and missing is an error.
+    public var firmwarePath: String?
+    public var pace: AVRPace = .realTime
+    /// The motion's path (script or recording); noise is added per board at its sample rate.
+    public var motion: Motion.Path = .script(Scenarios.rest)
+    /// Noise, times the datasheet density (0 = none).
+    public var noiseScale: Double = 1
+    /// Native only.
+    public var sampleRateHz: Int = 100
+    public var faults: FaultSpec = .none
+
+    public init(engine: Engine = .avr, firmwarePath: String? = nil, pace: AVRPace = .realTime,
+                motion: Motion.Path = .script(Scenarios.rest), noiseScale: Double = 1,
+                sampleRateHz: Int = 100, faults: FaultSpec = .none) {
+        self.engine = engine
+        self.firmwarePath = firmwarePath
+        self.pace = pace
+        self.motion = motion
+        self.noiseScale = noiseScale
+        self.sampleRateHz = sampleRateHz
+        self.faults = faults
+    }
+
+    /// Why no board could be made: one line naming the fix.
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public enum Kind: Sendable { case missingFile, badFile, system }
+        public let description: String
+        public let kind: Kind
+    }
+
+    /// The motion for board `index` sampling at `rateHz`.
+    public func motionSource(rateHz: Double, index: Int = 0) -> Motion {
+        Motion(motion, noise: noiseScale > 0
+               ? SensorNoise(sampleRate: rateHz, seed: 0x5EED &+ UInt64(index), scale: noiseScale) : .none)
+    }
+
+    /// Board `index` (its fault seed and noise seed are offset by it). `notice`
+    /// receives a one-line message when avr falls back to native.
+    public func makeBoard(index: Int = 0, linkPath: String? = nil,
+                          notice: (String) -> Void = { _ in }) throws(Failure) -> any EmulatedBoard {
+        if engine == .avr, let board = try makeAVR(linkPath: linkPath, notice: notice) { return board }
+        var spec = faults
+        spec.seed &+= UInt64(index)
+        do {
+            return try NativeBoard(.init(
+                sampleRateHz: sampleRateHz, pace: pace, linkPath: linkPath,
+                motionSource: motionSource(rateHz: Double(sampleRateHz), index: index), faults: spec))
+        } catch {
+            throw Failure(description: error.description, kind: .system)
+        }
+    }
+
+    private func makeAVR(linkPath: String?, notice: (String) -> Void) throws(Failure) -> AVRBoard? {
+        let firmware = firmwarePath ?? Self.defaultFirmware
+        if !FileManager.default.fileExists(atPath: firmware) {
+            guard firmwarePath == nil else {
+                throw Failure(description: "\(firmware): no such firmware; build it with make -C Hardware or use the native engine",
+                              kind: .missingFile)
+            }
+            guard Self.buildFirmware() else {
+                notice("firmware \(firmware) is missing and make -C Hardware could not build it; using the native engine")
+                return nil
+            }
+        }
+        do {
+            return try AVRBoard(.init(firmwarePath: firmware, pace: pace, linkPath: linkPath,
+                                      motionSource: motionSource(rateHz: 100)))
+        } catch .firmware(let reason) {
+            guard firmwarePath == nil else { throw Failure(description: reason, kind: .badFile) }
+            notice("cannot run \(firmware) in simavr (\(reason)); using the native engine")
+            return nil
+        } catch {
+            throw Failure(description: error.description, kind: .system)
+        }
+    }
+
+    /// Runs `make -C Hardware` when the current directory is the source tree;
+    /// true if the default firmware exists afterwards.
+    public static func buildFirmware() -> Bool {
+        guard FileManager.default.fileExists(atPath: "Hardware/Makefile") else { return false }
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        make.arguments = ["make", "-s", "-C", "Hardware"]
+        make.standardOutput = FileHandle.nullDevice
+        make.standardError = FileHandle.nullDevice
+        do { try make.run() } catch { return false }
+        make.waitUntilExit()
+        return make.terminationStatus == 0 && FileManager.default.fileExists(atPath: defaultFirmware)
+    }
+}

@@ -1,0 +1,17 @@
+import BoardEmulator
+import Foundation
+
+/// The one status line under `--screen`.
+func statusLine(_ board: any EmulatedBoard) -> String {
+    if let native = board as? NativeBoard {
+        let s = native.currentStatus
+        return String(format: "native  %.1f s  %d Hz  %llu samples  %llu OFFSETS", Double(s.boardMicros) / 1e6,
+                      s.sampleRateHz, s.samplesSent, s.offsetsReceived)
+    }
+    if let avr = board as? AVRBoard {
+        let s = avr.currentStatus
+        return String(format: "avr  %.1f s simulated  %llu sensor samples  %llu bytes out", Double(s.simulatedMicros) / 1e6,
+                      s.sensorSamples, s.bytesFromAVR)
+    }
+    return ""
+}
