@@ -21,43 +21,6 @@ import Glibc
 /// board whose host does not read drops whole SAMPLE frames like a full UART
 /// buffer. All public methods are safe from any thread.
 public final class NativeBoard: @unchecked Sendable {
-    public struct Configuration: Sendable {
-        /// SAMPLE frames per second at power-on (1…65535; the period is rounded to whole µs).
-        public var sampleRateHz: Int
-        /// Real time, a speed factor, or free-running (as fast as the reader reads).
-        public var pace: AVRPace
-        /// A symlink kept pointing at the current pty (follows replugs).
-        public var linkPath: String?
-        /// What the sensor feels; asked at board lifetime µs.
-        public var motionSource: any MotionSource
-        public var faults: FaultSpec
-        /// Stop sampling after this many samples since the last power-on/reset (finite runs, tests).
-        public var sampleLimit: UInt64?
-        /// Bytes the board queues for the wire before it drops SAMPLE frames (paced)
-        /// or waits for the reader (free-running), like a UART TX buffer plus adapter.
-        public var outputBufferBytes: Int
-        /// Firmware version reported in HELLO.
-        public var firmwareVersion: (major: UInt8, minor: UInt8, patch: UInt8)
-        /// The art the screen is drawn with; nil = the shipped assets.
-        public var art: TiltAssets.Art?
-
-        public init(sampleRateHz: Int = 100, pace: AVRPace = .realTime, linkPath: String? = nil,
-                    motionSource: any MotionSource = Motion(.script(Scenarios.rest)), faults: FaultSpec = .none,
-                    sampleLimit: UInt64? = nil, outputBufferBytes: Int = 4096,
-                    firmwareVersion: (major: UInt8, minor: UInt8, patch: UInt8) = (1, 0, 0),
-                    art: TiltAssets.Art? = nil) {
-            self.sampleRateHz = sampleRateHz
-            self.pace = pace
-            self.linkPath = linkPath
-            self.motionSource = motionSource
-            self.faults = faults
-            self.sampleLimit = sampleLimit
-            self.outputBufferBytes = outputBufferBytes
-            self.firmwareVersion = firmwareVersion
-            self.art = art
-        }
-    }
-
     public let configuration: Configuration
     let renderer: FrameRenderer
     let tileID: UInt16
@@ -563,18 +526,5 @@ public final class NativeBoard: @unchecked Sendable {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-    }
-}
-
-/// Why a `NativeBoard` could not be made or replugged: one line naming the fix.
-public enum NativeBoardError: Error, Equatable, CustomStringConvertible {
-    case configuration(String)
-    case pseudoTerminal(String)
-
-    public var description: String {
-        switch self {
-        case .configuration(let reason): "native board: \(reason)"
-        case .pseudoTerminal(let reason): "native board: \(reason)"
-        }
     }
 }
