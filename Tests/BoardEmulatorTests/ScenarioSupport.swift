@@ -9,7 +9,10 @@ struct ScenarioRun {
     var ticks: [Tick] = []
     let geometry: ContentGeometry
 
-    init(_ script: MotionScript, rateHz: Int = 100, extraSeconds: Double = 1, noiseSeed: UInt64 = 0x5EED) throws {
+    /// - Parameter hostJoinsAt: the host's first sample, seconds into the motion
+    ///   (a host that opened the port late).
+    init(_ script: MotionScript, rateHz: Int = 100, extraSeconds: Double = 1, noiseSeed: UInt64 = 0x5EED,
+         hostJoinsAt: Double = 0) throws {
         let art = try TiltAssets.load()
         geometry = art.tile.geometry
         var engine = try TiltEngine(geometry: geometry, ribbonArt: art.ribbon.mask)
@@ -19,7 +22,9 @@ struct ScenarioRun {
         var collected: [Tick] = []
         for k in 1...count {
             let t = k * period
-            let sample = TimedSample(timeMicros: t, sequence: UInt8(truncatingIfNeeded: k), raw: motion.sample(atMicros: t))
+            let raw = motion.sample(atMicros: t)
+            if Double(t) / 1e6 < hostJoinsAt { continue }
+            let sample = TimedSample(timeMicros: t, sequence: UInt8(truncatingIfNeeded: k), raw: raw)
             engine.ingest(sample) { collected.append($0) }
         }
         ticks = collected

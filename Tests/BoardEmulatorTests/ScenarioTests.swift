@@ -68,6 +68,12 @@ import TiltPhysics
         #expect(try ScenarioRun(Scenarios.pull, rateHz: 1000, noiseSeed: seed).fires.count == 1)
     }
 
+    @Test(arguments: [0.3, 0.7, 1.2] as [Double])
+    func pullFiresOnceWhenTheHostJoinsLate(at seconds: Double) throws {
+        let run = try ScenarioRun(Scenarios.pull, hostJoinsAt: seconds)
+        #expect(run.fires.count == 1)
+    }
+
     @Test func bumpEngagesButNeverFires() throws {
         let run = try ScenarioRun(Scenarios.bump)
         #expect(run.engagements == 1)

@@ -46,13 +46,18 @@ public enum Scenarios {
         (0, 30, 0), (0.5, 55, 0), (3, 55, 0), (3.5, 5, 0), (7, 5, 0), (7.5, 30, 0), (8, 30, 0),
     ])
 
-    /// From the top-left corner, right side down 20° for 3.6 s: the viewport
-    /// stops at x ≈ 193, the ribbon under the display's centre column.
-    static let toRibbon: [(Double, Double, Double)] = [(0, 30, 0), (0.5, 30, 20), (3.6, 30, 20), (4.1, 30, 0), (4.5, 30, 0)]
+    /// To the ribbon from anywhere on the top edge: left side down first (the
+    /// viewport pins at the left edge, so a host that joined late is in step
+    /// again), then right side down 20° for 3.6 s, which stops the viewport at
+    /// x ≈ 193 with the ribbon under the display's centre column.
+    static let toRibbon: [(Double, Double, Double)] = [
+        (0, 30, 0), (0.3, 30, -20), (1.5, 30, -20), (2.0, 30, 0), (2.3, 30, 0),
+        (2.8, 30, 20), (5.9, 30, 20), (6.4, 30, 0), (6.8, 30, 0),
+    ]
 
-    public static let pull = script(toRibbon + [(5, 5, 0), (6.5, 5, 0), (7, 30, 0), (8, 30, 0)])
+    public static let pull = script(toRibbon + [(7.3, 5, 0), (8.8, 5, 0), (9.3, 30, 0), (10.3, 30, 0)])
 
-    public static let bump = script(toRibbon + [(4.7, 5, 0), (5.0, 5, 0), (5.2, 30, 0), (7, 30, 0)])
+    public static let bump = script(toRibbon + [(7.0, 5, 0), (7.3, 5, 0), (7.5, 30, 0), (9.3, 30, 0)])
 
     /// Bottom-left, bottom-right, top-right (from the start at top-left), then
     /// left side down back to the ribbon from the right edge, and a pull.
