@@ -147,6 +147,20 @@ import WireProtocol
         #expect(status.input.framesDecoded == 1 && status.input.errors == 0)
     }
 
+    @Test func withoutOffsetsForASecondTheWaitingScreenComesBack() throws {
+        let board = try NativeBoard(.test(rate: 100, pace: .speed(4), motion: ConstantMotionSource.faceUp))
+        let host = try HostEnd(try #require(board.serialPath))
+        board.start()
+        defer { board.stop() }
+        let waiting = board.screen
+        try host.send(OffsetsFrame(sequence: 0, viewportX: 10, viewportY: 10, ribbonX: 250, ribbonBottom: 15, flags: []))
+        let drawn = try #require(board.waitFor(timeout: .seconds(5)) { !$0.showsWaitingScreen })
+        #expect(drawn.screen != waiting)
+        let back = try #require(board.waitFor(timeout: .seconds(5)) { $0.showsWaitingScreen })
+        #expect(back.screen == waiting)
+        #expect(back.boardMicros >= NativeBoard.hostTimeoutMicros)
+    }
+
     @Test func pingHostHelloAndConfigureAreAnswered() throws {
         let board = try NativeBoard(.test(rate: 100, pace: .realTime, motion: ConstantMotionSource.faceUp))
         let host = try HostEnd(try #require(board.serialPath))
