@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import Logging
-import Synchronization
 
 /// Where a command's text goes: stdout (data: JSON lines) and stderr (people:
 /// the live view, log lines, errors). Tests pass a capturing console to run
@@ -43,11 +43,19 @@ public final class Console: Sendable {
     }
 }
 
-/// Collects a console's output in memory (tests, the demo).
+/// Collects a console's output in memory (tests, the demo), with a way to
+/// wait for some output to appear.
 public final class CapturedConsole: Sendable {
-    final class Storage: Sendable {
-        let out = Mutex("")
-        let err = Mutex("")
+    final class Storage: @unchecked Sendable {
+        let condition = NSCondition()
+        var out = ""
+        var err = ""
+        func append(_ text: String, toErr: Bool) {
+            condition.lock()
+            if toErr { err += text } else { out += text }
+            condition.broadcast()
+            condition.unlock()
+        }
     }
     private let storage = Storage()
     public let console: Console
@@ -56,14 +64,25 @@ public final class CapturedConsole: Sendable {
         let storage = self.storage
         console = Console(
             errIsTerminal: errIsTerminal,
-            out: { text in storage.out.withLock { $0 += text } },
-            err: { text in storage.err.withLock { $0 += text } })
+            out: { storage.append($0, toErr: false) },
+            err: { storage.append($0, toErr: true) })
     }
 
     /// Everything written to stdout so far.
-    public var out: String { storage.out.withLock { $0 } }
+    public var out: String { storage.condition.withLock { storage.out } }
     /// Everything written to stderr so far.
-    public var err: String { storage.err.withLock { $0 } }
+    public var err: String { storage.condition.withLock { storage.err } }
+
+    /// Waits until `predicate(out, err)` holds; false after `seconds`.
+    public func waitFor(seconds: Double, _ predicate: (String, String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        storage.condition.lock()
+        defer { storage.condition.unlock() }
+        while !predicate(storage.out, storage.err) {
+            if !storage.condition.wait(until: deadline) { return predicate(storage.out, storage.err) }
+        }
+        return true
+    }
 }
 
 /// swift-log handler: one plain line per message, warnings and errors labelled.
