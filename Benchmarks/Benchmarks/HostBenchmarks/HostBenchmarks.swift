@@ -1,0 +1,178 @@
+// The host's latency and CPU cost over a pty. Figures: docs/perf/host.md.
+// Run: cd Benchmarks && swift package benchmark --target HostBenchmarks
+//
+// - "host round trip": the board (this thread) writes the SAMPLE that completes a
+//   tick; tiltserial's HostRunner (its own thread, the real run loop) decodes it,
+//   runs the physics and writes that tick's OFFSETS; the board reads it back.
+//   One iteration = one round trip.
+// - "bare echo round trip": the same, but the other end is a bare read-and-echo
+//   loop (wait, read, write 15 bytes per frame) on the same kind of pty: the floor.
+// - "host CPU at 1 kHz": 10 s of SAMPLE frames paced at 1 kHz (absolute-time
+//   sleeps on the board side); the host thread's user+system CPU (getrusage
+//   RUSAGE_THREAD) is reported as per mille of one core.
+import Benchmark
+import Foundation
+import SerialIO
+import TiltCore
+import TiltserialCommand
+import WireProtocol
+
+/// The board side of a pty: writes frames, reads until a frame delimiter.
+final class Board {
+    let pty: PseudoTerminal
+    var sequence: UInt8 = 0
+    var time: UInt32 = 1000
+    var wire: [UInt8] = []
+    var inbox = [UInt8](repeating: 0, count: 256)
+
+    init() throws { pty = try PseudoTerminal.open() }
+
+    func send(_ bytes: [UInt8]) { bytes.withUnsafeBytes { try! pty.master.write($0) } }
+
+    /// Writes the next SAMPLE, 1 ms after the previous.
+    func sendSample() {
+        wire.removeAll(keepingCapacity: true)
+        let raw = RawSample(accel: Axes3(x: Int16(Int(time / 1000) % 700 - 350), y: 3000, z: -12000))
+        SampleFrame(sequence: sequence, boardTime: time, raw: raw).encode(into: &wire)
+        sequence &+= 1
+        time &+= 1000
+        send(wire)
+    }
+
+    /// Reads until a 0x00 (the end of one frame; COBS frames hold no other zero).
+    func readFrame() {
+        while true {
+            _ = try! pty.master.waitReadable(timeoutMicros: 5_000_000)
+            let n = inbox.withUnsafeMutableBytes { try! pty.master.read(into: $0) }
+            if inbox[0..<n].contains(0) { return }
+        }
+    }
+}
+
+/// tiltserial's run loop on its own thread, on the slave of `board`'s pty.
+final class RunningHost: @unchecked Sendable {
+    let stop = try! WakeUpPipe()
+    let finished = DispatchSemaphore(value: 0)
+    var cpuMicros: UInt64 = 0
+
+    init(port: String, tickMicros: Int) {
+        var settings = HostSettings()
+        settings.physics.tickMicros = tickMicros
+        settings.helloTimeoutMicros = 60_000_000
+        let runner = try! HostRunner(options: HostRunOptions(port: port, settings: settings), sinks: HostSinks())
+        let thread = Thread { [self] in
+            let before = Self.threadCPU()
+            _ = try? runner.run(stop: stop)
+            cpuMicros = Self.threadCPU() - before
+            finished.signal()
+        }
+        thread.start()
+    }
+
+    func shutdown() -> UInt64 {
+        stop.wake()
+        finished.wait()
+        return cpuMicros
+    }
+
+    static func threadCPU() -> UInt64 {
+        var usage = rusage()
+        getrusage(RUSAGE_THREAD, &usage)
+        func micros(_ t: timeval) -> UInt64 { UInt64(t.tv_sec) * 1_000_000 + UInt64(t.tv_usec) }
+        return micros(usage.ru_utime) + micros(usage.ru_stime)
+    }
+}
+
+/// A bare loop answering 15 bytes per received frame, on the slave of a pty.
+final class EchoLoop: @unchecked Sendable {
+    let stop = try! WakeUpPipe()
+    let finished = DispatchSemaphore(value: 0)
+
+    init(port: String) {
+        let transport = try! SerialPort.open(path: port)
+        let stop = self.stop, finished = self.finished
+        let thread = Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let reply = [UInt8](repeating: 0x41, count: 14) + [0]
+            loop: while true {
+                switch try! transport.wait(timeoutMicros: -1, orWakeUp: stop.readEnd) {
+                case .wokenUp: break loop
+                case .timedOut: continue
+                case .readable:
+                    let n = buffer.withUnsafeMutableBytes { try! transport.read(into: $0) }
+                    for byte in buffer[0..<n] where byte == 0 { reply.withUnsafeBytes { try! transport.write($0) } }
+                }
+            }
+            transport.close()
+            finished.signal()
+        }
+        thread.start()
+    }
+
+    func shutdown() {
+        stop.wake()
+        finished.wait()
+    }
+}
+
+let hello = HelloFrame(firmwareMajor: 1, firmwareMinor: 0, firmwarePatch: 0, accelFullScaleSelect: 0, gyroFullScaleSelect: 0,
+                       sampleRateHz: 1000, contentTileID: 0, status: 3).encoded()
+
+let benchmarks: @Sendable () -> Void = {
+    let roundTrip = Benchmark.Configuration(
+        metrics: [.wallClock], warmupIterations: 200, maxDuration: .seconds(10), maxIterations: 20_000)
+
+    Benchmark("host round trip: SAMPLE completing a tick → its OFFSETS", configuration: roundTrip) { benchmark in
+        let board = try! Board()
+        let host = RunningHost(port: board.pty.slavePath, tickMicros: 1000)  // every sample completes a tick
+        board.readFrame()  // HOST_HELLO
+        board.send(hello)
+        board.sendSample()  // starts the tick clock
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            board.sendSample()
+            board.readFrame()
+        }
+        benchmark.stopMeasurement()
+        _ = host.shutdown()
+        board.pty.close()
+    }
+
+    Benchmark("bare echo round trip: 22 B frame → 15 B reply", configuration: roundTrip) { benchmark in
+        let board = try! Board()
+        let echo = EchoLoop(port: board.pty.slavePath)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            board.sendSample()
+            board.readFrame()
+        }
+        benchmark.stopMeasurement()
+        echo.shutdown()
+        board.pty.close()
+    }
+
+    Benchmark("host CPU at 1 kHz for 10 s (per mille of a core)",
+              configuration: .init(metrics: [.custom("host CPU ‰ of a core", polarity: .prefersSmaller, useScalingFactor: false)],
+                                   warmupIterations: 0, maxDuration: .seconds(30), maxIterations: 1)) { benchmark in
+        let board = try! Board()
+        let host = RunningHost(port: board.pty.slavePath, tickMicros: 30_000)
+        board.readFrame()  // HOST_HELLO
+        board.send(hello)
+        var drain = [UInt8](repeating: 0, count: 4096)
+        var next = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &next)
+        let samples = 10_000
+        for _ in 0..<samples {
+            next.tv_nsec += 1_000_000
+            if next.tv_nsec >= 1_000_000_000 { next.tv_nsec -= 1_000_000_000; next.tv_sec += 1 }
+            clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nil)
+            board.sendSample()
+            while (drain.withUnsafeMutableBytes { try! board.pty.master.read(into: $0) }) > 0 {}
+        }
+        let cpu = host.shutdown()
+        benchmark.measurement(.custom("host CPU ‰ of a core", polarity: .prefersSmaller, useScalingFactor: false),
+                              Int((Double(cpu) / Double(samples * 1000) * 1000).rounded()))
+        print("host CPU: \(cpu) µs over \(samples) ms of 1 kHz input = \(String(format: "%.2f", Double(cpu) / Double(samples * 10))) % of a core")
+        board.pty.close()
+    }
+}
