@@ -104,6 +104,24 @@ public struct HostSession: Sendable {
         bytes.withUnsafeBytes { receive($0, atHostMicros: hostMicros, handle) }
     }
 
+    /// Board time from the last sample to the next tick, µs (nil before the first
+    /// sample or while a rejoin is pending): no sample stamped earlier than that
+    /// can complete a tick, so a shell may let such samples queue up unread.
+    public var microsUntilNextTick: UInt64? {
+        guard let next = nextTickMicros else { return nil }
+        return next > lastEngineTime ? next - lastEngineTime : 0
+    }
+
+    /// The next tick's time on the physics' timeline (board time joined across
+    /// resets); nil before the first sample or while a rejoin is pending.
+    public var nextTickMicros: UInt64? {
+        guard sawSample, !rejoinPending, !halted, engine.clock.started else { return nil }
+        return engine.clock.nextMicros
+    }
+
+    /// The last sample's time on the physics' timeline.
+    public var lastSampleMicros: UInt64 { lastEngineTime }
+
     /// A sample straight into the physics (CSV replay), at its own time.
     public mutating func ingest(sample: TimedSample, _ handle: (HostEvent) -> Void) {
         if halted { return }

@@ -22,6 +22,11 @@ public struct HostRunOptions: Sendable {
     public var refreshMicros = 200_000
     /// Check period while waiting for an unplugged device to return.
     public var reconnectPollMicros = 250_000
+    /// Between ticks, leave samples that cannot complete the next tick queued in
+    /// the kernel and wake once, `dozeMarginMicros` before the tick is due,
+    /// instead of once per sample (1000 wake-ups a second at 1 kHz). The margin
+    /// absorbs the board clock's drift and transport jitter; nil: never doze.
+    public var dozeMarginMicros: UInt64? = 3_000
 
     public init(port: String, settings: HostSettings = HostSettings(), recordPath: String? = nil) {
         self.port = port
@@ -109,6 +114,8 @@ public final class HostRunner {
     var sinks: HostSinks
     var recorder: RecordingWriter?
     var startMicros: UInt64 = 0
+    /// Host arrival time minus board time, smallest over the last second or two.
+    var arrivalOffset = WindowedMinimum(windowMicros: 1_000_000)
 
     /// - Parameter art: the content tile and ribbon (default: the shipped assets).
     public init(options: HostRunOptions, sinks: HostSinks, art: TiltAssets.Art? = nil) throws(Failure) {
@@ -144,7 +151,12 @@ public final class HostRunner {
         var nextRefresh = start + UInt64(options.refreshMicros)
 
         while true {
-            let now = MonotonicClock.micros()
+            var now = MonotonicClock.micros()
+            if let dozeUntil = dozeDeadline(), dozeUntil > now + 1_000 {
+                // Nothing that arrives before then can complete a tick: sleep on the stop pipe alone.
+                if waitForWakeUp(stop.readEnd.rawValue, timeoutMicros: Int(min(dozeUntil, nextRefresh) - now)) { break }
+                now = MonotonicClock.micros()
+            }
             var wakeAt = nextRefresh
             if session.format == nil { wakeAt = min(wakeAt, helloDeadline) }
             let result: SerialWaitResult
@@ -175,6 +187,18 @@ public final class HostRunner {
             }
         }
         return HostSummary(durationMicros: MonotonicClock.micros() - start, counters: session.counters)
+    }
+
+    /// Monotonic time until which reading can wait: the next tick's board time
+    /// mapped to host time with the smallest arrival offset seen lately (the
+    /// least delayed sample, so late or batched chunks never push it later),
+    /// minus the margin.
+    func dozeDeadline() -> UInt64? {
+        guard let margin = options.dozeMarginMicros, let next = session.nextTickMicros,
+              let offset = arrivalOffset.minimum else { return nil }
+        let due = Int64(bitPattern: next) &+ offset
+        let deadline = due - Int64(margin)
+        return deadline > 0 ? UInt64(deadline) : nil
     }
 
     /// The current state, for a view.
@@ -224,7 +248,8 @@ public final class HostRunner {
             let count = try transport.read(into: buffer)
             if count == 0 { return }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            let hostMicros = MonotonicClock.micros() - start
+            let arrival = MonotonicClock.micros()
+            let hostMicros = arrival - start
             recorder?.append(chunk, .fromBoard, at: hostMicros)
             var writeError: SerialError?
             let sinks = self.sinks
@@ -244,6 +269,9 @@ public final class HostRunner {
                 sinks.onEvent(event)
             }
             if let writeError { throw writeError }
+            if session.nextTickMicros != nil {
+                arrivalOffset.add(Int64(bitPattern: arrival) &- Int64(bitPattern: session.lastSampleMicros), at: arrival)
+            }
             if count < buffer.count { return }
         }
     }
@@ -262,6 +290,7 @@ public final class HostRunner {
             else { continue }
             sinks.onStatus(.reconnected(port: options.port))
             session.linkRestarted()
+            arrivalOffset = WindowedMinimum(windowMicros: arrivalOffset.windowMicros)
             try greet(port)
             return port
         }
@@ -280,5 +309,34 @@ public final class HostRunner {
             "binary bytes arrived but no valid frame; check the baud rate (now \(baud); the sketch uses 115200) or reflash Hardware/"
         }
         return Failure(.noValidFrames, "\(options.port): no valid frames within \(seconds) s (--hello-timeout): \(hint)")
+    }
+}
+
+/// The minimum of values added over the current and the previous window
+/// (so it follows slow drift and forgets old values within two windows).
+struct WindowedMinimum {
+    let windowMicros: UInt64
+    var current: Int64?
+    var previous: Int64?
+    var windowStart: UInt64 = 0
+
+    init(windowMicros: UInt64) { self.windowMicros = windowMicros }
+
+    mutating func add(_ value: Int64, at now: UInt64) {
+        if now - windowStart >= windowMicros {
+            previous = current
+            current = nil
+            windowStart = now
+        }
+        current = min(current ?? value, value)
+    }
+
+    var minimum: Int64? {
+        switch (current, previous) {
+        case let (c?, p?): min(c, p)
+        case let (c?, nil): c
+        case let (nil, p?): p
+        default: nil
+        }
     }
 }

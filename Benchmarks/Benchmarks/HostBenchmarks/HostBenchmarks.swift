@@ -8,8 +8,7 @@
 // - "bare echo round trip": the same, but the other end is a bare read-and-echo
 //   loop (wait, read, write 15 bytes per frame) on the same kind of pty: the floor.
 // - "host CPU at 1 kHz": 10 s of SAMPLE frames paced at 1 kHz (absolute-time
-//   sleeps on the board side); the host thread's user+system CPU (getrusage
-//   RUSAGE_THREAD) is reported as per mille of one core.
+//   sleeps on the board side); the host thread's user+system CPU (CLOCK_THREAD_CPUTIME_ID) is reported as per mille of one core.
 import Benchmark
 import Foundation
 import SerialIO
@@ -59,8 +58,9 @@ final class RunningHost: @unchecked Sendable {
         var settings = HostSettings()
         settings.physics.tickMicros = tickMicros
         settings.helloTimeoutMicros = 60_000_000
-        let runner = try! HostRunner(options: HostRunOptions(port: port, settings: settings), sinks: HostSinks())
+        let options = HostRunOptions(port: port, settings: settings)
         let thread = Thread { [self] in
+            let runner = try! HostRunner(options: options, sinks: HostSinks())
             let before = Self.threadCPU()
             _ = try? runner.run(stop: stop)
             cpuMicros = Self.threadCPU() - before
@@ -76,10 +76,9 @@ final class RunningHost: @unchecked Sendable {
     }
 
     static func threadCPU() -> UInt64 {
-        var usage = rusage()
-        getrusage(RUSAGE_THREAD, &usage)
-        func micros(_ t: timeval) -> UInt64 { UInt64(t.tv_sec) * 1_000_000 + UInt64(t.tv_usec) }
-        return micros(usage.ru_utime) + micros(usage.ru_stime)
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)  // this thread's user + system time
+        return UInt64(t.tv_sec) * 1_000_000 + UInt64(t.tv_nsec) / 1000
     }
 }
 
@@ -87,11 +86,13 @@ final class RunningHost: @unchecked Sendable {
 final class EchoLoop: @unchecked Sendable {
     let stop = try! WakeUpPipe()
     let finished = DispatchSemaphore(value: 0)
+    var cpuMicros: UInt64 = 0
 
     init(port: String) {
         let transport = try! SerialPort.open(path: port)
         let stop = self.stop, finished = self.finished
-        let thread = Thread {
+        let thread = Thread { [self] in
+            let before = RunningHost.threadCPU()
             var buffer = [UInt8](repeating: 0, count: 4096)
             let reply = [UInt8](repeating: 0x41, count: 14) + [0]
             loop: while true {
@@ -104,75 +105,128 @@ final class EchoLoop: @unchecked Sendable {
                 }
             }
             transport.close()
+            cpuMicros = RunningHost.threadCPU() - before
             finished.signal()
         }
         thread.start()
     }
 
-    func shutdown() {
+    func shutdown() -> UInt64 {
         stop.wake()
         finished.wait()
+        return cpuMicros
     }
 }
 
 let hello = HelloFrame(firmwareMajor: 1, firmwareMinor: 0, firmwarePatch: 0, accelFullScaleSelect: 0, gyroFullScaleSelect: 0,
                        sampleRateHz: 1000, contentTileID: 0, status: 3).encoded()
 
+/// One pty and its far end, kept across a benchmark's iterations (set up and torn down by the benchmark).
+nonisolated(unsafe) var fixture: (board: Board, shutdown: () -> UInt64)?
+
+func startHost(tickMicros: Int) {
+    let board = try! Board()
+    let host = RunningHost(port: board.pty.slavePath, tickMicros: tickMicros)
+    board.readFrame()  // HOST_HELLO
+    board.send(hello)
+    board.sendSample()  // starts the tick clock
+    fixture = (board, host.shutdown)
+}
+
+func startEcho() {
+    let board = try! Board()
+    let echo = EchoLoop(port: board.pty.slavePath)
+    fixture = (board, echo.shutdown)
+}
+
+func stopFixture() {
+    _ = fixture?.shutdown()
+    fixture?.board.pty.close()
+    fixture = nil
+}
+
+/// Sleeps until 1 ms after the previous call (absolute time: no drift).
+nonisolated(unsafe) var pace = timespec()
+func waitForNextMillisecond() {
+    if pace.tv_sec == 0 { clock_gettime(CLOCK_MONOTONIC, &pace) }
+    pace.tv_nsec += 1_000_000
+    if pace.tv_nsec >= 1_000_000_000 { pace.tv_nsec -= 1_000_000_000; pace.tv_sec += 1 }
+    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &pace, nil)
+}
+
 let benchmarks: @Sendable () -> Void = {
     let roundTrip = Benchmark.Configuration(
         metrics: [.wallClock], warmupIterations: 200, maxDuration: .seconds(10), maxIterations: 20_000)
 
-    Benchmark("host round trip: SAMPLE completing a tick → its OFFSETS", configuration: roundTrip) { benchmark in
-        let board = try! Board()
-        let host = RunningHost(port: board.pty.slavePath, tickMicros: 1000)  // every sample completes a tick
-        board.readFrame()  // HOST_HELLO
-        board.send(hello)
-        board.sendSample()  // starts the tick clock
+    // Back to back, every sample completing a tick (1 ms ticks): the host's own cost per round trip.
+    Benchmark("host round trip: SAMPLE completing a tick → its OFFSETS",
+              configuration: roundTrip, closure: { benchmark in
+        let board = fixture!.board
         benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            board.sendSample()
-            board.readFrame()
-        }
+        board.sendSample()
+        board.readFrame()
         benchmark.stopMeasurement()
-        _ = host.shutdown()
-        board.pty.close()
-    }
+    }, setup: { startHost(tickMicros: 1000) }, teardown: { stopFixture() })
 
-    Benchmark("bare echo round trip: 22 B frame → 15 B reply", configuration: roundTrip) { benchmark in
-        let board = try! Board()
-        let echo = EchoLoop(port: board.pty.slavePath)
+    Benchmark("bare echo round trip: 22 B frame → 15 B reply",
+              configuration: roundTrip, closure: { benchmark in
+        let board = fixture!.board
         benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            board.sendSample()
-            board.readFrame()
-        }
+        board.sendSample()
+        board.readFrame()
         benchmark.stopMeasurement()
-        echo.shutdown()
-        board.pty.close()
-    }
+    }, setup: { startEcho() }, teardown: { stopFixture() })
 
-    Benchmark("host CPU at 1 kHz for 10 s (per mille of a core)",
-              configuration: .init(metrics: [.custom("host CPU ‰ of a core", polarity: .prefersSmaller, useScalingFactor: false)],
-                                   warmupIterations: 0, maxDuration: .seconds(30), maxIterations: 1)) { benchmark in
-        let board = try! Board()
-        let host = RunningHost(port: board.pty.slavePath, tickMicros: 30_000)
-        board.readFrame()  // HOST_HELLO
-        board.send(hello)
-        var drain = [UInt8](repeating: 0, count: 4096)
-        var next = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &next)
-        let samples = 10_000
-        for _ in 0..<samples {
-            next.tv_nsec += 1_000_000
-            if next.tv_nsec >= 1_000_000_000 { next.tv_nsec -= 1_000_000_000; next.tv_sec += 1 }
-            clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nil)
+    // The real cadence: samples at 1 kHz, a tick every 30 ms (the host dozes between ticks);
+    // only the sample that completes the tick is timed.
+    Benchmark("host tick latency at 1 kHz, 30 ms ticks",
+              configuration: .init(metrics: [.wallClock], warmupIterations: 5, maxDuration: .seconds(10), maxIterations: 300),
+              closure: { benchmark in
+        let board = fixture!.board
+        var drain = [UInt8](repeating: 0, count: 256)
+        while (drain.withUnsafeMutableBytes { try! board.pty.master.read(into: $0) }) > 0 {}
+        // Board times run from 1000 µs; the first sample (1000) starts the clock, ticks at 31000, 61000, ...
+        while (board.time - 1000) % 30_000 != 0 {
+            waitForNextMillisecond()
             board.sendSample()
-            while (drain.withUnsafeMutableBytes { try! board.pty.master.read(into: $0) }) > 0 {}
         }
-        let cpu = host.shutdown()
-        benchmark.measurement(.custom("host CPU ‰ of a core", polarity: .prefersSmaller, useScalingFactor: false),
-                              Int((Double(cpu) / Double(samples * 1000) * 1000).rounded()))
-        print("host CPU: \(cpu) µs over \(samples) ms of 1 kHz input = \(String(format: "%.2f", Double(cpu) / Double(samples * 10))) % of a core")
-        board.pty.close()
+        waitForNextMillisecond()
+        benchmark.startMeasurement()
+        board.sendSample()
+        board.readFrame()
+        benchmark.stopMeasurement()
+    }, setup: { startHost(tickMicros: 30_000) }, teardown: { stopFixture() })
+
+    let cpuMetric = BenchmarkMetric.custom("CPU ‰ of a core", polarity: .prefersSmaller, useScalingFactor: false)
+    for variant in ["host", "bare echo"] {
+        Benchmark("\(variant) CPU at 1 kHz for 10 s",
+                  configuration: .init(metrics: [cpuMetric], warmupIterations: 0, maxDuration: .seconds(30), maxIterations: 1)) { benchmark in
+            let board = try! Board()
+            let shutdown: () -> UInt64
+            if variant == "host" {
+                let host = RunningHost(port: board.pty.slavePath, tickMicros: 30_000)
+                board.readFrame()  // HOST_HELLO
+                board.send(hello)
+                shutdown = host.shutdown
+            } else {
+                let echo = EchoLoop(port: board.pty.slavePath)
+                shutdown = echo.shutdown
+            }
+            var drain = [UInt8](repeating: 0, count: 4096)
+            var next = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &next)
+            let samples = 10_000
+            for _ in 0..<samples {
+                next.tv_nsec += 1_000_000
+                if next.tv_nsec >= 1_000_000_000 { next.tv_nsec -= 1_000_000_000; next.tv_sec += 1 }
+                clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nil)
+                board.sendSample()
+                while (drain.withUnsafeMutableBytes { try! board.pty.master.read(into: $0) }) > 0 {}
+            }
+            let cpu = shutdown()
+            benchmark.measurement(cpuMetric, Int((Double(cpu) / Double(samples * 1000) * 1000).rounded()))
+            print("\(variant) CPU: \(cpu) µs over \(samples) ms of 1 kHz input = \(String(format: "%.2f", Double(cpu) / Double(samples * 10))) % of a core")
+            board.pty.close()
+        }
     }
 }
