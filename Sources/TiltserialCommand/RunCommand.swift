@@ -1,4 +1,5 @@
 import ArgumentParser
+import SerialIO
 import TiltAssets
 
 /// `tiltserial [PORT]`: the live host.
@@ -10,6 +11,9 @@ struct Run: TiltserialSubcommand {
     @Argument(help: "Serial port (/dev/ttyUSB0, /dev/ttyACM0, /dev/serial/by-id/...), or auto (the default): the only board plugged in.")
     var port: String?
 
+    @Option(name: .customLong("port"), help: ArgumentHelp("Same as the PORT argument.", valueName: "PORT"))
+    var portOption: String?
+
     @Option(help: ArgumentHelp("Save the raw bytes with host times, for `tiltserial replay`.", valueName: "FILE"))
     var record: String?
 
@@ -20,17 +24,32 @@ struct Run: TiltserialSubcommand {
         let resolved = try settings.resolve()
         let logger = context.console.logger()
         let path: String
-        if let port, port != "auto" { path = port } else { path = try PortPicker.pick { logger.info("\($0)") } }
+        if let given = port ?? portOption, given != "auto" {
+            path = given
+        } else {
+            path = try PortPicker.pick { logger.info("\($0)") }
+        }
+        try Self.live(path: path, settings: resolved, output: output, record: record, context: context)
+    }
+
+    /// The live run with its console output (live view or log lines, JSON,
+    /// --on-pull, the summary): what `tiltserial PORT` does once its options are
+    /// read. `transport`: an already-open port (e.g. an emulated board's pty);
+    /// nil opens `path`. Returns after Ctrl-C / `context.stop`, or throws.
+    static func live(
+        path: String, settings: HostSettings, output: OutputOptions, record: String?, context: CommandContext,
+        transport: (any SerialTransport)? = nil
+    ) throws(Failure) {
         let art = try HostRunner.loadArt()
         let out = try RunOutput(console: context.console, output: output, port: path, renderer: art.renderer)
         let runner = try HostRunner(
-            options: HostRunOptions(port: path, settings: resolved, recordPath: record), sinks: out.sinks, art: art)
+            options: HostRunOptions(port: path, settings: settings, recordPath: record), sinks: out.sinks, art: art)
         if context.handleSignals { StopSignals.install(context.stop) }
         defer { if context.handleSignals { StopSignals.restore() } }
         out.view?.start()
         let summary: HostSummary
         do {
-            summary = try runner.run(stop: context.stop)
+            summary = try runner.run(transport: transport, stop: context.stop)
         } catch {
             out.finish()
             throw error

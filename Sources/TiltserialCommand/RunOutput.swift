@@ -83,7 +83,8 @@ final class RunOutput {
             case .needsPermission(let current, let command, let rule):
                 say("FTDI latency timer is \(current) ms (adds lag); lower it with: \(command)   or for good, a udev rule: \(rule)", level: .warning)
             case .unreadable(let path): say("cannot read the FTDI latency timer at \(path)", level: .warning)
-            case .notApplicable, .alreadyLow: break
+            case .alreadyLow(let ms): say("FTDI latency timer already \(ms) ms")
+            case .notApplicable: break
             }
         case .deviceGone(let port, let reconnecting):
             let text = reconnecting ? "\(port): device gone; waiting for it to come back (Ctrl-C to quit)…" : "\(port): device gone"

@@ -54,13 +54,15 @@ final class RunningHost: @unchecked Sendable {
     let finished = DispatchSemaphore(value: 0)
     var cpuMicros: UInt64 = 0
 
-    init(port: String, tickMicros: Int) {
+    init(port: String, tickMicros: Int, doze: Bool = true) {
         var settings = HostSettings()
         settings.physics.tickMicros = tickMicros
         settings.helloTimeoutMicros = 60_000_000
-        let options = HostRunOptions(port: port, settings: settings)
+        var options = HostRunOptions(port: port, settings: settings)
+        if !doze { options.dozeMarginMicros = nil }
+        let fixed = options
         let thread = Thread { [self] in
-            let runner = try! HostRunner(options: options, sinks: HostSinks())
+            let runner = try! HostRunner(options: fixed, sinks: HostSinks())
             let before = Self.threadCPU()
             _ = try? runner.run(stop: stop)
             cpuMicros = Self.threadCPU() - before
@@ -121,16 +123,20 @@ final class EchoLoop: @unchecked Sendable {
 let hello = HelloFrame(firmwareMajor: 1, firmwareMinor: 0, firmwarePatch: 0, accelFullScaleSelect: 0, gyroFullScaleSelect: 0,
                        sampleRateHz: 1000, contentTileID: 0, status: 3).encoded()
 
+/// Sleeps until 1 ms after the previous call (absolute time: no drift).
+nonisolated(unsafe) var pace = timespec()
+
 /// One pty and its far end, kept across a benchmark's iterations (set up and torn down by the benchmark).
 nonisolated(unsafe) var fixture: (board: Board, shutdown: () -> UInt64)?
 
-func startHost(tickMicros: Int) {
+func startHost(tickMicros: Int, doze: Bool = true) {
     let board = try! Board()
-    let host = RunningHost(port: board.pty.slavePath, tickMicros: tickMicros)
+    let host = RunningHost(port: board.pty.slavePath, tickMicros: tickMicros, doze: doze)
     board.readFrame()  // HOST_HELLO
     board.send(hello)
     board.sendSample()  // starts the tick clock
     fixture = (board, host.shutdown)
+    pace = timespec()  // pacing starts now
 }
 
 func startEcho() {
@@ -146,7 +152,6 @@ func stopFixture() {
 }
 
 /// Sleeps until 1 ms after the previous call (absolute time: no drift).
-nonisolated(unsafe) var pace = timespec()
 func waitForNextMillisecond() {
     if pace.tv_sec == 0 { clock_gettime(CLOCK_MONOTONIC, &pace) }
     pace.tv_nsec += 1_000_000
@@ -177,25 +182,27 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     }, setup: { startEcho() }, teardown: { stopFixture() })
 
-    // The real cadence: samples at 1 kHz, a tick every 30 ms (the host dozes between ticks);
-    // only the sample that completes the tick is timed.
-    Benchmark("host tick latency at 1 kHz, 30 ms ticks",
-              configuration: .init(metrics: [.wallClock], warmupIterations: 5, maxDuration: .seconds(10), maxIterations: 300),
-              closure: { benchmark in
-        let board = fixture!.board
-        var drain = [UInt8](repeating: 0, count: 256)
-        while (drain.withUnsafeMutableBytes { try! board.pty.master.read(into: $0) }) > 0 {}
-        // Board times run from 1000 µs; the first sample (1000) starts the clock, ticks at 31000, 61000, ...
-        while (board.time - 1000) % 30_000 != 0 {
+    // The real cadence: samples at 1 kHz, a tick every 30 ms; only the sample that
+    // completes the tick is timed. With and without dozing between ticks.
+    for doze in [true, false] {
+        Benchmark("host tick latency at 1 kHz, 30 ms ticks\(doze ? "" : ", never dozing")",
+                  configuration: .init(metrics: [.wallClock], warmupIterations: 5, maxDuration: .seconds(10), maxIterations: 300),
+                  closure: { benchmark in
+            let board = fixture!.board
+            var drain = [UInt8](repeating: 0, count: 256)
+            while (drain.withUnsafeMutableBytes { try! board.pty.master.read(into: $0) }) > 0 {}
+            // Board times run from 1000 µs; the first sample (1000) starts the clock, ticks at 31000, 61000, ...
+            while (board.time - 1000) % 30_000 != 0 {
+                waitForNextMillisecond()
+                board.sendSample()
+            }
             waitForNextMillisecond()
+            benchmark.startMeasurement()
             board.sendSample()
-        }
-        waitForNextMillisecond()
-        benchmark.startMeasurement()
-        board.sendSample()
-        board.readFrame()
-        benchmark.stopMeasurement()
-    }, setup: { startHost(tickMicros: 30_000) }, teardown: { stopFixture() })
+            board.readFrame()
+            benchmark.stopMeasurement()
+        }, setup: { startHost(tickMicros: 30_000, doze: doze) }, teardown: { stopFixture() })
+    }
 
     let cpuMetric = BenchmarkMetric.custom("CPU ‰ of a core", polarity: .prefersSmaller, useScalingFactor: false)
     for variant in ["host", "bare echo"] {
