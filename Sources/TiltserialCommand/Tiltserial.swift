@@ -40,26 +40,36 @@ public struct Tiltserial: ParsableCommand {
 public enum TiltserialMain {
     /// Parses `arguments` (without the program name), runs, returns the exit code.
     public static func run(arguments: [String], context: CommandContext) -> Int32 {
-        let command: ParsableCommand
+        var command: ParsableCommand
         do {
             command = try Tiltserial.parseAsRoot(arguments)
+            guard let sub = command as? TiltserialSubcommand else {
+                try command.run()  // `help`, `--help`: ArgumentParser's own commands
+                return 0
+            }
+            command = sub
         } catch {
-            let code = Tiltserial.exitCode(for: error).rawValue
-            let text = Tiltserial.fullMessage(for: error)
-            if code == 0 { context.console.writeOut(text + "\n") } else { context.console.writeErr(text + "\n") }
-            return code == 0 ? 0 : Failure.Code.badSettings.rawValue
-        }
-        guard let sub = command as? TiltserialSubcommand else {
-            context.console.writeOut(Tiltserial.helpMessage() + "\n")
-            return 0
+            return report(error, context.console)
         }
         do {
-            try sub.execute(context)
+            try (command as! TiltserialSubcommand).execute(context)
             return 0
         } catch {
             context.console.writeErr("tiltserial: error: \(error.message)\n")
             return error.code.rawValue
         }
+    }
+
+    /// Help goes to stdout with code 0; usage errors to stderr with code badSettings.
+    static func report(_ error: any Error, _ console: Console) -> Int32 {
+        let code = Tiltserial.exitCode(for: error).rawValue
+        let text = Tiltserial.fullMessage(for: error)
+        if code == 0 {
+            console.writeOut(text + "\n")
+            return 0
+        }
+        console.writeErr(text + "\n")
+        return Failure.Code.badSettings.rawValue
     }
 
     /// `main.swift` calls this.
