@@ -291,6 +291,7 @@ public final class HostRunner {
             else { continue }
             sinks.onStatus(.reconnected(port: options.port))
             session.linkRestarted()
+            recorder?.append(UnsafeRawBufferPointer(start: nil, count: 0), .linkRestarted, at: MonotonicClock.micros() - startMicros)
             arrivalOffset = WindowedMinimum(windowMicros: arrivalOffset.windowMicros)
             try greet(port)
             return port

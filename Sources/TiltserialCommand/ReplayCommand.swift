@@ -35,7 +35,11 @@ struct Replay: TiltserialSubcommand {
         if bytes.starts(with: Recording.magic) {
             let contents: Recording.Contents
             do { contents = try Recording.read(bytes) } catch { throw Failure(.badInputFile, "\(file): \(error.description)") }
-            for chunk in contents.chunks where chunk.direction == .fromBoard {
+            for chunk in contents.chunks where chunk.direction != .toBoard {
+                if chunk.direction == .linkRestarted {
+                    session.linkRestarted()
+                    continue
+                }
                 bytes.withUnsafeBytes { raw in
                     session.receive(UnsafeRawBufferPointer(rebasing: raw[chunk.range]), atHostMicros: chunk.hostMicros, handle)
                 }

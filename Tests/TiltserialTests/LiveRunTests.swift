@@ -38,9 +38,9 @@ import WireProtocol
     }
 
     @Test func unplugAndReplugKeepsThePhysicsAndReconnects() throws {
-        let link = tempPath("board")
+        let link = tempPath("board"), record = tempPath("replug.tiltrec")
         var board = try TestBoard(link: link)
-        let host = InProcessHost(["run", link])
+        let host = InProcessHost(["run", link, "--json", "--record", record])
         #expect(try board.waitFor { _ in board.hostHellos == 1 })
         try board.sendChunked(Stream.hello() + Stream.samples(0..<1500).wire)
         #expect(try board.waitFor { _ in board.offsets.count >= 49 })
@@ -61,6 +61,11 @@ import WireProtocol
         #expect(host.interrupt() == 0)
         #expect(host.captured.err.contains("device gone; waiting for it to come back"))
         #expect(host.captured.err.contains("reconnected"))
+        // Connection news stays off stdout, so the replay prints the same JSON.
+        let replay = runTiltserial(["replay", record, "--json"])
+        #expect(replay.code == 0)
+        #expect(replay.out == host.captured.out)
+        #expect(host.captured.out.components(separatedBy: "\"event\":\"hello\"").count == 3)
     }
 
     @Test func noReconnectExitsWithDeviceGone() throws {
