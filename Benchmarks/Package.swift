@@ -47,6 +47,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "TiltserialCommand", package: main),
+                .product(name: "TiltPipeline", package: main),
+                .product(name: "TiltPhysics", package: main),
                 .product(name: "WireProtocol", package: main),
                 .product(name: "TiltCore", package: main),
             ],

@@ -13,6 +13,8 @@ import Benchmark
 import Foundation
 import SerialIO
 import TiltCore
+import TiltPhysics
+import TiltPipeline
 import TiltserialCommand
 import WireProtocol
 
@@ -159,7 +161,42 @@ func waitForNextMillisecond() {
     clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &pace, nil)
 }
 
+/// 10 000 SAMPLE frames at 1 kHz after a HELLO, as the wire carries them.
+let sessionStream: [UInt8] = {
+    var wire = hello
+    for i in 0..<10_000 {
+        let raw = RawSample(accel: Axes3(x: Int16(i % 700 - 350), y: 3000, z: Int16(-12000 + i % 900)))
+        SampleFrame(sequence: UInt8(truncatingIfNeeded: i), boardTime: UInt32(1000 + i * 1000), raw: raw).encode(into: &wire)
+    }
+    return wire
+}()
+
 let benchmarks: @Sendable () -> Void = {
+    // The pure pipeline alone: bytes → frames → physics → OFFSETS, in 64-byte reads.
+    // Steady state must not allocate (the first chunk's format detection does, once).
+    Benchmark("HostSession: 10k SAMPLE frames → OFFSETS, 64 B chunks",
+              configuration: .init(metrics: [.wallClock, .mallocCountTotal, .throughput], warmupIterations: 3, maxDuration: .seconds(5))) { benchmark in
+        let art = AlphaMask(width: 12, height: 36, alpha: [UInt8](repeating: 255, count: 12 * 36))!
+        let engine = try! TiltEngine(geometry: ContentGeometry(tileWidth: 256, tileHeight: 128), ribbonArt: art)
+        var session = HostSession(engine: engine, hostTileID: nil)
+        var ticks = 0
+        sessionStream.withUnsafeBytes { bytes in
+            // Detection outside the measurement: its buffer is the only allocation.
+            session.receive(UnsafeRawBufferPointer(rebasing: bytes[0..<64]), atHostMicros: 0) { _ in }
+            benchmark.startMeasurement()
+            var start = 64
+            while start < bytes.count {
+                let end = min(bytes.count, start + 64)
+                session.receive(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), atHostMicros: 0) { event in
+                    if case .tick(_, let wire) = event { ticks += wire.count }
+                }
+                start = end
+            }
+            benchmark.stopMeasurement()
+        }
+        blackHole(ticks)
+    }
+
     let roundTrip = Benchmark.Configuration(
         metrics: [.wallClock], warmupIterations: 200, maxDuration: .seconds(10), maxIterations: 20_000)
 
