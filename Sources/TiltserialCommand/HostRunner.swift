@@ -245,7 +245,8 @@ public final class HostRunner {
     /// Reads everything waiting, feeding the session chunk by chunk; each tick's
     /// OFFSETS is written as soon as the session produces it.
     func drain(_ transport: any SerialTransport, _ buffer: UnsafeMutableRawBufferPointer, start: UInt64) throws(SerialError) {
-        while true {
+        // Bounded, so a flooding device cannot keep the loop from seeing Ctrl-C.
+        for _ in 0..<16 {
             let count = try transport.read(into: buffer)
             if count == 0 { return }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
@@ -276,6 +277,9 @@ public final class HostRunner {
             if count < buffer.count { return }
         }
     }
+
+    /// The recording stopped early because a write to its file failed (disk full).
+    public var recordingFailed: Bool { recorder?.failed ?? false }
 
     /// After an unplug: close, say so, and reopen `options.port` every
     /// `reconnectPollMicros` until it opens (nil: stopped meanwhile).

@@ -55,6 +55,9 @@ struct Run: TiltserialSubcommand {
             throw error
         }
         out.finish()
+        if runner.recordingFailed, let record {
+            context.console.writeErr("tiltserial: warning: \(record): writing the recording failed part way (disk full?); it replays up to there\n")
+        }
         context.console.writeErr("tiltserial: stopped: \(summary.line)\n")
     }
 }
