@@ -150,3 +150,21 @@ import WireProtocol
         #expect(session.counters.fires == UInt64(firedTicks))
     }
 }
+
+@Suite struct MotionCalSessionTests {
+    @Test func motionCalRawLinesDriveThePhysics() {
+        var session = Fixture.session()
+        var out = Outbox()
+        var samples: [TimedSample] = []
+        for i in 0..<300 {
+            let raw = Fixture.raw(i)
+            let line = "Raw:\(raw.accel.x),\(raw.accel.y),\(raw.accel.z),0,0,0,10,20,30\r\n"
+            out.feed(&session, Array(line.utf8), at: UInt64(i * 4000))
+            samples.append(TimedSample(timeMicros: UInt64(i * 4000), sequence: UInt8(truncatingIfNeeded: i), raw: raw))
+        }
+        #expect(out.others == [.formatDetected(.motionCal)])
+        #expect(out.offsets == Fixture.expectedOffsets(samples))
+        #expect(out.offsets.count == 39)
+        #expect(session.counters.text.samples == 300)
+    }
+}
