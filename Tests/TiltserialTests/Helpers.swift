@@ -9,13 +9,14 @@ import WireProtocol
 
 /// `tiltserial ARGS` run in this process on its own thread, output captured.
 final class InProcessHost: @unchecked Sendable {
-    let captured = CapturedConsole()
+    let captured: CapturedConsole
     let stop = try! WakeUpPipe()
     private let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var code: Int32?
 
-    init(_ arguments: [String]) {
+    init(_ arguments: [String], terminal: Bool = false) {
+        captured = CapturedConsole(errIsTerminal: terminal)
         let context = CommandContext(console: captured.console, stop: stop, handleSignals: false)
         let thread = Thread { [self] in
             let result = TiltserialMain.run(arguments: arguments, context: context)
