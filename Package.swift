@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "TiltPhysics", targets: ["TiltPhysics"]),
         .library(name: "TiltDisplay", targets: ["TiltDisplay"]),
         .library(name: "TiltPipeline", targets: ["TiltPipeline"]),
+        // The host's in-process API (HostRunner), for `tiltserial demo` and Benchmarks/HostBenchmarks.
+        .library(name: "TiltserialCommand", targets: ["TiltserialCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

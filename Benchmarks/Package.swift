@@ -42,5 +42,17 @@ let package = Package(
             ],
             path: "Benchmarks/RenderBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "HostBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "TiltserialCommand", package: main),
+                .product(name: "TiltPipeline", package: main),
+                .product(name: "TiltPhysics", package: main),
+                .product(name: "WireProtocol", package: main),
+                .product(name: "TiltCore", package: main),
+            ],
+            path: "Benchmarks/HostBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ]
 )

@@ -5,7 +5,8 @@
 /// Layout (little-endian):
 ///
 ///     header  "TILTREC1" (8 bytes), baud u32
-///     record  direction u8 (0 from the board, 1 to the board), host time µs u64,
+///     record  direction u8 (0 from the board, 1 to the board, 2 the port was
+///             reopened after an unplug: no bytes), host time µs u64,
 ///             length u16, then `length` bytes
 ///
 /// A record's chunk is at most 65535 bytes; the writer splits longer ones.
@@ -19,6 +20,9 @@ public enum Recording {
     public enum Direction: UInt8, Sendable {
         case fromBoard = 0
         case toBoard = 1
+        /// No bytes: the port was reopened after an unplug here (`HostSession.linkRestarted()`),
+        /// so a replay joins the timelines exactly where the live run did.
+        case linkRestarted = 2
     }
 
     public static func header(baud: UInt32) -> [UInt8] {

@@ -1,1 +1,3 @@
-print("tiltserial: not built yet")
+import TiltserialCommand
+
+TiltserialMain.main()

@@ -36,3 +36,15 @@ import Testing
         #expect(throws: Recording.ReadError.badDirection(offset: 12)) { try Recording.read(file) }
     }
 }
+
+@Suite struct RecordingLinkRestartTests {
+    @Test func aLinkRestartIsAnEmptyRecordOfItsOwn() throws {
+        var file = Recording.header(baud: 9600)
+        [UInt8]().withUnsafeBytes { Recording.append($0, direction: .linkRestarted, hostMicros: 7, to: &file) }
+        [UInt8(1)].withUnsafeBytes { Recording.append($0, direction: .fromBoard, hostMicros: 8, to: &file) }
+        let contents = try Recording.read(file)
+        #expect(contents.chunks.map(\.direction) == [.linkRestarted, .fromBoard])
+        #expect(contents.chunks[0].range.isEmpty)
+        #expect(file.count == Recording.headerSize + 2 * Recording.recordHeaderSize + 1)
+    }
+}

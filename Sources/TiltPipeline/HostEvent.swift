@@ -1,0 +1,46 @@
+import TiltCore
+import TiltPhysics
+import WireProtocol
+
+/// What a `HostSession` reports while it digests the board's bytes. Everything
+/// here follows from the bytes alone (and, for text formats, their receive
+/// times), so a live run and a replay of its recording report the same events.
+public enum HostEvent: Hashable, Sendable {
+    /// The stream's format was recognized (the first valid frame or data line).
+    case formatDetected(StreamFormat)
+    /// The board introduced itself (after a reset, a HOST_HELLO or a CONFIGURE).
+    case hello(HelloFrame)
+    /// HELLO carried another protocol version; the session ignores all further input.
+    case versionMismatch(board: UInt8, host: UInt8)
+    /// The board's content tile is not the host's: the mirror and the board differ.
+    case tileMismatch(board: UInt16, host: UInt16)
+    /// HELLO named a full-scale setting above 3; the previous ranges stay in use.
+    case unsupportedRange(accelSelect: UInt8, gyroSelect: UInt8)
+    /// A physics tick, with the OFFSETS frame to send for it.
+    case tick(Tick, OffsetsWire)
+    /// The ribbon fired on this tick (reported right after its `.tick`).
+    case fired(Tick, fires: UInt64)
+}
+
+/// Exact counts of everything a session has seen.
+public struct HostCounters: Hashable, Sendable {
+    /// Binary protocol: frames, errors, lost and duplicated samples.
+    public var decoder = DecoderCounters()
+    /// Text formats: samples, ignored, malformed and overlong lines.
+    public var text = TextReaderCounters()
+    /// Samples given to the physics (binary, text or CSV).
+    public var samples: UInt64 = 0
+    /// HELLO frames received.
+    public var hellos: UInt64 = 0
+    /// Physics ticks run (= OFFSETS frames produced).
+    public var ticks: UInt64 = 0
+    /// Ticks on which the ribbon fired.
+    public var fires: UInt64 = 0
+
+    public init() {}
+
+    /// Frames lost on the wire (binary protocol only; text carries no sequence).
+    public var lostFrames: UInt64 { decoder.lostFrames }
+    /// Damaged input: bad frames plus malformed or overlong text lines.
+    public var errors: UInt64 { decoder.errors + text.malformedLines + text.overlongLines }
+}

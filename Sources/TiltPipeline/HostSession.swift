@@ -1,0 +1,220 @@
+import TiltCore
+import TiltDisplay
+import TiltPhysics
+import WireProtocol
+
+/// The host's whole job as a pure state machine: bytes from the board in,
+/// OFFSETS frames and events out. No I/O, no clock: the shell passes the host
+/// receive time with each chunk (used only to stamp text-format samples, which
+/// carry no board time) and decides itself when to give up waiting.
+///
+/// - Format: detected from the first bytes (`FormatDetector`); the bytes seen
+///   while deciding are replayed into the chosen reader, so none is lost.
+/// - Physics runs on board time (binary protocol) or receive time (text).
+/// - HELLO (a board reset, a replug, an answer to HOST_HELLO) restarts the
+///   *link*: the decoder's sequence tracking, the OFFSETS sequence (back to 0),
+///   the sensor ranges and sample rate. It keeps the *physics*: offsets,
+///   velocities, ribbon state and the tick clock carry on, the board's new time
+///   base being joined to the old one at the last sample's time (no jump, no
+///   burst of catch-up ticks). `linkRestarted()` does the same for a replug
+///   without HELLO.
+/// - Steady state allocates nothing: per chunk, per frame, per tick.
+public struct HostSession: Sendable {
+    /// The host's protocol version (sent in HOST_HELLO, checked against HELLO).
+    public static let protocolVersion = WireFormat.version
+
+    public private(set) var engine: TiltEngine
+    /// The host's content tile id, compared with HELLO's (nil: don't check).
+    public let hostTileID: UInt16?
+    /// The detected format; nil while undecided.
+    public private(set) var format: StreamFormat?
+    /// The last HELLO.
+    public private(set) var hello: HelloFrame?
+    /// The last OFFSETS frame produced.
+    public private(set) var lastOffsets: OffsetsFrame?
+    /// Set after a version mismatch: input is ignored from then on.
+    public private(set) var halted = false
+    public private(set) var counters = HostCounters()
+
+    var detector: FormatDetector
+    var decoder = FrameDecoder()
+    var i2cdevlib = I2CDevLibReader()
+    var motionCal = MotionCalReader()
+    var offsetsSequence: UInt8 = 0
+    /// Engine time = board time + timeOffset (wrapping), re-chosen after a link restart.
+    var timeOffset: UInt64 = 0
+    var lastEngineTime: UInt64 = 0
+    var rejoinPending = false
+    var sawSample = false
+
+    /// - Parameters:
+    ///   - engine: the physics, with its settings, geometry and axis mapping.
+    ///   - hostTileID: the tile the host renders (`ContentTile.id`), or nil.
+    ///   - format: skip detection (e.g. CSV-free replays of a known stream).
+    ///   - detectionLimit: bytes examined before detection gives up.
+    public init(engine: TiltEngine, hostTileID: UInt16?, format: StreamFormat? = nil, detectionLimit: Int = 2048) {
+        self.engine = engine
+        self.hostTileID = hostTileID
+        self.format = format
+        detector = FormatDetector(limit: detectionLimit)
+    }
+
+    /// What the stream looked like so far, for the shell's "no valid frames" message.
+    public var seen: StreamContent { detector.seen }
+
+    /// True once detection examined `detectionLimit` bytes without a verdict:
+    /// the shell should stop and report `seen`.
+    public var detectionFailed: Bool {
+        if case .unknown = detector.result { return format == nil }
+        return false
+    }
+
+    /// Digests one chunk received at host time `hostMicros`, calling `handle`
+    /// for each event in order. Ticks come out as soon as the sample that
+    /// completes them is read.
+    public mutating func receive(_ bytes: UnsafeRawBufferPointer, atHostMicros hostMicros: UInt64, _ handle: (HostEvent) -> Void) {
+        if halted || bytes.isEmpty { return }
+        guard let format else {
+            detect(bytes, atHostMicros: hostMicros, handle)
+            return
+        }
+        switch format {
+        case .binaryProtocol:
+            var decoder = self.decoder
+            decoder.feed(bytes) { frame in
+                if !halted { apply(frame, handle) }
+            }
+            self.decoder = decoder
+            counters.decoder = decoder.counters
+        case .i2cdevlib:
+            var reader = i2cdevlib
+            reader.feed(bytes, receivedAtMicros: hostMicros) { ingestTracked($0, handle) }
+            i2cdevlib = reader
+            counters.text = reader.counters
+        case .motionCal:
+            var reader = motionCal
+            reader.feed(bytes, receivedAtMicros: hostMicros) { ingestTracked($0, handle) }
+            motionCal = reader
+            counters.text = reader.counters
+        }
+    }
+
+    /// Array convenience (tests, tools).
+    public mutating func receive(_ bytes: [UInt8], atHostMicros hostMicros: UInt64, _ handle: (HostEvent) -> Void) {
+        bytes.withUnsafeBytes { receive($0, atHostMicros: hostMicros, handle) }
+    }
+
+    /// Board time from the last sample to the next tick, µs (nil before the first
+    /// sample or while a rejoin is pending): no sample stamped earlier than that
+    /// can complete a tick, so a shell may let such samples queue up unread.
+    public var microsUntilNextTick: UInt64? {
+        guard let next = nextTickMicros else { return nil }
+        return next > lastEngineTime ? next - lastEngineTime : 0
+    }
+
+    /// The next tick's time on the physics' timeline (board time joined across
+    /// resets); nil before the first sample or while a rejoin is pending.
+    public var nextTickMicros: UInt64? {
+        guard sawSample, !rejoinPending, !halted, engine.clock.started else { return nil }
+        return engine.clock.nextMicros
+    }
+
+    /// The last sample's time on the physics' timeline.
+    public var lastSampleMicros: UInt64 { lastEngineTime }
+
+    /// A sample straight into the physics (CSV replay), at its own time.
+    public mutating func ingest(sample: TimedSample, _ handle: (HostEvent) -> Void) {
+        if halted { return }
+        ingestTracked(sample, handle)
+    }
+
+    /// The link restarted without a HELLO (a replug of a board that kept
+    /// running, a text sketch): join the next sample's time to the last one's.
+    public mutating func linkRestarted() {
+        if sawSample { rejoinPending = true }
+    }
+
+    // MARK: - Internals
+
+    mutating func detect(_ bytes: UnsafeRawBufferPointer, atHostMicros hostMicros: UInt64, _ handle: (HostEvent) -> Void) {
+        let before = detector.seenBytes.count
+        guard case .found(let found) = detector.feed(bytes) else { return }
+        format = found
+        handle(.formatDetected(found))
+        // Everything the detector looked at goes through the chosen reader, then
+        // whatever of this chunk lay past its limit.
+        let seen = detector.seenBytes
+        let taken = seen.count - before
+        seen.withUnsafeBytes { receive($0, atHostMicros: hostMicros, handle) }
+        if taken < bytes.count {
+            receive(UnsafeRawBufferPointer(rebasing: bytes[taken...]), atHostMicros: hostMicros, handle)
+        }
+    }
+
+    mutating func apply(_ frame: DecodedFrame, _ handle: (HostEvent) -> Void) {
+        switch frame {
+        case .hello(let hello): applyHello(hello, handle)
+        case .sample(let sample): ingestTracked(sample, handle)
+        case .pong, .offsets, .hostHello, .ping, .configure: break  // not ours to act on (loopback, echoes)
+        }
+    }
+
+    mutating func applyHello(_ hello: HelloFrame, _ handle: (HostEvent) -> Void) {
+        counters.hellos += 1
+        self.hello = hello
+        handle(.hello(hello))
+        guard hello.protocolVersion == Self.protocolVersion else {
+            halted = true
+            handle(.versionMismatch(board: hello.protocolVersion, host: Self.protocolVersion))
+            return
+        }
+        if let accel = hello.accelRange, let gyro = hello.gyroRange {
+            engine.converter.accelRange = accel
+            engine.converter.gyroRange = gyro
+        } else {
+            handle(.unsupportedRange(accelSelect: hello.accelFullScaleSelect, gyroSelect: hello.gyroFullScaleSelect))
+        }
+        if let hostTileID, hello.contentTileID != hostTileID {
+            handle(.tileMismatch(board: hello.contentTileID, host: hostTileID))
+        }
+        offsetsSequence = 0
+        linkRestarted()
+    }
+
+    mutating func ingestTracked(_ sample: TimedSample, _ handle: (HostEvent) -> Void) {
+        if rejoinPending {
+            timeOffset = lastEngineTime &- sample.timeMicros
+            rejoinPending = false
+        }
+        var timed = sample
+        timed.timeMicros = max(sample.timeMicros &+ timeOffset, lastEngineTime)
+        lastEngineTime = timed.timeMicros
+        sawSample = true
+        counters.samples += 1
+
+        var sequence = offsetsSequence
+        var ticks = counters.ticks
+        var fires = counters.fires
+        var last = lastOffsets
+        engine.ingest(timed) { tick in
+            var flags: OffsetsFrame.Flags = []
+            if tick.fired { flags.insert(.fired) }
+            if tick.engaged { flags.insert(.engaged) }
+            let frame = OffsetsFrame(
+                sequence: sequence, viewportX: UInt16(clamping: tick.viewportX), viewportY: UInt16(clamping: tick.viewportY),
+                ribbonX: UInt16(clamping: tick.ribbonX), ribbonBottom: UInt16(clamping: tick.ribbonBottom), flags: flags)
+            sequence &+= 1
+            ticks += 1
+            last = frame
+            handle(.tick(tick, OffsetsWire(frame)))
+            if tick.fired {
+                fires += 1
+                handle(.fired(tick, fires: fires))
+            }
+        }
+        offsetsSequence = sequence
+        counters.ticks = ticks
+        counters.fires = fires
+        lastOffsets = last
+    }
+}

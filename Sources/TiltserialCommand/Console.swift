@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Logging
+
+/// Where a command's text goes: stdout (data: JSON lines) and stderr (people:
+/// the live view, log lines, errors). Tests pass a capturing console to run
+/// commands in-process.
+public final class Console: Sendable {
+    public let writeOut: @Sendable (String) -> Void
+    public let writeErr: @Sendable (String) -> Void
+    /// stderr is a terminal: draw the live view instead of log lines.
+    public let errIsTerminal: Bool
+
+    public init(errIsTerminal: Bool, out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+        self.errIsTerminal = errIsTerminal
+        writeOut = out
+        writeErr = err
+    }
+
+    /// The process's own stdout and stderr.
+    public static func standard() -> Console {
+        Console(errIsTerminal: isatty(2) == 1, out: { writeAll(1, $0) }, err: { writeAll(2, $0) })
+    }
+
+    /// A logger whose lines go to this console's stderr as `tiltserial: message`.
+    public func logger(level: Logger.Level = .info) -> Logger {
+        var logger = Logger(label: "tiltserial") { _ in ConsoleLogHandler(console: self) }
+        logger.logLevel = level
+        return logger
+    }
+
+    static func writeAll(_ fd: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var done = 0
+            while done < bytes.count {
+                let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+                if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return }
+            }
+        }
+    }
+}
+
+/// Collects a console's output in memory (tests, the demo), with a way to
+/// wait for some output to appear.
+public final class CapturedConsole: Sendable {
+    final class Storage: @unchecked Sendable {
+        let condition = NSCondition()
+        var out = ""
+        var err = ""
+        func append(_ text: String, toErr: Bool) {
+            condition.lock()
+            if toErr { err += text } else { out += text }
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+    private let storage = Storage()
+    public let console: Console
+
+    public init(errIsTerminal: Bool = false) {
+        let storage = self.storage
+        console = Console(
+            errIsTerminal: errIsTerminal,
+            out: { storage.append($0, toErr: false) },
+            err: { storage.append($0, toErr: true) })
+    }
+
+    /// Everything written to stdout so far.
+    public var out: String { storage.condition.withLock { storage.out } }
+    /// Everything written to stderr so far.
+    public var err: String { storage.condition.withLock { storage.err } }
+
+    /// Waits until `predicate(out, err)` holds; false after `seconds`.
+    public func waitFor(seconds: Double, _ predicate: (String, String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        storage.condition.lock()
+        defer { storage.condition.unlock() }
+        while !predicate(storage.out, storage.err) {
+            if !storage.condition.wait(until: deadline) { return predicate(storage.out, storage.err) }
+        }
+        return true
+    }
+}
+
+/// swift-log handler: one plain line per message, warnings and errors labelled.
+struct ConsoleLogHandler: LogHandler {
+    let console: Console
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let label: String = switch event.level {
+        case .warning: "warning: "
+        case .error, .critical: "error: "
+        default: ""
+        }
+        console.writeErr("tiltserial: \(label)\(event.message)\n")
+    }
+}

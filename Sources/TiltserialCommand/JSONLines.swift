@@ -1,0 +1,61 @@
+import TiltCore
+import TiltPhysics
+import TiltPipeline
+import WireProtocol
+
+/// `--json`: one object per line on stdout. Only data-derived events, so a live
+/// run and a replay of its recording print the same bytes. Numbers are printed
+/// from integers (no locale, no shortest-float heuristics): deterministic.
+/// Schema: docs/usage.md.
+enum JSONLines {
+    /// The line for an event (newline included), or nil for events not printed.
+    static func line(for event: HostEvent) -> String? {
+        switch event {
+        case .tick(let tick, let wire):
+            let f = wire.frame
+            return "{\"t_us\":\(tick.timeMicros),\"seq\":\(f.sequence),\"x\":\(decimal(tick.x)),\"y\":\(decimal(tick.y))"
+                + ",\"px\":\(tick.viewportX),\"py\":\(tick.viewportY),\"ribbon\":\(decimal(tick.stretch))"
+                + ",\"ribbon_x\":\(tick.ribbonX),\"ribbon_bottom\":\(tick.ribbonBottom)"
+                + ",\"engaged\":\(tick.engaged),\"fired\":\(tick.fired)}\n"
+        case .formatDetected(let format):
+            return "{\"event\":\"format\",\"format\":\"\(name(format))\"}\n"
+        case .hello(let h):
+            return "{\"event\":\"hello\",\"protocol\":\(h.protocolVersion),\"firmware\":\"\(h.firmwareMajor).\(h.firmwareMinor).\(h.firmwarePatch)\""
+                + ",\"accel_fs_g\":\(h.accelRange.map { String($0.fullScale) } ?? "null")"
+                + ",\"gyro_fs_dps\":\(h.gyroRange.map { String($0.fullScale) } ?? "null")"
+                + ",\"rate_hz\":\(h.sampleRateHz),\"display\":\"\(h.displayWidth)x\(h.displayHeight)\""
+                + ",\"tile_id\":\"\(hex(h.contentTileID))\",\"sensor_ok\":\(h.sensorAnswered),\"display_ok\":\(h.displayAnswered)}\n"
+        case .versionMismatch(let board, let host):
+            return "{\"event\":\"version_mismatch\",\"board\":\(board),\"host\":\(host)}\n"
+        case .tileMismatch(let board, let host):
+            return "{\"event\":\"tile_mismatch\",\"board\":\"\(hex(board))\",\"host\":\"\(hex(host))\"}\n"
+        case .unsupportedRange(let a, let g):
+            return "{\"event\":\"unsupported_range\",\"afs_sel\":\(a),\"fs_sel\":\(g)}\n"
+        case .fired:
+            return nil  // already in the tick's "fired"
+        }
+    }
+
+    static func name(_ format: StreamFormat) -> String {
+        switch format {
+        case .binaryProtocol: "binary"
+        case .i2cdevlib: "i2cdevlib"
+        case .motionCal: "motioncal"
+        }
+    }
+
+    static func hex(_ v: UInt16) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return "0x" + String((0..<4).map { digits[Int(v >> (12 - 4 * UInt16($0))) & 0xF] })
+    }
+
+    /// A Q15.16 value with 6 decimals, rounded half away from zero.
+    static func decimal(_ value: Fixed) -> String {
+        let raw = Int64(value.raw)
+        let scaled = (abs(raw) * 1_000_000 + 32_768) >> 16
+        let whole = scaled / 1_000_000, frac = scaled % 1_000_000
+        let fracText = String(frac)
+        let sign = raw < 0 && scaled != 0 ? "-" : ""
+        return "\(sign)\(whole).\(String(repeating: "0", count: 6 - fracText.count))\(fracText)"
+    }
+}

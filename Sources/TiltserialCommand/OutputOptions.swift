@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// What a run or replay prints and triggers.
+struct OutputOptions: ParsableArguments {
+    @Flag(help: "Print one JSON object per tick (and per hello/format event) on stdout; schema in docs/usage.md.")
+    var json = false
+
+    @Option(name: .customLong("on-pull"), help: ArgumentHelp(
+        "Run CMD each time the ribbon fires; data in TILT_* environment variables (no shell).", valueName: "CMD"))
+    var onPull: String?
+}

@@ -1,0 +1,34 @@
+import SerialIO
+
+/// `tiltserial` with no port (or `--port auto`): the only likely board, or a stop.
+enum PortPicker {
+    static func pick(say: (String) -> Void) throws(Failure) -> String {
+        let ports: [PortInfo]
+        do { ports = try SerialPortLister.list() } catch { throw Failure(error) }
+        let boards = SerialPortLister.likelyBoards(ports)
+        if boards.count == 1 {
+            say("using \(boards[0].preferredName) (\(describe(boards[0])), the only board found)")
+            return boards[0].preferredName
+        }
+        let listing = (boards.isEmpty ? ports : boards).map { "  " + $0.preferredName + "  " + describe($0) }
+        let head = boards.isEmpty
+            ? "no board found; plug one in, or name the port: tiltserial PORT"
+            : "\(boards.count) boards found; name one: tiltserial PORT"
+        throw Failure(.noBoardFound, ([head] + listing).joined(separator: "\n"))
+    }
+
+    static func describe(_ p: PortInfo) -> String {
+        var parts: [String] = []
+        if let vid = p.usbVendorID, let pid = p.usbProductID { parts.append(hex(vid) + ":" + hex(pid)) }
+        if let m = p.manufacturer { parts.append(m) }
+        if let pr = p.product ?? p.description { parts.append(pr) }
+        if let s = p.serialNumber { parts.append("serial " + s) }
+        if let v = p.knownBoardVendor, p.manufacturer == nil { parts.append(v) }
+        return parts.joined(separator: ", ")
+    }
+
+    static func hex(_ v: UInt16) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: 4 - s.count) + s
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import TiltAssets
+import TiltCore
+import TiltDisplay
+import TiltPipeline
+
+/// `tiltserial replay FILE`: the pipeline offline, at full speed.
+struct Replay: TiltserialSubcommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Re-run a --record file or a CSV of samples (t_us,ax,ay,az[,gx,gy,gz]) through the physics.")
+
+    @Argument(help: "A recording made with --record, or a .csv of samples.")
+    var file: String
+
+    @Option(help: ArgumentHelp("Write the board's final display frame as a PNG.", valueName: "FILE.png"))
+    var render: String?
+
+    @OptionGroup var settings: SettingsOptions
+    @OptionGroup var output: OutputOptions
+
+    func execute(_ context: CommandContext) throws(Failure) {
+        let resolved = try settings.resolve()
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw Failure(.badInputFile, "\(file): cannot read it; check the path")
+        }
+        let bytes = [UInt8](data)
+        let art = try HostRunner.loadArt()
+        var session = try makeHostSession(settings: resolved, art: art)
+        let out = try RunOutput(console: context.console, output: output, port: file, renderer: nil)
+        defer { out.finish() }
+        let handle: (HostEvent) -> Void = { out.event($0) }
+        var duration: UInt64 = 0
+
+        if bytes.starts(with: Recording.magic) {
+            let contents: Recording.Contents
+            do { contents = try Recording.read(bytes) } catch { throw Failure(.badInputFile, "\(file): \(error.description)") }
+            for chunk in contents.chunks where chunk.direction != .toBoard {
+                if chunk.direction == .linkRestarted {
+                    session.linkRestarted()
+                    continue
+                }
+                bytes.withUnsafeBytes { raw in
+                    session.receive(UnsafeRawBufferPointer(rebasing: raw[chunk.range]), atHostMicros: chunk.hostMicros, handle)
+                }
+                if session.halted { break }
+            }
+            if contents.truncatedBytes > 0 {
+                out.say("\(file): the last \(contents.truncatedBytes) bytes are a cut-short record; replayed up to it", level: .warning)
+            }
+            duration = contents.chunks.last?.hostMicros ?? 0
+            if let hello = session.hello, session.halted {
+                throw Failure(.protocolMismatch, "\(file): recorded board speaks protocol version \(hello.protocolVersion), this tiltserial version \(HostSession.protocolVersion); replay it with a matching tiltserial")
+            }
+            if session.format == nil {
+                throw Failure(.noValidFrames, "\(file): the recording holds no valid frames (saw \(session.seen.rawValue)); record again with the sketch from Hardware/ and the right --baud")
+            }
+        } else if file.lowercased().hasSuffix(".csv") || looksLikeText(bytes) {
+            let samples: [TimedSample]
+            do { samples = try SampleCSV.parse(String(decoding: bytes, as: UTF8.self)) } catch {
+                throw Failure(.badInputFile, "\(file): \(error.description); expected CSV lines t_us,ax,ay,az[,gx,gy,gz]")
+            }
+            for s in samples { session.ingest(sample: s, handle) }
+            if let first = samples.first, let last = samples.last { duration = last.timeMicros - first.timeMicros }
+        } else {
+            throw Failure(.badInputFile, "\(file): neither a tiltserial recording (--record) nor a CSV of samples (t_us,ax,ay,az[,gx,gy,gz])")
+        }
+
+        if let render {
+            var mirror = DisplayMirror(renderer: art.renderer)
+            if let last = session.lastOffsets { mirror.show(last) }
+            let png = PNGEncoder.encode(mirror.frame, scale: 4)
+            guard FileManager.default.createFile(atPath: render, contents: Data(png)) else {
+                throw Failure(.badInputFile, "\(render): cannot write the PNG; check the directory and permissions")
+            }
+        }
+        context.console.writeErr("tiltserial: replayed: \(HostSummary(durationMicros: duration, counters: session.counters).line)\n")
+    }
+
+    func looksLikeText(_ bytes: [UInt8]) -> Bool {
+        let head = bytes.prefix(512)
+        return !head.isEmpty && head.allSatisfy { $0 == 9 || $0 == 10 || $0 == 13 || (32..<127).contains($0) }
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import SerialIO
+import TiltAssets
+
+/// `tiltserial [PORT]`: the live host.
+struct Run: TiltserialSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Connect to the board and drive its display (the default command).")
+
+    @Argument(help: "Serial port (/dev/ttyUSB0, /dev/ttyACM0, /dev/serial/by-id/...), or auto (the default): the only board plugged in.")
+    var port: String?
+
+    @Option(name: .customLong("port"), help: ArgumentHelp("Same as the PORT argument.", valueName: "PORT"))
+    var portOption: String?
+
+    @Option(help: ArgumentHelp("Save the raw bytes with host times, for `tiltserial replay`.", valueName: "FILE"))
+    var record: String?
+
+    @OptionGroup var settings: SettingsOptions
+    @OptionGroup var output: OutputOptions
+
+    func execute(_ context: CommandContext) throws(Failure) {
+        let resolved = try settings.resolve()
+        let logger = context.console.logger()
+        let path: String
+        if let given = port ?? portOption, given != "auto" {
+            path = given
+        } else {
+            path = try PortPicker.pick { logger.info("\($0)") }
+        }
+        try Self.live(path: path, settings: resolved, output: output, record: record, context: context)
+    }
+
+    /// The live run with its console output (live view or log lines, JSON,
+    /// --on-pull, the summary): what `tiltserial PORT` does once its options are
+    /// read. `transport`: an already-open port (e.g. an emulated board's pty);
+    /// nil opens `path`. Returns after Ctrl-C / `context.stop`, or throws.
+    static func live(
+        path: String, settings: HostSettings, output: OutputOptions, record: String?, context: CommandContext,
+        transport: (any SerialTransport)? = nil
+    ) throws(Failure) {
+        let art = try HostRunner.loadArt()
+        let out = try RunOutput(console: context.console, output: output, port: path, renderer: art.renderer)
+        let runner = try HostRunner(
+            options: HostRunOptions(port: path, settings: settings, recordPath: record), sinks: out.sinks, art: art)
+        if context.handleSignals { StopSignals.install(context.stop) }
+        defer { if context.handleSignals { StopSignals.restore() } }
+        out.view?.start()
+        let summary: HostSummary
+        do {
+            summary = try runner.run(transport: transport, stop: context.stop)
+        } catch {
+            out.finish()
+            throw error
+        }
+        out.finish()
+        if runner.recordingFailed, let record {
+            context.console.writeErr("tiltserial: warning: \(record): writing the recording failed part way (disk full?); it replays up to there\n")
+        }
+        context.console.writeErr("tiltserial: stopped: \(summary.line)\n")
+    }
+}

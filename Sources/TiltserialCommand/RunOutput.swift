@@ -1,0 +1,101 @@
+import Logging
+import SerialIO
+import TiltDisplay
+import TiltPhysics
+import TiltPipeline
+import WireProtocol
+
+/// Turns a run's events into output: JSON lines (stdout), `--on-pull`, and for
+/// people either the live view (stderr is a terminal) or log lines.
+final class RunOutput {
+    let console: Console
+    let logger: Logger
+    let json: Bool
+    let pull: PullAction?
+    let view: LiveView?
+    let port: String
+
+    init(console: Console, output: OutputOptions, port: String, renderer: FrameRenderer?) throws(Failure) {
+        self.console = console
+        logger = console.logger()
+        json = output.json
+        pull = try output.onPull.map { text throws(Failure) in try PullAction(commandLine: text) }
+        self.port = port
+        view = console.errIsTerminal ? renderer.map { LiveView(console: console, port: port, renderer: $0) } : nil
+    }
+
+    var sinks: HostSinks {
+        HostSinks(
+            onEvent: { [unowned self] in event($0) },
+            onStatus: { [unowned self] in status($0) },
+            onRefresh: { [unowned self] in view?.draw($0) })
+    }
+
+    /// Log lines, or the view's message line when the view is up.
+    func say(_ text: String, level: Logger.Level = .info) {
+        if let view {
+            view.message = level == .warning ? "warning: " + text : text
+        } else {
+            logger.log(level: level, "\(text)")
+        }
+    }
+
+    func event(_ event: HostEvent) {
+        if json, let line = JSONLines.line(for: event) { console.writeOut(line) }
+        switch event {
+        case .formatDetected(let format):
+            say("format: \(format.rawValue)")
+        case .hello(let h):
+            let accel = h.accelRange.map { "±\($0.fullScale) g" } ?? "AFS_SEL \(h.accelFullScaleSelect)"
+            say("board: firmware \(h.firmwareMajor).\(h.firmwareMinor).\(h.firmwarePatch), protocol \(h.protocolVersion), \(accel), \(h.sampleRateHz) Hz, "
+                + "sensor \(h.sensorAnswered ? "ok" : "NOT answering"), display \(h.displayAnswered ? "ok" : "NOT answering")")
+        case .tileMismatch(let board, let host):
+            say("the board's content tile \(JSONLines.hex(board)) differs from this tiltserial's \(JSONLines.hex(host)); "
+                + "the live view will not match the OLED; reflash Hardware/ from this checkout", level: .warning)
+        case .unsupportedRange(let a, let g):
+            say("HELLO names unsupported full scales (AFS_SEL \(a), FS_SEL \(g)); keeping the previous ranges", level: .warning)
+        case .versionMismatch:
+            break  // the run stops with the error
+        case .fired(let tick, let fires):
+            say("ribbon fired (#\(fires)) at board time \(tick.timeMicros) µs")
+            pull?.fire(environment: [
+                ("TILT_T_US", String(tick.timeMicros)),
+                ("TILT_X", JSONLines.decimal(tick.x)),
+                ("TILT_Y", JSONLines.decimal(tick.y)),
+                ("TILT_PX", String(tick.viewportX)),
+                ("TILT_PY", String(tick.viewportY)),
+                ("TILT_RIBBON", JSONLines.decimal(tick.stretch)),
+                ("TILT_FIRES", String(fires)),
+                ("TILT_PORT", port),
+            ])
+        case .tick:
+            break
+        }
+    }
+
+    func status(_ status: HostStatus) {
+        switch status {
+        case .waitingForBoard(let port):
+            say("\(port): waiting for the board (it resets when the port opens)…")
+        case .ftdiLatency(let outcome):
+            switch outcome {
+            case .lowered(let from): say("FTDI latency timer lowered from \(from) ms to 1 ms")
+            case .needsPermission(let current, let command, let rule):
+                say("FTDI latency timer is \(current) ms (adds lag); lower it with: \(command)   or for good, a udev rule: \(rule)", level: .warning)
+            case .unreadable(let path): say("cannot read the FTDI latency timer at \(path)", level: .warning)
+            case .alreadyLow(let ms): say("FTDI latency timer already \(ms) ms")
+            case .notApplicable: break
+            }
+        case .deviceGone(let port, let reconnecting):
+            let text = reconnecting ? "\(port): device gone; waiting for it to come back (Ctrl-C to quit)…" : "\(port): device gone"
+            if let view { view.message = text } else { logger.warning("\(text)") }
+        case .reconnected(let port):
+            say("\(port): reconnected; the view keeps its place")
+        }
+    }
+
+    func finish() {
+        view?.stop()
+        pull?.waitAll()
+    }
+}

@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import SerialIO
+
+/// What a subcommand runs with: where output goes and what stops it.
+public struct CommandContext: Sendable {
+    public let console: Console
+    /// Woken by Ctrl-C/SIGTERM (when `handleSignals`) or by an in-process caller.
+    public let stop: WakeUpPipe
+    /// Install SIGINT/SIGTERM handlers that wake `stop` (the real command does; tests don't).
+    public let handleSignals: Bool
+
+    public init(console: Console, stop: WakeUpPipe, handleSignals: Bool) {
+        self.console = console
+        self.stop = stop
+        self.handleSignals = handleSignals
+    }
+}
+
+/// A subcommand body that reports failures as `Failure` (exit code + one line).
+protocol TiltserialSubcommand: ParsableCommand {
+    func execute(_ context: CommandContext) throws(Failure)
+}
+
+/// `tiltserial`: the host for the tilt board.
+public struct Tiltserial: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "tiltserial",
+        abstract: "Scroll the board's display by tilting it: reads the accelerometer, writes scroll offsets back.",
+        discussion: "Exit codes and the --json schema: docs/usage.md.",
+        subcommands: [Run.self, List.self, Replay.self],
+        defaultSubcommand: Run.self)
+
+    public init() {}
+}
+
+/// The entry points: the real process and in-process callers (tests, demo).
+public enum TiltserialMain {
+    /// Parses `arguments` (without the program name), runs, returns the exit code.
+    public static func run(arguments: [String], context: CommandContext) -> Int32 {
+        var command: ParsableCommand
+        do {
+            command = try Tiltserial.parseAsRoot(arguments)
+            guard let sub = command as? TiltserialSubcommand else {
+                try command.run()  // `help`, `--help`: ArgumentParser's own commands
+                return 0
+            }
+            command = sub
+        } catch {
+            return report(error, context.console)
+        }
+        do {
+            try (command as! TiltserialSubcommand).execute(context)
+            return 0
+        } catch {
+            context.console.writeErr("tiltserial: error: \(error.message)\n")
+            return error.code.rawValue
+        }
+    }
+
+    /// Help goes to stdout with code 0; usage errors to stderr with code badSettings.
+    static func report(_ error: any Error, _ console: Console) -> Int32 {
+        let code = Tiltserial.exitCode(for: error).rawValue
+        let text = Tiltserial.fullMessage(for: error)
+        if code == 0 {
+            console.writeOut(text + "\n")
+            return 0
+        }
+        console.writeErr(text + "\n")
+        return Failure.Code.badSettings.rawValue
+    }
+
+    /// `main.swift` calls this.
+    public static func main() -> Never {
+        let console = Console.standard()
+        guard let stop = try? WakeUpPipe() else {
+            console.writeErr("tiltserial: error: cannot create a pipe; the system is out of descriptors\n")
+            exit(Failure.Code.ioError.rawValue)
+        }
+        exit(run(arguments: Array(CommandLine.arguments.dropFirst()), context: CommandContext(console: console, stop: stop, handleSignals: true)))
+    }
+}
+
+extension TiltserialSubcommand {
+    mutating func run() throws {
+        guard let stop = try? WakeUpPipe() else { throw ExitCode(Failure.Code.ioError.rawValue) }
+        do { try execute(CommandContext(console: .standard(), stop: stop, handleSignals: true)) } catch {
+            Console.standard().writeErr("tiltserial: error: \(error.message)\n")
+            throw ExitCode(error.code.rawValue)
+        }
+    }
+}

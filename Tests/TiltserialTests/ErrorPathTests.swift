@@ -1,0 +1,92 @@
+import Foundation
+import SerialIO
+import Testing
+
+@Suite struct ErrorPathTests {
+    @Test func noSuchPortSuggestsList() {
+        let r = runTiltserial(["/dev/tiltserial-no-such-port"])
+        #expect(r.code == 10)
+        #expect(r.err == "tiltserial: error: /dev/tiltserial-no-such-port: no such serial port; run `tiltserial list` to see the ports present\n")
+    }
+
+    @Test func aRegularFileIsNotASerialDevice() {
+        let file = tempPath("plain.txt")
+        FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+        let r = runTiltserial([file])
+        #expect(r.code == 14)
+        #expect(r.err.contains("not a serial device"))
+    }
+
+    @Test func aBusyPortSaysSo() throws {
+        let pty = try PseudoTerminal.open()
+        defer { pty.close() }
+        let holder = try SerialPort.open(path: pty.slavePath)
+        defer { holder.close() }
+        let r = runTiltserial([pty.slavePath])
+        #expect(r.code == 13)
+        #expect(r.err.contains("port busy"))
+    }
+
+    @Test func badOptionValuesNameTheOption() {
+        let r1 = runTiltserial(["/dev/null", "--tick-ms", "0"])
+        #expect(r1.code == 21)
+        #expect(r1.err == "tiltserial: error: physics setting 'tickMicros' must be between 1000 and 1000000 µs (--tick-ms)\n")
+        let r2 = runTiltserial(["/dev/null", "--physics", "fast"])
+        #expect(r2.code == 21)
+        #expect(r2.err == "tiltserial: error: --physics: 'fast' is not valid; it must be recipe or smooth\n")
+        let r3 = runTiltserial(["/dev/null", "--axes", "x,x,z"])
+        #expect(r3.code == 21)
+        #expect(r3.err.contains("--axes: 'x,x,z' is not valid"))
+    }
+
+    @Test func configFileKeysAreCheckedAndOptionsWin() throws {
+        let unknown = tempPath("unknown.json")
+        try Data(#"{"tickMicros": 20000, "tickMilliseconds": 5}"#.utf8).write(to: URL(fileURLWithPath: unknown))
+        let r1 = runTiltserial(["/dev/null", "--config", unknown])
+        #expect(r1.code == 21)
+        #expect(r1.err.hasPrefix("tiltserial: error: \(unknown): unknown key 'tickMilliseconds'; known keys: mode, tickMicros,"))
+
+        let bad = tempPath("bad.json")
+        try Data(#"{"deadZone": "wide"}"#.utf8).write(to: URL(fileURLWithPath: bad))
+        let r2 = runTiltserial(["/dev/null", "--config", bad])
+        #expect(r2.code == 21)
+        #expect(r2.err == "tiltserial: error: \(bad): key 'deadZone': 'wide' is not valid; it must be a number\n")
+
+        // A config value out of range, overridden by the command line: the option wins.
+        let csv = tempPath("tilt.csv")
+        try Data("t_us,ax,ay,az\n0,0,0,-16000\n100000,0,0,-16000\n".utf8).write(to: URL(fileURLWithPath: csv))
+        let range = tempPath("range.json")
+        try Data(#"{"tickMicros": 5, "mode": "recipe"}"#.utf8).write(to: URL(fileURLWithPath: range))
+        let r3 = runTiltserial(["replay", csv, "--config", range])
+        #expect(r3.code == 21)
+        let r4 = runTiltserial(["replay", csv, "--config", range, "--tick-ms", "50", "--json"])
+        #expect(r4.code == 0)
+        let ticks = r4.out.split(separator: "\n")
+        #expect(ticks.count == 2)
+        #expect(ticks.first?.hasPrefix(#"{"t_us":50000,"seq":0,"#) == true)
+        #expect(ticks.last?.hasPrefix(#"{"t_us":100000,"seq":1,"#) == true)
+    }
+
+    @Test func badReplayFilesSayWhatIsWrong() throws {
+        let junk = tempPath("junk.bin")
+        try Data([0x00, 0xFF, 0x13, 0x37]).write(to: URL(fileURLWithPath: junk))
+        let r1 = runTiltserial(["replay", junk])
+        #expect(r1.code == 18)
+        #expect(r1.err.contains("neither a tiltserial recording"))
+
+        let csv = tempPath("bad.csv")
+        try Data("t_us,ax,ay,az\n0,1,2\n".utf8).write(to: URL(fileURLWithPath: csv))
+        let r2 = runTiltserial(["replay", csv])
+        #expect(r2.code == 18)
+        #expect(r2.err == "tiltserial: error: \(csv): line 2: expected 4 or 7 comma-separated values (t_us,ax,ay,az,gx,gy,gz), found 3; expected CSV lines t_us,ax,ay,az[,gx,gy,gz]\n")
+
+        let r3 = runTiltserial(["replay", tempPath("missing.csv")])
+        #expect(r3.code == 18)
+    }
+
+    @Test func anUnknownOptionIsAUsageError() {
+        let r = runTiltserial(["run", "--tilt-harder"])
+        #expect(r.code == 21)
+        #expect(r.err.contains("Unknown option '--tilt-harder'"))
+    }
+}

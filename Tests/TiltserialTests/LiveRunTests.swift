@@ -1,0 +1,125 @@
+import Foundation
+import SerialIO
+import Testing
+import TiltCore
+import WireProtocol
+
+@Suite(.serialized) struct LiveRunTests {
+    @Test func offsetsOverAPtyMatchTheEngineAndReplayPrintsTheSameJSON() throws {
+        let link = tempPath("board")
+        let record = tempPath("run.tiltrec")
+        let board = try TestBoard(link: link)
+        defer { board.close() }
+        let host = InProcessHost(["run", link, "--json", "--record", record])
+
+        #expect(try board.waitFor { _ in board.hostHellos == 1 }, "the host greets the board")
+        let stream = Stream.samples(0..<3000)
+        try board.sendChunked(Stream.hello() + stream.wire)
+        let expected = Stream.expectedOffsets(stream.samples)
+        #expect(expected.count == 99)
+        #expect(try board.waitFor { _ in board.offsets.count >= expected.count })
+        #expect(board.offsets == expected)
+        #expect(Set(expected.map(\.viewportX)).count > 10, "the motion scrolls")
+
+        #expect(host.interrupt() == 0)
+        let liveJSON = host.captured.out
+        let lines = liveJSON.split(separator: "\n")
+        #expect(lines.count == expected.count + 2)
+        #expect(lines.first == #"{"event":"format","format":"binary"}"#)
+        #expect(lines[1].hasPrefix(#"{"event":"hello","protocol":1,"firmware":"1.0.0","accel_fs_g":2"#))
+        #expect(lines[2].hasPrefix(#"{"t_us":31000,"seq":0,"#))
+        #expect(host.captured.err.contains("waiting for the board (it resets when the port opens)"))
+        #expect(host.captured.err.contains("stopped: "))
+        #expect(host.captured.err.contains("3001 frames, 0 lost, 0 errors, 99 ticks"))
+
+        let replay = runTiltserial(["replay", record, "--json"])
+        #expect(replay.code == 0)
+        #expect(replay.out == liveJSON)
+    }
+
+    @Test func unplugAndReplugKeepsThePhysicsAndReconnects() throws {
+        let link = tempPath("board"), record = tempPath("replug.tiltrec")
+        var board = try TestBoard(link: link)
+        let host = InProcessHost(["run", link, "--json", "--record", record])
+        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        try board.sendChunked(Stream.hello() + Stream.samples(0..<1500).wire)
+        #expect(try board.waitFor { _ in board.offsets.count >= 49 })
+        let before = board.offsets
+        board.close()  // unplug
+
+        board = try TestBoard(link: link)  // replug at the same path
+        defer { board.close() }
+        #expect(try board.waitFor { _ in board.hostHellos == 1 }, "the host reopens the port and greets the board")
+        try board.sendChunked(Stream.hello() + Stream.samples(1500..<3000, start: 700).wire)
+        #expect(try board.waitFor { _ in board.offsets.count >= 50 })
+        // The link restarts (OFFSETS numbered from 0) but the view carries on from where it was.
+        #expect(board.offsets.first?.sequence == 0)
+        let last = before.last!, next = board.offsets.first!
+        #expect(abs(Int(next.viewportX) - Int(last.viewportX)) <= 2)
+        #expect(abs(Int(next.viewportY) - Int(last.viewportY)) <= 2)
+
+        #expect(host.interrupt() == 0)
+        #expect(host.captured.err.contains("device gone; waiting for it to come back"))
+        #expect(host.captured.err.contains("reconnected"))
+        // Connection news stays off stdout, so the replay prints the same JSON.
+        let replay = runTiltserial(["replay", record, "--json"])
+        #expect(replay.code == 0)
+        #expect(replay.out == host.captured.out)
+        #expect(host.captured.out.components(separatedBy: "\"event\":\"hello\"").count == 3)
+    }
+
+    @Test func noReconnectExitsWithDeviceGone() throws {
+        let link = tempPath("board")
+        let board = try TestBoard(link: link)
+        let host = InProcessHost(["run", link, "--no-reconnect"])
+        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        try board.send(Stream.hello() + Stream.samples(0..<100).wire)
+        #expect(try board.waitFor { _ in board.offsets.count >= 3 })
+        board.close()
+        #expect(host.wait() == 17)
+        #expect(host.captured.err.contains("device gone"))
+    }
+
+    @Test func versionMismatchNamesBothVersions() throws {
+        let link = tempPath("board")
+        let board = try TestBoard(link: link)
+        defer { board.close() }
+        let host = InProcessHost(["run", link])
+        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        try board.send(Stream.hello(version: 2) + Stream.samples(0..<100).wire)
+        #expect(host.wait() == 12)
+        #expect(host.captured.err.contains("protocol version 2, this tiltserial version 1; reflash the board from Hardware/"))
+        #expect(board.offsets.isEmpty)
+    }
+
+    @Test func silenceTextAndNoiseEachGetTheirOwnHint() throws {
+        for (bytes, hint) in [([UInt8](), "nothing arrived"),
+                              (Array(String(repeating: "Booting... ok\r\n", count: 20).utf8), "text arrived but not in a known format"),
+                              ((0..<300).map { UInt8(truncatingIfNeeded: $0 * 73 + 5) | 0x81 }, "binary bytes arrived but no valid frame")] {
+            let link = tempPath("board")
+            let board = try TestBoard(link: link)
+            defer { board.close() }
+            let host = InProcessHost(["run", link, "--hello-timeout", "300"])
+            #expect(try board.waitFor { _ in board.hostHellos == 1 })
+            if !bytes.isEmpty { try board.send(bytes) }
+            #expect(host.wait() == 15)
+            #expect(host.captured.err.contains("no valid frames within 0.3 s (--hello-timeout): \(hint)"))
+        }
+    }
+
+    @Test func i2cdevlibTextIsDetectedAndSaidSo() throws {
+        let link = tempPath("board")
+        let board = try TestBoard(link: link)
+        defer { board.close() }
+        let host = InProcessHost(["run", link, "--json"])
+        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        var text = "Initializing I2C devices...\r\n"
+        for i in 0..<50 { let r = Stream.raw(i); text += "a/g:\t\(r.accel.x)\t\(r.accel.y)\t\(r.accel.z)\t1\t2\t3\r\n" }
+        try board.send(Array(text.utf8))
+        // Text carries no board time (ticks depend on arrival times): wait for the detection itself.
+        #expect(host.captured.waitFor(seconds: 10) { out, _ in out.contains("i2cdevlib") })
+        #expect(host.interrupt() == 0)
+        #expect(host.captured.out.hasPrefix(#"{"event":"format","format":"i2cdevlib"}"#))
+        #expect(host.captured.err.contains("format: i2cdevlib MPU6050_raw text"))
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+@Suite struct PullActionTests {
+    /// At rest for 1 s, then tipped past face-forward: the view runs into the top
+    /// edge under the ribbon, which stretches and fires once.
+    static func pullCSV() -> String {
+        var csv = "t_us,ax,ay,az\n"
+        for i in 0..<8000 {
+            let pitch = (i < 1000 ? 60.0 : 110.0) * .pi / 180
+            csv += "\(i * 1000),0,\(Int((sin(pitch) * 16384).rounded())),\(Int((cos(pitch) * 16384).rounded()))\n"
+        }
+        return csv
+    }
+
+    @Test func onPullRunsTheCommandWithTheFiresDataInItsEnvironment() throws {
+        let csv = tempPath("pull.csv"), log = tempPath("pulls.log")
+        try Data(Self.pullCSV().utf8).write(to: URL(fileURLWithPath: csv))
+        let r = runTiltserial(["replay", csv, "--ribbon-center-x", "64", "--json",
+                               "--on-pull", "sh -c 'echo \"$TILT_FIRES $TILT_T_US $TILT_PX $TILT_PY $TILT_PORT\" >> \(log)'"])
+        #expect(r.code == 0)
+        let fired = r.out.split(separator: "\n").filter { $0.contains("\"fired\":true") }
+        #expect(fired.count == 1)
+        guard let tick = fired.first else { return }
+        func field(_ name: String) -> Substring {
+            let start = tick.range(of: "\"\(name)\":")!.upperBound
+            return tick[start...].prefix { $0 != "," && $0 != "}" }
+        }
+        let logged = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(logged == "1 \(field("t_us")) \(field("px")) \(field("py")) \(csv)\n")
+        #expect(r.err.contains("ribbon fired (#1) at board time \(field("t_us")) µs"))
+        #expect(r.err.contains("1 fires"))
+    }
+}
