@@ -22,7 +22,7 @@ import Testing
             (error as? EmulatedBoardFactory.Failure)?.kind == .missingFile
         }
         let notELF = FileManager.default.temporaryDirectory.appendingPathComponent("not-an-elf-\(getpid()).elf").path
-        FileManager.default.createFile(atPath: notELF, contents: Data("hello".utf8))
+        #expect(FileManager.default.createFile(atPath: notELF, contents: Data("hello".utf8)))
         defer { try? FileManager.default.removeItem(atPath: notELF) }
         let bad = EmulatedBoardFactory(engine: .avr, firmwarePath: notELF)
         #expect { try bad.makeBoard { notices.append($0) } } throws: { error in
