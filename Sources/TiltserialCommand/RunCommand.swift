@@ -1,6 +1,7 @@
 import ArgumentParser
 import SerialIO
 import TiltAssets
+import TiltPipeline
 
 /// `tiltserial [PORT]`: the live host.
 struct Run: TiltserialSubcommand {
@@ -35,15 +36,26 @@ struct Run: TiltserialSubcommand {
     /// The live run with its console output (live view or log lines, JSON,
     /// --on-pull, the summary): what `tiltserial PORT` does once its options are
     /// read. `transport`: an already-open port (e.g. an emulated board's pty);
-    /// nil opens `path`. Returns after Ctrl-C / `context.stop`, or throws.
+    /// nil opens `path`. `observe` sees every event after the output has (the
+    /// demo steers its emulated board with it). Returns after Ctrl-C /
+    /// `context.stop`, or throws.
+    @discardableResult
     static func live(
         path: String, settings: HostSettings, output: OutputOptions, record: String?, context: CommandContext,
-        transport: (any SerialTransport)? = nil
-    ) throws(Failure) {
+        transport: (any SerialTransport)? = nil, observe: ((HostEvent) -> Void)? = nil
+    ) throws(Failure) -> HostSummary {
         let art = try HostRunner.loadArt()
         let out = try RunOutput(console: context.console, output: output, port: path, renderer: art.renderer)
+        var sinks = out.sinks
+        if let observe {
+            let show = sinks.onEvent
+            sinks.onEvent = { event in
+                show(event)
+                observe(event)
+            }
+        }
         let runner = try HostRunner(
-            options: HostRunOptions(port: path, settings: settings, recordPath: record), sinks: out.sinks, art: art)
+            options: HostRunOptions(port: path, settings: settings, recordPath: record), sinks: sinks, art: art)
         if context.handleSignals { StopSignals.install(context.stop) }
         defer { if context.handleSignals { StopSignals.restore() } }
         out.view?.start()
@@ -59,5 +71,6 @@ struct Run: TiltserialSubcommand {
             context.console.writeErr("tiltserial: warning: \(record): writing the recording failed part way (disk full?); it replays up to there\n")
         }
         context.console.writeErr("tiltserial: stopped: \(summary.line)\n")
+        return summary
     }
 }
