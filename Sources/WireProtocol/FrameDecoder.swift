@@ -32,32 +32,50 @@ public struct FrameDecoder: Sendable {
 
     /// Decodes `bytes`, calling `deliver` for every valid frame they complete.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ deliver: (DecodedFrame) -> Void) {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let count = bytes.count
+        let tables = FrameCRC.tables
         var start = 0
         while start < count {
-            var end = start
-            while end < count && bytes[end] != WireFormat.delimiter { end += 1 }
-            let run = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+            let end = Self.delimiter(in: base, from: start, count: count)
             if end == count {
-                stash(run)
+                stash(base + start, count: count - start)
                 return
             }
             if pendingCount == 0 && !discarding {
-                finishRun(run, deliver)  // the common case: the whole run is in this chunk
+                finishRun(base + start, count: end - start, tables, deliver)  // the common case: all in this chunk
             } else {
-                stash(run)
+                stash(base + start, count: end - start)
                 if discarding {
                     counters.oversizeFrames += 1
                 } else {
                     var copy = pending
                     let copyCount = pendingCount
-                    withUnsafeBytes(of: &copy) { finishRun(UnsafeRawBufferPointer(rebasing: $0[0..<copyCount]), deliver) }
+                    withUnsafeBytes(of: &copy) {
+                        finishRun($0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: copyCount, tables, deliver)
+                    }
                 }
                 pendingCount = 0
                 discarding = false
             }
             start = end + 1
         }
+    }
+
+    /// Index of the first 0x00 at or after `start`, or `count`. Eight bytes at a
+    /// time: a word has a zero byte iff (w − 0x01…01) & ~w & 0x80…80 ≠ 0, and
+    /// the lowest set bit of that marks the first one (little-endian load).
+    @inline(__always)
+    static func delimiter(in base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+        var index = start
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let zeros = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+            if zeros != 0 { return index + zeros.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < count && base[index] != WireFormat.delimiter { index += 1 }
+        return index
     }
 
     /// Decodes any collection of bytes (copies through a small stack buffer when
@@ -82,9 +100,9 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Keeps the bytes of an unfinished run, or starts discarding when it is too long.
-    @usableFromInline mutating func stash(_ bytes: UnsafeRawBufferPointer) {
-        if discarding || bytes.isEmpty { return }
-        let total = pendingCount + bytes.count
+    mutating func stash(_ bytes: UnsafePointer<UInt8>, count: Int) {
+        if discarding || count == 0 { return }
+        let total = pendingCount + count
         if total > WireFormat.maxEncodedCount {
             discarding = true
             pendingCount = 0
@@ -92,48 +110,67 @@ public struct FrameDecoder: Sendable {
         }
         let offset = pendingCount
         withUnsafeMutableBytes(of: &pending) { buffer in
-            UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<total]).copyMemory(from: bytes)
+            (buffer.baseAddress! + offset).copyMemory(from: bytes, byteCount: count)
         }
         pendingCount = total
     }
 
-    /// Judges one complete run (the bytes between two delimiters).
-    @usableFromInline mutating func finishRun(_ run: UnsafeRawBufferPointer, _ deliver: (DecodedFrame) -> Void) {
-        if run.isEmpty { return }  // two delimiters in a row: idle filler
-        if run.count > WireFormat.maxEncodedCount {
+    /// Judges one complete run (the bytes between two delimiters, no 0x00 inside).
+    /// Checks in the order docs/protocol.md gives: length, COBS, payload length,
+    /// CRC, type, body length.
+    mutating func finishRun(
+        _ run: UnsafePointer<UInt8>, count: Int, _ tables: UnsafePointer<UInt16>, _ deliver: (DecodedFrame) -> Void
+    ) {
+        if count == 0 { return }  // two delimiters in a row: idle filler
+        if count > WireFormat.maxEncodedCount {
             counters.oversizeFrames += 1
             return
         }
         var scratch: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &scratch) { buffer in
-            guard let payloadCount = COBS.decode(run, into: buffer) else {
+            let payload = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let payloadCount = FrameCRC.decode(run, count: count, into: payload)
+            guard payloadCount >= WireFormat.minPayloadCount else {
+                counters.framingErrors += 1  // bad COBS (-1) or shorter than type + CRC
+                return
+            }
+            guard FrameCRC.checksum(payload, count: payloadCount, tables: tables) == 0 else {
+                counters.crcErrors += 1
+                return
+            }
+            guard let type = FrameType(rawValue: payload[0]) else {
+                counters.unknownTypes += 1
+                return
+            }
+            let bodyCount = payloadCount - WireFormat.minPayloadCount
+            guard bodyCount == type.bodyCount else {
                 counters.framingErrors += 1
                 return
             }
-            let payload = UnsafeRawBufferPointer(rebasing: buffer[0..<payloadCount])
-            switch Frame.parse(payload: payload) {
-            case .success(let frame):
-                counters.framesDecoded += 1
-                deliver(track(frame))
-            case .failure(.crcMismatch):
-                counters.crcErrors += 1
-            case .failure(.unknownType):
-                counters.unknownTypes += 1
-            case .failure(.tooShort), .failure(.wrongBodyLength):
-                counters.framingErrors += 1
+            let body = UnsafeRawBufferPointer(start: payload + 1, count: bodyCount)
+            counters.framesDecoded += 1
+            if type == .sample {  // the hot path: straight to a TimedSample
+                deliver(.sample(timed(SampleFrame(body: body))))
+            } else {
+                deliver(track(Frame(type: type, body: body)))
             }
         }
     }
 
+    /// Unwraps a SAMPLE's time and counts its gaps.
+    @inline(__always) mutating func timed(_ sample: SampleFrame) -> TimedSample {
+        let step = tracker.track(sequence: sample.sequence, boardTime: sample.boardTime)
+        counters.samplesDecoded += 1
+        counters.lostFrames += step.lost
+        if step.duplicate { counters.duplicates += 1 }
+        return TimedSample(timeMicros: step.timeMicros, sequence: sample.sequence, raw: sample.raw)
+    }
+
     /// Updates sequence and time state; turns SAMPLE into a `TimedSample`.
-    @usableFromInline mutating func track(_ frame: Frame) -> DecodedFrame {
+    mutating func track(_ frame: Frame) -> DecodedFrame {
         switch frame {
         case .sample(let sample):
-            let step = tracker.track(sequence: sample.sequence, boardTime: sample.boardTime)
-            counters.samplesDecoded += 1
-            counters.lostFrames += step.lost
-            if step.duplicate { counters.duplicates += 1 }
-            return .sample(TimedSample(timeMicros: step.timeMicros, sequence: sample.sequence, raw: sample.raw))
+            return .sample(timed(sample))
         case .hello(let hello):
             tracker.restart(sampleRateHz: hello.sampleRateHz)
             return .hello(hello)
