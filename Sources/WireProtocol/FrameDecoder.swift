@@ -150,7 +150,10 @@ public struct FrameDecoder: Sendable {
             let body = UnsafeRawBufferPointer(start: payload + 1, count: bodyCount)
             counters.framesDecoded += 1
             if type == .sample {  // the hot path: straight to a TimedSample
-                deliver(.sample(timed(SampleFrame(body: body))))
+                let sample = SampleFrame(
+                    sequence: payload[1], boardTime: UInt32(payload[2]) | UInt32(payload[3]) << 8 | UInt32(payload[4]) << 16,
+                    raw: FrameCRC.burst(payload + 5))
+                deliver(.sample(timed(sample)))
             } else {
                 deliver(track(Frame(type: type, body: body)))
             }
