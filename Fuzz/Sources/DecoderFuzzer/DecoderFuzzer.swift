@@ -122,7 +122,12 @@ func checkDetector(_ bytes: UnsafeRawBufferPointer) {
     var detector = FormatDetector(limit: 512)
     var result = FormatDetection.undecided
     feedInChunks(bytes) { chunk in result = detector.feed(chunk) }
-    require(detector.seenBytes.count <= 512, "detector kept too many bytes")
+    let largestChunk = chunkSizes(bytes).max() ?? 1
+    require(detector.seenBytes.count < 512 + largestChunk, "detector kept more than limit + one chunk")
+    if case .found = final {
+        // Replaying what the detector kept, then the rest, reads the whole input.
+        require(bytes.starts(with: detector.seenBytes), "detector's bytes are not the input's start")
+    }
     let final = detector.finish()
     require(final != .undecided, "finish() left it undecided")
     if result != .undecided { require(final == result, "finish() changed a decision") }
