@@ -14,15 +14,16 @@ import TiltCore
 /// counted by `SampleTracker` (whose documentation gives the exact rules).
 public struct FrameDecoder: Sendable {
     /// Counters since creation.
-    public private(set) var counters = DecoderCounters()
+    public internal(set) var counters = DecoderCounters()
     /// Sequence and time state of the SAMPLE stream.
-    public private(set) var tracker = SampleTracker()
+    public internal(set) var tracker = SampleTracker()
 
-    /// Bytes of the current run seen in earlier chunks (at most 65, COBS-encoded).
+    /// Bytes of the current run seen in earlier chunks (COBS-encoded); for a run
+    /// longer than 65 bytes, its last 65.
     @usableFromInline var pending: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
         (0, 0, 0, 0, 0, 0, 0, 0, 0)
     @usableFromInline var pendingCount = 0
-    /// The current run is already longer than any frame: drop bytes to the next delimiter.
+    /// The current run is already longer than any frame: keep only its tail.
     @usableFromInline var discarding = false
 
     public init() {}
@@ -43,20 +44,18 @@ public struct FrameDecoder: Sendable {
                 return
             }
             if pendingCount == 0 && !discarding {
-                finishRun(base + start, count: end - start, tables, deliver)  // the common case: all in this chunk
+                finishRun(base + start, count: end - start, oversize: false, tables, deliver)  // the common case: all in this chunk
             } else {
                 stash(base + start, count: end - start)
-                if discarding {
-                    counters.oversizeFrames += 1
-                } else {
-                    var copy = pending
-                    let copyCount = pendingCount
-                    withUnsafeBytes(of: &copy) {
-                        finishRun($0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: copyCount, tables, deliver)
-                    }
-                }
+                var copy = pending
+                let copyCount = pendingCount
+                let oversize = discarding
                 pendingCount = 0
                 discarding = false
+                withUnsafeBytes(of: &copy) {
+                    let window = $0.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                    finishRun(window, count: copyCount, oversize: oversize, tables, deliver)
+                }
             }
             start = end + 1
         }
@@ -99,65 +98,28 @@ public struct FrameDecoder: Sendable {
         }
     }
 
-    /// Keeps the bytes of an unfinished run, or starts discarding when it is too long.
+    /// Keeps the bytes of an unfinished run. Once the run is longer than any
+    /// frame, only its last 65 bytes are kept (enough to recover a frame at
+    /// its end, see `finishRun`).
     mutating func stash(_ bytes: UnsafePointer<UInt8>, count: Int) {
-        if discarding || count == 0 { return }
+        if count == 0 { return }
+        let capacity = WireFormat.maxEncodedCount
         let total = pendingCount + count
-        if total > WireFormat.maxEncodedCount {
-            discarding = true
-            pendingCount = 0
-            return
-        }
-        let offset = pendingCount
+        let kept = pendingCount
         withUnsafeMutableBytes(of: &pending) { buffer in
-            (buffer.baseAddress! + offset).copyMemory(from: bytes, byteCount: count)
-        }
-        pendingCount = total
-    }
-
-    /// Judges one complete run (the bytes between two delimiters, no 0x00 inside).
-    /// Checks in the order docs/protocol.md gives: length, COBS, payload length,
-    /// CRC, type, body length.
-    mutating func finishRun(
-        _ run: UnsafePointer<UInt8>, count: Int, _ tables: UnsafePointer<UInt16>, _ deliver: (DecodedFrame) -> Void
-    ) {
-        if count == 0 { return }  // two delimiters in a row: idle filler
-        if count > WireFormat.maxEncodedCount {
-            counters.oversizeFrames += 1
-            return
-        }
-        var scratch: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &scratch) { buffer in
-            let payload = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            let payloadCount = FrameCRC.decode(run, count: count, into: payload)
-            guard payloadCount >= WireFormat.minPayloadCount else {
-                counters.framingErrors += 1  // bad COBS (-1) or shorter than type + CRC
-                return
-            }
-            guard FrameCRC.checksum(payload, count: payloadCount, tables: tables) == 0 else {
-                counters.crcErrors += 1
-                return
-            }
-            guard let type = FrameType(rawValue: payload[0]) else {
-                counters.unknownTypes += 1
-                return
-            }
-            let bodyCount = payloadCount - WireFormat.minPayloadCount
-            guard bodyCount == type.bodyCount else {
-                counters.framingErrors += 1
-                return
-            }
-            let body = UnsafeRawBufferPointer(start: payload + 1, count: bodyCount)
-            counters.framesDecoded += 1
-            if type == .sample {  // the hot path: straight to a TimedSample
-                let sample = SampleFrame(
-                    sequence: payload[1], boardTime: UInt32(payload[2]) | UInt32(payload[3]) << 8 | UInt32(payload[4]) << 16,
-                    raw: FrameCRC.burst(payload + 5))
-                deliver(.sample(timed(sample)))
+            let window = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            if total <= capacity {
+                (window + kept).update(from: bytes, count: count)
+            } else if count >= capacity {
+                window.update(from: bytes + (count - capacity), count: capacity)
             } else {
-                deliver(track(Frame(type: type, body: body)))
+                let keep = capacity - count
+                window.update(from: window + (kept - keep), count: keep)
+                (window + keep).update(from: bytes, count: count)
             }
         }
+        if total > capacity { discarding = true }
+        pendingCount = min(total, capacity)
     }
 
     /// Unwraps a SAMPLE's time and counts its gaps.
