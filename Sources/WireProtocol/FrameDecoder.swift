@@ -7,8 +7,10 @@ import TiltCore
 /// allocates: a partial frame waits in a fixed 72-byte buffer, and each run of
 /// bytes between two 0x00 delimiters is judged on its own, so any error (bad
 /// COBS, bad CRC, oversize, unknown type) costs only that run and the decoder
-/// is back in sync at the next delimiter. A frame whose own bytes and both
-/// delimiters arrived intact is always decoded, whatever came before it.
+/// is back in sync at the next delimiter. A damaged run is also searched for
+/// intact frames at its start and end, so a frame whose own bytes and
+/// delimiter arrived intact is always decoded, whatever came before it
+/// (see `finishRun` and docs/protocol.md).
 ///
 /// SAMPLE frames are delivered as `TimedSample`, their time unwrapped and gaps
 /// counted by `SampleTracker` (whose documentation gives the exact rules).
