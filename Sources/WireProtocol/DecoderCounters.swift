@@ -2,8 +2,10 @@
 ///
 /// Every non-empty run of bytes between two delimiters ends in exactly one of
 /// `framesDecoded`, `crcErrors`, `framingErrors`, `oversizeFrames`,
-/// `unknownTypes` (so their sum is the number of such runs; empty runs, two
-/// delimiters in a row, are idle filler and not counted). `lostFrames` and
+/// `unknownTypes` (empty runs, two delimiters in a row, are idle filler and
+/// not counted). A damaged run may also yield up to two `recoveredFrames`
+/// (frames found at its start or end, also counted in `framesDecoded`), so
+/// `runs` = framesDecoded − recoveredFrames + errors. `lostFrames` and
 /// `duplicates` come from the SAMPLE sequence numbers and board time.
 public struct DecoderCounters: Hashable, Sendable {
     /// Valid frames of a known type delivered (all types, SAMPLE included).
@@ -22,6 +24,9 @@ public struct DecoderCounters: Hashable, Sendable {
     public var lostFrames: UInt64 = 0
     /// SAMPLE frames with the same sequence number as the previous one.
     public var duplicates: UInt64 = 0
+    /// Frames found at the start or end of a damaged run (after garbage, or
+    /// next to a lost delimiter); included in `framesDecoded`.
+    public var recoveredFrames: UInt64 = 0
     /// SAMPLE frames among `framesDecoded`.
     public var samplesDecoded: UInt64 = 0
 
@@ -30,6 +35,6 @@ public struct DecoderCounters: Hashable, Sendable {
     /// Runs that did not produce a frame.
     public var errors: UInt64 { crcErrors + framingErrors + oversizeFrames + unknownTypes }
 
-    /// Non-empty runs seen: frames plus errors.
-    public var runs: UInt64 { framesDecoded + errors }
+    /// Non-empty runs seen: frames not recovered from a damaged run, plus errors.
+    public var runs: UInt64 { framesDecoded - recoveredFrames + errors }
 }

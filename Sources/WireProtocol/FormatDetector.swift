@@ -30,14 +30,15 @@ public enum FormatDetection: Hashable, Sendable {
 
 /// Decides from the first bytes of a stream which format it is: the first
 /// decoder among `FrameDecoder`, `I2CDevLibReader` and `MotionCalReader` to
-/// produce a valid frame or sample wins. All bytes seen are kept in
-/// `seenBytes` (at most `limit`) so the caller can replay them into the
-/// chosen reader and lose nothing.
+/// produce a valid frame or sample wins. Every byte fed until the decision
+/// (whole chunks, so at most `limit` plus one chunk) is kept in `seenBytes`,
+/// so the caller can replay them into the chosen reader, then go on with the
+/// next chunk, and lose nothing.
 public struct FormatDetector: Sendable {
-    /// Bytes examined before giving up.
+    /// Bytes examined before giving up (the chunk that crosses it is examined whole).
     public let limit: Int
     public private(set) var result = FormatDetection.undecided
-    /// The bytes examined so far, to replay into the chosen reader.
+    /// Every byte fed before the decision, to replay into the chosen reader.
     public private(set) var seenBytes: [UInt8] = []
     /// Bytes that are printable ASCII, tab, CR or LF.
     public private(set) var textByteCount = 0
@@ -62,15 +63,14 @@ public struct FormatDetector: Sendable {
     @discardableResult
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> FormatDetection {
         guard result == .undecided else { return result }
-        let take = UnsafeRawBufferPointer(rebasing: bytes[0..<min(bytes.count, limit - seenBytes.count)])
-        seenBytes.append(contentsOf: take)
-        for byte in take where (byte >= 0x20 && byte < 0x7F) || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+        seenBytes.append(contentsOf: bytes)
+        for byte in bytes where (byte >= 0x20 && byte < 0x7F) || byte == 0x09 || byte == 0x0A || byte == 0x0D {
             textByteCount += 1
         }
         var found: StreamFormat?
-        frames.feed(take) { _ in found = found ?? .binaryProtocol }
-        i2cdevlib.feed(take, receivedAtMicros: 0) { _ in found = found ?? .i2cdevlib }
-        motionCal.feed(take, receivedAtMicros: 0) { _ in found = found ?? .motionCal }
+        frames.feed(bytes) { _ in found = found ?? .binaryProtocol }
+        i2cdevlib.feed(bytes, receivedAtMicros: 0) { _ in found = found ?? .i2cdevlib }
+        motionCal.feed(bytes, receivedAtMicros: 0) { _ in found = found ?? .motionCal }
         if let found {
             result = .found(found)
         } else if seenBytes.count >= limit {

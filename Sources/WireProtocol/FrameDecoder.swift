@@ -7,22 +7,25 @@ import TiltCore
 /// allocates: a partial frame waits in a fixed 72-byte buffer, and each run of
 /// bytes between two 0x00 delimiters is judged on its own, so any error (bad
 /// COBS, bad CRC, oversize, unknown type) costs only that run and the decoder
-/// is back in sync at the next delimiter. A frame whose own bytes and both
-/// delimiters arrived intact is always decoded, whatever came before it.
+/// is back in sync at the next delimiter. A damaged run is also searched for
+/// intact frames at its start and end, so a frame whose own bytes and
+/// delimiter arrived intact is always decoded, whatever came before it
+/// (see `finishRun` and docs/protocol.md).
 ///
 /// SAMPLE frames are delivered as `TimedSample`, their time unwrapped and gaps
 /// counted by `SampleTracker` (whose documentation gives the exact rules).
 public struct FrameDecoder: Sendable {
     /// Counters since creation.
-    public private(set) var counters = DecoderCounters()
+    public internal(set) var counters = DecoderCounters()
     /// Sequence and time state of the SAMPLE stream.
-    public private(set) var tracker = SampleTracker()
+    public internal(set) var tracker = SampleTracker()
 
-    /// Bytes of the current run seen in earlier chunks (at most 65, COBS-encoded).
+    /// Bytes of the current run seen in earlier chunks (COBS-encoded); for a run
+    /// longer than 65 bytes, its last 65.
     @usableFromInline var pending: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
         (0, 0, 0, 0, 0, 0, 0, 0, 0)
     @usableFromInline var pendingCount = 0
-    /// The current run is already longer than any frame: drop bytes to the next delimiter.
+    /// The current run is already longer than any frame: keep only its tail.
     @usableFromInline var discarding = false
 
     public init() {}
@@ -32,32 +35,48 @@ public struct FrameDecoder: Sendable {
 
     /// Decodes `bytes`, calling `deliver` for every valid frame they complete.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ deliver: (DecodedFrame) -> Void) {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let count = bytes.count
+        let tables = FrameCRC.tables
         var start = 0
         while start < count {
-            var end = start
-            while end < count && bytes[end] != WireFormat.delimiter { end += 1 }
-            let run = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+            let end = Self.delimiter(in: base, from: start, count: count)
             if end == count {
-                stash(run)
+                stash(base + start, count: count - start)
                 return
             }
             if pendingCount == 0 && !discarding {
-                finishRun(run, deliver)  // the common case: the whole run is in this chunk
+                finishRun(base + start, count: end - start, oversize: false, tables, deliver)  // the common case: all in this chunk
             } else {
-                stash(run)
-                if discarding {
-                    counters.oversizeFrames += 1
-                } else {
-                    var copy = pending
-                    let copyCount = pendingCount
-                    withUnsafeBytes(of: &copy) { finishRun(UnsafeRawBufferPointer(rebasing: $0[0..<copyCount]), deliver) }
-                }
+                stash(base + start, count: end - start)
+                var copy = pending
+                let copyCount = pendingCount
+                let oversize = discarding
                 pendingCount = 0
                 discarding = false
+                withUnsafeBytes(of: &copy) {
+                    let window = $0.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                    finishRun(window, count: copyCount, oversize: oversize, tables, deliver)
+                }
             }
             start = end + 1
         }
+    }
+
+    /// Index of the first 0x00 at or after `start`, or `count`. Eight bytes at a
+    /// time: a word has a zero byte iff (w − 0x01…01) & ~w & 0x80…80 ≠ 0, and
+    /// the lowest set bit of that marks the first one (little-endian load).
+    @inline(__always)
+    static func delimiter(in base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+        var index = start
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let zeros = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+            if zeros != 0 { return index + zeros.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < count && base[index] != WireFormat.delimiter { index += 1 }
+        return index
     }
 
     /// Decodes any collection of bytes (copies through a small stack buffer when
@@ -81,59 +100,44 @@ public struct FrameDecoder: Sendable {
         }
     }
 
-    /// Keeps the bytes of an unfinished run, or starts discarding when it is too long.
-    @usableFromInline mutating func stash(_ bytes: UnsafeRawBufferPointer) {
-        if discarding || bytes.isEmpty { return }
-        let total = pendingCount + bytes.count
-        if total > WireFormat.maxEncodedCount {
-            discarding = true
-            pendingCount = 0
-            return
-        }
-        let offset = pendingCount
+    /// Keeps the bytes of an unfinished run. Once the run is longer than any
+    /// frame, only its last 65 bytes are kept (enough to recover a frame at
+    /// its end, see `finishRun`).
+    mutating func stash(_ bytes: UnsafePointer<UInt8>, count: Int) {
+        if count == 0 { return }
+        let capacity = WireFormat.maxEncodedCount
+        let total = pendingCount + count
+        let kept = pendingCount
         withUnsafeMutableBytes(of: &pending) { buffer in
-            UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<total]).copyMemory(from: bytes)
+            let window = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            if total <= capacity {
+                (window + kept).update(from: bytes, count: count)
+            } else if count >= capacity {
+                window.update(from: bytes + (count - capacity), count: capacity)
+            } else {
+                let keep = capacity - count
+                window.update(from: window + (kept - keep), count: keep)
+                (window + keep).update(from: bytes, count: count)
+            }
         }
-        pendingCount = total
+        if total > capacity { discarding = true }
+        pendingCount = min(total, capacity)
     }
 
-    /// Judges one complete run (the bytes between two delimiters).
-    @usableFromInline mutating func finishRun(_ run: UnsafeRawBufferPointer, _ deliver: (DecodedFrame) -> Void) {
-        if run.isEmpty { return }  // two delimiters in a row: idle filler
-        if run.count > WireFormat.maxEncodedCount {
-            counters.oversizeFrames += 1
-            return
-        }
-        var scratch: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &scratch) { buffer in
-            guard let payloadCount = COBS.decode(run, into: buffer) else {
-                counters.framingErrors += 1
-                return
-            }
-            let payload = UnsafeRawBufferPointer(rebasing: buffer[0..<payloadCount])
-            switch Frame.parse(payload: payload) {
-            case .success(let frame):
-                counters.framesDecoded += 1
-                deliver(track(frame))
-            case .failure(.crcMismatch):
-                counters.crcErrors += 1
-            case .failure(.unknownType):
-                counters.unknownTypes += 1
-            case .failure(.tooShort), .failure(.wrongBodyLength):
-                counters.framingErrors += 1
-            }
-        }
+    /// Unwraps a SAMPLE's time and counts its gaps.
+    @inline(__always) mutating func timed(_ sample: SampleFrame) -> TimedSample {
+        let step = tracker.track(sequence: sample.sequence, boardTime: sample.boardTime)
+        counters.samplesDecoded += 1
+        counters.lostFrames += step.lost
+        if step.duplicate { counters.duplicates += 1 }
+        return TimedSample(timeMicros: step.timeMicros, sequence: sample.sequence, raw: sample.raw)
     }
 
     /// Updates sequence and time state; turns SAMPLE into a `TimedSample`.
-    @usableFromInline mutating func track(_ frame: Frame) -> DecodedFrame {
+    mutating func track(_ frame: Frame) -> DecodedFrame {
         switch frame {
         case .sample(let sample):
-            let step = tracker.track(sequence: sample.sequence, boardTime: sample.boardTime)
-            counters.samplesDecoded += 1
-            counters.lostFrames += step.lost
-            if step.duplicate { counters.duplicates += 1 }
-            return .sample(TimedSample(timeMicros: step.timeMicros, sequence: sample.sequence, raw: sample.raw))
+            return .sample(timed(sample))
         case .hello(let hello):
             tracker.restart(sampleRateHz: hello.sampleRateHz)
             return .hello(hello)

@@ -16,10 +16,12 @@
 ///   sensor's, for gaps up to 12 800 frames, and always within the 16.78 s the
 ///   24-bit time can span (e.g. ≥ 256 frames need r ≥ 16 Hz to fit in it).
 ///   Then n = 0 (a duplicate) only when d = 0 and e < 128.
-/// - HELLO: the board restarts its sequence at 0 and its time base, so the
-///   tracker forgets the previous sample; the first SAMPLE after HELLO counts
-///   its sequence number as lost frames (0 expected), and its time starts the
-///   new 64-bit base at the 24-bit value itself.
+/// - HELLO: the board restarts its sequence at 0 (and may have reset, so its
+///   clock may have restarted too): the tracker forgets the previous sample.
+///   The first SAMPLE after HELLO counts its sequence number as lost frames
+///   (0 expected), and its 24-bit time becomes the new 64-bit time as is, so
+///   after a HELLO the host's sample time restarts (consumers treat HELLO as
+///   the start of a new session).
 /// - Before any HELLO (the host joined a running stream) the first SAMPLE
 ///   counts nothing and starts the time base the same way.
 public struct SampleTracker: Hashable, Sendable {

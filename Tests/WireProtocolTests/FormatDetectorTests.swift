@@ -51,4 +51,13 @@ import WireProtocol
         #expect(detector.feed(Array("\t3\t4\t5\t6\r\n".utf8)) == .found(.i2cdevlib))
         #expect(detector.seenBytes.count == 18)
     }
+
+    @Test func theDecidingChunkIsKeptWhole() {
+        var detector = FormatDetector(limit: 10)
+        let text = Array("a/g:\t1\t2\t3\t4\t5\t6\r\nMORE".utf8)
+        #expect(detector.feed(text) == .found(.i2cdevlib))
+        #expect(detector.seenBytes == text)  // nothing of the chunk is lost
+        #expect(detector.feed(Array("x".utf8)) == .found(.i2cdevlib))
+        #expect(detector.seenBytes == text)  // after the decision nothing more is kept
+    }
 }

@@ -170,4 +170,40 @@ import WireProtocol
         #expect(count == 308)
         #expect(decoder.counters == decodeAll(stream).counters)
     }
+
+    /// Intact frames are decoded whatever precedes them.
+    @Test(arguments: [[Int](), [1], [3], [22], [64]])
+    func intactFramesAfterDamageAreRecovered(chunks: [Int]) {
+        let a = sampleFrame(0).encoded()
+        let b = sampleFrame(1).encoded()
+        let c = sampleFrame(2).encoded()
+        let d = sampleFrame(3).encoded()
+        let e = sampleFrame(4).encoded()
+        let f = sampleFrame(5).encoded()
+        var stream: [UInt8] = []
+        hello().encode(into: &stream)
+        stream += [0x41, 0x42, 0x43] + a  // garbage without a delimiter, then a frame
+        stream += b.dropLast() + c  // b's delimiter lost: both b and c come out
+        stream += b.dropLast() + [0x20] + d  // a flipped delimiter after a repeat of b: d recovered
+        stream += [UInt8](repeating: 0x77, count: 300) + e  // oversize garbage, then a frame
+        stream += f
+        let (frames, counters) = decodeAll(stream, chunks: chunks)
+        let samples = frames.compactMap(\.sample)
+        #expect(samples.map { frameIndex(of: $0.raw) } == [0, 1, 2, 1, 3, 4, 5])
+        #expect(counters.recoveredFrames == 6)  // a; b and c; b and d; e
+        #expect(counters.framingErrors + counters.crcErrors == 3)
+        #expect(counters.oversizeFrames == 1)
+        #expect(counters.runs == 6)  // hello, 3 damaged, oversize, f
+    }
+
+    @Test func damagedFramesAreNotRecovered() {
+        var stream: [UInt8] = []
+        var a = sampleFrame(0).encoded()
+        a[10] ^= 0x01
+        stream += a  // one bit flipped: its run fails, and no candidate inside passes
+        let (frames, counters) = decodeAll(stream)
+        #expect(frames.isEmpty)
+        #expect(counters.recoveredFrames == 0)
+        #expect(counters.errors == 1)
+    }
 }

@@ -73,20 +73,40 @@ func checkFrameDecoder(_ bytes: UnsafeRawBufferPointer) {
         start = index + 1
     }
     let counters = whole.counters
+    require(counters.recoveredFrames <= counters.framesDecoded, "more recovered than decoded")
+    require(counters.recoveredFrames <= 2 * counters.errors, "more than two recovered per damaged run")
     require(counters.runs == UInt64(runs.count), "runs \(counters.runs) != \(runs.count)")
     require(counters.framesDecoded == UInt64(wholeFrames.count), "framesDecoded != delivered")
     let samples = wholeFrames.filter { if case .sample = $0 { true } else { false } }.count
     require(counters.samplesDecoded == UInt64(samples), "samplesDecoded != delivered samples")
     require(counters.duplicates <= counters.samplesDecoded, "more duplicates than samples")
 
-    // Every delivered frame is exactly one of the runs, in order (COBS is
-    // canonical for runs this short, so re-encoding gives the same bytes).
+    // Every delivered frame is one of the runs, or the start or end of one
+    // (recovered), in order, without overlap (COBS is canonical for frames
+    // this short, so re-encoding gives the same bytes): nothing is invented.
     var runIndex = 0
+    var usedFromStart = 0  // bytes of runs[runIndex] already taken by a frame at its start
     for decoded in wholeFrames {
         let wire = wireFrame(decoded).encoded().dropLast()
-        while runIndex < runs.count && !runs[runIndex].elementsEqual(wire) { runIndex += 1 }
-        require(runIndex < runs.count, "a delivered frame matches no run in order")
-        runIndex += 1
+        var matched = false
+        while runIndex < runs.count && !matched {
+            let run = runs[runIndex]
+            if usedFromStart == 0 && run.elementsEqual(wire) {
+                matched = true
+                runIndex += 1
+            } else if usedFromStart == 0 && run.count > wire.count && run.starts(with: wire) {
+                matched = true
+                usedFromStart = wire.count
+            } else if run.count - usedFromStart >= wire.count && run.suffix(wire.count).elementsEqual(wire) {
+                matched = true
+                runIndex += 1
+                usedFromStart = 0
+            } else {
+                runIndex += 1
+                usedFromStart = 0
+            }
+        }
+        require(matched, "a delivered frame matches no run, run start or run end in order")
     }
 }
 
@@ -122,8 +142,13 @@ func checkDetector(_ bytes: UnsafeRawBufferPointer) {
     var detector = FormatDetector(limit: 512)
     var result = FormatDetection.undecided
     feedInChunks(bytes) { chunk in result = detector.feed(chunk) }
-    require(detector.seenBytes.count <= 512, "detector kept too many bytes")
+    let largestChunk = chunkSizes(bytes).max() ?? 1
+    require(detector.seenBytes.count < 512 + largestChunk, "detector kept more than limit + one chunk")
     let final = detector.finish()
+    if case .found = final {
+        // Replaying what the detector kept, then the rest, reads the whole input.
+        require(bytes.starts(with: detector.seenBytes), "detector's bytes are not the input's start")
+    }
     require(final != .undecided, "finish() left it undecided")
     if result != .undecided { require(final == result, "finish() changed a decision") }
 }
