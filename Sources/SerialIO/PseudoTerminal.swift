@@ -28,6 +28,14 @@ public final class PseudoTerminal: Sendable {
     private let slaveKeeper: CInt
     private let closed = Atomic(false)
 
+    /// The path of the terminal open on `fd` (ttyname_r: `ttyname` shares one
+    /// static buffer between threads, and tests open ptys in parallel).
+    public static func terminalName(_ fd: CInt) -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard ttyname_r(fd, &buffer, buffer.count) == 0 else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Opens a new pair.
     /// - Parameters:
     ///   - keepSlaveOpen: hold a slave descriptor open for the pair's lifetime (see above).
@@ -42,12 +50,11 @@ public final class PseudoTerminal: Sendable {
         if case .failure(let e) = valueOrErrno({ openpty(&master, &slave, nil, nil, nil) }) {
             throw .ioError(port: "pseudo-terminal", operation: "openpty", errno: e.rawValue)
         }
-        guard let name = ttyname(slave) else {
+        guard let path = Self.terminalName(slave) else {
             let e = errno
             _ = Glibc.close(master); _ = Glibc.close(slave)
             throw .ioError(port: "pseudo-terminal", operation: "ttyname", errno: e)
         }
-        let path = String(cString: name)
         for fd in [master, slave] {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             if case .success(var t) = getTermios(fd) {

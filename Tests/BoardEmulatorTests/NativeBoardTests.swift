@@ -90,9 +90,14 @@ import WireProtocol
         #expect(status.faults.bitFlips > 0 && status.faults.droppedBytes > 0)
         #expect(status.faults.insertedBytes > 0 && status.faults.garbageRuns > 0)
         #expect(hit > 100)  // about one SAMPLE in five is hit
-        #expect(c.samplesDecoded == sent - hit)
+        // Every sample that arrived whole is decoded (the decoder recovers frames
+        // from damaged runs); none whose own bytes were broken is; the rest (whole
+        // bytes, damaged delimiter) may be. Every other sample is counted lost.
+        let whole = status.faults.samplesWhole, broken = status.faults.samplesBroken
+        #expect(whole + broken < sent)  // some samples lost only their delimiter
+        #expect(c.samplesDecoded >= whole)
+        #expect(c.samplesDecoded <= sent - broken)
         #expect(c.samplesDecoded + c.lostFrames == sent)
-        #expect(c.framesDecoded == status.framesSent - status.faults.framesHit)
         #expect(c.duplicates == 0)
         #expect(c.errors >= 1)
         #expect(c.errors <= status.faults.framesHit + status.faults.zerosCreated)

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SerialIO
 
 /// The board's end of a pseudo-terminal: the master side, raw, non-blocking.
 ///
@@ -28,11 +29,11 @@ final class AVRPseudoTerminal {
             cfmakeraw(&attributes)  // no echo, no line editing, no CR/LF translation
             _ = tcsetattr(slave, TCSANOW, &attributes)
         }
-        guard let name = ttyname(slave) else {
+        guard let name = PseudoTerminal.terminalName(slave) else {
             Glibc.close(master)
             throw .pseudoTerminal("ttyname failed: \(String(cString: strerror(errno)))")
         }
-        slavePath = String(cString: name)
+        slavePath = name
         _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
         _ = fcntl(master, F_SETFD, FD_CLOEXEC)
         fd = master

@@ -24,10 +24,13 @@ struct FaultInjector: Sendable {
     mutating func emit(_ frame: [UInt8], isSample: Bool, lifetimeMicros: UInt64, into output: inout [UInt8]) -> Bool {
         var hit = nextFrameHit
         nextFrameHit = false
+        // Its own bytes changed (or split by insertions), and its delimiter changed.
+        var broken = false
+        var delimiterDamaged = false
         let active = spec.isActive && lifetimeMicros >= spec.activeFromMicros && lifetimeMicros < spec.activeUntilMicros
         guard active else {
             output.append(contentsOf: frame)
-            return countHit(hit, isSample)
+            return countHit(hit, isSample, broken: false, whole: true)
         }
         let last = frame.count - 1
         for (index, byte) in frame.enumerated() {
@@ -56,10 +59,15 @@ struct FaultInjector: Sendable {
             // Bytes ending in 0x00 right before a frame's first byte form runs of
             // their own and leave the frame intact; anything else breaks it.
             if inserted > 0 && !(index == 0 && lastInserted == 0) { hit = true }
+            // Inserted between its bytes: broken; right before its delimiter: its
+            // bytes are still whole, only the run around them is damaged.
+            if inserted > 0 && index > 0 {
+                if isDelimiter { delimiterDamaged = true } else { broken = true }
+            }
             if random.chance(spec.dropRate) {
                 counters.droppedBytes += 1
                 hit = true
-                if isDelimiter { nextFrameHit = true }
+                if isDelimiter { nextFrameHit = true; delimiterDamaged = true } else { broken = true }
                 continue
             }
             var out = byte
@@ -67,18 +75,22 @@ struct FaultInjector: Sendable {
                 out ^= UInt8(1) << UInt8(random.next() % 8)
                 counters.bitFlips += 1
                 hit = true
-                if isDelimiter { nextFrameHit = true }
+                if isDelimiter { nextFrameHit = true; delimiterDamaged = true } else { broken = true }
                 if out == 0 { counters.zerosCreated += 1 }
             }
             output.append(out)
         }
-        return countHit(hit, isSample)
+        return countHit(hit, isSample, broken: broken, whole: !broken && !delimiterDamaged)
     }
 
-    private mutating func countHit(_ hit: Bool, _ isSample: Bool) -> Bool {
+    private mutating func countHit(_ hit: Bool, _ isSample: Bool, broken: Bool, whole: Bool) -> Bool {
         if hit {
             counters.framesHit += 1
             if isSample { counters.samplesHit += 1 }
+        }
+        if isSample {
+            if broken { counters.samplesBroken += 1 }
+            if whole { counters.samplesWhole += 1 }
         }
         return hit
     }

@@ -97,10 +97,18 @@ public struct FaultCounters: Hashable, Sendable {
     /// Zero bytes that faults put on the wire (a flip to 0x00, inserted 0x00):
     /// each can split a run in two, so the host may count that many extra errors.
     public var zerosCreated: UInt64 = 0
-    /// Frames of any type hit.
+    /// Frames of any type hit: their own bytes, their delimiter, or what came
+    /// right before them (a damaged delimiter, inserted bytes) was touched.
     public var framesHit: UInt64 = 0
     /// SAMPLE frames hit.
     public var samplesHit: UInt64 = 0
+    /// SAMPLE frames whose own bytes (all but the delimiter) were changed, or had
+    /// bytes inserted between them: no decoder can recover these (short of a CRC
+    /// false accept, 1 in 65536).
+    public var samplesBroken: UInt64 = 0
+    /// SAMPLE frames whose own bytes and delimiter arrived whole: a decoder that
+    /// recovers frames from damaged runs decodes every one of these.
+    public var samplesWhole: UInt64 = 0
     /// `NativeBoard.stall` calls.
     public var stalls: UInt64 = 0
     public init() {}
