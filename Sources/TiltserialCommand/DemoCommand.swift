@@ -31,6 +31,9 @@ struct Demo: TiltserialSubcommand {
     @Flag(help: "Play the motion again and again until Ctrl-C.")
     var forever = false
 
+    @Option(help: ArgumentHelp("Run the board N times faster than real time (board time drives the physics, so the result is the same).", valueName: "N"))
+    var speed: Double?
+
     @Option(help: ArgumentHelp("At the end, save the emulated board's screen as a PNG.", valueName: "FILE"))
     var png: String?
 
@@ -41,9 +44,13 @@ struct Demo: TiltserialSubcommand {
         guard let script = Scenarios.named(scenario) else {
             throw Failure(.badSettings, "no scenario '\(scenario)'; choose one of \(Scenarios.names.joined(separator: ", "))")
         }
+        if let speed, !(speed > 0 && speed <= 1000) {
+            throw Failure(.badSettings, "--speed \(speed): give a factor from 0 (exclusive) to 1000, e.g. --speed 4")
+        }
         let resolved = try settings.resolve()
         let logger = context.console.logger()
-        let factory = EmulatedBoardFactory(engine: engine, pace: .realTime, motion: .script(Scenarios.rest))
+        let factory = EmulatedBoardFactory(
+            engine: engine, pace: speed.map { .speed($0) } ?? .realTime, motion: .script(Scenarios.rest))
         let board: any EmulatedBoard
         do {
             board = try factory.makeBoard { logger.notice("\($0)") }
