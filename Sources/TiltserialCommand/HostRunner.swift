@@ -27,6 +27,11 @@ public struct HostRunOptions: Sendable {
     /// instead of once per sample (1000 wake-ups a second at 1 kHz). The margin
     /// absorbs the board clock's drift and transport jitter; nil: never doze.
     public var dozeMarginMicros: UInt64? = 3_000
+    /// A doze lasts at most as long as the board takes to send this many bytes
+    /// (at the rate its HELLO announced), so fast boards never overflow the
+    /// kernel's and the board's buffers while the host sleeps (a pty holds
+    /// about 4 KiB; so does the native board's UART model).
+    public var dozeBufferBytes = 1024
 
     public init(port: String, settings: HostSettings = HostSettings(), recordPath: String? = nil) {
         self.port = port
@@ -199,8 +204,21 @@ public final class HostRunner {
               let offset = arrivalOffset.minimum else { return nil }
         let due = Int64(bitPattern: next) &+ offset
         let deadline = due - Int64(margin)
-        return deadline > 0 ? UInt64(deadline) : nil
+        guard deadline > 0 else { return nil }
+        return min(UInt64(deadline), MonotonicClock.micros() &+ dozeLimitMicros())
     }
+
+    /// The longest doze that lets at most `dozeBufferBytes` pile up: SAMPLE
+    /// frames are 23 bytes on the wire (docs/protocol.md); before a HELLO, or
+    /// for text, the line's byte rate (baud / 10) bounds it.
+    func dozeLimitMicros() -> UInt64 {
+        let bytesPerSecond = session.hello.map { UInt64($0.sampleRateHz) * Self.sampleWireBytes }
+            ?? UInt64(max(options.settings.baud / 10, 1))
+        guard bytesPerSecond > 0 else { return .max }
+        return UInt64(options.dozeBufferBytes) * 1_000_000 / bytesPerSecond
+    }
+
+    static let sampleWireBytes: UInt64 = 23
 
     /// The current state, for a view.
     func snapshot(since start: UInt64) -> HostSnapshot {
