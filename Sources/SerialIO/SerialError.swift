@@ -1,7 +1,7 @@
 import SystemPackage
 
 /// Why a serial operation failed. Each case renders as one line that names the fix
-/// (`message`) and suggests a distinct process exit code (`exitCode`) for commands.
+/// (`message`); the commands map each case to their exit codes.
 ///
 /// `port` is always the name the user gave (e.g. a /dev/serial/by-id/... link), not
 /// the resolved device, so messages match what was typed.
@@ -60,20 +60,6 @@ public enum SerialError: Error, Equatable, Sendable {
         case .noSuchPort(let p), .permissionDenied(let p, _), .portBusy(let p, _), .notASerialDevice(let p),
              .deviceGone(let p), .writeTimedOut(let p, _, _), .unsupportedBaudRate(let p, _), .ioError(let p, _, _):
             return p
-        }
-    }
-
-    /// A distinct exit code per case, from the BSD sysexits range where one fits.
-    public var exitCode: Int32 {
-        switch self {
-        case .noSuchPort: return 66           // EX_NOINPUT
-        case .notASerialDevice: return 65     // EX_DATAERR: the path given is the wrong kind of thing
-        case .permissionDenied: return 77     // EX_NOPERM
-        case .portBusy: return 75             // EX_TEMPFAIL: retry once the other program exits
-        case .deviceGone: return 69           // EX_UNAVAILABLE
-        case .ioError: return 74              // EX_IOERR
-        case .writeTimedOut: return 76        // EX_PROTOCOL: the other side stopped taking bytes
-        case .unsupportedBaudRate: return 64  // EX_USAGE
         }
     }
 }

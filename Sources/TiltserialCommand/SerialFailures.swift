@@ -2,7 +2,7 @@ import SerialIO
 
 extension Failure.Code {
     /// tiltserial's exit code for a serial error. `Failure.Code` is the one table
-    /// of exit codes (docs/usage.md); `SerialError.exitCode` is not used by tiltserial.
+    /// of exit codes (docs/usage.md).
     init(_ error: SerialError) {
         switch error {
         case .noSuchPort: self = .noSuchPort

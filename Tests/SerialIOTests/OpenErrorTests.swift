@@ -76,12 +76,6 @@ struct ErrorMessageTests {
         .ioError(port: "/dev/ttyUSB0", operation: "read", errno: EPROTO),
     ]
 
-    @Test func exitCodesAreDistinctAndNonZero() {
-        let codes = Self.all.map(\.exitCode)
-        #expect(Set(codes).count == codes.count)
-        #expect(!codes.contains(0) && !codes.contains(1))
-    }
-
     @Test func messagesAreOneLineNameThePortAndTheFix() {
         for error in Self.all {
             #expect(!error.message.contains("\n"))
