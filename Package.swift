@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "TiltserialTests", dependencies: ["TiltserialCommand", "BoardEmulator", "SerialIO"]),
         // The host against the real firmware in simavr and the native board, over ptys (needs Hardware/build/tiltserial.elf).
         .testTarget(name: "EndToEndTests", dependencies: [
-            "TiltserialCommand", "BoardEmulator", "SerialIO", "TiltPipeline", "TiltDisplay", "TiltAssets", "WireProtocol", "TiltCore",
+            "TiltserialCommand", "BoardEmulator", "SerialIO", "TiltPipeline", "TiltPhysics", "TiltDisplay", "TiltAssets", "WireProtocol", "TiltCore",
         ]),
     ]
 )

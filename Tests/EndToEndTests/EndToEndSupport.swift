@@ -1,7 +1,9 @@
 import Foundation
 import SerialIO
 import TiltAssets
+import TiltCore
 import TiltDisplay
+import TiltPhysics
 import TiltPipeline
 import TiltserialCommand
 import WireProtocol
@@ -50,38 +52,41 @@ struct E2EFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// The OLED's frame (TiltDisplay's; WireProtocol has a `Frame` too).
+typealias Screen = TiltDisplay.Frame
+
 let shippedArt = try! TiltAssets.load()
 
 /// The frame the host's renderer draws for `offsets`.
-func rendered(_ offsets: OffsetsFrame) -> Frame {
+func rendered(_ offsets: OffsetsFrame) -> Screen {
     var mirror = DisplayMirror(renderer: shippedArt.renderer)
     mirror.show(offsets)
     return mirror.frame
 }
 
-func rendered(_ view: (UInt16, UInt16, UInt16, UInt16)) -> Frame {
+func rendered(_ view: (UInt16, UInt16, UInt16, UInt16)) -> Screen {
     rendered(OffsetsFrame(sequence: 0, viewportX: view.0, viewportY: view.1, ribbonX: view.2, ribbonBottom: view.3, flags: []))
 }
 
 /// The firmware's status screen (status_screen.cpp) for the given page texts.
-func statusScreen(_ lines: [Int: String]) -> Frame {
-    var bytes = [UInt8](repeating: 0, count: Frame.byteCount)
+func statusScreen(_ lines: [Int: String]) -> Screen {
+    var bytes = [UInt8](repeating: 0, count: Screen.byteCount)
     for (page, text) in lines {
         let chars = Array(text)
         let width = chars.count * 6 - 1
-        let left = (Frame.width - width) / 2
+        let left = (Screen.width - width) / 2
         for x in left..<(left + width) where (x - left) % 6 != 5 {
-            bytes[page * Frame.width + x] = WaitingScreen.glyphs[WaitingScreen.glyphIndex(chars[(x - left) / 6])][(x - left) % 6]
+            bytes[page * Screen.width + x] = WaitingScreen.glyphs[WaitingScreen.glyphIndex(chars[(x - left) / 6])][(x - left) % 6]
         }
     }
-    return Frame(bytes: bytes)!
+    return Screen(bytes: bytes)!
 }
 
 let waitingScreen = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "115200 BAUD"])
 let noSensorScreen = statusScreen([1: "TILTSERIAL 1.0.0", 3: "NO SENSOR", 5: "CHECK SDA A4 SCL A5"])
 
 extension AVRBoardStatus {
-    var screen: Frame { Frame(bytes: display.vram)! }
+    var screen: Screen { Screen(bytes: display.vram)! }
 }
 
 /// `HostRunner` (the real host loop) on its own thread against a port, with
@@ -98,7 +103,7 @@ final class RunningHost: @unchecked Sendable {
         var mirror = DisplayMirror(renderer: shippedArt.renderer)
         var snapshot: HostSnapshot?
         var summary: HostSummary?
-        var failure: Failure?
+        var failure: (any Error)?
         var finished = false
         var keepEvents = true
     }
@@ -118,12 +123,12 @@ final class RunningHost: @unchecked Sendable {
         options.dozeMarginMicros = nil  // the boards here run faster than the wall clock
         configure(&options)
         state.keepEvents = keepEvents
-        let transport: (any SerialTransport)? = openItself ? nil : try SerialPort.open(path: port, options: SerialOptions(dtr: .leave))
+        nonisolated(unsafe) let transport: (any SerialTransport)? = openItself ? nil : try SerialPort.open(path: port, options: SerialOptions(dtr: .leave))
         let sinks = HostSinks(
             onEvent: { [unowned self] event in record(event) },
             onStatus: { [unowned self] status in update { $0.statuses.append(status) } },
             onRefresh: { [unowned self] snapshot in update { $0.snapshot = snapshot } })
-        let runner = try HostRunner(options: options, sinks: sinks, art: shippedArt)
+        nonisolated(unsafe) let runner = try HostRunner(options: options, sinks: sinks, art: shippedArt)
         let stop = stop
         let thread = Thread { [self] in
             do {
