@@ -42,12 +42,14 @@ public final class PseudoTerminal: Sendable {
         if case .failure(let e) = valueOrErrno({ openpty(&master, &slave, nil, nil, nil) }) {
             throw .ioError(port: "pseudo-terminal", operation: "openpty", errno: e.rawValue)
         }
-        guard let name = ttyname(slave) else {
-            let e = errno
+        // ttyname_r: ttyname's static buffer is shared with ptys opened on other threads.
+        var name = [CChar](repeating: 0, count: 256)
+        let e = ttyname_r(slave, &name, name.count)
+        guard e == 0 else {
             _ = Glibc.close(master); _ = Glibc.close(slave)
             throw .ioError(port: "pseudo-terminal", operation: "ttyname", errno: e)
         }
-        let path = String(cString: name)
+        let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         for fd in [master, slave] {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             if case .success(var t) = getTermios(fd) {

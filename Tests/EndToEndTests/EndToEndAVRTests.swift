@@ -75,9 +75,12 @@ import WireProtocol
 
     @Test func resetAndReplugRecoverWithThePhysicsKept() throws {
         let link = NSTemporaryDirectory() + "tiltsim-e2e-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let board = try Firmware.board(link: link, motion: Self.motion(Self.moveThenRest, seed: 3))
+        // Like an Uno: opening the port pulses DTR, which resets the board (so after
+        // the replug the host hears the boot HELLO, not just the answer to HOST_HELLO,
+        // which a booting board may miss).
+        let board = try Firmware.board(link: link, motion: Self.motion(Self.moveThenRest, seed: 3), resetOnConnect: true)
         defer { board.stop() }
-        let host = try RunningHost(port: link, openItself: true)
+        let host = try RunningHost(port: link, openItself: true) { $0.settings.dtr = .assert }
         try Self.start(board, after: host)
 
         // The view has moved and come to rest.
@@ -89,6 +92,10 @@ import WireProtocol
         // Reset button: a new HELLO, ticks go on from the same place.
         board.reset()
         let afterReset = host.waitFor { s in s.hellos > before.hellos && s.ticks.count >= before.ticks.count + 60 }
+        if afterReset == nil {
+            let s = host.current
+            Issue.record("after reset(): hellos \(s.hellos) (before \(before.hellos)), ticks \(s.ticks.count) (before \(before.ticks.count)), errors in \(String(describing: s.snapshot?.counters))")
+        }
         try #require(afterReset != nil, "HELLO and ticks after reset()")
         let resumed = try #require(afterReset?.ticks[before.ticks.count...].first { _ in true })
         #expect(abs(resumed.viewportX - rested.viewportX) <= 2 && abs(resumed.viewportY - rested.viewportY) <= 2,
@@ -104,6 +111,10 @@ import WireProtocol
         let back = host.waitFor { s in
             s.statuses.contains { if case .reconnected = $0 { true } else { false } }
                 && s.hellos > beforeUnplug.hellos && s.ticks.count >= beforeUnplug.ticks.count + 60
+        }
+        if back == nil {
+            let s = host.current
+            Issue.record("after plugIn(): statuses \(s.statuses), hellos \(s.hellos) (before \(beforeUnplug.hellos)), ticks \(s.ticks.count) (before \(beforeUnplug.ticks.count)), board \(board.currentStatus.state) \(board.currentStatus.bytesToAVR) bytes in, \(board.currentStatus.bytesFromAVR) out, \(board.currentStatus.droppedSerialOutput) dropped")
         }
         let after = try #require(back, "reconnected, HELLO and ticks after plugIn()")
         let first = after.ticks[beforeUnplug.ticks.count]

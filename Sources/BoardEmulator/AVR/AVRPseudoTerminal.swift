@@ -28,11 +28,14 @@ final class AVRPseudoTerminal {
             cfmakeraw(&attributes)  // no echo, no line editing, no CR/LF translation
             _ = tcsetattr(slave, TCSANOW, &attributes)
         }
-        guard let name = ttyname(slave) else {
+        // ttyname_r: ttyname's static buffer is shared by boards made on other threads.
+        var name = [CChar](repeating: 0, count: 256)
+        let failed = ttyname_r(slave, &name, name.count)
+        guard failed == 0 else {
             Glibc.close(master)
-            throw .pseudoTerminal("ttyname failed: \(String(cString: strerror(errno)))")
+            throw .pseudoTerminal("ttyname failed: \(String(cString: strerror(failed)))")
         }
-        slavePath = String(cString: name)
+        slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
         _ = fcntl(master, F_SETFD, FD_CLOEXEC)
         fd = master
