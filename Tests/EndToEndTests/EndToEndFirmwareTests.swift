@@ -10,8 +10,8 @@ import WireProtocol
 @Suite struct EndToEndFirmwareTests {
     /// A free-running board with a protocol client on its pty (opened before the
     /// core starts, so the client sees the boot HELLO).
-    static func connected(sensor: UInt8? = 0x68) throws -> (AVRBoard, ProtocolClient) {
-        let board = try Firmware.board(sensor: sensor)
+    static func connected(sensor: UInt8? = 0x68, motion: any MotionSource = ConstantMotionSource.faceUp) throws -> (AVRBoard, ProtocolClient) {
+        let board = try Firmware.board(motion: motion, sensor: sensor)
         let client = try ProtocolClient(try #require(board.serialPath))
         board.start()
         return (board, client)
@@ -69,7 +69,11 @@ import WireProtocol
     }
 
     @Test func pingHostHelloAndConfigureWithRatesAndClamping() throws {
-        let (board, client) = try Self.connected()
+        // Face up and turning: the gyro counts show the FS_SEL the firmware set.
+        let turning = FunctionMotionSource { _ in
+            RawSample(accel: Axes3(x: 0, y: 0, z: 16384), temperature: 0, gyro: Axes3(x: 4000, y: -4000, z: 800))
+        }
+        let (board, client) = try Self.connected(motion: turning)
         defer { board.stop() }
         #expect(try client.read { $0.samples.count >= 5 })
 
@@ -79,16 +83,17 @@ import WireProtocol
         #expect(try client.read { c in c.hellos.count == 2 && c.frames.last.map { if case .sample = $0 { true } else { false } } ?? false },
                 "HOST_HELLO is answered with HELLO, then samples")
 
-        // (asked, HELLO's rate, period µs, AFS asked, AFS reported, accel z face up, every sample arrives)
-        let cases: [(UInt16, UInt16, Double, UInt8, UInt8, Int16, Bool)] = [
-            (200, 200, 5_000, 1, 1, 8192, true),
-            (333, 333, 3_000, 1, 1, 8192, true),
-            (5_000, 1000, 1_000, 7, 1, 8192, false),  // clamped to 1 kHz; AFS 7 ignored; 115200 baud cannot carry every SAMPLE
-            (100, 100, 10_000, 0, 0, 16384, true),
+        // (asked, HELLO's rate, period µs, AFS asked, AFS reported, FS_SEL, every sample arrives)
+        let cases: [(UInt16, UInt16, Double, UInt8, UInt8, UInt8, Bool)] = [
+            (200, 200, 5_000, 1, 1, 2, true),
+            (333, 333, 3_000, 1, 1, 1, true),
+            (5_000, 1000, 1_000, 7, 1, 3, false),  // clamped to 1 kHz; AFS 7 ignored; 115200 baud cannot carry every SAMPLE
+            (100, 100, 10_000, 0, 0, 0, true),
         ]
-        for (asked, rate, period, afs, reported, z, gapless) in cases {
+        for (asked, rate, period, afs, reported, fs, gapless) in cases {
             let start = client.frames.count
-            try client.send(ConfigureFrame(sampleRateHz: asked, accelFullScaleSelect: afs, gyroFullScaleSelect: 2))
+            let z = Int16(16384 >> reported), gx = Int16(4000 >> fs)
+            try client.send(ConfigureFrame(sampleRateHz: asked, accelFullScaleSelect: afs, gyroFullScaleSelect: fs))
             let enough = try client.read { c in
                 c.frames[start...].contains { if case .hello = $0 { true } else { false } }
                     && c.frames[start...].filter { if case .sample = $0 { true } else { false } }.count >= 120
@@ -96,12 +101,12 @@ import WireProtocol
             #expect(enough, "CONFIGURE \(asked) Hz")
             let frames = Array(client.frames[start...])
             guard let h = frames.lazy.compactMap({ if case .hello(let h) = $0 { h } else { nil } }).first else { continue }
-            #expect(h.sampleRateHz == rate && h.accelFullScaleSelect == reported && h.gyroFullScaleSelect == 2, "\(asked) Hz: \(h)")
+            #expect(h.sampleRateHz == rate && h.accelFullScaleSelect == reported && h.gyroFullScaleSelect == fs, "\(asked) Hz: \(h)")
             let after = frames.drop { if case .hello = $0 { false } else { true } }
             let samples = after.compactMap { if case .sample(let s) = $0 { s } else { nil } }
             let measured = Self.meanPeriod(samples[...])
             #expect(abs(measured - period) < period * 0.01, "\(asked) Hz: period \(measured) µs, expected \(period)")
-            #expect(samples.allSatisfy { $0.raw.accel.z == z }, "\(asked) Hz: full scale AFS \(reported)")
+            #expect(samples.allSatisfy { $0.raw.accel.z == z && $0.raw.gyro.x == gx }, "\(asked) Hz: full scales AFS \(reported), FS \(fs)")
             #expect(Self.sequenceIssues(Array(after), gapless: gapless).isEmpty, "\(asked) Hz: \(Self.sequenceIssues(Array(after), gapless: gapless))")
         }
         #expect(client.decoder.counters.errors == 0)
