@@ -31,6 +31,7 @@ import WireProtocol
         let board = try Firmware.board(motion: Self.motion(Self.moveThenRest))
         defer { board.stop() }
         let host = try RunningHost(port: try #require(board.serialPath))
+        defer { _ = host.finish() }
         try Self.start(board, after: host)
 
         // 6 s of board time: the motion moves the view, then rests.
@@ -59,6 +60,7 @@ import WireProtocol
         let board = try Firmware.board(motion: Self.motion(script, seed: 7))
         defer { board.stop() }
         let host = try RunningHost(port: try #require(board.serialPath))
+        defer { _ = host.finish() }
         try Self.start(board, after: host)
 
         let end = UInt64((script.duration + 0.7) * 1_000_000)
@@ -84,6 +86,7 @@ import WireProtocol
         let board = try Firmware.board(link: link, motion: Self.motion(Self.moveThenRest, seed: 3), resetOnConnect: dtrResets)
         defer { board.stop() }
         let host = try RunningHost(port: link, openItself: true) { $0.settings.dtr = dtrResets ? .assert : .leave }
+        defer { _ = host.finish() }
         try Self.start(board, after: host)
 
         // The view has moved and come to rest.

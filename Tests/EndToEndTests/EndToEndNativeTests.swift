@@ -32,8 +32,10 @@ import WireProtocol
                                           faults: faults(seed: seed), sampleLimit: samples))
         defer { board.stop() }
         // No HOST_HELLO: its answer would be a second HELLO inside the fault window.
-        let host = try RunningHost(port: try #require(board.serialPath), keepEvents: false) { $0.sendHostHello = false }
-        try #require(host.waitFor(seconds: 10) { !$0.statuses.isEmpty } != nil)
+        guard let path = board.serialPath else { throw E2EFailure("seed \(seed): the board has no pty") }
+        let host = try RunningHost(port: path, keepEvents: false) { $0.sendHostHello = false }
+        defer { _ = host.finish() }
+        guard host.waitFor(seconds: 10, { !$0.statuses.isEmpty }) != nil else { throw E2EFailure("seed \(seed): the host did not open the port") }
         board.start()
 
         // Free-running, the board waits for this host; it is done when every sample is accounted for.

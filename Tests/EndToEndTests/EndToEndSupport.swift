@@ -124,11 +124,12 @@ final class RunningHost: @unchecked Sendable {
         options.dozeMarginMicros = nil  // the boards here run faster than the wall clock
         configure(&options)
         state.keepEvents = keepEvents
-        nonisolated(unsafe) let transport: (any SerialTransport)? = openItself ? nil : try SerialPort.open(path: port, options: SerialOptions(dtr: .leave))
+        let transport: (any SerialTransport)? = openItself ? nil : try SerialPort.open(path: port, options: SerialOptions(dtr: .leave))
+        // Strong references: the run thread keeps this alive until it ends (`finish()`).
         let sinks = HostSinks(
-            onEvent: { [unowned self] event in record(event) },
-            onStatus: { [unowned self] status in update { $0.statuses.append(status) } },
-            onRefresh: { [unowned self] snapshot in update { $0.snapshot = snapshot } })
+            onEvent: { [self] event in record(event) },
+            onStatus: { [self] status in update { $0.statuses.append(status) } },
+            onRefresh: { [self] snapshot in update { $0.snapshot = snapshot } })
         nonisolated(unsafe) let runner = try HostRunner(options: options, sinks: sinks, art: shippedArt)
         let stop = stop
         let thread = Thread { [self] in
@@ -179,6 +180,7 @@ final class RunningHost: @unchecked Sendable {
     }
 
     /// Stops the run (the stop pipe, like Ctrl-C) and returns its summary.
+    /// Idempotent: tests also call it on the way out (`defer`).
     func finish() -> HostSummary? {
         stop.wake()
         return waitFor(seconds: 10) { $0.finished }?.summary
