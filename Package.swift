@@ -81,5 +81,9 @@ let package = Package(
         .testTarget(name: "FirmwareProtocolTests", dependencies: ["FirmwareCore", "WireProtocol", "TiltDisplay", "TiltAssets", "TiltCore"]),
         .testTarget(name: "BoardEmulatorTests", dependencies: ["BoardEmulator", "TiltPipeline"], exclude: ["Fixtures"]),
         .testTarget(name: "TiltserialTests", dependencies: ["TiltserialCommand", "BoardEmulator", "SerialIO"]),
+        // The host against the real firmware in simavr and the native board, over ptys (needs Hardware/build/tiltserial.elf).
+        .testTarget(name: "EndToEndTests", dependencies: [
+            "TiltserialCommand", "BoardEmulator", "SerialIO", "TiltPipeline", "TiltPhysics", "TiltDisplay", "TiltAssets", "WireProtocol", "TiltCore",
+        ]),
     ]
 )

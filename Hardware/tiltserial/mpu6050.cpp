@@ -49,7 +49,10 @@ bool mpu6050_begin(uint16_t rate_hz, uint8_t accel_fs, uint8_t gyro_fs) {
         && i2c_write_register(MPU6050_ADDRESS, REG_SMPLRT_DIV, divider)
         && i2c_write_register(MPU6050_ADDRESS, REG_GYRO_CONFIG, (uint8_t)((gyro_fs & 3u) << 3))
         && i2c_write_register(MPU6050_ADDRESS, REG_ACCEL_CONFIG, (uint8_t)((accel_fs & 3u) << 3))
-        && i2c_write_register(MPU6050_ADDRESS, REG_INT_ENABLE, 0x01); /* DATA_RDY_EN */
+        && i2c_write_register(MPU6050_ADDRESS, REG_INT_ENABLE, 0x01) /* DATA_RDY_EN */
+        /* Clear a DATA_RDY left from the old settings: the first SAMPLE after HELLO
+         * must be measured at the full scale that HELLO announces. */
+        && mpu6050_data_ready() >= 0;
 }
 
 uint16_t mpu6050_rate_hz(void) { return (uint16_t)((2000u / (1u + divider) + 1u) / 2u); }

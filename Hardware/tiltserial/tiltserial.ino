@@ -221,6 +221,9 @@ void setup(void) {
     start_sensor();
     last_probe_ms = millis();
     wdt_enable(WDTO_1S);
+    /* A reset can cut a frame short on the line: a delimiter first ends that run,
+     * so the boot HELLO never merges with it into one bad frame (docs/protocol.md). */
+    Serial.write((uint8_t)0);
     send_hello();
 }
 

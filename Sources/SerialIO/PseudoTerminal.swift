@@ -29,10 +29,15 @@ public final class PseudoTerminal: Sendable {
     private let closed = Atomic(false)
 
     /// The path of the terminal open on `fd` (ttyname_r: `ttyname` shares one
-    /// static buffer between threads, and tests open ptys in parallel).
+    /// static buffer between threads, and tests open ptys in parallel). Nil with
+    /// `errno` set when `fd` is not a terminal.
     public static func terminalName(_ fd: CInt) -> String? {
         var buffer = [CChar](repeating: 0, count: 256)
-        guard ttyname_r(fd, &buffer, buffer.count) == 0 else { return nil }
+        let failure = ttyname_r(fd, &buffer, buffer.count)
+        guard failure == 0 else {
+            errno = failure
+            return nil
+        }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 

@@ -129,8 +129,16 @@ public struct HostSession: Sendable {
     }
 
     /// The link restarted without a HELLO (a replug of a board that kept
-    /// running, a text sketch): join the next sample's time to the last one's.
+    /// running or whose boot HELLO went to no one, a text sketch): join the next
+    /// sample's time to the last one's, and restart the decoder's sample
+    /// tracking (what the board sent while unplugged is not lost on the wire).
     public mutating func linkRestarted() {
+        decoder.linkRestarted()
+        rejoinPhysics()
+    }
+
+    /// Join the next sample's time to the last one's (HELLO, a replug).
+    mutating func rejoinPhysics() {
         if sawSample { rejoinPending = true }
     }
 
@@ -178,7 +186,7 @@ public struct HostSession: Sendable {
             handle(.tileMismatch(board: hello.contentTileID, host: hostTileID))
         }
         offsetsSequence = 0
-        linkRestarted()
+        rejoinPhysics()  // the decoder already restarted its tracking for this HELLO
     }
 
     mutating func ingestTracked(_ sample: TimedSample, _ handle: (HostEvent) -> Void) {

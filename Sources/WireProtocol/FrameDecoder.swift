@@ -30,6 +30,15 @@ public struct FrameDecoder: Sendable {
 
     public init() {}
 
+    /// The port was reopened after an unplug: the unfinished run (cut short) is
+    /// dropped uncounted, and sample tracking starts afresh (`SampleTracker.rejoin()`),
+    /// so frames the board sent to no one are not counted as lost.
+    public mutating func linkRestarted() {
+        pendingCount = 0
+        discarding = false
+        tracker.rejoin()
+    }
+
     /// Bytes of an unfinished run waiting for their delimiter.
     public var pendingByteCount: Int { pendingCount }
 

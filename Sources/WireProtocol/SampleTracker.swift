@@ -43,6 +43,15 @@ public struct SampleTracker: Hashable, Sendable {
         rateHz = UInt32(sampleRateHz)
     }
 
+    /// The link was reconnected (a replug): a silence of unknown length, maybe a
+    /// board that restarted without the HELLO reaching us. Forget the previous
+    /// sample; the next one counts nothing and starts a new time base, as when
+    /// joining a running stream. The sample rate is kept.
+    public mutating func rejoin() {
+        hasPrevious = false
+        expectZeroNext = false
+    }
+
     /// Outcome of one sample.
     public struct Step: Hashable, Sendable {
         public var timeMicros: UInt64

@@ -85,6 +85,27 @@ import WireProtocol
         #expect(session.counters.lostFrames == 0)
     }
 
+    @Test func replugWithoutHelloJoinsThePhysicsAndCountsNoLoss() {
+        // 2 s, a cut-off frame, the unplug; back with a board that restarted but whose
+        // HELLO went to no one: sequence 40, time base 300 ms, no HELLO.
+        let first = Fixture.samples(2000)
+        let second = Fixture.samples(1000, start: 300_000, firstSequence: 40, rawOffset: 2000)
+        var session = Fixture.session()
+        var out = Outbox()
+        out.feed(&session, Fixture.hello().encoded() + first.wire + Array(first.wire.prefix(9)))
+        session.linkRestarted()
+        out.feed(&session, second.wire)
+
+        let last = first.samples.last!.timeMicros
+        let joined = first.samples + second.samples.map { s in
+            TimedSample(timeMicros: s.timeMicros - 300_000 + last, sequence: s.sequence, raw: s.raw)
+        }
+        #expect(out.offsets.map(\.viewportX) == Fixture.expectedOffsets(joined).map(\.viewportX))
+        #expect(session.counters.lostFrames == 0, "a replug is not a loss on the wire")
+        #expect(session.counters.errors == 0, "the frame cut short by the unplug is dropped, not merged")
+        #expect(session.counters.decoder.samplesDecoded == 3000)
+    }
+
     @Test func damagedFramesAreCountedExactly() {
         var stream = Fixture.samples(100).wire
         // Flip a bit inside the 10th frame's body: one CRC error, one lost sample.

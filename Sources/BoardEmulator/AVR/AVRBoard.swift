@@ -27,7 +27,8 @@ public final class AVRBoard: @unchecked Sendable {
         public var resetOnConnect = false
         public var mcu = "atmega328p"
         public var frequency: UInt32 = 16_000_000
-        public var sensorAddress: UInt8 = 0x68
+        /// The MPU-6050's TWI address; nil: no sensor on the bus (every access NACKed).
+        public var sensorAddress: UInt8? = 0x68
         public var displayAddress: UInt8 = 0x3C
 
         public init(firmwarePath: String, pace: AVRPace = .realTime, linkPath: String? = nil,

@@ -7,7 +7,8 @@ import TiltCore
 final class MPU6050Device {
     var model = MPU6050Model()
     var source: any MotionSource
-    let address: UInt8
+    /// nil: not on the bus (the hook is not registered, so nothing answers).
+    let address: UInt8?
     private let avr: OpaquePointer
     private let twiInput: OpaquePointer
     private let twiOutput: OpaquePointer
@@ -16,16 +17,18 @@ final class MPU6050Device {
         Unmanaged<MPU6050Device>.fromOpaque(context!).takeUnretainedValue().bus(cbp_twi_decode(value))
     }
 
-    init(avr: OpaquePointer, address: UInt8, source: any MotionSource) {
+    init(avr: OpaquePointer, address: UInt8?, source: any MotionSource) {
         self.avr = avr
         self.address = address
         self.source = source
         twiInput = cbp_twi0_irq(avr, Int32(CBP_TWI_INPUT))
         twiOutput = cbp_twi0_irq(avr, Int32(CBP_TWI_OUTPUT))
+        guard address != nil else { return }
         cbp_irq_register(twiOutput, hook, Unmanaged.passUnretained(self).toOpaque())
     }
 
     func detach() {
+        guard address != nil else { return }
         cbp_irq_unregister(twiOutput, hook, Unmanaged.passUnretained(self).toOpaque())
     }
 

@@ -1,0 +1,138 @@
+import Foundation
+import SerialIO
+import Testing
+import TiltDisplay
+import TiltPipeline
+import TiltserialCommand
+import WireProtocol
+@testable import BoardEmulator
+
+/// The host (HostRunner, in-process) against the real firmware in simavr over
+/// a pty, free-running: every condition is on board time or on what the host
+/// reported, waited for with a timeout.
+@Suite struct EndToEndAVRTests {
+    /// Right and back for 2 s, then the rest pose: the view ends mid-map and stays.
+    static let moveThenRest = MotionScript(keys: [
+        .init(0, .rest), .init(0.5, Pose(back: 40, right: 20)), .init(2.5, Pose(back: 40, right: 20)),
+        .init(3, .rest), .init(60, .rest),
+    ])
+
+    static func motion(_ script: MotionScript, seed: UInt64 = 1) -> Motion {
+        Motion(.script(script), noise: SensorNoise(sampleRate: 100, seed: seed))
+    }
+
+    /// Starts `board` once `host` has the port open, so the host sees its first bytes.
+    static func start(_ board: AVRBoard, after host: RunningHost) throws {
+        try #require(host.waitFor(seconds: 10) { !$0.statuses.isEmpty } != nil, "the host opens the port")
+        board.start()
+    }
+
+    @Test func screenEqualsTheHostsRendererAndNoFrameIsLostAt100Hz() throws {
+        let board = try Firmware.board(motion: Self.motion(Self.moveThenRest))
+        defer { board.stop() }
+        let host = try RunningHost(port: try #require(board.serialPath))
+        defer { _ = host.finish() }
+        try Self.start(board, after: host)
+
+        // 6 s of board time: the motion moves the view, then rests.
+        try #require(board.waitFor(timeout: .seconds(60)) { $0.simulatedMicros >= 6_000_000 } != nil)
+        try #require(host.waitFor { $0.ticks.last.map { $0.timeMicros >= 5_500_000 } ?? false } != nil)
+        let last = try #require(host.current.mirror.shown)
+        #expect(last.viewportX > 0 && last.viewportY > 0, "the motion scrolled the view (\(last))")
+        let expected = host.current.mirror.frame
+        #expect(expected != waitingScreen)
+        // The firmware redraws within ~35 ms of board time of an OFFSETS it has not drawn.
+        let drawn = board.waitFor(timeout: .seconds(20)) { $0.screen == expected }
+        #expect(drawn != nil, "the OLED shows the host's last OFFSETS \(last), pixel for pixel")
+        #expect(host.current.mirror.shown == last, "the host kept sending the same view while resting")
+
+        let summary = try #require(host.finish())
+        let c = summary.counters
+        #expect(c.lostFrames == 0 && c.errors == 0, "\(c)")
+        #expect(c.decoder.samplesDecoded >= 550, "several seconds of 100 Hz samples (\(c.decoder.samplesDecoded))")
+        #expect(c.ticks > 100 && c.fires == 0)
+        #expect(host.current.statuses.allSatisfy { if case .waitingForBoard = $0 { true } else { false } })
+    }
+
+    @Test(arguments: [("pull", 1), ("bump", 0)])
+    func deliberatePullFiresOnceABumpNever(_ name: String, _ fires: Int) throws {
+        let script = try #require(Scenarios.named(name))
+        let board = try Firmware.board(motion: Self.motion(script, seed: 7))
+        defer { board.stop() }
+        let host = try RunningHost(port: try #require(board.serialPath))
+        defer { _ = host.finish() }
+        try Self.start(board, after: host)
+
+        let end = UInt64((script.duration + 0.7) * 1_000_000)
+        try #require(board.waitFor(timeout: .seconds(90)) { $0.simulatedMicros >= end } != nil)
+        // The host has digested the samples up to the end of the script.
+        try #require(host.waitFor { $0.ticks.last.map { $0.timeMicros >= end - 300_000 } ?? false } != nil)
+        let summary = try #require(host.finish())
+        let state = host.current
+        #expect(state.fires == fires, "\(name): \(state.fires) fires")
+        #expect(summary.counters.fires == UInt64(fires))
+        #expect(state.ticks.contains { $0.engaged }, "\(name) reaches the ribbon and engages it")
+        #expect(summary.counters.lostFrames == 0 && summary.counters.errors == 0)
+    }
+
+    /// With `dtrResets`, like an Uno: opening the port pulses DTR, which resets the
+    /// board, so after the replug the host hears the boot HELLO. Without (DTR not
+    /// wired), the host may reopen while the firmware boots: the boot HELLO went to
+    /// no one and the HOST_HELLO arrives before the UART listens, so samples come
+    /// with no HELLO before them; the host must carry on all the same.
+    @Test(arguments: [true, false])
+    func resetAndReplugRecoverWithThePhysicsKept(dtrResets: Bool) throws {
+        let link = NSTemporaryDirectory() + "tiltsim-e2e-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let board = try Firmware.board(link: link, motion: Self.motion(Self.moveThenRest, seed: 3), resetOnConnect: dtrResets)
+        defer { board.stop() }
+        let host = try RunningHost(port: link, openItself: true) { $0.settings.dtr = dtrResets ? .assert : .leave }
+        defer { _ = host.finish() }
+        try Self.start(board, after: host)
+
+        // The view has moved and come to rest.
+        try #require(host.waitFor(seconds: 60) { $0.ticks.last.map { $0.timeMicros >= 4_000_000 } ?? false } != nil)
+        let before = host.current
+        let rested = try #require(before.ticks.last)
+        #expect(rested.viewportX > 0 && rested.viewportY > 0)
+
+        // Reset button: a new HELLO, ticks go on from the same place.
+        board.reset()
+        let afterReset = host.waitFor { s in s.hellos > before.hellos && s.ticks.count >= before.ticks.count + 60 }
+        if afterReset == nil {
+            let s = host.current
+            Issue.record("after reset(): hellos \(s.hellos) (before \(before.hellos)), ticks \(s.ticks.count) (before \(before.ticks.count)), errors in \(String(describing: s.snapshot?.counters))")
+        }
+        try #require(afterReset != nil, "HELLO and ticks after reset()")
+        let resumed = try #require(afterReset?.ticks[before.ticks.count...].first { _ in true })
+        #expect(abs(resumed.viewportX - rested.viewportX) <= 2 && abs(resumed.viewportY - rested.viewportY) <= 2,
+                "physics kept across the reset: \(rested.viewportX),\(rested.viewportY) → \(resumed.viewportX),\(resumed.viewportY)")
+
+        // USB replug at the same link: device gone, reconnected, HELLO, ticks again.
+        let beforeUnplug = host.current
+        let lastBefore = try #require(beforeUnplug.ticks.last)
+        board.unplug()
+        try #require(host.waitFor { s in s.statuses.contains { if case .deviceGone(_, true) = $0 { true } else { false } } } != nil,
+                     "the host reports deviceGone")
+        try board.plugIn()
+        let back = host.waitFor { s in
+            s.statuses.contains { if case .reconnected = $0 { true } else { false } }
+                && (s.hellos > beforeUnplug.hellos || !dtrResets) && s.ticks.count >= beforeUnplug.ticks.count + 60
+        }
+        if back == nil {
+            let s = host.current
+            Issue.record("after plugIn(): statuses \(s.statuses), hellos \(s.hellos) (before \(beforeUnplug.hellos)), ticks \(s.ticks.count) (before \(beforeUnplug.ticks.count)), board \(board.currentStatus.state) \(board.currentStatus.bytesToAVR) bytes in, \(board.currentStatus.bytesFromAVR) out, \(board.currentStatus.droppedSerialOutput) dropped")
+        }
+        let after = try #require(back, "reconnected, HELLO and ticks after plugIn()")
+        let first = after.ticks[beforeUnplug.ticks.count]
+        #expect(abs(first.viewportX - lastBefore.viewportX) <= 2 && abs(first.viewportY - lastBefore.viewportY) <= 2,
+                "physics kept across the replug: \(lastBefore.viewportX),\(lastBefore.viewportY) → \(first.viewportX),\(first.viewportY)")
+        #expect(first.timeMicros > lastBefore.timeMicros, "the physics' timeline carries on")
+        let news = after.statuses.filter { if case .ftdiLatency = $0 { false } else { true } }
+        #expect(news == [.waitingForBoard(port: link), .deviceGone(port: link, reconnecting: true), .reconnected(port: link),
+                         .waitingForBoard(port: link)])
+
+        let summary = try #require(host.finish())
+        #expect(summary.counters.lostFrames == 0, "\(summary.counters)")
+        #expect(summary.counters.hellos >= (dtrResets ? 3 : 2))
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import SerialIO
+import TiltAssets
+import TiltCore
+import TiltDisplay
+import TiltPhysics
+import TiltPipeline
+import TiltserialCommand
+import WireProtocol
+@testable import BoardEmulator
+
+/// The real firmware, Hardware/build/tiltserial.elf: built with `make -C Hardware`
+/// once per test process if missing; a failed build is an error, never a skip.
+enum Firmware {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let elf = root + "/Hardware/build/tiltserial.elf"
+
+    static let built: Result<String, E2EFailure> = {
+        if FileManager.default.fileExists(atPath: elf) { return .success(elf) }
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        make.arguments = ["make", "-C", root + "/Hardware"]
+        make.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        make.standardError = errors
+        do { try make.run() } catch {
+            return .failure(E2EFailure("\(elf) is missing and `make -C Hardware` could not run (\(error)); install gcc-avr and avr-libc"))
+        }
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        make.waitUntilExit()
+        guard make.terminationStatus == 0, FileManager.default.fileExists(atPath: elf) else {
+            return .failure(E2EFailure("\(elf) is missing and `make -C Hardware` failed: \(message.suffix(800))"))
+        }
+        return .success(elf)
+    }()
+
+    /// The ELF's path, building it if needed; throws with the reason if it cannot.
+    static func path() throws -> String { try built.get() }
+
+    /// An AVR board running the firmware, free-running unless told otherwise.
+    static func board(pace: AVRPace = .freeRunning, link: String? = nil, motion: any MotionSource = ConstantMotionSource.faceUp,
+                      sensor: UInt8? = 0x68, resetOnConnect: Bool = false) throws -> AVRBoard {
+        var configuration = AVRBoard.Configuration(firmwarePath: try path(), pace: pace, linkPath: link, motionSource: motion)
+        configuration.sensorAddress = sensor
+        configuration.resetOnConnect = resetOnConnect
+        return try AVRBoard(configuration)
+    }
+}
+
+struct E2EFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The OLED's frame (TiltDisplay's; WireProtocol has a `Frame` too).
+typealias Screen = TiltDisplay.Frame
+
+let shippedArt = try! TiltAssets.load()
+
+/// The frame the host's renderer draws for `offsets`.
+func rendered(_ offsets: OffsetsFrame) -> Screen {
+    var mirror = DisplayMirror(renderer: shippedArt.renderer)
+    mirror.show(offsets)
+    return mirror.frame
+}
+
+func rendered(_ view: (UInt16, UInt16, UInt16, UInt16)) -> Screen {
+    rendered(OffsetsFrame(sequence: 0, viewportX: view.0, viewportY: view.1, ribbonX: view.2, ribbonBottom: view.3, flags: []))
+}
+
+/// The firmware's status screen (status_screen.cpp) for the given page texts.
+func statusScreen(_ lines: [Int: String]) -> Screen {
+    var bytes = [UInt8](repeating: 0, count: Screen.byteCount)
+    for (page, text) in lines {
+        let chars = Array(text)
+        let width = chars.count * 6 - 1
+        let left = (Screen.width - width) / 2
+        for x in left..<(left + width) where (x - left) % 6 != 5 {
+            bytes[page * Screen.width + x] = WaitingScreen.glyphs[WaitingScreen.glyphIndex(chars[(x - left) / 6])][(x - left) % 6]
+        }
+    }
+    return Screen(bytes: bytes)!
+}
+
+let waitingScreen = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "115200 BAUD"])
+let noSensorScreen = statusScreen([1: "TILTSERIAL 1.0.0", 3: "NO SENSOR", 5: "CHECK SDA A4 SCL A5"])
+
+extension AVRBoardStatus {
+    var screen: Screen { Screen(bytes: display.vram)! }
+}
+
+/// `HostRunner` (the real host loop) on its own thread against a port, with
+/// everything its sinks report kept for the test and waitable.
+final class RunningHost: @unchecked Sendable {
+    struct State {
+        var events: [HostEvent] = []
+        var statuses: [HostStatus] = []
+        var ticks: [Tick] = []
+        var offsets: [OffsetsFrame] = []
+        var hellos = 0
+        var fires = 0
+        /// The last OFFSETS the host sent, drawn by the host's renderer.
+        var mirror = DisplayMirror(renderer: shippedArt.renderer)
+        var snapshot: HostSnapshot?
+        var summary: HostSummary?
+        var failure: (any Error)?
+        var finished = false
+        var keepEvents = true
+    }
+
+    let stop = try! WakeUpPipe()
+    private let condition = NSCondition()
+    private var state = State()
+
+    /// Runs the host on `port` (the path given to `SerialPort.open`). With `openItself`,
+    /// HostRunner opens (and after an unplug reopens) the port; otherwise the test
+    /// opens it once with `SerialPort.open` and hands the transport over.
+    init(port: String, openItself: Bool = false, keepEvents: Bool = true, configure: (inout HostRunOptions) -> Void = { _ in }) throws {
+        var options = HostRunOptions(port: port)
+        options.settings.dtr = .leave
+        options.refreshMicros = 20_000
+        options.reconnectPollMicros = 20_000
+        options.dozeMarginMicros = nil  // the boards here run faster than the wall clock
+        configure(&options)
+        state.keepEvents = keepEvents
+        let transport: (any SerialTransport)? = openItself ? nil : try SerialPort.open(path: port, options: SerialOptions(dtr: .leave))
+        // Strong references: the run thread keeps this alive until it ends (`finish()`).
+        let sinks = HostSinks(
+            onEvent: { [self] event in record(event) },
+            onStatus: { [self] status in update { $0.statuses.append(status) } },
+            onRefresh: { [self] snapshot in update { $0.snapshot = snapshot } })
+        nonisolated(unsafe) let runner = try HostRunner(options: options, sinks: sinks, art: shippedArt)
+        let stop = stop
+        let thread = Thread { [self] in
+            do {
+                let summary = try runner.run(transport: transport, stop: stop)
+                update { $0.summary = summary; $0.finished = true }
+            } catch {
+                update { $0.failure = error; $0.finished = true }
+            }
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    private func record(_ event: HostEvent) {
+        update { s in
+            if s.keepEvents { s.events.append(event) }
+            switch event {
+            case .hello: s.hellos += 1
+            case .fired: s.fires += 1
+            case .tick(let tick, let wire):
+                if s.keepEvents { s.ticks.append(tick); s.offsets.append(wire.frame) }
+                s.mirror.show(wire.frame)
+            default: break
+            }
+        }
+    }
+
+    private func update(_ body: (inout State) -> Void) {
+        condition.lock()
+        body(&state)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    var current: State { condition.withLock { state } }
+
+    /// Waits until `predicate` holds (or the run ends); the state then, or nil at the timeout.
+    @discardableResult
+    func waitFor(seconds: Double = 20, _ predicate: (State) -> Bool) -> State? {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while !predicate(state) {
+            if state.finished || !condition.wait(until: deadline) { return predicate(state) ? state : nil }
+        }
+        return state
+    }
+
+    /// Stops the run (the stop pipe, like Ctrl-C) and returns its summary.
+    /// Idempotent: tests also call it on the way out (`defer`).
+    func finish() -> HostSummary? {
+        stop.wake()
+        return waitFor(seconds: 10) { $0.finished }?.summary
+    }
+}
+
+/// A bare protocol client on a board's pty: sends frames, decodes what comes
+/// back, and keeps it; waits with deadlines (poll), never sleeps.
+final class ProtocolClient {
+    let port: any SerialTransport
+    var decoder = FrameDecoder()
+    var frames: [DecodedFrame] = []
+    private var buffer = [UInt8](repeating: 0, count: 4096)
+
+    init(_ path: String) throws {
+        port = try SerialPort.open(path: path, options: SerialOptions(dtr: .leave))
+    }
+
+    deinit { port.close() }
+
+    func send(_ frame: some WireFrame) throws { try send(frame.encoded()) }
+
+    func send(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try port.write($0) }
+    }
+
+    var samples: [TimedSample] { frames.compactMap { if case .sample(let s) = $0 { s } else { nil } } }
+    var hellos: [HelloFrame] { frames.compactMap { if case .hello(let h) = $0 { h } else { nil } } }
+    var pongs: [PongFrame] { frames.compactMap { if case .pong(let p) = $0 { p } else { nil } } }
+
+    /// Reads until `done` holds or `seconds` pass; whether `done` held.
+    @discardableResult
+    func read(seconds: Double = 20, until done: (ProtocolClient) -> Bool) throws -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while !done(self) {
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 { return false }
+            guard try port.waitReadable(timeoutMicros: Int(min(left, 0.1) * 1_000_000)) else { continue }
+            while true {
+                let n = try buffer.withUnsafeMutableBytes { try port.read(into: $0) }
+                if n == 0 { break }
+                decoder.feed(buffer[0..<n]) { frames.append($0) }
+                if done(self) { return true }
+            }
+        }
+        return true
+    }
+}
