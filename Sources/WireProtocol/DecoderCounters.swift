@@ -2,10 +2,11 @@
 ///
 /// Every non-empty run of bytes between two delimiters ends in exactly one of
 /// `framesDecoded`, `crcErrors`, `framingErrors`, `oversizeFrames`,
-/// `unknownTypes` (empty runs, two delimiters in a row, are idle filler and
-/// not counted). A damaged run may also yield up to two `recoveredFrames`
-/// (frames found at its start or end, also counted in `framesDecoded`), so
-/// `runs` = framesDecoded − recoveredFrames + errors. `lostFrames` and
+/// `unknownTypes`, `partialAtJoin` (empty runs, two delimiters in a row, are
+/// idle filler and not counted). A damaged run may also yield up to two
+/// `recoveredFrames` (frames found at its start or end, also counted in
+/// `framesDecoded`), so `runs` = framesDecoded − recoveredFrames + errors +
+/// partialAtJoin. `lostFrames` and
 /// `duplicates` come from the SAMPLE sequence numbers and board time.
 public struct DecoderCounters: Hashable, Sendable {
     /// Valid frames of a known type delivered (all types, SAMPLE included).
@@ -29,12 +30,17 @@ public struct DecoderCounters: Hashable, Sendable {
     public var recoveredFrames: UInt64 = 0
     /// SAMPLE frames among `framesDecoded`.
     public var samplesDecoded: UInt64 = 0
+    /// A damaged first run after the decoder started or the link restarted: the
+    /// host joined the stream mid-frame (a board that was already talking).
+    /// Not an error: at most one per join.
+    public var partialAtJoin: UInt64 = 0
 
     public init() {}
 
     /// Runs that did not produce a frame.
     public var errors: UInt64 { crcErrors + framingErrors + oversizeFrames + unknownTypes }
 
-    /// Non-empty runs seen: frames not recovered from a damaged run, plus errors.
-    public var runs: UInt64 { framesDecoded - recoveredFrames + errors }
+    /// Non-empty runs seen: frames not recovered from a damaged run, errors,
+    /// and the partial frames at joins.
+    public var runs: UInt64 { framesDecoded - recoveredFrames + errors + partialAtJoin }
 }

@@ -15,9 +15,14 @@ extension FrameDecoder {
         _ run: UnsafePointer<UInt8>, count: Int, oversize: Bool, _ tables: UnsafePointer<UInt16>,
         _ deliver: (DecodedFrame) -> Void
     ) {
-        if count == 0 { return }  // two delimiters in a row: idle filler
+        let joining = awaitingFirstRun
+        if count == 0 {  // two delimiters in a row: idle filler (and a known frame boundary)
+            awaitingFirstRun = false
+            return
+        }
+        awaitingFirstRun = false
         if oversize || count > WireFormat.maxEncodedCount {
-            counters.oversizeFrames += 1
+            countDamage(\.oversizeFrames, joining: joining)
             let tail = min(count, WireFormat.maxEncodedCount)
             recover(run + (count - tail), count: tail, atStart: false, tables, deliver)
             return
@@ -27,11 +32,11 @@ extension FrameDecoder {
             let payload = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
             let payloadCount = FrameCRC.decode(run, count: count, into: payload)
             guard payloadCount >= WireFormat.minPayloadCount else {
-                counters.framingErrors += 1  // bad COBS (-1) or shorter than type + CRC
+                countDamage(\.framingErrors, joining: joining)  // bad COBS (-1) or shorter than type + CRC
                 return true
             }
             guard FrameCRC.checksum(payload, count: payloadCount, tables: tables) == 0 else {
-                counters.crcErrors += 1
+                countDamage(\.crcErrors, joining: joining)
                 return true
             }
             // The CRC holds: a frame as sent, so no recovery from here on.
@@ -48,6 +53,13 @@ extension FrameDecoder {
             return false
         }
         if damaged { recover(run, count: count, atStart: true, tables, deliver) }
+    }
+
+    /// Counts a damaged run: an error, unless it is the first run after the
+    /// decoder started or the link restarted, which is usually the tail of a
+    /// frame sent before anyone was listening (`partialAtJoin`).
+    private mutating func countDamage(_ counter: WritableKeyPath<DecoderCounters, UInt64>, joining: Bool) {
+        if joining { counters.partialAtJoin += 1 } else { counters[keyPath: counter] += 1 }
     }
 
     /// Looks for complete frames of known types inside a damaged run: first

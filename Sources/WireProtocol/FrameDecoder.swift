@@ -27,15 +27,21 @@ public struct FrameDecoder: Sendable {
     @usableFromInline var pendingCount = 0
     /// The current run is already longer than any frame: keep only its tail.
     @usableFromInline var discarding = false
+    /// Nothing since the start or the last `linkRestarted()` has shown where
+    /// frames begin (a finished run or a 0x00 at the very start): the next run
+    /// may begin mid-frame.
+    @usableFromInline var awaitingFirstRun = true
 
     public init() {}
 
     /// The port was reopened after an unplug: the unfinished run (cut short) is
-    /// dropped uncounted, and sample tracking starts afresh (`SampleTracker.rejoin()`),
-    /// so frames the board sent to no one are not counted as lost.
+    /// dropped uncounted, the next run may start mid-frame (`partialAtJoin`),
+    /// and sample tracking starts afresh (`SampleTracker.rejoin()`), so frames
+    /// the board sent to no one are not counted as lost.
     public mutating func linkRestarted() {
         pendingCount = 0
         discarding = false
+        awaitingFirstRun = true
         tracker.rejoin()
     }
 

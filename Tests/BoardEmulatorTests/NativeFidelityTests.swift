@@ -5,15 +5,13 @@ import WireProtocol
 @testable import BoardEmulator
 
 /// The native board against the real firmware in simavr: same HELLO, same
-/// waiting screen, same screen for the same OFFSETS. Needs the firmware
-/// (`make -C Hardware`); skipped without it.
-private let firmwareELF = "Hardware/build/tiltserial.elf"
-
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: firmwareELF)))
+/// waiting screen, same screen for the same OFFSETS. Builds the firmware
+/// (`make -C Hardware`, a no-op when current); fails if it cannot.
 struct NativeFidelityTests {
-    static let firmware = firmwareELF
+    static let firmware = EmulatedBoardFactory.defaultFirmware
 
     @Test func sameHelloWaitingScreenAndDrawnScreensAsTheFirmware() throws {
+        try #require(EmulatedBoardFactory.buildFirmware(), "make -C Hardware could not build \(Self.firmware); run scripts/install-deps")
         let avr = try AVRBoard(.init(firmwarePath: Self.firmware, pace: .realTime, motionSource: ConstantMotionSource.faceUp))
         let native = try NativeBoard(.test(rate: 100, pace: .realTime, motion: ConstantMotionSource.faceUp))
         let avrHost = try HostEnd(try #require(avr.serialPath))

@@ -56,9 +56,13 @@ import WireProtocol
         let c = summary.counters.decoder, f = status.faults
         #expect(f.bitFlips > 0 && f.droppedBytes > 0 && f.insertedBytes > 0 && f.garbageRuns > 0)
         #expect(f.samplesHit > 100, "about one SAMPLE in five is hit")
-        #expect(c.samplesDecoded == samples - f.samplesHit, "seed \(seed)")
+        // Every sample that arrived whole is decoded (the decoder recovers frames
+        // from damaged runs); none whose own bytes were broken is; every other
+        // sample is counted lost.
+        #expect(c.samplesDecoded >= f.samplesWhole, "seed \(seed)")
+        #expect(c.samplesDecoded <= samples - f.samplesBroken, "seed \(seed)")
+        #expect(f.samplesWhole + f.samplesBroken < samples, "seed \(seed): some samples lost only their delimiter")
         #expect(c.samplesDecoded + c.lostFrames == samples, "seed \(seed)")
-        #expect(c.framesDecoded == status.framesSent - f.framesHit, "seed \(seed)")
         #expect(c.duplicates == 0)
         #expect(c.errors >= 1 && c.errors <= f.framesHit + f.zerosCreated, "seed \(seed): \(c.errors) error runs")
         #expect(summary.counters.hellos == 1 && summary.counters.samples == c.samplesDecoded)

@@ -16,8 +16,9 @@ enum Firmware {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     static let elf = root + "/Hardware/build/tiltserial.elf"
 
+    /// `make -C Hardware` once per test run: it builds a missing ELF and
+    /// rebuilds a stale one (sources newer than the ELF); a no-op otherwise.
     static let built: Result<String, E2EFailure> = {
-        if FileManager.default.fileExists(atPath: elf) { return .success(elf) }
         let make = Process()
         make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         make.arguments = ["make", "-C", root + "/Hardware"]
@@ -25,12 +26,12 @@ enum Firmware {
         let errors = Pipe()
         make.standardError = errors
         do { try make.run() } catch {
-            return .failure(E2EFailure("\(elf) is missing and `make -C Hardware` could not run (\(error)); install gcc-avr and avr-libc"))
+            return .failure(E2EFailure("`make -C Hardware` could not run (\(error)); install gcc-avr and avr-libc (scripts/install-deps)"))
         }
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         make.waitUntilExit()
         guard make.terminationStatus == 0, FileManager.default.fileExists(atPath: elf) else {
-            return .failure(E2EFailure("\(elf) is missing and `make -C Hardware` failed: \(message.suffix(800))"))
+            return .failure(E2EFailure("`make -C Hardware` failed to build \(elf): \(message.suffix(800))"))
         }
         return .success(elf)
     }()

@@ -111,7 +111,7 @@ import WireProtocol
     }
 
     @Test func errorsAreCountedOnePerRun() {
-        var stream: [UInt8] = []
+        var stream: [UInt8] = [0x00]  // in sync: the next byte starts a frame
         var crcBroken = PongFrame(token: 5).encoded()
         crcBroken[2] ^= 0x01
         stream += crcBroken  // crc
@@ -146,7 +146,7 @@ import WireProtocol
         // 65 encoded bytes (a 64-byte payload) is the longest legal run: judged, not dropped.
         let run = [UInt8](repeating: 0x41, count: 1) + [UInt8](repeating: 0x20, count: 64)
         var decoder = FrameDecoder()
-        _ = decodeAll(run + [0], chunks: [10], decoder: &decoder)
+        _ = decodeAll([0] + run + [0], chunks: [10], decoder: &decoder)
         #expect(decoder.counters.oversizeFrames == 0)
         #expect(decoder.counters.crcErrors == 1)  // valid COBS of 64 bytes, checked up to its CRC
         _ = decodeAll([0x20] + run + [0], chunks: [10], decoder: &decoder)
@@ -197,7 +197,7 @@ import WireProtocol
     }
 
     @Test func damagedFramesAreNotRecovered() {
-        var stream: [UInt8] = []
+        var stream: [UInt8] = [0x00]
         var a = sampleFrame(0).encoded()
         a[10] ^= 0x01
         stream += a  // one bit flipped: its run fails, and no candidate inside passes
@@ -205,5 +205,35 @@ import WireProtocol
         #expect(frames.isEmpty)
         #expect(counters.recoveredFrames == 0)
         #expect(counters.errors == 1)
+    }
+
+    /// A host that opens the port while the board is talking joins mid-frame:
+    /// that first fragment is not an error, and neither is the one after a replug.
+    @Test func aFragmentAtTheJoinIsNotAnError() {
+        let frame = sampleFrame(0).encoded()
+        var decoder = FrameDecoder()
+        var delivered = decodeAll(Array(frame[9...]) + sampleFrame(1).encoded(), decoder: &decoder)
+        #expect(delivered.count == 1)
+        #expect(decoder.counters.partialAtJoin == 1 && decoder.counters.errors == 0)
+
+        // Later damage is an error again.
+        _ = decodeAll(Array(frame[9...]), decoder: &decoder)
+        #expect(decoder.counters.partialAtJoin == 1 && decoder.counters.errors == 1)
+
+        // After a replug the first fragment is a join again.
+        decoder.linkRestarted()
+        delivered = decodeAll(Array(frame[5...]) + sampleFrame(2).encoded(), decoder: &decoder)
+        #expect(delivered.count == 1)
+        #expect(decoder.counters.partialAtJoin == 2 && decoder.counters.errors == 1)
+        #expect(decoder.counters.runs == 5)
+    }
+
+    /// A 0x00 first marks a frame boundary: what follows is judged in full.
+    @Test func aLeadingDelimiterMeansInSync() {
+        var broken = sampleFrame(0).encoded()
+        broken[4] ^= 0x10
+        var decoder = FrameDecoder()
+        _ = decodeAll([0x00] + broken, decoder: &decoder)
+        #expect(decoder.counters.partialAtJoin == 0 && decoder.counters.errors == 1)
     }
 }

@@ -74,7 +74,7 @@ func checkFrameDecoder(_ bytes: UnsafeRawBufferPointer) {
     }
     let counters = whole.counters
     require(counters.recoveredFrames <= counters.framesDecoded, "more recovered than decoded")
-    require(counters.recoveredFrames <= 2 * counters.errors, "more than two recovered per damaged run")
+    require(counters.recoveredFrames <= 2 * (counters.errors + counters.partialAtJoin), "more than two recovered per damaged run")
     require(counters.runs == UInt64(runs.count), "runs \(counters.runs) != \(runs.count)")
     require(counters.framesDecoded == UInt64(wholeFrames.count), "framesDecoded != delivered")
     let samples = wholeFrames.filter { if case .sample = $0 { true } else { false } }.count
