@@ -222,21 +222,14 @@ public final class NativeBoard: @unchecked Sendable {
     /// (wall time). Returns the status that satisfied it, or nil. `condition` runs
     /// under the status lock: it must not call the board.
     public func waitFor(timeout: Duration, _ condition: (NativeBoardStatus) -> Bool) -> NativeBoardStatus? {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        published.lock()
-        defer { published.unlock() }
-        while !condition(status) {
-            if !published.wait(until: deadline) { return condition(status) ? status : nil }
-        }
-        return status
+        published.waitForValue(timeout: timeout) { condition(status) ? status : nil }
     }
 
     /// Board seconds per wall second since `start()` or the last `setPace`.
     public func speedReport() -> AVRSpeedReport {
         published.withLock {
-            AVRSpeedReport(simulatedSeconds: Double(status.lifetimeMicros &- speedAnchor.life) / 1e6,
-                           wallSeconds: Double(Self.wallNanos() &- speedAnchor.wall) / 1e9)
+            AVRSpeedReport(boardMicros: status.lifetimeMicros, wallNanos: Self.wallNanos(),
+                           since: (speedAnchor.wall, speedAnchor.life))
         }
     }
 
