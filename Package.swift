@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "TiltPipeline", targets: ["TiltPipeline"]),
         // The host's in-process API (HostRunner), for `tiltserial demo` and Benchmarks/HostBenchmarks.
         .library(name: "TiltserialCommand", targets: ["TiltserialCommand"]),
+        // For Benchmarks/ (pty latency, emulator speed).
+        .library(name: "SerialIO", targets: ["SerialIO"]),
+        .library(name: "BoardEmulator", targets: ["BoardEmulator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

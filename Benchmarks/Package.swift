@@ -54,5 +54,23 @@ let package = Package(
             ],
             path: "Benchmarks/HostBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "SerialLatencyBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "SerialIO", package: main),
+            ],
+            path: "Benchmarks/SerialLatencyBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // Long free-running emulator runs, not harness iterations:
+        // swift run -c release emulator-speed avr|native
+        .executableTarget(
+            name: "emulator-speed",
+            dependencies: [
+                .product(name: "BoardEmulator", package: main),
+                .product(name: "SerialIO", package: main),
+                .product(name: "WireProtocol", package: main),
+            ],
+            path: "EmulatorSpeed"),
     ]
 )

@@ -63,7 +63,7 @@ struct DescriptorIO: Sendable {
             case .failure(let e):
                 throw failure(e, "write")
             }
-            let now = monotonicMicros()
+            let now = Int(MonotonicClock.micros())
             let end = deadline ?? (now + writeTimeoutMicros)
             deadline = end
             guard now < end else { throw .writeTimedOut(port: name, written: done, total: bytes.count) }
@@ -99,10 +99,4 @@ struct DescriptorIO: Sendable {
             return .ioError(port: name, operation: operation, errno: e.rawValue)
         }
     }
-}
-
-func monotonicMicros() -> Int {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec * 1_000_000 + ts.tv_nsec / 1000
 }

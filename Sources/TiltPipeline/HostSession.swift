@@ -205,12 +205,7 @@ public struct HostSession: Sendable {
         var fires = counters.fires
         var last = lastOffsets
         engine.ingest(timed) { tick in
-            var flags: OffsetsFrame.Flags = []
-            if tick.fired { flags.insert(.fired) }
-            if tick.engaged { flags.insert(.engaged) }
-            let frame = OffsetsFrame(
-                sequence: sequence, viewportX: UInt16(clamping: tick.viewportX), viewportY: UInt16(clamping: tick.viewportY),
-                ribbonX: UInt16(clamping: tick.ribbonX), ribbonBottom: UInt16(clamping: tick.ribbonBottom), flags: flags)
+            let frame = OffsetsFrame(tick: tick, sequence: sequence)
             sequence &+= 1
             ticks += 1
             last = frame

@@ -26,7 +26,7 @@ import TiltDisplay
     }
 
     @Test func randomStatesAndArtMatchTheSpec() throws {
-        var rng = SplitMix64(state: 42)
+        var rng = SplitMix64(seed: 42)
         for round in 0..<40 {
             let tw = 8 * Int.random(in: 1...32, using: &rng), th = 8 * Int.random(in: 1...16, using: &rng)
             let tile = try ContentTile(bitmap: Bitmap(width: tw, height: th,

@@ -1,4 +1,5 @@
 import Testing
+import TiltCore
 import TiltDisplay
 
 private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
@@ -79,7 +80,7 @@ private func error(_ body: () throws(NetpbmError) -> Void) -> String? {
 @Suite struct NetpbmRobustnessTests {
     /// Mutated and truncated files either parse or throw; they never trap.
     @Test func mutatedInputsParseOrThrow() {
-        var rng = SplitMix64(state: 99)
+        var rng = SplitMix64(seed: 99)
         let seeds: [[UInt8]] = [Array("P1\n# c\n4 2\n1 0 1 1\n0 0 1 0\n".utf8), Array("P4 8 2\n".utf8) + [0xA5, 0x5A],
                                 Array("P2\n3 1\n255\n0 128 255\n".utf8), Array("P5 2 2 255\n".utf8) + [1, 2, 3, 4]]
         var parsed = 0, thrown = 0

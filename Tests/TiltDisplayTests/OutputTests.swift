@@ -1,4 +1,5 @@
 import Testing
+import TiltCore
 import TiltDisplay
 import TiltAssets
 
@@ -75,7 +76,7 @@ import TiltAssets
 
     @Test(arguments: [1, 3])
     func frameRoundTripsThroughThePNG(scale: Int) throws {
-        var rng = SplitMix64(state: UInt64(scale))
+        var rng = SplitMix64(seed: UInt64(scale))
         let frame = Frame(bytes: (0..<1024).map { _ in UInt8.random(in: 0...255, using: &rng) })!
         let image = try decode(PNGEncoder.encode(frame, scale: scale))
         #expect(image.width == 128 * scale && image.height == 64 * scale)

@@ -21,15 +21,3 @@ func referenceFrame(tile: Bitmap, ribbon: AlphaMask, vx: Int, vy: Int, rx: Int, 
 func pixels(_ frame: Frame) -> [[Bool]] {
     (0..<64).map { row in (0..<128).map { col in frame[col, row] } }
 }
-
-/// SplitMix64: deterministic pseudo-random numbers for generated cases.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

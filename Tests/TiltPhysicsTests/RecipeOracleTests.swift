@@ -12,7 +12,7 @@ import TiltPhysics
         var testDescription: String { name }
     }
 
-    static func timestamps(_ rng: inout SplitMix, count: Int, period: Int, jitter: Int) -> [UInt64] {
+    static func timestamps(_ rng: inout SplitMix64, count: Int, period: Int, jitter: Int) -> [UInt64] {
         var t: UInt64 = UInt64(rng.int(0...5_000_000))
         return (0..<count).map { _ in
             t += UInt64(max(1, period + (jitter > 0 ? rng.int(-jitter...jitter) : 0)))
@@ -21,8 +21,8 @@ import TiltPhysics
     }
 
     static func make(_ name: String, seed: UInt64, count: Int, period: Int, jitter: Int,
-                     _ next: (inout SplitMix, Int) -> (Int, Int, Int)) -> Case {
-        var rng = SplitMix(state: seed)
+                     _ next: (inout SplitMix64, Int) -> (Int, Int, Int)) -> Case {
+        var rng = SplitMix64(seed: seed)
         let times = timestamps(&rng, count: count, period: period, jitter: jitter)
         let samples = times.enumerated().map { i, t in
             let (x, y, z) = next(&rng, i)

@@ -63,7 +63,7 @@ import TiltPhysics
 
     /// A still hand at rest (tremor of ±1.5° and sensor noise) does not drift.
     @Test func deadZoneKeepsAStillHandStill() {
-        var rng = SplitMix(state: 42)
+        var rng = SplitMix64(seed: 42)
         let moveThenHold = Motion.segments([(1.5, Pose(pitch: 30, roll: 30)), (60, Pose(pitch: 60))])
         let samples = Motion.sampled(hz: 200, seconds: 60) { t in
             var p = moveThenHold(t)

@@ -49,11 +49,7 @@ enum Fixture {
         var sequence = firstSequence
         for s in samples {
             engine.ingest(s) { tick in
-                var flags: OffsetsFrame.Flags = []
-                if tick.fired { flags.insert(.fired) }
-                if tick.engaged { flags.insert(.engaged) }
-                frames.append(OffsetsFrame(sequence: sequence, viewportX: UInt16(tick.viewportX), viewportY: UInt16(tick.viewportY),
-                                           ribbonX: UInt16(tick.ribbonX), ribbonBottom: UInt16(tick.ribbonBottom), flags: flags))
+                frames.append(OffsetsFrame(tick: tick, sequence: sequence))
                 sequence &+= 1
             }
         }

@@ -259,22 +259,14 @@ public final class AVRBoard: @unchecked Sendable {
     /// passes (wall time). Returns the status that satisfied it, or nil.
     /// `condition` runs under the status lock: it must not call the board.
     public func waitFor(timeout: Duration, _ condition: (AVRBoardStatus) -> Bool) -> AVRBoardStatus? {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        published.lock()
-        defer { published.unlock() }
-        while !condition(status) {
-            if !published.wait(until: deadline) { return condition(status) ? status : nil }
-        }
-        return status
+        published.waitForValue(timeout: timeout) { condition(status) ? status : nil }
     }
 
     /// Simulated seconds per wall second since `start()` or the last `setPace`.
     public func speedReport() -> AVRSpeedReport {
         published.withLock {
-            let wall = Double(Self.wallNanos() &- speedAnchor.wall) / 1e9
-            let simulated = Double(status.simulatedMicros &- speedAnchor.simulated) / 1e6
-            return AVRSpeedReport(simulatedSeconds: simulated, wallSeconds: wall)
+            AVRSpeedReport(boardMicros: status.simulatedMicros, wallNanos: Self.wallNanos(),
+                           since: (speedAnchor.wall, speedAnchor.simulated))
         }
     }
 

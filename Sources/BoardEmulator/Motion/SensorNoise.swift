@@ -1,3 +1,5 @@
+import TiltCore
+
 /// White sensor noise at the MPU-6050 datasheet's noise densities, from a seeded
 /// generator so a run is repeatable.
 ///
@@ -10,13 +12,13 @@ public struct SensorNoise: Hashable, Sendable {
 
     public var accelRMS: Double
     public var gyroRMS: Double
-    private var state: UInt64
+    private var random: SplitMix64
 
     public init(sampleRate: Double, seed: UInt64 = 0x5EED, scale: Double = 1) {
         let bandwidth = sampleRate / 2
         accelRMS = Self.accelDensityG * bandwidth.squareRoot() * scale
         gyroRMS = Self.gyroDensityDps * bandwidth.squareRoot() * scale
-        state = seed
+        random = SplitMix64(seed: seed)
     }
 
     public static let none = SensorNoise(sampleRate: 0)
@@ -31,17 +33,9 @@ public struct SensorNoise: Hashable, Sendable {
         (gaussian() * gyroRMS, gaussian() * gyroRMS, gaussian() * gyroRMS)
     }
 
-    private mutating func uniform() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Double((z ^ (z >> 31)) >> 11 | 1) / Double(1 << 53)  // (0, 1)
-    }
-
     /// Box–Muller: a standard normal draw.
     private mutating func gaussian() -> Double {
-        let u = uniform(), v = uniform()
+        let u = random.openUnitInterval(), v = random.openUnitInterval()
         return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
     }
 }

@@ -1,3 +1,5 @@
+import TiltCore
+
 /// Applies a `FaultSpec` to frames on their way out, counting exactly what it did.
 struct FaultInjector: Sendable {
     var spec: FaultSpec
@@ -94,26 +96,4 @@ struct FaultInjector: Sendable {
         }
         return hit
     }
-}
-
-/// A small seeded generator (SplitMix64): repeatable fault patterns.
-struct SplitMix64: Sendable {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// True with probability `p` (no draw when p is 0, so a zero rate costs nothing).
-    mutating func chance(_ p: Double) -> Bool {
-        guard p > 0 else { return false }
-        return Double(next() >> 11) * 0x1p-53 < p
-    }
-
-    mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
 }

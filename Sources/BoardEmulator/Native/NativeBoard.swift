@@ -103,7 +103,7 @@ public final class NativeBoard: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard thread == nil, !stopRequested else { return }
-        let now = Self.wallNanos()
+        let now = MonotonicClock.nanos()
         powerOn(wallNanos: now)
         counts.state = .running
         published.withLock { speedAnchor = (now, lifetime) }
@@ -139,7 +139,7 @@ public final class NativeBoard: @unchecked Sendable {
 
     /// Presses reset: HELLO, sequence and board time restart, the waiting screen.
     public func reset() {
-        command { board in board.powerOn(wallNanos: Self.wallNanos()) }
+        command { board in board.powerOn(wallNanos: MonotonicClock.nanos()) }
     }
 
     /// Pulls the cable: the pty closes (hosts read "device gone"), the board loses power.
@@ -175,7 +175,7 @@ public final class NativeBoard: @unchecked Sendable {
         plugged = true
         counts.serialPath = terminal?.slavePath
         counts.state = thread == nil ? .idle : .running
-        if thread != nil { powerOn(wallNanos: Self.wallNanos()) }
+        if thread != nil { powerOn(wallNanos: MonotonicClock.nanos()) }
         return terminal!.slavePath
     }
 
@@ -183,7 +183,7 @@ public final class NativeBoard: @unchecked Sendable {
     /// frames queue meanwhile, and SAMPLE frames that do not fit are dropped.
     public func stall(milliseconds: Int) {
         command { board in
-            board.stallUntilNanos = Self.wallNanos() + UInt64(max(0, milliseconds)) * 1_000_000
+            board.stallUntilNanos = MonotonicClock.nanos() + UInt64(max(0, milliseconds)) * 1_000_000
             board.injector.countStall()
         }
     }
@@ -201,7 +201,7 @@ public final class NativeBoard: @unchecked Sendable {
     /// Changes the pace from now on; also restarts the speed report.
     public func setPace(_ pace: AVRPace) {
         command { board in
-            let now = Self.wallNanos()
+            let now = MonotonicClock.nanos()
             board.pacer.anchor(life: board.lifetime, wallNanos: now, pace: pace)
             board.published.withLock { board.speedAnchor = (now, board.lifetime) }
         }
@@ -222,21 +222,14 @@ public final class NativeBoard: @unchecked Sendable {
     /// (wall time). Returns the status that satisfied it, or nil. `condition` runs
     /// under the status lock: it must not call the board.
     public func waitFor(timeout: Duration, _ condition: (NativeBoardStatus) -> Bool) -> NativeBoardStatus? {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        published.lock()
-        defer { published.unlock() }
-        while !condition(status) {
-            if !published.wait(until: deadline) { return condition(status) ? status : nil }
-        }
-        return status
+        published.waitForValue(timeout: timeout) { condition(status) ? status : nil }
     }
 
     /// Board seconds per wall second since `start()` or the last `setPace`.
     public func speedReport() -> AVRSpeedReport {
         published.withLock {
-            AVRSpeedReport(simulatedSeconds: Double(status.lifetimeMicros &- speedAnchor.life) / 1e6,
-                           wallSeconds: Double(Self.wallNanos() &- speedAnchor.wall) / 1e9)
+            AVRSpeedReport(boardMicros: status.lifetimeMicros, wallNanos: MonotonicClock.nanos(),
+                           since: (speedAnchor.wall, speedAnchor.life))
         }
     }
 
@@ -256,7 +249,7 @@ public final class NativeBoard: @unchecked Sendable {
             waitForWake(fd: -1, events: 0, timeoutMicros: 100_000)
             return true
         }
-        let now = Self.wallNanos()
+        let now = MonotonicClock.nanos()
         readHost(terminal)
         var timeout = takeSamples(wallNanos: now)
         checkHostTimeout()
@@ -520,11 +513,5 @@ public final class NativeBoard: @unchecked Sendable {
             best = divider
         }
         return best
-    }
-
-    static func wallNanos() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 }

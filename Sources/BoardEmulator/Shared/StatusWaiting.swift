@@ -1,0 +1,26 @@
+import Foundation
+
+extension NSCondition {
+    /// Takes the lock and waits until `check` returns a value or `timeout` (wall
+    /// time) passes; returns that value, or nil. `check` runs under the lock,
+    /// once now and again on each signal: how both boards serve `waitFor`.
+    func waitForValue<Value>(timeout: Duration, _ check: () -> Value?) -> Value? {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        lock()
+        defer { unlock() }
+        while true {
+            if let value = check() { return value }
+            if !wait(until: deadline) { return check() }
+        }
+    }
+}
+
+extension AVRSpeedReport {
+    /// Board time against wall time since `anchor`: board microseconds and
+    /// monotonic wall nanoseconds then, and now.
+    init(boardMicros: UInt64, wallNanos: UInt64, since anchor: (wall: UInt64, board: UInt64)) {
+        self.init(simulatedSeconds: Double(boardMicros &- anchor.board) / 1e6,
+                  wallSeconds: Double(wallNanos &- anchor.wall) / 1e9)
+    }
+}
