@@ -4,6 +4,7 @@ import Testing
 import TiltAssets
 import TiltCore
 import TiltPhysics
+import TiltPipeline
 import TiltserialCommand
 import WireProtocol
 
@@ -136,11 +137,7 @@ enum Stream {
         var sequence: UInt8 = 0
         for s in samples {
             engine.ingest(s) { tick in
-                var flags: OffsetsFrame.Flags = []
-                if tick.fired { flags.insert(.fired) }
-                if tick.engaged { flags.insert(.engaged) }
-                frames.append(OffsetsFrame(sequence: sequence, viewportX: UInt16(tick.viewportX), viewportY: UInt16(tick.viewportY),
-                                           ribbonX: UInt16(tick.ribbonX), ribbonBottom: UInt16(tick.ribbonBottom), flags: flags))
+                frames.append(OffsetsFrame(tick: tick, sequence: sequence))
                 sequence &+= 1
             }
         }

@@ -1,5 +1,6 @@
 import CBoardParts
 import Foundation
+import SerialIO
 import TiltCore
 #if canImport(Glibc)
 import Glibc
@@ -122,7 +123,7 @@ public final class AVRBoard: @unchecked Sendable {
         simulation.lock()
         defer { simulation.unlock() }
         guard thread == nil, avr != nil else { return }
-        let now = Self.wallNanos()
+        let now = MonotonicClock.nanos()
         let micros = simulatedMicros()
         pacer.anchor(simulatedMicros: micros, wallNanos: now)
         published.withLock {
@@ -221,7 +222,7 @@ public final class AVRBoard: @unchecked Sendable {
         cbp_ssd1306_power_on(display)
         cbp_avr_reset(avr)
         serial.coreDidReset()
-        pacer.anchor(simulatedMicros: simulatedMicros(), wallNanos: Self.wallNanos())
+        pacer.anchor(simulatedMicros: simulatedMicros(), wallNanos: MonotonicClock.nanos())
         published.withLock {
             status.state = thread == nil ? .idle : .running
             status.serialPath = terminal.slavePath
@@ -232,7 +233,7 @@ public final class AVRBoard: @unchecked Sendable {
     /// Changes the pace from now on; also restarts the speed report.
     public func setPace(_ pace: AVRPace) {
         withSimulation { _ in
-            let now = Self.wallNanos()
+            let now = MonotonicClock.nanos()
             let micros = simulatedMicros()
             pacer.anchor(simulatedMicros: micros, wallNanos: now, pace: pace)
             published.withLock { speedAnchor = (now, micros) }
@@ -265,7 +266,7 @@ public final class AVRBoard: @unchecked Sendable {
     /// Simulated seconds per wall second since `start()` or the last `setPace`.
     public func speedReport() -> AVRSpeedReport {
         published.withLock {
-            AVRSpeedReport(boardMicros: status.simulatedMicros, wallNanos: Self.wallNanos(),
+            AVRSpeedReport(boardMicros: status.simulatedMicros, wallNanos: MonotonicClock.nanos(),
                            since: (speedAnchor.wall, speedAnchor.simulated))
         }
     }
@@ -283,7 +284,7 @@ public final class AVRBoard: @unchecked Sendable {
         var delay: UInt64 = 100_000_000  // idle (unplugged, halted): wake on commands
         if plugged, let avr, isRunnable(cbp_avr_state(avr)) {
             let target = AVRClock.micros(cycle: cbp_avr_cycle(avr) + batchCycles, frequency: configuration.frequency)
-            delay = pacer.delay(beforeReaching: target, wallNanos: Self.wallNanos())
+            delay = pacer.delay(beforeReaching: target, wallNanos: MonotonicClock.nanos())
             if delay == 0 {
                 let state = cbp_avr_run_until(avr, cbp_avr_cycle(avr) + batchCycles)
                 serial.pump()
@@ -367,11 +368,5 @@ public final class AVRBoard: @unchecked Sendable {
     private func drainWake() {
         var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         while read(wakeRead, &buffer, MemoryLayout.size(ofValue: buffer)) > 0 {}
-    }
-
-    static func wallNanos() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 }
