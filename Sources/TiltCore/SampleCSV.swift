@@ -16,11 +16,13 @@ public enum SampleCSV {
     public static func parse(_ text: String) throws(ParseError) -> [TimedSample] {
         var samples: [TimedSample] = []
         var lineNumber = 0
+        var firstLine = true
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
             let trimmed = line.trimmingSpaces
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            if samples.isEmpty, trimmed.first.map({ $0.isLetter }) == true { continue }  // header
+            defer { firstLine = false }
+            if firstLine, trimmed.first.map({ $0.isLetter }) == true { continue }  // the header
             let fields = trimmed.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
             guard fields.count == 4 || fields.count == 7 else {
                 throw ParseError(line: lineNumber, reason: "expected 4 or 7 comma-separated values (\(header)), found \(fields.count)")

@@ -58,7 +58,7 @@ struct Replay: TiltserialSubcommand {
         } else if file.lowercased().hasSuffix(".csv") || looksLikeText(bytes) {
             let samples: [TimedSample]
             do { samples = try SampleCSV.parse(String(decoding: bytes, as: UTF8.self)) } catch {
-                throw Failure(.badInputFile, "\(file): \(error.description); expected CSV lines t_us,ax,ay,az[,gx,gy,gz]")
+                throw Failure(.badInputFile, "\(file): \(error.description); replay takes a --record file or a sample CSV (docs/usage.md)")
             }
             for s in samples { session.ingest(sample: s, handle) }
             if let first = samples.first, let last = samples.last { duration = last.timeMicros - first.timeMicros }

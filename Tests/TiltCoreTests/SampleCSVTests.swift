@@ -23,4 +23,10 @@ import Testing
             try SampleCSV.parse("9,1,2,3\n5,1,2,3")
         }
     }
+
+    @Test func onlyTheFirstLineMayBeAHeader() {
+        #expect(throws: SampleCSV.ParseError(line: 2, reason: "expected 4 or 7 comma-separated values (t_us,ax,ay,az,gx,gy,gz), found 1")) {
+            try SampleCSV.parse("root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon\n")
+        }
+    }
 }
