@@ -20,8 +20,18 @@ public final class Console: Sendable {
     }
 
     /// The process's own stdout and stderr.
-    public static func standard() -> Console {
-        Console(errIsTerminal: isatty(2) == 1, out: { writeAll(1, $0) }, err: { writeAll(2, $0) })
+    public static func standard(onStdoutClosed: @escaping @Sendable () -> Void = {}) -> Console {
+        descriptors(out: 1, err: 2, errIsTerminal: isatty(2) == 1, onOutClosed: onStdoutClosed)
+    }
+
+    /// Writes to two descriptors. `onOutClosed` runs when a write to `out` finds
+    /// its reader gone (EPIPE: `tiltserial --json | head` after head exits), so
+    /// the command can stop cleanly instead of writing into the void.
+    static func descriptors(out: Int32, err: Int32, errIsTerminal: Bool,
+                            onOutClosed: @escaping @Sendable () -> Void) -> Console {
+        Console(errIsTerminal: errIsTerminal,
+                out: { if !writeAll(out, $0) && errno == EPIPE { onOutClosed() } },
+                err: { _ = writeAll(err, $0) })
     }
 
     /// A logger whose lines go to this console's stderr as `tiltserial: message`.
@@ -31,14 +41,17 @@ public final class Console: Sendable {
         return logger
     }
 
-    static func writeAll(_ fd: Int32, _ text: String) {
+    /// Writes all of `text`; false (errno set) when the descriptor refuses it.
+    @discardableResult
+    static func writeAll(_ fd: Int32, _ text: String) -> Bool {
         var text = text
-        text.withUTF8 { bytes in
+        return text.withUTF8 { bytes in
             var done = 0
             while done < bytes.count {
                 let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
-                if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return }
+                if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return false }
             }
+            return true
         }
     }
 }

@@ -74,11 +74,14 @@ public enum TiltserialMain {
 
     /// `main.swift` calls this.
     public static func main() -> Never {
-        let console = Console.standard()
+        // A closed stdout (`--json | head`) shows up as EPIPE and stops the run
+        // with its summary, rather than killing the process mid-write.
+        signal(SIGPIPE, SIG_IGN)
         guard let stop = try? WakeUpPipe() else {
-            console.writeErr("tiltserial: error: cannot create a pipe; the system is out of descriptors\n")
+            Console.standard().writeErr("tiltserial: error: cannot create a pipe; the system is out of descriptors\n")
             exit(Failure.Code.ioError.rawValue)
         }
+        let console = Console.standard(onStdoutClosed: { stop.wake() })
         exit(run(arguments: Array(CommandLine.arguments.dropFirst()), context: CommandContext(console: console, stop: stop, handleSignals: true)))
     }
 }
