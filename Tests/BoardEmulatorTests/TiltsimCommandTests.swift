@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import TiltDisplay
+import WireProtocol
+
+/// The `tiltsim` executable as a person runs it: a subprocess that prints its
+/// pty path, serves a board there, and writes its screen on request.
+@Suite struct TiltsimCommandTests {
+    /// Where SwiftPM put the executables built with the tests.
+    static let products = Bundle.main.bundleURL
+
+    func run(_ arguments: [String], seconds: Double = 30) throws -> (code: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = Self.products.appendingPathComponent("tiltsim")
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let finished = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in finished.signal() }
+        try process.run()
+        if finished.wait(timeout: .now() + seconds) == .timedOut {
+            process.terminate()
+            finished.wait()
+        }
+        return (process.terminationStatus,
+                String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+
+    @Test func nativeBoardServesItsPtyAndWritesItsScreenAtExit() throws {
+        let png = FileManager.default.temporaryDirectory.appendingPathComponent("tiltsim-\(getpid()).png").path
+        defer { try? FileManager.default.removeItem(atPath: png) }
+        let result = try run(["--engine", "native", "--rate", "200", "--motion", "rest", "--duration", "0.5", "--png", png])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.hasPrefix("/dev/pts/"), "the pty path comes first on stdout: \(result.out)")
+        let bytes = try #require(FileManager.default.contents(atPath: png))
+        #expect(Array(bytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    }
+
+    @Test func badOptionsGetOneLineAndAUsageCode() throws {
+        let motion = try run(["--motion", "loop-the-loop"])
+        #expect(motion.code == 64)
+        #expect(motion.err.hasPrefix("tiltsim: --motion loop-the-loop: unknown; use one of rest,"))
+        #expect(motion.err.split(separator: "\n").count == 1)
+        let script = try run(["--script", "/nonexistent/motion.txt"])
+        #expect(script.code != 0)
+        #expect(script.err.contains("/nonexistent/motion.txt"))
+    }
+}
