@@ -50,29 +50,25 @@ final class Board {
     }
 }
 
-/// tiltserial's run loop on its own thread, on the slave of `board`'s pty.
-final class RunningHost: @unchecked Sendable {
+/// A loop on its own thread that stops when `stop` is woken and reports the
+/// CPU time (user + system) its thread used.
+class MeasuredLoop: @unchecked Sendable {
     let stop = try! WakeUpPipe()
-    let finished = DispatchSemaphore(value: 0)
-    var cpuMicros: UInt64 = 0
+    private let finished = DispatchSemaphore(value: 0)
+    private var cpuMicros: UInt64 = 0
 
-    init(port: String, tickMicros: Int, doze: Bool = true) {
-        var settings = HostSettings()
-        settings.physics.tickMicros = tickMicros
-        settings.helloTimeoutMicros = 60_000_000
-        var options = HostRunOptions(port: port, settings: settings)
-        if !doze { options.dozeMarginMicros = nil }
-        let fixed = options
-        let thread = Thread { [self] in
-            let runner = try! HostRunner(options: fixed, sinks: HostSinks())
+    /// Runs `body` on a new thread; `body` returns once `stop` is woken.
+    func start(_ body: @escaping @Sendable (WakeUpPipe) -> Void) {
+        let stop = self.stop
+        Thread { [self] in
             let before = Self.threadCPU()
-            _ = try? runner.run(stop: stop)
+            body(stop)
             cpuMicros = Self.threadCPU() - before
             finished.signal()
-        }
-        thread.start()
+        }.start()
     }
 
+    /// Stops the loop; its thread's CPU time in µs.
     func shutdown() -> UInt64 {
         stop.wake()
         finished.wait()
@@ -86,17 +82,29 @@ final class RunningHost: @unchecked Sendable {
     }
 }
 
-/// A bare loop answering 15 bytes per received frame, on the slave of a pty.
-final class EchoLoop: @unchecked Sendable {
-    let stop = try! WakeUpPipe()
-    let finished = DispatchSemaphore(value: 0)
-    var cpuMicros: UInt64 = 0
+/// tiltserial's run loop on its own thread, on the slave of `board`'s pty.
+final class RunningHost: MeasuredLoop, @unchecked Sendable {
+    init(port: String, tickMicros: Int, doze: Bool = true) {
+        var settings = HostSettings()
+        settings.physics.tickMicros = tickMicros
+        settings.helloTimeoutMicros = 60_000_000
+        var options = HostRunOptions(port: port, settings: settings)
+        if !doze { options.dozeMarginMicros = nil }
+        let fixed = options
+        super.init()
+        start { stop in
+            let runner = try! HostRunner(options: fixed, sinks: HostSinks())
+            _ = try? runner.run(stop: stop)
+        }
+    }
+}
 
+/// A bare loop answering 15 bytes per received frame, on the slave of a pty.
+final class EchoLoop: MeasuredLoop, @unchecked Sendable {
     init(port: String) {
         let transport = try! SerialPort.open(path: port)
-        let stop = self.stop, finished = self.finished
-        let thread = Thread { [self] in
-            let before = RunningHost.threadCPU()
+        super.init()
+        start { stop in
             var buffer = [UInt8](repeating: 0, count: 4096)
             let reply = [UInt8](repeating: 0x41, count: 14) + [0]
             loop: while true {
@@ -109,16 +117,7 @@ final class EchoLoop: @unchecked Sendable {
                 }
             }
             transport.close()
-            cpuMicros = RunningHost.threadCPU() - before
-            finished.signal()
         }
-        thread.start()
-    }
-
-    func shutdown() -> UInt64 {
-        stop.wake()
-        finished.wait()
-        return cpuMicros
     }
 }
 
