@@ -62,6 +62,9 @@ public struct HostSession: Sendable {
     /// What the stream looked like so far, for the shell's "no valid frames" message.
     public var seen: StreamContent { detector.seen }
 
+    /// Bytes format detection examines before it gives up.
+    public var detectionLimit: Int { detector.limit }
+
     /// True once detection examined `detectionLimit` bytes without a verdict:
     /// the shell should stop and report `seen`.
     public var detectionFailed: Bool {

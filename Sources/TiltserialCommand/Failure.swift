@@ -1,3 +1,5 @@
+import TiltPipeline
+
 /// Every way `tiltserial` can stop short, each with its own exit code
 /// (docs/usage.md lists them) and a one-line message that names the fix.
 public struct Failure: Error, CustomStringConvertible, Sendable {
@@ -18,6 +20,9 @@ public struct Failure: Error, CustomStringConvertible, Sendable {
 
     public let code: Code
     public let message: String
+    /// What the run had done when it stopped (a live run that got as far as
+    /// opening the port): printed before the error line.
+    public var summary: HostSummary?
 
     public init(_ code: Code, _ message: String) {
         self.code = code

@@ -16,27 +16,23 @@ public struct HostRunOptions: Sendable {
     public var settings: HostSettings
     /// `--record FILE`: raw bytes both ways with host times (TiltPipeline.Recording).
     public var recordPath: String?
-    /// Send HOST_HELLO after opening so a board that was not reset introduces itself.
-    public var sendHostHello = true
-    /// Live view refresh period.
-    public var refreshMicros = 200_000
-    /// Check period while waiting for an unplugged device to return.
-    public var reconnectPollMicros = 250_000
-    /// Between ticks, leave samples that cannot complete the next tick queued in
-    /// the kernel and wake once, `dozeMarginMicros` before the tick is due,
-    /// instead of once per sample (1000 wake-ups a second at 1 kHz). The margin
-    /// absorbs the board clock's drift and transport jitter; nil: never doze.
-    public var dozeMarginMicros: UInt64? = 3_000
-    /// A doze lasts at most as long as the board takes to send this many bytes
-    /// (at the rate its HELLO announced), so fast boards never overflow the
-    /// kernel's and the board's buffers while the host sleeps (a pty holds
-    /// about 4 KiB; so does the native board's UART model).
-    public var dozeBufferBytes = 1024
+    /// The driver's timing decisions (doze, reopen backoff, refresh); the hello
+    /// timeout, reconnect and line rate come from `settings`.
+    public var timing = HostDriver.Configuration()
 
     public init(port: String, settings: HostSettings = HostSettings(), recordPath: String? = nil) {
         self.port = port
         self.settings = settings
         self.recordPath = recordPath
+    }
+
+    /// The driver's configuration: `timing` with the settings' values.
+    var driverConfiguration: HostDriver.Configuration {
+        var c = timing
+        c.helloTimeoutMicros = UInt64(max(settings.helloTimeoutMicros, 0))
+        c.reconnect = settings.reconnect
+        c.lineBytesPerSecond = UInt64(max(settings.baud / 10, 1))
+        return c
     }
 }
 
@@ -48,33 +44,29 @@ public enum HostStatus: Sendable, Equatable {
     case ftdiLatency(FTDILatency.Outcome)
     /// The device vanished; `reconnecting` false means the run ends.
     case deviceGone(port: String, reconnecting: Bool)
-    /// The device is back and open again.
-    case reconnected(port: String)
+    /// The port opened again after an unplug; nothing is written to it until it
+    /// sends a valid frame (`verified` false) or its identity matched.
+    case reopened(port: String, verified: Bool)
+    /// The reopened device sent a valid frame: it is the board.
+    case boardConfirmed(port: String)
+    /// The reopened device stayed silent; it is closed and its name looked up again.
+    case silentAfterReopen(port: String, micros: UInt64)
+    /// Lost frames and damaged input since the last such news (at most about one a second).
+    case trouble(lost: UInt64, errors: UInt64, totalLost: UInt64, totalErrors: UInt64)
 }
 
-/// What the live view shows, about 5 times a second.
-public struct HostSnapshot: Sendable {
-    public var elapsedMicros: UInt64
-    public var counters: HostCounters
-    public var format: StreamFormat?
-    public var hello: HelloFrame?
-    public var lastTick: Tick?
-    public var lastOffsets: OffsetsFrame?
-}
-
-/// How a run ended (Ctrl-C, the stop pipe, or the end of a replay).
-public struct HostSummary: Sendable, Equatable {
-    public var durationMicros: UInt64
-    public var counters: HostCounters
-
-    /// The one-line summary printed on exit.
-    public var line: String {
-        let seconds = Double(durationMicros) / 1_000_000
-        let tenths = (seconds * 10).rounded() / 10
-        let c = counters
-        let received = c.decoder.framesDecoded + c.text.samples
-        let frames = received == 0 ? c.samples : received  // CSV replays: samples
-        return "\(tenths) s, \(frames) frames, \(c.lostFrames) lost, \(c.errors) errors, \(c.ticks) ticks, \(c.fires) fires"
+extension HostStatus {
+    /// The driver's news, about `port`.
+    init(_ news: HostNews, port: String) {
+        switch news {
+        case .waitingForBoard: self = .waitingForBoard(port: port)
+        case .deviceGone(let reconnecting): self = .deviceGone(port: port, reconnecting: reconnecting)
+        case .reopened(let verified): self = .reopened(port: port, verified: verified)
+        case .boardConfirmed: self = .boardConfirmed(port: port)
+        case .silentAfterReopen(let micros): self = .silentAfterReopen(port: port, micros: micros)
+        case .trouble(let lost, let errors, let totalLost, let totalErrors):
+            self = .trouble(lost: lost, errors: errors, totalLost: totalLost, totalErrors: totalErrors)
+        }
     }
 }
 
@@ -86,15 +78,19 @@ public struct HostSinks {
     public var onStatus: (HostStatus) -> Void
     /// The periodic snapshot for a live view.
     public var onRefresh: (HostSnapshot) -> Void
+    /// A hook to start (`--on-pull`).
+    public var onHook: (HookRequest) -> Void
 
     public init(
         onEvent: @escaping (HostEvent) -> Void = { _ in },
         onStatus: @escaping (HostStatus) -> Void = { _ in },
-        onRefresh: @escaping (HostSnapshot) -> Void = { _ in }
+        onRefresh: @escaping (HostSnapshot) -> Void = { _ in },
+        onHook: @escaping (HookRequest) -> Void = { _ in }
     ) {
         self.onEvent = onEvent
         self.onStatus = onStatus
         self.onRefresh = onRefresh
+        self.onHook = onHook
     }
 }
 
@@ -110,221 +106,277 @@ public func makeHostSession(settings: HostSettings, art: TiltAssets.Art) throws(
     }
 }
 
-/// The live loop: port bytes → `HostSession` → an OFFSETS frame written the
-/// moment its tick completes. Event-driven: one poll on the port and the stop
-/// pipe; timeouts only for the view refresh and the hello deadline. Reusable
-/// in-process (`tiltserial demo` runs it against an emulated board's pty).
+/// The live loop: a thin shell around `HostDriver`. It waits as the driver
+/// says (on the port and the stop pipe, or on the stop pipe alone), feeds it
+/// what happened, and performs its actions: writes, opens and closes, news,
+/// hooks. Every decision about time lives in the driver; the clock is injected.
+/// Reusable in-process (`tiltserial demo` runs it against an emulated board's pty).
 public final class HostRunner {
     public let options: HostRunOptions
-    public private(set) var session: HostSession
+    var driver: HostDriver
     var sinks: HostSinks
     var recorder: RecordingWriter?
-    var startMicros: UInt64 = 0
-    /// Host arrival time minus board time, smallest over the last second or two.
-    var arrivalOffset = WindowedMinimum(windowMicros: 1_000_000)
+    let clock: @Sendable () -> UInt64
+    let openPort: (HostRunOptions) throws(SerialError) -> any SerialTransport
+    var origin: UInt64 = 0
 
-    /// - Parameter art: the content tile and ribbon (default: the shipped assets).
-    public init(options: HostRunOptions, sinks: HostSinks, art: TiltAssets.Art? = nil) throws(Failure) {
+    // What the actions left for the loop to do once the driver call returned
+    // (the driver may not be re-entered from inside its own emit).
+    var transport: (any SerialTransport)?
+    var ending: HostEnding?
+    var hardFailure: Failure?
+    var pendingOpen = false
+    var pendingGone = false
+    var pendingRefresh = false
+    var pendingOpeners = false
+    let hostHello = HostHelloFrame().encoded()
+
+    /// - Parameters:
+    ///   - art: the content tile and ribbon (default: the shipped assets).
+    ///   - clock: monotonic µs (default: CLOCK_MONOTONIC).
+    ///   - open: opens `options.port` (default: `SerialPort.open` with the settings' baud and DTR).
+    public init(
+        options: HostRunOptions, sinks: HostSinks, art: TiltAssets.Art? = nil,
+        clock: @escaping @Sendable () -> UInt64 = MonotonicClock.micros,
+        open: @escaping (HostRunOptions) throws(SerialError) -> any SerialTransport = HostRunner.openByName
+    ) throws(Failure) {
         self.options = options
         self.sinks = sinks
+        self.clock = clock
+        openPort = open
         let loaded: TiltAssets.Art
         if let art { loaded = art } else { loaded = try Self.loadArt() }
-        session = try makeHostSession(settings: options.settings, art: loaded)
+        let session = try makeHostSession(settings: options.settings, art: loaded)
+        driver = HostDriver(session: session, configuration: options.driverConfiguration)
     }
+
+    /// The session as it stands (physics, counters).
+    public var session: HostSession { driver.session }
 
     static func loadArt() throws(Failure) -> TiltAssets.Art {
         do { return try TiltAssets.load() } catch { throw Failure(.ioError, error.description) }
     }
 
-    /// Runs until `stop` is woken (returns the summary) or a failure ends it.
+    /// Opens the port by the name the user gave, with the settings' baud and DTR.
+    public static func openByName(_ options: HostRunOptions) throws(SerialError) -> any SerialTransport {
+        try SerialPort.open(path: options.port, baud: options.settings.baud, options: SerialOptions(dtr: options.settings.dtr))
+    }
+
+    var now: UInt64 { clock() &- origin }
+
+    /// Runs until `stop` is woken (returns the summary) or a failure ends it
+    /// (the thrown `Failure` carries the summary so far).
     /// - Parameter transport: an already-open port (its name is only used for
     ///   messages; reconnects reopen `options.port`); nil opens `options.port`.
     public func run(transport given: (any SerialTransport)? = nil, stop: WakeUpPipe) throws(Failure) -> HostSummary {
-        let start = MonotonicClock.micros()
-        startMicros = start
+        origin = clock()
         if let path = options.recordPath {
             recorder = try RecordingWriter(path: path, baud: UInt32(clamping: options.settings.baud))
         }
-        defer { recorder?.close() }
-        var transport: any SerialTransport
+        defer {
+            recorder?.close()
+            transport?.close()
+        }
         if let given { transport = given } else { transport = try open() }
-        defer { transport.close() }
-        try greet(transport)
+        driver.portOpened(at: now) { perform($0) }
+        settle()
 
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 8)
         defer { buffer.deallocate() }
-        let helloDeadline = start + UInt64(options.settings.helloTimeoutMicros)
-        var nextRefresh = start + UInt64(options.refreshMicros)
-
-        while true {
-            var now = MonotonicClock.micros()
-            if let dozeUntil = dozeDeadline(), dozeUntil > now + 1_000 {
-                // Nothing that arrives before then can complete a tick: sleep on the stop pipe alone.
-                if waitForWakeUp(stop.readEnd.rawValue, timeoutMicros: Int(min(dozeUntil, nextRefresh) - now)) { break }
-                now = MonotonicClock.micros()
+        while ending == nil && hardFailure == nil {
+            let start = now
+            switch driver.nextWait(at: start) {
+            case .done:
+                break
+            case .sleep(let until):
+                if waitForWakeUp(stop.readEnd.rawValue, timeoutMicros: Int(clamping: until > start ? until - start : 0)) {
+                    driver.stop(at: now) { perform($0) }
+                } else {
+                    driver.timePassed(at: now) { perform($0) }
+                }
+            case .port(let until):
+                waitOnPort(until: until > start ? until - start : 0, stop: stop, buffer: buffer)
             }
-            var wakeAt = nextRefresh
-            if session.format == nil { wakeAt = min(wakeAt, helloDeadline) }
-            let result: SerialWaitResult
-            do {
-                result = try transport.wait(timeoutMicros: Int(wakeAt > now ? wakeAt - now : 0), orWakeUp: stop.readEnd)
-                if result == .readable { try drain(transport, buffer, start: start) }
+            settle()
+        }
+        let summary = ending?.summary ?? driver.summary(at: now)
+        if var failure = hardFailure {
+            failure.summary = summary
+            throw failure
+        }
+        if let failure = ending?.failure { throw render(failure, summary: summary) }
+        return summary
+    }
+
+    /// One wait on the port and the stop pipe; reads everything waiting.
+    func waitOnPort(until micros: UInt64, stop: WakeUpPipe, buffer: UnsafeMutableRawBufferPointer) {
+        guard let transport else { return }
+        do {
+            switch try transport.wait(timeoutMicros: Int(clamping: micros), orWakeUp: stop.readEnd) {
+            case .wokenUp:
+                driver.stop(at: now) { perform($0) }
+                return
+            case .readable:
+                try drain(transport, buffer)
+            case .timedOut:
+                break
+            }
+        } catch .deviceGone {
+            pendingGone = true
+            return
+        } catch {
+            hardFailure = Failure(error)
+            return
+        }
+        if !pendingGone && ending == nil { driver.timePassed(at: now) { perform($0) } }
+    }
+
+    /// Reads until the port would block (a pty hands out at most 4095 bytes a
+    /// read, so a short read is no sign the queue is empty), feeding the driver
+    /// chunk by chunk; bounded so a flooding device cannot hide Ctrl-C for long.
+    func drain(_ transport: any SerialTransport, _ buffer: UnsafeMutableRawBufferPointer) throws(SerialError) {
+        var budget = 256 * 1024
+        while budget > 0 && !pendingGone && ending == nil && hardFailure == nil {
+            let count = try transport.read(into: buffer)
+            if count == 0 { return }
+            budget -= count
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            let at = now
+            recorder?.append(chunk, .fromBoard, at: at)
+            driver.received(chunk, at: at) { perform($0) }
+        }
+    }
+
+    /// Does what the driver asked, except what would call back into it (left for `settle`).
+    func perform(_ action: HostAction) {
+        switch action {
+        case .write(let bytes):
+            guard let transport, !pendingGone, hardFailure == nil else { return }
+            do throws(SerialError) {
+                switch bytes {
+                case .hostHello: try write(hostHello, transport)
+                case .offsets(let wire): try write(wire, transport)
+                }
             } catch .deviceGone {
-                guard let back = try awaitReturn(of: transport, stop: stop) else { break }
-                transport = back
-                continue
+                pendingGone = true
             } catch {
-                throw Failure(error)
+                hardFailure = Failure(error)
             }
-            if result == .wokenUp { break }
+        case .event(let event):
+            sinks.onEvent(event)
+        case .news(let news):
+            sinks.onStatus(status(news))
+        case .runHook(let request):
+            sinks.onHook(request)
+        case .refresh:
+            pendingRefresh = true
+        case .openPort:
+            pendingOpen = true
+        case .closePort:
+            transport?.close()
+            transport = nil
+        case .reportOtherOpeners:
+            pendingOpeners = true
+        case .finish(let ending):
+            self.ending = ending
+        }
+    }
 
-            if session.halted, let hello = session.hello {
-                throw Failure(.protocolMismatch,
-                    "\(options.port): the board speaks protocol version \(hello.protocolVersion), this tiltserial version \(HostSession.protocolVersion); "
-                    + "reflash the board from Hardware/ (make -C Hardware upload) or upgrade tiltserial to match")
-            }
-            let later = MonotonicClock.micros()
-            if session.format == nil && (later >= helloDeadline || session.detectionFailed) {
-                throw noValidFrames()
-            }
-            if later >= nextRefresh {
-                sinks.onRefresh(snapshot(since: start))
-                nextRefresh = later + UInt64(options.refreshMicros)
+    func write(_ raw: UnsafeRawBufferPointer, _ transport: any SerialTransport) throws(SerialError) {
+        try transport.write(raw)
+        recorder?.append(raw, .toBoard, at: now)
+    }
+
+    func write(_ wire: OffsetsWire, _ transport: any SerialTransport) throws(SerialError) {
+        var failure: SerialError?
+        wire.withUnsafeBytes { raw in
+            do throws(SerialError) { try write(raw, transport) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    func write(_ bytes: [UInt8], _ transport: any SerialTransport) throws(SerialError) {
+        var failure: SerialError?
+        bytes.withUnsafeBytes { raw in
+            do throws(SerialError) { try write(raw, transport) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Feeds the driver what the last actions caused: a reopen's result, a
+    /// vanished device, a view refresh.
+    func settle() {
+        if pendingGone {
+            pendingGone = false
+            driver.portGone(at: now) { perform($0) }
+        }
+        if pendingOpen {
+            pendingOpen = false
+            if let port = try? openPort(options) {
+                transport = port
+                reportFTDILatency()
+                recorder?.append(UnsafeRawBufferPointer(start: nil, count: 0), .linkRestarted, at: now)
+                driver.portOpened(at: now, verified: false) { perform($0) }
+            } else {
+                driver.portOpenFailed(at: now) { perform($0) }
             }
         }
-        return HostSummary(durationMicros: MonotonicClock.micros() - start, counters: session.counters)
+        if pendingRefresh {
+            pendingRefresh = false
+            sinks.onRefresh(driver.snapshot(at: now))
+        }
+        pendingOpeners = false
     }
 
-    /// Monotonic time until which reading can wait: the next tick's board time
-    /// mapped to host time with the smallest arrival offset seen lately (the
-    /// least delayed sample, so late or batched chunks never push it later),
-    /// minus the margin.
-    func dozeDeadline() -> UInt64? {
-        guard let margin = options.dozeMarginMicros, let next = session.nextTickMicros,
-              let offset = arrivalOffset.minimum else { return nil }
-        let due = Int64(bitPattern: next) &+ offset
-        let deadline = due - Int64(margin)
-        guard deadline > 0 else { return nil }
-        return min(UInt64(deadline), MonotonicClock.micros() &+ dozeLimitMicros())
-    }
+    func status(_ news: HostNews) -> HostStatus { HostStatus(news, port: options.port) }
 
-    /// The longest doze that lets at most `dozeBufferBytes` pile up: SAMPLE
-    /// frames are 23 bytes on the wire (docs/protocol.md); before a HELLO, or
-    /// for text, the line's byte rate (baud / 10) bounds it.
-    func dozeLimitMicros() -> UInt64 {
-        let bytesPerSecond = session.hello.map { UInt64($0.sampleRateHz) * Self.sampleWireBytes }
-            ?? UInt64(max(options.settings.baud / 10, 1))
-        guard bytesPerSecond > 0 else { return .max }
-        return UInt64(options.dozeBufferBytes) * 1_000_000 / bytesPerSecond
-    }
-
-    static let sampleWireBytes: UInt64 = 23
-
-    /// The current state, for a view.
-    func snapshot(since start: UInt64) -> HostSnapshot {
-        HostSnapshot(
-            elapsedMicros: MonotonicClock.micros() - start, counters: session.counters, format: session.format,
-            hello: session.hello, lastTick: session.engine.lastTick, lastOffsets: session.lastOffsets)
-    }
+    /// The recording stopped early because a write to its file failed (disk full).
+    public var recordingFailed: Bool { recorder?.failed ?? false }
 
     func open() throws(Failure) -> any SerialTransport {
         do {
-            let port = try SerialPort.open(
-                path: options.port, baud: options.settings.baud, options: SerialOptions(dtr: options.settings.dtr))
-            if let resolved = try? PortPath.resolve(options.port) {
-                sinks.onStatus(.ftdiLatency(FTDILatency.lower(devicePath: resolved.resolved)))
-            }
+            let port = try openPort(options)
+            transport = port
+            reportFTDILatency()
             return port
         } catch {
             throw Failure(error)
         }
     }
 
-    /// HOST_HELLO, so a board that was not reset by DTR still introduces itself.
-    func greet(_ transport: any SerialTransport) throws(Failure) {
-        sinks.onStatus(.waitingForBoard(port: options.port))
-        guard options.sendHostHello else { return }
-        let hello = HostHelloFrame().encoded()
-        var failure: SerialError?
-        hello.withUnsafeBytes { bytes in
-            do throws(SerialError) {
-                try transport.write(bytes)
-                recorder?.append(bytes, .toBoard, at: MonotonicClock.micros() - startMicros)
-            } catch {
-                failure = error
-            }
+    func reportFTDILatency() {
+        if let resolved = try? PortPath.resolve(options.port) {
+            sinks.onStatus(.ftdiLatency(FTDILatency.lower(devicePath: resolved.resolved)))
         }
+    }
+
+    /// The one line (and exit code) for a way the driver ended the run.
+    func render(_ failure: HostFailure, summary: HostSummary) -> Failure {
+        let port = options.port
+        var result: Failure
         switch failure {
-        case nil, .deviceGone?: return  // a vanished device is reported by the next wait
-        case let error?: throw Failure(error)
+        case .protocolMismatch(let board, let host):
+            result = Failure(.protocolMismatch,
+                "\(port): the board speaks protocol version \(board), this tiltserial version \(host); "
+                + "reflash the board from Hardware/ (make -C Hardware upload) or upgrade tiltserial to match")
+        case .deviceGone:
+            result = Failure(.deviceGone, "\(port): device gone (unplugged or closed); reconnect it and start again, or drop --no-reconnect to wait for it")
+        case .noValidFrames(let seen, let why):
+            result = noValidFrames(seen: seen, why: why)
         }
+        result.summary = summary
+        return result
     }
 
-    /// Reads everything waiting, feeding the session chunk by chunk; each tick's
-    /// OFFSETS is written as soon as the session produces it.
-    func drain(_ transport: any SerialTransport, _ buffer: UnsafeMutableRawBufferPointer, start: UInt64) throws(SerialError) {
-        // Bounded, so a flooding device cannot keep the loop from seeing Ctrl-C.
-        for _ in 0..<16 {
-            let count = try transport.read(into: buffer)
-            if count == 0 { return }
-            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            let arrival = MonotonicClock.micros()
-            let hostMicros = arrival - start
-            recorder?.append(chunk, .fromBoard, at: hostMicros)
-            var writeError: SerialError?
-            let sinks = self.sinks
-            let recorder = self.recorder
-            session.receive(chunk, atHostMicros: hostMicros) { event in
-                if case .tick(_, let wire) = event, writeError == nil {
-                    wire.withUnsafeBytes { bytes in
-                        do throws(SerialError) {
-                            try transport.write(bytes)
-                            recorder?.append(bytes, .toBoard, at: hostMicros)
-                        } catch {
-                            writeError = error
-                        }
-                    }
-                }
-                // After the write: the board never waits on JSON, a view or --on-pull.
-                sinks.onEvent(event)
-            }
-            if let writeError { throw writeError }
-            if session.nextTickMicros != nil {
-                arrivalOffset.add(Int64(bitPattern: arrival) &- Int64(bitPattern: session.lastSampleMicros), at: arrival)
-            }
-            if count < buffer.count { return }
-        }
-    }
-
-    /// The recording stopped early because a write to its file failed (disk full).
-    public var recordingFailed: Bool { recorder?.failed ?? false }
-
-    /// After an unplug: close, say so, and reopen `options.port` every
-    /// `reconnectPollMicros` until it opens (nil: stopped meanwhile).
-    func awaitReturn(of transport: any SerialTransport, stop: WakeUpPipe) throws(Failure) -> (any SerialTransport)? {
-        transport.close()
-        sinks.onStatus(.deviceGone(port: options.port, reconnecting: options.settings.reconnect))
-        guard options.settings.reconnect else {
-            throw Failure(.deviceGone, "\(options.port): device gone (unplugged or closed); reconnect it and start again, or drop --no-reconnect to wait for it")
-        }
-        while !waitForWakeUp(stop.readEnd.rawValue, timeoutMicros: options.reconnectPollMicros) {
-            guard let port = try? SerialPort.open(
-                path: options.port, baud: options.settings.baud, options: SerialOptions(dtr: options.settings.dtr))
-            else { continue }
-            sinks.onStatus(.reconnected(port: options.port))
-            session.linkRestarted()
-            recorder?.append(UnsafeRawBufferPointer(start: nil, count: 0), .linkRestarted, at: MonotonicClock.micros() - startMicros)
-            arrivalOffset = WindowedMinimum(windowMicros: arrivalOffset.windowMicros)
-            try greet(port)
-            return port
-        }
-        return nil
-    }
-
-    func noValidFrames() -> Failure {
-        let seconds = Double(options.settings.helloTimeoutMicros) / 1_000_000
+    func noValidFrames(seen: StreamContent, why: NoValidFramesReason) -> Failure {
         let baud = options.settings.baud
-        let hint: String = switch session.seen {
+        let what: String = switch why {
+        case .timedOut(let micros):
+            "no valid frames within \(Double(micros) / 1_000_000) s (--hello-timeout)"
+        case .detectionGaveUp(let bytes, let after):
+            "no valid frame in the first \(bytes) bytes (after \(Double(after / 100_000) / 10) s)"
+        }
+        let hint: String = switch seen {
         case .nothing:
             "nothing arrived; is the sketch from Hardware/ flashed and running, and is this the board's port (`tiltserial list`)?"
         case .text:
@@ -332,35 +384,6 @@ public final class HostRunner {
         case .binary:
             "binary bytes arrived but no valid frame; check the baud rate (now \(baud); the sketch uses 115200) or reflash Hardware/"
         }
-        return Failure(.noValidFrames, "\(options.port): no valid frames within \(seconds) s (--hello-timeout): \(hint)")
-    }
-}
-
-/// The minimum of values added over the current and the previous window
-/// (so it follows slow drift and forgets old values within two windows).
-struct WindowedMinimum {
-    let windowMicros: UInt64
-    var current: Int64?
-    var previous: Int64?
-    var windowStart: UInt64 = 0
-
-    init(windowMicros: UInt64) { self.windowMicros = windowMicros }
-
-    mutating func add(_ value: Int64, at now: UInt64) {
-        if now - windowStart >= windowMicros {
-            previous = current
-            current = nil
-            windowStart = now
-        }
-        current = min(current ?? value, value)
-    }
-
-    var minimum: Int64? {
-        switch (current, previous) {
-        case let (c?, p?): min(c, p)
-        case let (c?, nil): c
-        case let (nil, p?): p
-        default: nil
-        }
+        return Failure(.noValidFrames, "\(options.port): \(what): \(hint)")
     }
 }

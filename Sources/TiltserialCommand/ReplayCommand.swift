@@ -26,29 +26,39 @@ struct Replay: TiltserialSubcommand {
         }
         let bytes = [UInt8](data)
         let art = try HostRunner.loadArt()
-        var session = try makeHostSession(settings: resolved, art: art)
+        var driver = Self.driver(try makeHostSession(settings: resolved, art: art))
         let out = try RunOutput(console: context.console, output: output, port: file, renderer: nil)
         defer { out.finish() }
-        let handle: (HostEvent) -> Void = { out.event($0) }
+        let file = self.file
+        let perform: (HostAction) -> Void = { action in
+            switch action {
+            case .event(let event): out.event(event)
+            case .runHook(let request): out.hook(request)
+            case .news(let news): out.status(HostStatus(news, port: file))
+            case .write, .refresh, .openPort, .closePort, .reportOtherOpeners, .finish: break
+            }
+        }
         var duration: UInt64 = 0
 
         if bytes.starts(with: Recording.magic) {
             let contents: Recording.Contents
             do { contents = try Recording.read(bytes) } catch { throw Failure(.badInputFile, "\(file): \(error.description)") }
+            driver.portOpened(at: contents.chunks.first?.hostMicros ?? 0, perform)
             for chunk in contents.chunks where chunk.direction != .toBoard {
                 if chunk.direction == .linkRestarted {
-                    session.linkRestarted()
+                    driver.linkRestarted(at: chunk.hostMicros)
                     continue
                 }
                 bytes.withUnsafeBytes { raw in
-                    session.receive(UnsafeRawBufferPointer(rebasing: raw[chunk.range]), atHostMicros: chunk.hostMicros, handle)
+                    driver.received(UnsafeRawBufferPointer(rebasing: raw[chunk.range]), at: chunk.hostMicros, perform)
                 }
-                if session.halted { break }
+                if driver.isFinished { break }
             }
             if contents.truncatedBytes > 0 {
                 out.say("\(file): the last \(contents.truncatedBytes) bytes are a cut-short record; replayed up to it", level: .warning)
             }
             duration = contents.chunks.last?.hostMicros ?? 0
+            let session = driver.session
             if let hello = session.hello, session.halted {
                 throw Failure(.protocolMismatch, "\(file): recorded board speaks protocol version \(hello.protocolVersion), this tiltserial version \(HostSession.protocolVersion); replay it with a matching tiltserial")
             }
@@ -60,11 +70,13 @@ struct Replay: TiltserialSubcommand {
             do { samples = try SampleCSV.parse(String(decoding: bytes, as: UTF8.self)) } catch {
                 throw Failure(.badInputFile, "\(file): \(error.description); replay takes a --record file or a sample CSV (docs/usage.md)")
             }
-            for s in samples { session.ingest(sample: s, handle) }
+            driver.portOpened(at: samples.first?.timeMicros ?? 0, perform)
+            for s in samples { driver.ingest(s, perform) }
             if let first = samples.first, let last = samples.last { duration = last.timeMicros - first.timeMicros }
         } else {
             throw Failure(.badInputFile, "\(file): neither a tiltserial recording (--record) nor a CSV of samples (t_us,ax,ay,az[,gx,gy,gz])")
         }
+        let session = driver.session
 
         if let render {
             var mirror = DisplayMirror(renderer: art.renderer)
@@ -75,6 +87,16 @@ struct Replay: TiltserialSubcommand {
             }
         }
         context.console.writeErr("tiltserial: replayed: \(HostSummary(durationMicros: duration, counters: session.counters).line)\n")
+    }
+
+    /// The live run's driver, for a file: no greeting, no doze, no hello
+    /// timeout (the file's end decides), the same events, hooks and news.
+    static func driver(_ session: HostSession) -> HostDriver {
+        var c = HostDriver.Configuration()
+        c.sendHostHello = false
+        c.dozeMarginMicros = nil
+        c.helloTimeoutMicros = .max
+        return HostDriver(session: session, configuration: c)
     }
 
     func looksLikeText(_ bytes: [UInt8]) -> Bool {

@@ -64,6 +64,7 @@ struct Run: TiltserialSubcommand {
             summary = try runner.run(transport: transport, stop: context.stop)
         } catch {
             out.finish()
+            if let summary = error.summary { context.console.writeErr("tiltserial: stopped: \(summary.line)\n") }
             throw error
         }
         out.finish()

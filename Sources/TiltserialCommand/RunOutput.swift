@@ -28,7 +28,8 @@ final class RunOutput {
         HostSinks(
             onEvent: { [unowned self] in event($0) },
             onStatus: { [unowned self] in status($0) },
-            onRefresh: { [unowned self] in view?.draw($0) })
+            onRefresh: { [unowned self] in view?.draw($0) },
+            onHook: { [unowned self] in hook($0) })
     }
 
     /// Log lines, or the view's message line when the view is up.
@@ -58,6 +59,15 @@ final class RunOutput {
             break  // the run stops with the error
         case .fired(let tick, let fires):
             say("ribbon fired (#\(fires)) at board time \(tick.timeMicros) µs")
+        case .tick:
+            break
+        }
+    }
+
+    /// Starts the user's hook with the event's values in its environment.
+    func hook(_ request: HookRequest) {
+        switch request {
+        case .pull(let tick, let fires):
             pull?.fire(environment: [
                 ("TILT_T_US", String(tick.timeMicros)),
                 ("TILT_X", JSONLines.decimal(tick.x)),
@@ -68,8 +78,6 @@ final class RunOutput {
                 ("TILT_FIRES", String(fires)),
                 ("TILT_PORT", port),
             ])
-        case .tick:
-            break
         }
     }
 
@@ -89,9 +97,21 @@ final class RunOutput {
         case .deviceGone(let port, let reconnecting):
             let text = reconnecting ? "\(port): device gone; waiting for it to come back (Ctrl-C to quit)…" : "\(port): device gone"
             if let view { view.message = text } else { logger.warning("\(text)") }
-        case .reconnected(let port):
-            say("\(port): reconnected; the view keeps its place")
+        case .reopened(let port, let verified):
+            say(verified ? "\(port): reconnected; the view keeps its place"
+                : "\(port): reopened; waiting for the board to speak before writing to it")
+        case .boardConfirmed(let port):
+            say("\(port): reconnected to the board; the view keeps its place")
+        case .silentAfterReopen(let port, let micros):
+            say("\(port): reopened, but nothing valid arrived for \(Self.seconds(micros)) s; looking the name up again until the board answers (Ctrl-C to quit)", level: .warning)
+        case .trouble(let lost, let errors, let totalLost, let totalErrors):
+            say("\(lost) frames lost and \(errors) damaged in the last second (\(totalLost) lost, \(totalErrors) errors in all); check the cable, the baud rate and that nothing else reads the port", level: .warning)
         }
+    }
+
+    /// Seconds to one decimal, for people.
+    static func seconds(_ micros: UInt64) -> String {
+        String(Double(micros / 100_000) / 10)
     }
 
     func finish() {

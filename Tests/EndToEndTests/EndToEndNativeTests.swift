@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TiltPipeline
 import TiltserialCommand
 import WireProtocol
 @testable import BoardEmulator
@@ -33,7 +34,7 @@ import WireProtocol
         defer { board.stop() }
         // No HOST_HELLO: its answer would be a second HELLO inside the fault window.
         guard let path = board.serialPath else { throw E2EFailure("seed \(seed): the board has no pty") }
-        let host = try RunningHost(port: path, keepEvents: false) { $0.sendHostHello = false }
+        let host = try RunningHost(port: path, keepEvents: false) { $0.timing.sendHostHello = false }
         defer { _ = host.finish() }
         guard host.waitFor(seconds: 10, { !$0.statuses.isEmpty }) != nil else { throw E2EFailure("seed \(seed): the host did not open the port") }
         board.start()

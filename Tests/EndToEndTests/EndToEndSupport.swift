@@ -120,9 +120,9 @@ final class RunningHost: @unchecked Sendable {
     init(port: String, openItself: Bool = false, keepEvents: Bool = true, configure: (inout HostRunOptions) -> Void = { _ in }) throws {
         var options = HostRunOptions(port: port)
         options.settings.dtr = .leave
-        options.refreshMicros = 20_000
-        options.reconnectPollMicros = 20_000
-        options.dozeMarginMicros = nil  // the boards here run faster than the wall clock
+        options.timing.refreshMicros = 20_000
+        options.timing.reopenFirstMicros = 20_000
+        options.timing.reopenMaxMicros = 80_000
         configure(&options)
         state.keepEvents = keepEvents
         let transport: (any SerialTransport)? = openItself ? nil : try SerialPort.open(path: port, options: SerialOptions(dtr: .leave))

@@ -49,8 +49,12 @@ import WireProtocol
 
         board = try TestBoard(link: link)  // replug at the same path
         defer { board.close() }
-        #expect(try board.waitFor { _ in board.hostHellos == 1 }, "the host reopens the port and greets the board")
+        // The host reopens the port but writes nothing until the board has spoken.
+        #expect(host.captured.waitFor(seconds: 20) { _, err in err.contains("reopened; waiting for the board to speak") })
+        #expect(try board.waitFor(seconds: 0.5) { _ in board.hostHellos > 0 || !board.offsets.isEmpty } == false,
+                "nothing is written to a reopened device before it sends a valid frame")
         try board.sendChunked(Stream.hello() + Stream.samples(1500..<3000, start: 700).wire)
+        #expect(try board.waitFor { _ in board.hostHellos == 1 }, "once the board spoke, the host greets it")
         #expect(try board.waitFor { _ in board.offsets.count >= 50 })
         // The link restarts (OFFSETS numbered from 0) but the view carries on from where it was.
         #expect(board.offsets.first?.sequence == 0)
@@ -60,7 +64,7 @@ import WireProtocol
 
         #expect(host.interrupt() == 0)
         #expect(host.captured.err.contains("device gone; waiting for it to come back"))
-        #expect(host.captured.err.contains("reconnected"))
+        #expect(host.captured.err.contains("reconnected to the board"))
         // Connection news stays off stdout, so the replay prints the same JSON.
         let replay = runTiltserial(["replay", record, "--json"])
         #expect(replay.code == 0)

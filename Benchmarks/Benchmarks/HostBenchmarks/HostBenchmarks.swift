@@ -89,7 +89,7 @@ final class RunningHost: MeasuredLoop, @unchecked Sendable {
         settings.physics.tickMicros = tickMicros
         settings.helloTimeoutMicros = 60_000_000
         var options = HostRunOptions(port: port, settings: settings)
-        if !doze { options.dozeMarginMicros = nil }
+        if !doze { options.timing.dozeMarginMicros = nil }
         let fixed = options
         super.init()
         start { stop in

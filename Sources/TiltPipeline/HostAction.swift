@@ -1,0 +1,121 @@
+import TiltPhysics
+import WireProtocol
+
+/// What `HostDriver` asks its shell to do. The shell performs each action in
+/// the order given, then asks `HostDriver.nextWait` how to wait.
+public enum HostAction: Hashable, Sendable {
+    /// Write these bytes to the open port (after a write failure the shell
+    /// calls `portGone` or stops).
+    case write(HostWrite)
+    /// A data event (JSON, the live view), after its OFFSETS frame was written.
+    case event(HostEvent)
+    /// News for people (stderr), never part of the data.
+    case news(HostNews)
+    /// Start the user's hook for this event (`--on-pull`).
+    case runHook(HookRequest)
+    /// Redraw the live view from `HostDriver.snapshot`.
+    case refresh
+    /// Open the configured port (again); answer with `portOpened` or `portOpenFailed`.
+    case openPort
+    /// Close the port (the device is gone, or it was not the board).
+    case closePort
+    /// Name other programs that have the device open (they steal bytes).
+    case reportOtherOpeners
+    /// The run is over: stop waiting, close everything, report `HostEnding`.
+    case finish(HostEnding)
+}
+
+/// Bytes for the board. Inline values, so a tick's write never allocates.
+public enum HostWrite: Hashable, Sendable {
+    /// HOST_HELLO: asks a board that was not reset to introduce itself.
+    case hostHello
+    /// The tick's OFFSETS frame.
+    case offsets(OffsetsWire)
+}
+
+/// A hook to start, with the event's values (they go into its environment).
+public enum HookRequest: Hashable, Sendable {
+    /// The ribbon fired: the tick it fired on and the run's fire count so far.
+    case pull(Tick, fires: UInt64)
+}
+
+/// Connection news for people, decided by the driver.
+public enum HostNews: Hashable, Sendable {
+    /// The port is open; waiting for the board's first frame.
+    case waitingForBoard
+    /// The device vanished; `reconnecting` false means the run ends.
+    case deviceGone(reconnecting: Bool)
+    /// The port opened again; nothing is written to it until it shows it is the
+    /// board (a valid frame), unless the shell vouched for its identity.
+    case reopened(verified: Bool)
+    /// The reopened device sent a valid frame: it is the board; writing resumes.
+    case boardConfirmed
+    /// The reopened device sent nothing valid for `micros`; the port is closed
+    /// and its path looked up again.
+    case silentAfterReopen(micros: UInt64)
+    /// Damage since the last such news (rate-limited): frames lost on the wire
+    /// and damaged frames or lines, with the run's totals.
+    case trouble(lost: UInt64, errors: UInt64, totalLost: UInt64, totalErrors: UInt64)
+}
+
+/// How a run ended.
+public struct HostEnding: Hashable, Sendable {
+    /// nil: stopped on request (Ctrl-C, the stop pipe, the end of a replay).
+    public var failure: HostFailure?
+    public var summary: HostSummary
+
+    public init(failure: HostFailure?, summary: HostSummary) {
+        self.failure = failure
+        self.summary = summary
+    }
+}
+
+/// Why a run stopped short; the command turns each into its exit code and line.
+public enum HostFailure: Hashable, Sendable {
+    /// No valid frame or data line: `seen` says what came instead.
+    case noValidFrames(seen: StreamContent, why: NoValidFramesReason)
+    /// HELLO named another protocol version.
+    case protocolMismatch(board: UInt8, host: UInt8)
+    /// The device vanished and reconnecting is off.
+    case deviceGone
+}
+
+/// What made the driver give up waiting for a valid frame.
+public enum NoValidFramesReason: Hashable, Sendable {
+    /// The hello timeout (µs) passed.
+    case timedOut(micros: UInt64)
+    /// Format detection examined this many bytes without a verdict, after `micros`.
+    case detectionGaveUp(bytes: Int, afterMicros: UInt64)
+}
+
+/// How the shell should wait next.
+public enum HostWait: Hashable, Sendable {
+    /// Poll the port and the stop pipe until the host time (µs); read what arrives.
+    case port(untilMicros: UInt64)
+    /// Leave the port unread (nothing arriving before then can complete a tick,
+    /// or no port is open) and wait on the stop pipe alone until the host time.
+    case sleep(untilMicros: UInt64)
+    /// Nothing more to do: the run finished.
+    case done
+}
+
+/// The counters and duration of a run: what the summary line says.
+public struct HostSummary: Hashable, Sendable {
+    public var durationMicros: UInt64
+    public var counters: HostCounters
+
+    public init(durationMicros: UInt64, counters: HostCounters) {
+        self.durationMicros = durationMicros
+        self.counters = counters
+    }
+}
+
+/// What the live view shows, about 5 times a second.
+public struct HostSnapshot: Sendable {
+    public var elapsedMicros: UInt64
+    public var counters: HostCounters
+    public var format: StreamFormat?
+    public var hello: HelloFrame?
+    public var lastTick: Tick?
+    public var lastOffsets: OffsetsFrame?
+}

@@ -1,0 +1,304 @@
+import TiltCore
+import WireProtocol
+
+/// The host's decisions about *when*, as a pure state machine, in the style of
+/// swift-nio's EmbeddedChannel: the shell feeds it what happened (bytes read,
+/// the time, the port opened, vanished or failed to open, a stop request) and
+/// performs the `HostAction`s it emits (write these bytes, open the port, run a
+/// hook, print this news, finish with this ending); then it waits as
+/// `nextWait(at:)` says. No clock, no I/O: tests drive it in virtual time.
+///
+/// Times are host µs on any monotonic timeline (the shell's run clock); the
+/// physics still runs on the board's own timestamps inside `HostSession`.
+///
+/// Decisions made here:
+/// - **Hello timeout**: no valid frame within `helloTimeoutMicros` of the first
+///   open, or format detection giving up, ends the run (`noValidFrames`).
+/// - **Doze**: between ticks, leave samples that cannot complete the next tick
+///   queued, waking `dozeMarginMicros` before it is due, but never for longer
+///   than the board takes to send `dozeBufferBytes` (its buffers must not overflow).
+/// - **Reconnect**: after the device vanishes, reopen by name with a backoff
+///   (`reopenFirstMicros` doubling up to `reopenMaxMicros`). A reopened device
+///   gets no bytes until it sends a valid frame (or the shell vouches for its
+///   identity): a stale link that now names someone's terminal is never written to.
+///   A reopened device that stays silent for the hello timeout is closed and
+///   looked up again.
+/// - **Trouble**: losses and damaged input are reported at most once per
+///   `troubleIntervalMicros`; a burst of losses also asks who else has the port open.
+public struct HostDriver: Sendable {
+    public struct Configuration: Sendable, Equatable {
+        /// No valid frame within this long after the first open ends the run.
+        public var helloTimeoutMicros: UInt64 = 4_000_000
+        /// Reopen after the device vanishes (false: the run ends with `deviceGone`).
+        public var reconnect = true
+        /// Send HOST_HELLO on open, so a board that was not reset introduces itself.
+        public var sendHostHello = true
+        /// Live view refresh period.
+        public var refreshMicros: UInt64 = 200_000
+        /// First wait before reopening a vanished device; doubles per failed try.
+        public var reopenFirstMicros: UInt64 = 250_000
+        /// Longest wait between reopen tries.
+        public var reopenMaxMicros: UInt64 = 2_000_000
+        /// How early to wake before a tick is due; nil: never doze.
+        public var dozeMarginMicros: UInt64? = 3_000
+        /// A doze lasts at most as long as the board takes to send this many bytes.
+        public var dozeBufferBytes: UInt64 = 1024
+        /// The line's byte rate (baud / 10): bounds a doze before HELLO says the sample rate.
+        public var lineBytesPerSecond: UInt64 = 11_520
+        /// Shortest interval between two `trouble` news.
+        public var troubleIntervalMicros: UInt64 = 1_000_000
+        /// Frames lost within one trouble interval that make it worth naming other openers.
+        public var lossSpikeFrames: UInt64 = 8
+
+        public init() {}
+    }
+
+    /// SAMPLE frames are 23 bytes on the wire (docs/protocol.md).
+    static let sampleWireBytes: UInt64 = 23
+
+    enum Link: Sendable, Equatable {
+        /// Before the first `portOpened`.
+        case notOpened
+        /// The port is open since `openedAt`. `verified`: the device may be written to.
+        /// `heard`: a valid frame arrived since this open.
+        case open(openedAt: UInt64, reopened: Bool, verified: Bool, heard: Bool)
+        /// Closed after the device vanished; reopen at `reopenAt`, then wait `backoff` more.
+        case closed(reopenAt: UInt64, backoff: UInt64)
+        case finished
+    }
+
+    public let configuration: Configuration
+    public private(set) var session: HostSession
+    var link = Link.notOpened
+    var startMicros: UInt64?
+    var nextRefresh: UInt64 = 0
+    var silenceReported = false
+    var arrivalOffset = WindowedMinimum(windowMicros: 1_000_000)
+    var byteRate = ByteRateMeter(windowMicros: 100_000)
+    /// When bytes were last read: a doze is measured from here.
+    var lastRead: UInt64 = 0
+    var trouble = TroubleReporter()
+
+    public init(session: HostSession, configuration: Configuration) {
+        self.session = session
+        self.configuration = configuration
+    }
+
+    /// True once `.finish` was emitted.
+    public var isFinished: Bool { link == .finished }
+
+    /// Whether a port is open (as far as the driver knows).
+    public var portIsOpen: Bool {
+        if case .open = link { return true }
+        return false
+    }
+
+    // MARK: - Inputs
+
+    /// The port opened: the first time, or again after `.openPort`. `verified`:
+    /// the shell knows it is the same device as before (e.g. the same USB serial
+    /// number); ignored on the first open, which the user chose.
+    public mutating func portOpened(at now: UInt64, verified: Bool = false, _ emit: (HostAction) -> Void) {
+        guard link != .finished else { return }
+        let first = link == .notOpened
+        if first {
+            startMicros = now
+            nextRefresh = now &+ configuration.refreshMicros
+            emit(.news(.waitingForBoard))
+        } else {
+            session.linkRestarted()
+            arrivalOffset = WindowedMinimum(windowMicros: arrivalOffset.windowMicros)
+            byteRate = ByteRateMeter(windowMicros: byteRate.windowMicros)
+            emit(.news(.reopened(verified: verified)))
+        }
+        let trusted = first || verified
+        link = .open(openedAt: now, reopened: !first, verified: trusted, heard: false)
+        emit(.reportOtherOpeners)
+        if trusted && configuration.sendHostHello { emit(.write(.hostHello)) }
+    }
+
+    /// Opening (after `.openPort`) failed: try again later, backing off.
+    public mutating func portOpenFailed(at now: UInt64, _ emit: (HostAction) -> Void) {
+        guard case .closed(_, let backoff) = link else { return }
+        let next = min(backoff &* 2, configuration.reopenMaxMicros)
+        link = .closed(reopenAt: now &+ backoff, backoff: next)
+    }
+
+    /// The device vanished (EOF, EIO, a hang-up, a failed write).
+    public mutating func portGone(at now: UInt64, _ emit: (HostAction) -> Void) {
+        guard case .open = link else { return }
+        emit(.closePort)
+        emit(.news(.deviceGone(reconnecting: configuration.reconnect)))
+        guard configuration.reconnect else {
+            finish(.deviceGone, at: now, emit)
+            return
+        }
+        silenceReported = false
+        let first = configuration.reopenFirstMicros
+        link = .closed(reopenAt: now &+ first, backoff: min(first &* 2, configuration.reopenMaxMicros))
+    }
+
+    /// Bytes read from the port at host time `now`.
+    public mutating func received(_ bytes: UnsafeRawBufferPointer, at now: UInt64, _ emit: (HostAction) -> Void) {
+        guard case .open(let openedAt, let reopened, let verified, let heard) = link, !bytes.isEmpty else { return }
+        lastRead = now
+        byteRate.add(bytes.count, at: now)
+        var confirmed = verified
+        var gotValid = heard
+        let greetOnConfirm = configuration.sendHostHello
+        let knownFormat = session.format
+        session.receive(bytes, atHostMicros: now) { event in
+            if !gotValid { gotValid = true }
+            if !confirmed {
+                // The first valid frame since a reopen: this is the board.
+                confirmed = true
+                emit(.news(.boardConfirmed))
+                var binary = knownFormat == .binaryProtocol
+                if case .formatDetected(let f) = event { binary = f == .binaryProtocol }
+                if greetOnConfirm && binary { emit(.write(.hostHello)) }
+            }
+            Self.forward(event, emit)
+        }
+        link = .open(openedAt: openedAt, reopened: reopened, verified: confirmed, heard: gotValid)
+        if session.nextTickMicros != nil {
+            arrivalOffset.add(Int64(bitPattern: now) &- Int64(bitPattern: session.lastSampleMicros), at: now)
+        }
+        if session.halted, let hello = session.hello {
+            finish(.protocolMismatch(board: hello.protocolVersion, host: HostSession.protocolVersion), at: now, emit)
+            return
+        }
+        if session.format == nil && session.detectionFailed {
+            finish(.noValidFrames(seen: session.seen, why: .detectionGaveUp(bytes: session.detectionLimit, afterMicros: elapsed(now))), at: now, emit)
+            return
+        }
+        reportTrouble(at: now, emit)
+    }
+
+    /// A sample straight into the physics at its own time (a CSV replay).
+    public mutating func ingest(_ sample: TimedSample, _ emit: (HostAction) -> Void) {
+        session.ingest(sample: sample) { Self.forward($0, emit) }
+    }
+
+    /// A session event as actions: a tick's OFFSETS is written before anyone
+    /// hears of the tick, and a fire's hook starts after its event.
+    static func forward(_ event: HostEvent, _ emit: (HostAction) -> Void) {
+        switch event {
+        case .tick(_, let wire):
+            emit(.write(.offsets(wire)))
+            emit(.event(event))
+        case .fired(let tick, let fires):
+            emit(.event(event))
+            emit(.runHook(.pull(tick, fires: fires)))
+        default:
+            emit(.event(event))
+        }
+    }
+
+    /// Array convenience (tests).
+    public mutating func received(_ bytes: [UInt8], at now: UInt64, _ emit: (HostAction) -> Void) {
+        bytes.withUnsafeBytes { received($0, at: now, emit) }
+    }
+
+    /// The time is now `now` (a wait ended without bytes, or after bytes): act on due deadlines.
+    public mutating func timePassed(at now: UInt64, _ emit: (HostAction) -> Void) {
+        switch link {
+        case .notOpened, .finished:
+            return
+        case .closed(let reopenAt, _):
+            if now >= reopenAt { emit(.openPort) }
+        case .open(let openedAt, let reopened, _, let heard):
+            if !reopened && session.format == nil && now >= openedAt &+ configuration.helloTimeoutMicros {
+                finish(.noValidFrames(seen: session.seen, why: .timedOut(micros: configuration.helloTimeoutMicros)), at: now, emit)
+                return
+            }
+            if reopened && !heard && now >= openedAt &+ configuration.helloTimeoutMicros {
+                // Whatever the name leads to now is not talking: close it and look the name up again.
+                if !silenceReported {
+                    emit(.news(.silentAfterReopen(micros: now - openedAt)))
+                    silenceReported = true
+                }
+                emit(.closePort)
+                let first = configuration.reopenFirstMicros
+                link = .closed(reopenAt: now &+ first, backoff: min(first &* 2, configuration.reopenMaxMicros))
+            }
+            reportTrouble(at: now, emit)
+        }
+        if now >= nextRefresh {
+            emit(.refresh)
+            nextRefresh = now &+ configuration.refreshMicros
+        }
+    }
+
+    /// Ctrl-C, SIGTERM, the stop pipe, or the end of a replay.
+    public mutating func stop(at now: UInt64, _ emit: (HostAction) -> Void) {
+        guard link != .finished else { return }
+        if portIsOpen { emit(.closePort) }
+        finish(nil, at: now, emit)
+    }
+
+    /// The link restarted without the driver seeing the port close (a replay's
+    /// `linkRestarted` record): the same as a vouched-for reopen, without news.
+    public mutating func linkRestarted(at now: UInt64) {
+        session.linkRestarted()
+        arrivalOffset = WindowedMinimum(windowMicros: arrivalOffset.windowMicros)
+    }
+
+    // MARK: - Questions
+
+    /// How to wait after the last input: read the port, or leave it (doze, or
+    /// no port open), until the earliest deadline.
+    public func nextWait(at now: UInt64) -> HostWait {
+        var until = nextRefresh
+        switch link {
+        case .finished:
+            return .done
+        case .notOpened:
+            return .port(untilMicros: now)
+        case .closed(let reopenAt, _):
+            return .sleep(untilMicros: min(until, reopenAt))
+        case .open(let openedAt, let reopened, _, let heard):
+            if (!reopened && session.format == nil) || (reopened && !heard) {
+                until = min(until, openedAt &+ configuration.helloTimeoutMicros)
+            }
+            if let due = trouble.pendingDeadline(counters: session.counters, interval: configuration.troubleIntervalMicros) {
+                until = min(until, due)
+            }
+            if let doze = dozeDeadline(at: now), doze > now &+ 1_000 {
+                return .sleep(untilMicros: min(until, doze))
+            }
+            return .port(untilMicros: until)
+        }
+    }
+
+    /// The run's summary so far.
+    public func summary(at now: UInt64) -> HostSummary {
+        HostSummary(durationMicros: elapsed(now), counters: session.counters)
+    }
+
+    /// The current state, for a live view.
+    public func snapshot(at now: UInt64) -> HostSnapshot {
+        HostSnapshot(
+            elapsedMicros: elapsed(now), counters: session.counters, format: session.format,
+            hello: session.hello, lastTick: session.engine.lastTick, lastOffsets: session.lastOffsets)
+    }
+
+    // MARK: - Internals
+
+    func elapsed(_ now: UInt64) -> UInt64 {
+        guard let start = startMicros, now > start else { return 0 }
+        return now - start
+    }
+
+    mutating func finish(_ failure: HostFailure?, at now: UInt64, _ emit: (HostAction) -> Void) {
+        link = .finished
+        emit(.finish(HostEnding(failure: failure, summary: summary(at: now))))
+    }
+
+    mutating func reportTrouble(at now: UInt64, _ emit: (HostAction) -> Void) {
+        guard let news = trouble.report(counters: session.counters, at: now, interval: configuration.troubleIntervalMicros) else { return }
+        emit(.news(news))
+        if case .trouble(let lost, _, _, _) = news, lost >= configuration.lossSpikeFrames {
+            emit(.reportOtherOpeners)
+        }
+    }
+}
