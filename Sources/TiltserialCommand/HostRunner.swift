@@ -150,7 +150,7 @@ public final class HostRunner {
         driver = HostDriver(session: session, configuration: options.driverConfiguration)
     }
 
-    /// The session as it stands (physics, counters).
+    /// The session (physics, counters) as the last run left it.
     public var session: HostSession { driver.session }
 
     static func loadArt() throws(Failure) -> TiltAssets.Art {
@@ -162,7 +162,8 @@ public final class HostRunner {
         try SerialPort.open(path: options.port, baud: options.settings.baud, options: SerialOptions(dtr: options.settings.dtr))
     }
 
-    var now: UInt64 { clock() &- origin }
+    /// The run clock's time at the last `tick()`.
+    var lastNow: UInt64 = 0
 
     /// Runs until `stop` is woken (returns the summary) or a failure ends it
     /// (the thrown `Failure` carries the summary so far).
@@ -178,28 +179,30 @@ public final class HostRunner {
             transport?.close()
         }
         if let given { transport = given } else { transport = try open() }
-        driver.portOpened(at: now) { perform($0) }
-        settle()
+        // The driver lives on this stack for the run: no copies, no dynamic
+        // exclusivity checks per wake-up (it is handed back at the end).
+        var driver = self.driver
+        defer { self.driver = driver }
+        driver.portOpened(at: tick()) { perform($0) }
+        settle(&driver)
 
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 8)
         defer { buffer.deallocate() }
         while ending == nil && hardFailure == nil {
-            let start = now
+            let start = tick()
             switch driver.nextWait(at: start) {
             case .done:
                 break
             case .sleep(let until):
-                if waitForWakeUp(stop.readEnd.rawValue, timeoutMicros: Int(clamping: until > start ? until - start : 0)) {
-                    driver.stop(at: now) { perform($0) }
-                } else {
-                    driver.timePassed(at: now) { perform($0) }
-                }
+                let woken = waitForWakeUp(stop.readEnd.rawValue, timeoutMicros: Int(clamping: until > start ? until - start : 0))
+                let at = tick()
+                if woken { driver.stop(at: at) { perform($0) } } else { driver.timePassed(at: at) { perform($0) } }
             case .port(let until):
-                waitOnPort(until: until > start ? until - start : 0, stop: stop, buffer: buffer)
+                waitOnPort(&driver, until: until > start ? until - start : 0, stop: stop, buffer: buffer)
             }
-            settle()
+            settle(&driver)
         }
-        let summary = ending?.summary ?? driver.summary(at: now)
+        let summary = ending?.summary ?? driver.summary(at: tick())
         if var failure = hardFailure {
             failure.summary = summary
             throw failure
@@ -208,18 +211,24 @@ public final class HostRunner {
         return summary
     }
 
+    /// Reads the clock once; actions performed until the next read use this time.
+    func tick() -> UInt64 {
+        lastNow = clock() &- origin
+        return lastNow
+    }
+
     /// One wait on the port and the stop pipe; reads everything waiting.
-    func waitOnPort(until micros: UInt64, stop: WakeUpPipe, buffer: UnsafeMutableRawBufferPointer) {
+    func waitOnPort(_ driver: inout HostDriver, until micros: UInt64, stop: WakeUpPipe, buffer: UnsafeMutableRawBufferPointer) {
         guard let transport else { return }
         do {
             switch try transport.wait(timeoutMicros: Int(clamping: micros), orWakeUp: stop.readEnd) {
             case .wokenUp:
-                driver.stop(at: now) { perform($0) }
+                driver.stop(at: tick()) { perform($0) }
                 return
             case .readable:
-                try drain(transport, buffer)
+                try drain(&driver, transport, buffer)
             case .timedOut:
-                break
+                _ = tick()
             }
         } catch .deviceGone {
             pendingGone = true
@@ -228,24 +237,30 @@ public final class HostRunner {
             hardFailure = Failure(error)
             return
         }
-        if !pendingGone && ending == nil { driver.timePassed(at: now) { perform($0) } }
+        if !pendingGone && ending == nil { driver.timePassed(at: lastNow) { perform($0) } }
     }
 
-    /// Reads until the port would block (a pty hands out at most 4095 bytes a
-    /// read, so a short read is no sign the queue is empty), feeding the driver
-    /// chunk by chunk; bounded so a flooding device cannot hide Ctrl-C for long.
-    func drain(_ transport: any SerialTransport, _ buffer: UnsafeMutableRawBufferPointer) throws(SerialError) {
+    /// Reads until the port has nothing more, feeding the driver chunk by chunk;
+    /// bounded so a flooding device cannot hide Ctrl-C for long. A terminal's
+    /// line discipline hands out at most `ttyReadLimit` bytes a read, so only a
+    /// shorter read shows its buffer was emptied (the next poll reports bytes
+    /// that arrive meanwhile): that saves the empty read that would end the loop.
+    func drain(_ driver: inout HostDriver, _ transport: any SerialTransport, _ buffer: UnsafeMutableRawBufferPointer) throws(SerialError) {
         var budget = 256 * 1024
         while budget > 0 && !pendingGone && ending == nil && hardFailure == nil {
             let count = try transport.read(into: buffer)
+            let at = tick()
             if count == 0 { return }
             budget -= count
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            let at = now
             recorder?.append(chunk, .fromBoard, at: at)
             driver.received(chunk, at: at) { perform($0) }
+            if count < Self.ttyReadLimit { return }
         }
     }
+
+    /// N_TTY_BUF_SIZE - 1: the most one read(2) returns from a Linux terminal.
+    static let ttyReadLimit = 4095
 
     /// Does what the driver asked, except what would call back into it (left for `settle`).
     func perform(_ action: HostAction) {
@@ -284,7 +299,7 @@ public final class HostRunner {
 
     func write(_ raw: UnsafeRawBufferPointer, _ transport: any SerialTransport) throws(SerialError) {
         try transport.write(raw)
-        recorder?.append(raw, .toBoard, at: now)
+        recorder?.append(raw, .toBoard, at: lastNow)
     }
 
     func write(_ wire: OffsetsWire, _ transport: any SerialTransport) throws(SerialError) {
@@ -305,25 +320,26 @@ public final class HostRunner {
 
     /// Feeds the driver what the last actions caused: a reopen's result, a
     /// vanished device, a view refresh.
-    func settle() {
+    func settle(_ driver: inout HostDriver) {
         if pendingGone {
             pendingGone = false
-            driver.portGone(at: now) { perform($0) }
+            driver.portGone(at: tick()) { perform($0) }
         }
         if pendingOpen {
             pendingOpen = false
             if let port = try? openPort(options) {
                 transport = port
                 reportFTDILatency()
-                recorder?.append(UnsafeRawBufferPointer(start: nil, count: 0), .linkRestarted, at: now)
-                driver.portOpened(at: now, verified: false) { perform($0) }
+                let at = tick()
+                recorder?.append(UnsafeRawBufferPointer(start: nil, count: 0), .linkRestarted, at: at)
+                driver.portOpened(at: at, verified: false) { perform($0) }
             } else {
-                driver.portOpenFailed(at: now) { perform($0) }
+                driver.portOpenFailed(at: tick()) { perform($0) }
             }
         }
         if pendingRefresh {
             pendingRefresh = false
-            sinks.onRefresh(driver.snapshot(at: now))
+            sinks.onRefresh(driver.snapshot(at: lastNow))
         }
         pendingOpeners = false
     }
