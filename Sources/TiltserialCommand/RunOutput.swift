@@ -11,7 +11,7 @@ final class RunOutput {
     let console: Console
     let logger: Logger
     let json: Bool
-    let pull: PullAction?
+    let pull: Hook?
     let view: LiveView?
     let port: String
 
@@ -19,7 +19,7 @@ final class RunOutput {
         self.console = console
         logger = console.logger()
         json = output.json
-        pull = try output.onPull.map { text throws(Failure) in try PullAction(commandLine: text) }
+        pull = try output.onPull.map { text throws(Failure) in try Hook(option: "--on-pull", commandLine: text) }
         self.port = port
         view = console.errIsTerminal ? renderer.map { LiveView(console: console, port: port, renderer: $0) } : nil
     }
@@ -58,7 +58,7 @@ final class RunOutput {
             break  // the run stops with the error
         case .fired(let tick, let fires):
             say("ribbon fired (#\(fires)) at board time \(tick.timeMicros) µs")
-            pull?.fire(environment: [
+            let launch = pull?.fire(environment: [
                 ("TILT_T_US", String(tick.timeMicros)),
                 ("TILT_X", JSONLines.decimal(tick.x)),
                 ("TILT_Y", JSONLines.decimal(tick.y)),
@@ -68,6 +68,7 @@ final class RunOutput {
                 ("TILT_FIRES", String(fires)),
                 ("TILT_PORT", port),
             ])
+            if case .failed(let message)? = launch { say(message, level: .warning) }
         case .tick:
             break
         }
@@ -94,8 +95,16 @@ final class RunOutput {
         }
     }
 
-    func finish() {
+    /// Stops the view and ends the hooks (`Hook.finish`); says how many were cut short.
+    @discardableResult
+    func finish() -> HookShutdown? {
         view?.stop()
-        pull?.waitAll()
+        guard let pull else { return nil }
+        let shutdown = pull.finish()
+        if shutdown.cutShort > 0 {
+            let n = shutdown.cutShort
+            logger.warning("\(n) \(pull.option) hook\(n == 1 ? "" : "s") cut short at exit (still running after 0.5 s)")
+        }
+        return shutdown
     }
 }
