@@ -106,6 +106,10 @@ public final class LibSerialPortTransport: SerialTransport {
                 throw .ioError(port: port.given, operation: "tcsetattr", errno: e.rawValue)
             }
         }
+        // Bytes that arrived before this open (an old session, at another speed) are not ours to decode.
+        if case .failure(let e) = result(sp_flush(self.port, SP_BUF_INPUT)) {
+            throw .ioError(port: port.given, operation: "sp_flush", errno: e.rawValue)
+        }
     }
 
     public var isOpen: Bool { open.load(ordering: .acquiring) }

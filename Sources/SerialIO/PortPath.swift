@@ -21,7 +21,11 @@ public struct PortPath: Sendable, Equatable {
     /// Resolves `path` and checks that it names a character device.
     public static func resolve(_ path: String) throws(SerialError) -> PortPath {
         guard let real = realPath(path) else {
-            throw openError(Errno(rawValue: errno), given: path, resolved: path, operation: "resolve")
+            let e = Errno(rawValue: errno)
+            if e == .noSuchFileOrDirectory, let target = danglingTarget(path) {
+                throw .danglingLink(port: path, target: target)
+            }
+            throw openError(e, given: path, resolved: path, operation: "resolve")
         }
         var st = stat()
         guard stat(real, &st) == 0 else {
@@ -30,6 +34,13 @@ public struct PortPath: Sendable, Equatable {
         guard (st.st_mode & S_IFMT) == S_IFCHR else { throw .notASerialDevice(port: path) }
         return PortPath(given: path, resolved: real, isPseudoTerminal: isPtySlave(path: real, device: st.st_rdev))
     }
+}
+
+/// What `path` points at when it is a symlink whose target does not exist.
+func danglingTarget(_ path: String) -> String? {
+    var st = stat()
+    guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK else { return nil }
+    return readLink(path) ?? "?"
 }
 
 /// Unix98 pty slaves use majors 136...143 (UNIX98_PTY_SLAVE_MAJOR and the following 7).
@@ -52,7 +63,7 @@ func openError(_ e: Errno, given: String, resolved: String, operation: String) -
     case .permissionDenied, .notPermitted:
         return .permissionDenied(port: given, group: owningGroup(of: resolved))
     case .resourceBusy, .wouldBlock:
-        return .portBusy(port: given, holder: portHolder(of: resolved))
+        return .portBusy(port: given, holder: DeviceOpeners.busyHolder(of: resolved))
     case .isDirectory, .inappropriateIOCTLForDevice, .notSupported:
         return .notASerialDevice(port: given)
     case .ioError:
@@ -73,31 +84,6 @@ func owningGroup(of path: String) -> String? {
               result != nil, let name = group.gr_name else { return nil }
         return String(cString: name)
     }
-}
-
-/// Finds a process holding `path` open by scanning /proc/*/fd (only on the error
-/// path, so its cost does not matter). Returns "comm (pid N)" or nil.
-func portHolder(of path: String) -> String? {
-    guard let proc = opendir("/proc") else { return nil }
-    defer { closedir(proc) }
-    while let entry = readdir(proc) {
-        let pidName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        guard let pid = Int32(pidName) else { continue }
-        let fdDir = "/proc/\(pid)/fd"
-        guard let fds = opendir(fdDir) else { continue }
-        defer { closedir(fds) }
-        while let fdEntry = readdir(fds) {
-            let fdName = withUnsafeBytes(of: fdEntry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard fdName.first?.isNumber == true, readLink("\(fdDir)/\(fdName)") == path else { continue }
-            let comm = readSmallFile("/proc/\(pid)/comm") ?? "?"
-            return pid == getpid() ? "this process (\(comm), pid \(pid))" : "\(comm) (pid \(pid))"
-        }
-    }
-    return nil
 }
 
 func readLink(_ path: String) -> String? {

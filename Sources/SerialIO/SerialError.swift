@@ -14,6 +14,10 @@ public enum SerialError: Error, Equatable, Sendable {
     /// Another program (or another open in this one) holds the port. `holder` names it
     /// ("screen (pid 1234)") when it could be found cheaply.
     case portBusy(port: String, holder: String?)
+    /// `port` is a symlink (a /dev/serial/by-id name, an emulator's `--link`)
+    /// whose target does not exist (now): unplugged, or the emulator stopped.
+    /// A link that later resolves again may point at an unrelated tty (see `PortIdentity`).
+    case danglingLink(port: String, target: String)
     /// The path is not a terminal device (a regular file, a directory, ...).
     case notASerialDevice(port: String)
     /// The device disappeared (unplugged, or the other end of a pty closed).
@@ -41,6 +45,9 @@ public enum SerialError: Error, Equatable, Sendable {
                 return "\(port): port busy, held by \(holder); close it and try again"
             }
             return "\(port): port busy; close other serial monitors (Arduino IDE, screen, minicom) and try again"
+        case .danglingLink(let port, let target):
+            return "\(port): the link points at \(target), which does not exist; plug the board in "
+                + "(or start the emulator), or run `tiltserial list` to see the ports present"
         case .notASerialDevice(let port):
             return "\(port): not a serial device; pass a tty such as /dev/ttyUSB0 or /dev/ttyACM0 (see `tiltserial list`)"
         case .deviceGone(let port):
@@ -57,7 +64,7 @@ public enum SerialError: Error, Equatable, Sendable {
     /// The port name as the user gave it.
     public var port: String {
         switch self {
-        case .noSuchPort(let p), .permissionDenied(let p, _), .portBusy(let p, _), .notASerialDevice(let p),
+        case .noSuchPort(let p), .permissionDenied(let p, _), .portBusy(let p, _), .danglingLink(let p, _), .notASerialDevice(let p),
              .deviceGone(let p), .writeTimedOut(let p, _, _), .unsupportedBaudRate(let p, _), .ioError(let p, _, _):
             return p
         }

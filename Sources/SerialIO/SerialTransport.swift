@@ -18,7 +18,8 @@ public enum SerialBuffers: Sendable {
 /// An open serial connection: a real port (libserialport) or a pseudo-terminal (termios).
 ///
 /// Reads never block: wait first (`waitReadable` or `wait(timeoutMicros:orWakeUp:)`),
-/// then `read` until it returns 0. A vanished device is always reported as
+/// then `read` until it returns 0 (not until a read comes back short).
+/// Opening discards bytes that arrived before the open (input flush). A vanished device is always reported as
 /// `SerialError.deviceGone` (never as an endless stream of empty reads).
 ///
 /// One thread may read while another writes. `close` must not race with either.
@@ -31,7 +32,14 @@ public protocol SerialTransport: AnyObject, Sendable {
     /// False once `close` has been called.
     var isOpen: Bool { get }
 
-    /// Reads what is available now into `buffer`; returns 0 when nothing is waiting.
+    /// Reads what is available now into `buffer` and returns the count, never
+    /// blocking; 0 means nothing is waiting now (the transport would block).
+    ///
+    /// A count smaller than `buffer.count` is **not** the end of what is waiting:
+    /// a pty returns at most 4095 bytes per read and a USB driver one packet's
+    /// worth, so drain by calling `read` until it returns 0, then wait again.
+    /// Each empty read costs one extra `poll` (timeout 0), which is also how end
+    /// of file and hang-ups become `.deviceGone` instead of endless zeros.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(SerialError) -> Int
     /// Writes all of `bytes`, waiting (bounded by the open options' write timeout) while
     /// the output buffer is full.

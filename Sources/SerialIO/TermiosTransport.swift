@@ -100,6 +100,10 @@ public final class TermiosTransport: SerialTransport {
             // Ptys have no modem lines (ENOTTY); real ports raise DTR and RTS here.
             _ = setModemLines(fd, TIOCM_DTR | TIOCM_RTS, asserted: true)
         }
+        // Bytes that arrived before this open (an old session, at another speed) are not ours to decode.
+        if case .failure(let e) = valueOrErrno({ tcflush(fd, TCIFLUSH) }) {
+            throw .ioError(port: port.given, operation: "tcflush", errno: e.rawValue)
+        }
     }
 
     public var isOpen: Bool { open.load(ordering: .acquiring) }

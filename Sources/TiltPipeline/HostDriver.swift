@@ -40,7 +40,7 @@ public struct HostDriver: Sendable {
         /// Longest wait between reopen tries.
         public var reopenMaxMicros: UInt64 = 2_000_000
         /// How early to wake before a tick is due; nil: never doze.
-        public var dozeMarginMicros: UInt64? = 1_000
+        public var dozeMarginMicros: UInt64? = 200
         /// A doze lasts at most as long as the board takes to send this many bytes.
         public var dozeBufferBytes: UInt64 = 1024
         /// The line's byte rate (baud / 10): bounds a doze before HELLO says the sample rate.

@@ -16,6 +16,8 @@ public struct Failure: Error, CustomStringConvertible, Sendable {
         case ioError = 19
         case emulatorFailed = 20
         case badSettings = 21
+        /// A hook (`--on-pull CMD`) cannot run: no such program, a directory, not executable.
+        case badHook = 22
     }
 
     public let code: Code

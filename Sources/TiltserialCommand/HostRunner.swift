@@ -53,6 +53,8 @@ public enum HostStatus: Sendable, Equatable {
     case silentAfterReopen(port: String, micros: UInt64)
     /// Lost frames and damaged input since the last such news (at most about one a second).
     case trouble(lost: UInt64, errors: UInt64, totalLost: UInt64, totalErrors: UInt64)
+    /// Other programs have the device open too: they take bytes meant for the host.
+    case otherOpeners(port: String, [DeviceOpener])
 }
 
 extension HostStatus {
@@ -129,6 +131,9 @@ public final class HostRunner {
     var pendingGone = false
     var pendingRefresh = false
     var pendingOpeners = false
+    /// What the port was on the first open: a reopened device that proves to be
+    /// the same USB device may be written to before it speaks.
+    var identity: PortIdentity?
     let hostHello = HostHelloFrame().encoded()
 
     /// - Parameters:
@@ -179,6 +184,7 @@ public final class HostRunner {
             transport?.close()
         }
         if let given { transport = given } else { transport = try open() }
+        identity = try? PortIdentity.current(path: options.port)
         // The driver lives on this stack for the run: no copies, no dynamic
         // exclusivity checks per wake-up (it is handed back at the end).
         var driver = self.driver
@@ -330,9 +336,12 @@ public final class HostRunner {
             if let port = try? openPort(options) {
                 transport = port
                 reportFTDILatency()
+                let same = identity.flatMap { before in
+                    (try? PortIdentity.current(path: options.port)).map { before.compare(with: $0).allowsWritingBeforeAFrame }
+                } ?? false
                 let at = tick()
                 recorder?.append(UnsafeRawBufferPointer(start: nil, count: 0), .linkRestarted, at: at)
-                driver.portOpened(at: at, verified: false) { perform($0) }
+                driver.portOpened(at: at, verified: same) { perform($0) }
             } else {
                 driver.portOpenFailed(at: tick()) { perform($0) }
             }
@@ -341,7 +350,11 @@ public final class HostRunner {
             pendingRefresh = false
             sinks.onRefresh(driver.snapshot(at: lastNow))
         }
-        pendingOpeners = false
+        if pendingOpeners {
+            pendingOpeners = false
+            let others = DeviceOpeners.others(of: options.port)
+            if !others.isEmpty { sinks.onStatus(.otherOpeners(port: options.port, others)) }
+        }
     }
 
     func status(_ news: HostNews) -> HostStatus { HostStatus(news, port: options.port) }

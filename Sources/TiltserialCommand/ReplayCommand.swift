@@ -86,7 +86,8 @@ struct Replay: TiltserialSubcommand {
                 throw Failure(.badInputFile, "\(render): cannot write the PNG; check the directory and permissions")
             }
         }
-        context.console.writeErr("tiltserial: replayed: \(HostSummary(durationMicros: duration, counters: session.counters).line)\n")
+        let hooks = out.hookSummary(out.finish())  // the deferred finish then has nothing left to end
+        context.console.writeErr("tiltserial: replayed: \(HostSummary(durationMicros: duration, counters: session.counters).line)\(hooks)\n")
     }
 
     /// The live run's driver, for a file: no greeting, no doze, no hello

@@ -63,15 +63,15 @@ struct Run: TiltserialSubcommand {
         do {
             summary = try runner.run(transport: transport, stop: context.stop)
         } catch {
-            out.finish()
-            if let summary = error.summary { context.console.writeErr("tiltserial: stopped: \(summary.line)\n") }
+            let hooks = out.hookSummary(out.finish())
+            if let summary = error.summary { context.console.writeErr("tiltserial: stopped: \(summary.line)\(hooks)\n") }
             throw error
         }
-        out.finish()
+        let hooks = out.hookSummary(out.finish())
         if runner.recordingFailed, let record {
             context.console.writeErr("tiltserial: warning: \(record): writing the recording failed part way (disk full?); it replays up to there\n")
         }
-        context.console.writeErr("tiltserial: stopped: \(summary.line)\n")
+        context.console.writeErr("tiltserial: stopped: \(summary.line)\(hooks)\n")
         return summary
     }
 }

@@ -11,7 +11,7 @@ final class RunOutput {
     let console: Console
     let logger: Logger
     let json: Bool
-    let pull: PullAction?
+    let pull: Hook?
     let view: LiveView?
     let port: String
 
@@ -19,7 +19,7 @@ final class RunOutput {
         self.console = console
         logger = console.logger()
         json = output.json
-        pull = try output.onPull.map { text throws(Failure) in try PullAction(commandLine: text) }
+        pull = try output.onPull.map { text throws(Failure) in try Hook(option: "--on-pull", commandLine: text) }
         self.port = port
         view = console.errIsTerminal ? renderer.map { LiveView(console: console, port: port, renderer: $0) } : nil
     }
@@ -68,7 +68,7 @@ final class RunOutput {
     func hook(_ request: HookRequest) {
         switch request {
         case .pull(let tick, let fires):
-            pull?.fire(environment: [
+            let launch = pull?.fire(environment: [
                 ("TILT_T_US", String(tick.timeMicros)),
                 ("TILT_X", JSONLines.decimal(tick.x)),
                 ("TILT_Y", JSONLines.decimal(tick.y)),
@@ -78,6 +78,10 @@ final class RunOutput {
                 ("TILT_FIRES", String(fires)),
                 ("TILT_PORT", port),
             ])
+            if case .failed(let message)? = launch {
+                say(message, level: .warning)
+                if json { console.writeOut(JSONLines.hookFailed(option: "--on-pull", message: message)) }
+            }
         }
     }
 
@@ -104,9 +108,22 @@ final class RunOutput {
             say("\(port): reconnected to the board; the view keeps its place")
         case .silentAfterReopen(let port, let micros):
             say("\(port): reopened, but nothing valid arrived for \(Self.seconds(micros)) s; looking the name up again until the board answers (Ctrl-C to quit)", level: .warning)
+        case .otherOpeners(let port, let others):
+            say("\(port) is also open in \(others.map(\.description).joined(separator: ", ")): it takes bytes meant for tiltserial (lost frames); close it", level: .warning)
         case .trouble(let lost, let errors, let totalLost, let totalErrors):
             say("\(lost) frames lost and \(errors) damaged in the last second (\(totalLost) lost, \(totalErrors) errors in all); check the cable, the baud rate and that nothing else reads the port", level: .warning)
         }
+    }
+
+    /// What the summary line adds about hooks (nothing when all went well).
+    func hookSummary(_ shutdown: HookShutdown?) -> String {
+        guard let pull else { return "" }
+        var parts: [String] = []
+        let failed = pull.counters.spawnFailed
+        if failed > 0 { parts.append("\(failed) \(pull.option) hook\(failed == 1 ? "" : "s") failed to start") }
+        if pull.counters.skipped > 0 { parts.append("\(pull.counters.skipped) skipped (\(pull.maxRunning) still running)") }
+        if let cut = shutdown?.cutShort, cut > 0 { parts.append("\(cut) cut short at exit") }
+        return parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")
     }
 
     /// Seconds to one decimal, for people.
@@ -114,8 +131,16 @@ final class RunOutput {
         String(Double(micros / 100_000) / 10)
     }
 
-    func finish() {
+    /// Stops the view and ends the hooks (`Hook.finish`); says how many were cut short.
+    @discardableResult
+    func finish() -> HookShutdown? {
         view?.stop()
-        pull?.waitAll()
+        guard let pull else { return nil }
+        let shutdown = pull.finish()
+        if shutdown.cutShort > 0 {
+            let n = shutdown.cutShort
+            logger.warning("\(n) \(pull.option) hook\(n == 1 ? "" : "s") cut short at exit (still running after 0.5 s)")
+        }
+        return shutdown
     }
 }

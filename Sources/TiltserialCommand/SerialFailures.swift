@@ -5,7 +5,7 @@ extension Failure.Code {
     /// of exit codes (docs/usage.md).
     init(_ error: SerialError) {
         switch error {
-        case .noSuchPort: self = .noSuchPort
+        case .noSuchPort, .danglingLink: self = .noSuchPort
         case .permissionDenied: self = .permissionDenied
         case .portBusy: self = .portBusy
         case .notASerialDevice: self = .notASerialDevice

@@ -12,12 +12,13 @@ struct OpenErrorTests {
         }
     }
 
-    @Test func danglingByIdLinkIsNoSuchPort() throws {
+    @Test func danglingByIdLinkIsReportedAsADanglingLink() throws {
         let dir = try makeTempDir()
         defer { removeTree(dir) }
         let link = dir + "/usb-Arduino_Uno-if00"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/ttyACM97")
-        #expect(throws: SerialError.noSuchPort(port: link)) { _ = try SerialPort.open(path: link) }
+        // Distinct from .noSuchPort (tiltserial still exits with noSuchPort's code 10).
+        #expect(throws: SerialError.danglingLink(port: link, target: "/dev/ttyACM97")) { _ = try SerialPort.open(path: link) }
     }
 
     @Test(arguments: [SerialOptions.Backend.automatic, .termios, .libserialport])
@@ -69,6 +70,7 @@ struct ErrorMessageTests {
         .noSuchPort(port: "/dev/ttyUSB9"),
         .permissionDenied(port: "/dev/ttyUSB0", group: "uucp"),
         .portBusy(port: "/dev/ttyACM0", holder: "screen (pid 4242)"),
+        .danglingLink(port: "/dev/serial/by-id/usb-Arduino_Uno-if00", target: "../../ttyACM0"),
         .notASerialDevice(port: "/tmp/x"),
         .deviceGone(port: "/dev/ttyUSB0"),
         .writeTimedOut(port: "/dev/ttyUSB0", written: 10, total: 20),

@@ -87,6 +87,9 @@ struct TermiosTransportTests {
     @Test func writeWithoutWaitingStopsWhenTheBufferIsFull() throws {
         let pty = try PseudoTerminal.open()  // slave kept open, nobody reading it
         defer { pty.close() }
+        // The host opens first: opening flushes what was queued before it (docs/serial.md).
+        let host = try SerialPort.open(path: pty.slavePath)
+        defer { host.close() }
         let chunk = testBytes(4096)
         var expected: [UInt8] = []
         var sawFull = false
@@ -97,8 +100,6 @@ struct TermiosTransportTests {
         }
         #expect(sawFull, "4 MB fitted into a pty")
         // What was accepted reaches the host, in order and complete.
-        let host = try SerialPort.open(path: pty.slavePath)
-        defer { host.close() }
         #expect(try readExactly(host, count: expected.count) == expected)
     }
 

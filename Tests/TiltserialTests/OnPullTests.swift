@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite struct PullActionTests {
+@Suite struct OnPullTests {
     /// At rest for 1 s, then tipped past face-forward: the view runs into the top
     /// edge under the ribbon, which stretches and fires once.
     static func pullCSV() -> String {

@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CSerialShims
+import SystemPackage
+
+/// A process that has a device open.
+public struct DeviceOpener: Sendable, Equatable, CustomStringConvertible {
+    public let pid: pid_t
+    /// Its command name (/proc/PID/comm, at most 15 characters), "?" if unreadable.
+    public let command: String
+
+    public init(pid: pid_t, command: String) {
+        self.pid = pid
+        self.command = command
+    }
+
+    /// "screen (pid 4242)".
+    public var description: String { "\(command) (pid \(pid))" }
+}
+
+/// Who else has a serial device open. A reader that takes no lock (`cat`,
+/// another monitor) silently steals most of the bytes, so the host should say so.
+public enum DeviceOpeners {
+    /// Other processes with a descriptor on the same device as `path` (a device,
+    /// a /dev/serial/by-id link, an emulator's `--link`), found by scanning
+    /// /proc/PID/fd and comparing device numbers (`st_rdev`, so any name for the
+    /// device matches). Our own process is left out. Processes we may not look
+    /// into are skipped. Bounded: at most `limit` results and `budgetMicros` of
+    /// scanning (a few ms on a desktop); empty when `path` is no character device.
+    public static func others(of path: String, limit: Int = 8, budgetMicros: UInt64 = 200_000) -> [DeviceOpener] {
+        guard let device = characterDevice(path) else { return [] }
+        return scan(device: device, includingSelf: false, limit: limit, budgetMicros: budgetMicros)
+    }
+
+    /// Who to name in a "port busy" message for `path`: the process holding its
+    /// flock (from /proc/locks) if it still exists, else another process with it
+    /// open, else this process if it has it open itself. "comm (pid N)" or nil.
+    static func busyHolder(of path: String) -> String? {
+        if let pid = flockHolder(of: path), let comm = readSmallFile("/proc/\(pid)/comm") {
+            return pid == getpid() ? "this process (\(comm), pid \(pid))" : "\(comm) (pid \(pid))"
+        }
+        if let other = others(of: path, limit: 1).first { return other.description }
+        guard let device = characterDevice(path),
+              let me = scan(device: device, includingSelf: true, limit: 1, budgetMicros: 200_000).first else { return nil }
+        return "this process (\(me.command), pid \(me.pid))"
+    }
+
+    /// The pid /proc/locks gives for a FLOCK on `path`'s inode
+    /// ("1: FLOCK  ADVISORY  WRITE 1234 00:05:87 0 EOF": major:minor in hex, inode).
+    /// Only while that process lives (an inherited lock keeps a dead locker's pid).
+    static func flockHolder(of path: String) -> pid_t? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        let inode = "\(String(cserial_dev_major(st.st_dev), radix: 16, uppercase: false).leftPadded(2)):"
+            + "\(String(cserial_dev_minor(st.st_dev), radix: 16, uppercase: false).leftPadded(2)):\(st.st_ino)"
+        guard let locks = readTextFile("/proc/locks", limit: 1 << 20) else { return nil }
+        for line in locks.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            // Waiters are listed as "1: -> FLOCK ..."; only holders count.
+            guard fields.count >= 6, fields[1] == "FLOCK", fields[5] == inode, let pid = pid_t(fields[4]) else { continue }
+            if access("/proc/\(pid)", F_OK) == 0 { return pid }
+        }
+        return nil
+    }
+
+    private static func characterDevice(_ path: String) -> dev_t? {
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFCHR else { return nil }
+        return st.st_rdev
+    }
+
+    private static func scan(device: dev_t, includingSelf: Bool, limit: Int, budgetMicros: UInt64) -> [DeviceOpener] {
+        let deadline = MonotonicClock.micros() + budgetMicros
+        let me = getpid()
+        var found: [DeviceOpener] = []
+        guard let proc = opendir("/proc") else { return [] }
+        defer { closedir(proc) }
+        while found.count < limit, MonotonicClock.micros() < deadline, let entry = readdir(proc) {
+            guard let pid = pid_t(entryName(entry)), includingSelf || pid != me,
+                  has(pid: pid, device: device) else { continue }
+            found.append(DeviceOpener(pid: pid, command: readSmallFile("/proc/\(pid)/comm") ?? "?"))
+        }
+        return found
+    }
+
+    /// Whether any of `pid`'s descriptors is the device (EACCES, a process gone: false).
+    private static func has(pid: pid_t, device: dev_t) -> Bool {
+        let dir = "/proc/\(pid)/fd"
+        guard let fds = opendir(dir) else { return false }
+        defer { closedir(fds) }
+        while let entry = readdir(fds) {
+            let name = entryName(entry)
+            guard name.first?.isNumber == true else { continue }
+            // Sockets, pipes, anon inodes: no need to stat them.
+            guard let target = readLink("\(dir)/\(name)"), target.hasPrefix("/") else { continue }
+            var st = stat()
+            if stat("\(dir)/\(name)", &st) == 0, (st.st_mode & S_IFMT) == S_IFCHR, st.st_rdev == device { return true }
+        }
+        return false
+    }
+
+    private static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
+        withUnsafeBytes(of: entry.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+}
+
+private extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+}
+
+/// Reads a whole text file (a /proc table) up to `limit` bytes; nil if unreadable.
+func readTextFile(_ path: String, limit: Int) -> String? {
+    guard let fd = try? FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec) else { return nil }
+    defer { try? fd.close() }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while bytes.count < limit {
+        guard let n = try? chunk.withUnsafeMutableBytes({ try fd.read(into: $0) }), n > 0 else { break }
+        bytes += chunk[..<n]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}

@@ -1,0 +1,231 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SerialIO
+
+/// A command run on an event: `--on-pull CMD` (each time the ribbon fires),
+/// and any later `--on-...` option.
+///
+/// The command line is split into words by the user's text alone (quotes group
+/// words, no shell), and the event's data goes only into environment variables:
+/// nothing a device sends ever becomes part of a command line. Its program is
+/// found on PATH when the hook is made, so one that cannot run stops the run
+/// at start (`Failure.Code.badHook`). Each child:
+/// - writes its stdout to our stderr (stdout carries only tiltserial's own
+///   output, the `--json` lines) and reads /dev/null;
+/// - inherits no descriptor beyond 0-2 (`posix_spawn_file_actions_addclosefrom_np`);
+/// - runs in its own process group with default signal handling, so `finish`
+///   can end a shell and what it started.
+///
+/// At most `maxRunning` run at once; further fires are counted as skipped.
+/// Use from one thread.
+public final class Hook {
+    /// The option that set it, for messages ("--on-pull").
+    public let option: String
+    /// The command's words; `arguments[0]` as the user wrote it.
+    public let arguments: [String]
+    /// The file that runs (argv[0] resolved on PATH, like posix_spawnp).
+    public let executable: String
+    public let maxRunning: Int
+    /// Where the child's stdout and stderr go (default: our stderr).
+    let outputDescriptor: CInt
+    private(set) var children: [ChildProcess] = []
+    public private(set) var counters = HookCounters()
+
+    /// Pids of the hooks still running (or not yet reaped).
+    public var running: [pid_t] { children.map(\.pid) }
+
+    /// - Parameters:
+    ///   - option: the option's name, for messages.
+    ///   - commandLine: the option's value, split into words (no shell).
+    ///   - searchPath: where to look for a program named without a slash (PATH).
+    ///   - outputDescriptor: the descriptor the child's stdout and stderr are
+    ///     duplicated from (our stderr; tests pass a pipe).
+    public init(option: String, commandLine: String, maxRunning: Int = 4,
+                searchPath: String? = currentSearchPath(), outputDescriptor: CInt = STDERR_FILENO) throws(Failure) {
+        let words = try HookCommandLine.split(commandLine, option: option)
+        guard let program = words.first else {
+            throw Failure(.badSettings, "\(option) needs a command, e.g. \(option) 'notify-send pulled'")
+        }
+        self.option = option
+        arguments = words
+        executable = try HookCommandLine.resolve(program, searchPath: searchPath, option: option)
+        self.maxRunning = maxRunning
+        self.outputDescriptor = outputDescriptor
+    }
+
+    /// Starts the command with `environment` added to ours. `.failed` carries a
+    /// one-line message for the caller to log (the program vanished, out of
+    /// processes...); `.skipped` means `maxRunning` are still running.
+    @discardableResult
+    public func fire(environment: [(String, String)]) -> HookLaunch {
+        reap()
+        guard children.count < maxRunning else {
+            counters.skipped += 1
+            return .skipped(running: children.count)
+        }
+        var env = Self.currentEnvironment().filter { entry in !environment.contains { entry.hasPrefix($0.0 + "=") } }
+        env += environment.map { "\($0.0)=\($0.1)" }
+        switch spawn(environment: env) {
+        case .success(let pid):
+            children.append(ChildProcess(pid: pid))
+            counters.started += 1
+            return .started(pid: pid)
+        case .failure(let error):
+            let code = error.code
+            counters.spawnFailed += 1
+            let reason = String(cString: strerror(code))
+            return .failed(message: "\(option): cannot start \(executable): \(reason) (errno \(code)); this fire was skipped")
+        }
+    }
+
+    private func spawn(environment: [String]) -> Result<pid_t, SpawnError> {
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, outputDescriptor, STDOUT_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, outputDescriptor, STDERR_FILENO)
+        // Whatever lacks O_CLOEXEC (ours or a library's) stays with us: the port, pipes, files.
+        // (glibc < 2.34 lacks it; then only O_CLOEXEC protects them, which all of ours set.)
+        _ = Self.addCloseFrom.map { $0(&actions, 3) }
+        // Own process group (finish signals the group); SIGPIPE back to default
+        // (we ignore it, and ignored signals survive exec); no blocked signals.
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGCHLD] { sigaddset(&defaults, signal) }
+        var noMask = sigset_t()
+        sigemptyset(&noMask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &noMask)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        // glibc reports a failed exec here (not as a child exiting 127).
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        return status == 0 ? .success(pid) : .failure(SpawnError(code: status))
+    }
+
+    /// Collects finished children without waiting.
+    public func reap() {
+        children.removeAll { child in
+            guard let ending = child.reapIfEnded() else { return false }
+            if case .exited(0) = ending {} else { counters.failedExits += 1 }
+            return true
+        }
+    }
+
+    /// At exit: gives the running hooks `patienceMicros` to end by themselves,
+    /// then sends SIGTERM to their process groups, and SIGKILL to what is left
+    /// after `graceMicros`. Waiting is a poll on pidfds (see `ChildProcess`),
+    /// never a busy loop; the whole call is bounded by patience + grace + 2 s.
+    @discardableResult
+    public func finish(patienceMicros: Int = 500_000, graceMicros: Int = 500_000) -> HookShutdown {
+        var shutdown = HookShutdown()
+        reap()
+        let atStart = children.count
+        waitForRunning(micros: patienceMicros)
+        shutdown.endedInTime = atStart - children.count
+        for (signal, wait) in [(SIGTERM, graceMicros), (SIGKILL, 2_000_000)] where !children.isEmpty {
+            let before = children.count
+            children.forEach { $0.send(signal) }
+            waitForRunning(micros: wait, countingFailures: false)
+            if signal == SIGTERM { shutdown.terminated = before - children.count } else { shutdown.killed = before - children.count }
+        }
+        shutdown.stillRunning = children.count  // stuck in the kernel even after SIGKILL
+        counters.cutShort += shutdown.cutShort
+        return shutdown
+    }
+
+    private func waitForRunning(micros: Int, countingFailures: Bool = true) {
+        let deadline = monotonicMicros() + micros
+        while true {
+            if countingFailures { reap() } else { children.removeAll { $0.reapIfEnded() != nil } }
+            let left = deadline - monotonicMicros()
+            if children.isEmpty || left <= 0 { return }
+            ChildProcess.waitForAnExit(children, timeoutMicros: left)
+        }
+    }
+
+    /// glibc 2.34's `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc
+    /// module does not export; looked up at run time.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, CInt) -> CInt)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, CInt) -> CInt).self)
+    }()
+
+    /// Our PATH, which decides where a program named without a slash is found.
+    public static func currentSearchPath() -> String? {
+        getenv("PATH").map { String(cString: $0) }
+    }
+
+    static func currentEnvironment() -> [String] {
+        var result: [String] = []
+        var pointer = environ
+        while let entry = pointer.pointee {
+            result.append(String(cString: entry))
+            pointer += 1
+        }
+        return result
+    }
+}
+
+struct SpawnError: Error { let code: Int32 }
+
+/// What `Hook.fire` did.
+public enum HookLaunch: Sendable, Equatable {
+    case started(pid: pid_t)
+    /// `maxRunning` hooks were still running.
+    case skipped(running: Int)
+    /// The spawn failed; `message` is one line for stderr.
+    case failed(message: String)
+}
+
+/// A hook's counts over a run, for the summary and JSON.
+public struct HookCounters: Sendable, Equatable {
+    /// Children started.
+    public var started = 0
+    /// Fires not run because `maxRunning` were still running.
+    public var skipped = 0
+    /// Fires whose spawn failed (reported by `fire` as `.failed`).
+    public var spawnFailed = 0
+    /// Children that exited non-zero or died of a signal we did not send.
+    public var failedExits = 0
+    /// Children still running at exit and ended by SIGTERM or SIGKILL.
+    public var cutShort = 0
+
+    public init() {}
+}
+
+/// What `Hook.finish` did to the hooks still running at exit.
+public struct HookShutdown: Sendable, Equatable {
+    /// Ended by themselves within the patience.
+    public var endedInTime = 0
+    /// Ended after SIGTERM.
+    public var terminated = 0
+    /// Needed SIGKILL.
+    public var killed = 0
+    /// Not reaped even after SIGKILL (stuck in the kernel); left behind.
+    public var stillRunning = 0
+
+    /// Hooks that did not finish on their own.
+    public var cutShort: Int { terminated + killed + stillRunning }
+
+    public init() {}
+}
+
+private func monotonicMicros() -> Int { Int(MonotonicClock.micros()) }

@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A hook's command line: split into words, and its program found the way
+/// `posix_spawnp` would find it, so a hook that cannot run is caught at start.
+enum HookCommandLine {
+    /// Splits like a shell would for plain words and quotes, and nothing more:
+    /// no variables, globs, pipes or redirections.
+    static func split(_ line: String, option: String) throws(Failure) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var inWord = false
+        var quote: Character? = nil
+        var escaped = false
+        for c in line {
+            if escaped {
+                current.append(c)
+                escaped = false
+            } else if c == "\\" && quote != "'" {
+                escaped = true
+                inWord = true
+            } else if let q = quote {
+                if c == q { quote = nil } else { current.append(c) }
+            } else if c == "'" || c == "\"" {
+                quote = c
+                inWord = true
+            } else if c == " " || c == "\t" {
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            } else {
+                current.append(c)
+                inWord = true
+            }
+        }
+        guard quote == nil, !escaped else {
+            throw Failure(.badSettings, "\(option) '\(line)' has an unclosed quote or a trailing backslash")
+        }
+        if inWord { words.append(current) }
+        return words
+    }
+
+    /// glibc's execvp/posix_spawnp search path when PATH is unset.
+    static let defaultSearchPath = "/bin:/usr/bin"
+
+    /// The file `posix_spawnp(name)` would execute: `name` itself when it contains
+    /// a slash, else the first executable regular file `dir/name` along
+    /// `searchPath` (an empty entry is the current directory). Throws `.badHook`
+    /// with a line that names the fix.
+    static func resolve(_ name: String, searchPath: String?, option: String) throws(Failure) -> String {
+        if name.contains("/") {
+            switch check(name) {
+            case .runnable: return name
+            case .missing: throw Failure(.badHook, "\(option): \(name) does not exist; check the path")
+            case .directory: throw Failure(.badHook, "\(option): \(name) is a directory, not a program; name the program to run")
+            case .notExecutable: throw notExecutable(name, option)
+            }
+        }
+        // Like execvp: skip entries that exist but cannot run, report the first of them if nothing else is found.
+        var blocked: (String, Check)? = nil
+        for dir in (searchPath ?? defaultSearchPath).split(separator: ":", omittingEmptySubsequences: false) {
+            let candidate = (dir.isEmpty ? "." : String(dir)) + "/" + name
+            let found = check(candidate)
+            if found == .runnable { return candidate }
+            if found != .missing, blocked == nil { blocked = (candidate, found) }
+        }
+        switch blocked {
+        case let (path, .directory)?:
+            throw Failure(.badHook, "\(option): '\(name)' on PATH is the directory \(path), not a program; give the program's full path")
+        case let (path, _)?:
+            throw notExecutable(path, option)
+        case nil:
+            throw Failure(.badHook, "\(option): '\(name)' is not a command found on PATH; check the spelling, install it, or give its full path")
+        }
+    }
+
+    enum Check { case runnable, missing, directory, notExecutable }
+
+    static func check(_ path: String) -> Check {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return .missing }
+        if (st.st_mode & S_IFMT) == S_IFDIR { return .directory }
+        // access(X_OK) is what exec checks; for root it needs at least one x bit.
+        guard (st.st_mode & S_IFMT) == S_IFREG, access(path, X_OK) == 0 else { return .notExecutable }
+        return .runnable
+    }
+
+    static func notExecutable(_ path: String, _ option: String) -> Failure {
+        Failure(.badHook, "\(option): \(path) is not executable; run `chmod +x \(path)` or start it through its interpreter (\(option) 'sh \(path)')")
+    }
+}
