@@ -53,6 +53,9 @@ public struct SettingSpec: Sendable {
     let read: @Sendable (HostSettings) -> SettingValue
     let write: @Sendable (inout HostSettings, SettingValue) -> Void
 
+    /// Its value in `settings`.
+    public func value(in settings: HostSettings) -> SettingValue { read(settings) }
+
     /// Its value in `HostSettings()`.
     public var defaultValue: SettingValue { read(HostSettings()) }
 
