@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "TiltPipeline", targets: ["TiltPipeline"]),
         // The host's in-process API (HostRunner), for `tiltserial demo` and Benchmarks/HostBenchmarks.
         .library(name: "TiltserialCommand", targets: ["TiltserialCommand"]),
+        // The settings table and the pure config-file reader, for Fuzz/ConfigFuzzer.
+        .library(name: "TiltserialSettings", targets: ["TiltserialSettings"]),
         // For Benchmarks/ (pty latency, emulator speed).
         .library(name: "SerialIO", targets: ["SerialIO"]),
         .library(name: "BoardEmulator", targets: ["BoardEmulator"]),
@@ -53,8 +55,10 @@ let package = Package(
         ]),
 
         // MARK: Commands.
+        // Settings: one table (key, option, type, unit, range, default) and the strict config reader. No Foundation.
+        .target(name: "TiltserialSettings", dependencies: ["TiltCore", "TiltPhysics", "SerialIO"]),
         .target(name: "TiltserialCommand", dependencies: [
-            "TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay", "TiltPipeline", "TiltAssets",
+            "TiltserialSettings", "TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay", "TiltPipeline", "TiltAssets",
             "SerialIO", "BoardEmulator",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -83,7 +87,7 @@ let package = Package(
         .testTarget(name: "SerialIOTests", dependencies: ["SerialIO", "CPtyInterposer"]),
         .testTarget(name: "FirmwareProtocolTests", dependencies: ["FirmwareCore", "WireProtocol", "TiltDisplay", "TiltAssets", "TiltCore"]),
         .testTarget(name: "BoardEmulatorTests", dependencies: ["BoardEmulator", "TiltPipeline"], exclude: ["Fixtures"]),
-        .testTarget(name: "TiltserialTests", dependencies: ["TiltserialCommand", "BoardEmulator", "SerialIO"]),
+        .testTarget(name: "TiltserialTests", dependencies: ["TiltserialCommand", "TiltserialSettings", "BoardEmulator", "SerialIO"]),
         // The host against the real firmware in simavr and the native board, over ptys (needs Hardware/build/tiltserial.elf).
         .testTarget(name: "EndToEndTests", dependencies: [
             "TiltserialCommand", "BoardEmulator", "SerialIO", "TiltPipeline", "TiltPhysics", "TiltDisplay", "TiltAssets", "WireProtocol", "TiltCore",

@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// libFuzzer target for the WireProtocol decoder and text readers, kept apart
+// libFuzzer targets (the WireProtocol decoder and text readers; the config reader), kept apart
 // so the main build never needs the fuzzer runtime. Run: scripts/fuzz [SECONDS].
 import Foundation
 import PackageDescription
@@ -19,5 +19,14 @@ let package = Package(
                 .product(name: "WireProtocol", package: mainPackage),
                 .product(name: "TiltCore", package: mainPackage),
             ]),
+        // MARK: ConfigFuzzer: the --config reader (seeds in corpus-config/). FUZZER=ConfigFuzzer scripts/fuzz
+        .executableTarget(
+            name: "ConfigFuzzer",
+            dependencies: [
+                .product(name: "TiltserialSettings", package: mainPackage),
+                .product(name: "TiltPhysics", package: mainPackage),
+                .product(name: "TiltCore", package: mainPackage),
+            ]),
+        // MARK: end ConfigFuzzer
     ]
 )

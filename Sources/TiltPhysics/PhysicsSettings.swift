@@ -81,34 +81,100 @@ extension PhysicsSettings {
         public var description: String { "physics setting '\(name)' must be \(requirement)" }
     }
 
-    /// Throws the first setting outside its range.
+    /// Throws the first setting outside its range (`Limits`) or its cross-checks
+    /// (gainCap ≥ baseGain, fireThreshold ≤ stretchLimit).
     public func validate() throws(InvalidSetting) {
+        typealias L = Limits
         func check(_ ok: Bool, _ name: String, _ requirement: String) throws(InvalidSetting) {
             if !ok { throw InvalidSetting(name: name, requirement: requirement) }
         }
-        try check((1_000...1_000_000).contains(tickMicros), "tickMicros", "between 1000 and 1000000 µs")
-        try check(baseGain >= 0 && baseGain <= 0.25, "baseGain", "between 0 and 0.25")
-        try check(gainRamp >= 0 && gainRamp <= 0.25, "gainRamp", "between 0 and 0.25")
-        try check(gainCap >= baseGain && gainCap <= 0.25, "gainCap", "between baseGain and 0.25")
-        try check(deadZone >= 0 && deadZone <= 1, "deadZone", "between 0 and 1 g")
-        try check(yScale >= 0 && yScale <= 8, "yScale", "between 0 and 8")
-        try check((0...1_000_000).contains(filterMicros), "filterMicros", "between 0 and 1000000 µs")
-        try check(restAngleDegrees >= -90 && restAngleDegrees <= 90, "restAngleDegrees", "between -90 and 90")
-        try check((0...4096).contains(ribbonRestVisible), "ribbonRestVisible", "between 0 and 4096 rows")
-        try check(ribbonPixelsPerPoint >= 0 && ribbonPixelsPerPoint <= 16, "ribbonPixelsPerPoint", "between 0 and 16")
-        try check(stretchPointsPerPixel >= 0 && stretchPointsPerPixel <= 1000, "stretchPointsPerPixel", "between 0 and 1000")
-        try check(stretchLimit >= 0 && stretchLimit <= 10_000, "stretchLimit", "between 0 and 10000 points")
-        try check(fireThreshold > 0 && fireThreshold <= stretchLimit, "fireThreshold", "above 0 and at most stretchLimit")
-        try check((1...10_000_000).contains(rollbackMicros), "rollbackMicros", "between 1 and 10000000 µs")
-        try check((0...254).contains(grabAlphaThreshold), "grabAlphaThreshold", "between 0 and 254")
-        try check(wiggleDepth >= 0 && wiggleDepth <= 1000, "wiggleDepth", "between 0 and 1000 points")
-        try check((1...10_000_000).contains(wiggleHalfMicros), "wiggleHalfMicros", "between 1 and 10000000 µs")
-        try check(wiggleStartsMicros.count <= RibbonDetector.maxWiggles, "wiggleStartsMicros",
-                  "at most \(RibbonDetector.maxWiggles) times")
-        try check(wiggleStartsMicros.allSatisfy { (0...3_600_000_000).contains($0) }, "wiggleStartsMicros",
-                  "times between 0 and 3600000000 µs")
-        try check(swayPixelsPerG >= -1000 && swayPixelsPerG <= 1000, "swayPixelsPerG", "between -1000 and 1000")
-        try check((0...1000).contains(swayLimit), "swayLimit", "between 0 and 1000 pixels")
+        func check(_ value: Int, _ range: ClosedRange<Int>, _ name: String, _ unit: String = "") throws(InvalidSetting) {
+            try check(range.contains(value), name, "between \(range.lowerBound) and \(range.upperBound)\(unit)")
+        }
+        // NaN is in no range.
+        func check(_ value: Double, _ range: ClosedRange<Double>, _ name: String, _ unit: String = "") throws(InvalidSetting) {
+            try check(range.contains(value), name, "between \(L.text(range.lowerBound)) and \(L.text(range.upperBound))\(unit)")
+        }
+        try check(tickMicros, L.tickMicros, "tickMicros", " µs")
+        try check(baseGain, L.gain, "baseGain")
+        try check(gainRamp, L.gain, "gainRamp")
+        try check(gainCap, L.gain, "gainCap")
+        try check(gainCap >= baseGain, "gainCap", "at least baseGain (\(L.text(baseGain)))")
+        try check(deadZone, L.deadZone, "deadZone", " g")
+        try check(yScale, L.yScale, "yScale")
+        try check(filterMicros, L.filterMicros, "filterMicros", " µs")
+        try check(restAngleDegrees, L.restAngleDegrees, "restAngleDegrees", " degrees")
+        if let ribbonCenterX { try check(ribbonCenterX, L.ribbonCenterX, "ribbonCenterX", " px") }
+        try check(ribbonRestVisible, L.ribbonRestVisible, "ribbonRestVisible", " rows")
+        try check(ribbonPixelsPerPoint, L.ribbonPixelsPerPoint, "ribbonPixelsPerPoint")
+        try check(stretchPointsPerPixel, L.stretchPointsPerPixel, "stretchPointsPerPixel")
+        try check(stretchLimit, L.stretch, "stretchLimit", " points")
+        try check(fireThreshold, L.fireThreshold, "fireThreshold", " points")
+        try check(fireThreshold <= stretchLimit, "fireThreshold", "at most stretchLimit (\(L.text(stretchLimit)))")
+        try check(rollbackMicros, L.rollbackMicros, "rollbackMicros", " µs")
+        try check(grabAlphaThreshold, L.grabAlphaThreshold, "grabAlphaThreshold")
+        try check(wiggleDepth, L.wiggleDepth, "wiggleDepth", " points")
+        try check(wiggleHalfMicros, L.wiggleHalfMicros, "wiggleHalfMicros", " µs")
+        try check(wiggleStartsMicros.count <= L.maxWiggles, "wiggleStartsMicros", "at most \(L.maxWiggles) times")
+        try check(wiggleStartsMicros.allSatisfy(L.wiggleStartMicros.contains), "wiggleStartsMicros",
+                  "times between \(L.wiggleStartMicros.lowerBound) and \(L.wiggleStartMicros.upperBound) µs")
+        try check(swayPixelsPerG, L.swayPixelsPerG, "swayPixelsPerG")
+        try check(swayLimit, L.swayLimit, "swayLimit", " px")
+    }
+
+    /// The accepted range of every setting, in the settings' own units (µs,
+    /// g, points, content px). Chosen so that no arithmetic in `TiltEngine`
+    /// can overflow for any combination of values inside them and any sensor
+    /// reading (Tests/TiltPhysicsTests/SettingsExtremesTests runs them all).
+    /// Hosts show these ranges in their help and refuse values outside them.
+    public enum Limits {
+        /// `tickMicros`, µs: 1 ms to 1 s.
+        public static let tickMicros = 1_000...1_000_000
+        /// `baseGain`, `gainRamp`, `gainCap`: offset per 30 ms per g.
+        public static let gain = 0.0...0.25
+        /// `deadZone`, g.
+        public static let deadZone = 0.0...1
+        /// `yScale`, a ratio.
+        public static let yScale = 0.0...8
+        /// `filterMicros`, µs (0: no filter).
+        public static let filterMicros = 0...1_000_000
+        /// `restAngleDegrees`, degrees from face-up.
+        public static let restAngleDegrees = -90.0...90
+        /// `ribbonCenterX`, content px: what OFFSETS' 16-bit unsigned columns can carry.
+        public static let ribbonCenterX = 0...65_535
+        /// `ribbonRestVisible`, art rows.
+        public static let ribbonRestVisible = 0...4096
+        /// `ribbonPixelsPerPoint`, display px per ribbon point.
+        public static let ribbonPixelsPerPoint = 0.0...16
+        /// `stretchPointsPerPixel`, ribbon points per content px.
+        public static let stretchPointsPerPixel = 0.0...1000
+        /// `stretchLimit`, ribbon points.
+        public static let stretch = 0.0...10_000
+        /// `fireThreshold`, ribbon points (and at most `stretchLimit`); above 0 so a
+        /// ribbon at rest never fires.
+        public static let fireThreshold = 0.01...10_000
+        /// `rollbackMicros`, µs.
+        public static let rollbackMicros = 1...10_000_000
+        /// `grabAlphaThreshold`: an alpha (exclusive), so at most 254.
+        public static let grabAlphaThreshold = 0...254
+        /// `wiggleDepth`, ribbon points.
+        public static let wiggleDepth = 0.0...1000
+        /// `wiggleHalfMicros`, µs.
+        public static let wiggleHalfMicros = 1...10_000_000
+        /// Each of `wiggleStartsMicros`, µs after the first sample: up to an hour.
+        public static let wiggleStartMicros = 0...3_600_000_000
+        /// How many `wiggleStartsMicros` at most.
+        public static let maxWiggles = RibbonDetector.maxWiggles
+        /// `swayPixelsPerG`, content px per g.
+        public static let swayPixelsPerG = -1000.0...1000
+        /// `swayLimit`, content px.
+        public static let swayLimit = 0...1000
+
+        /// A bound as people write it: 0.25, 90, 10000 (no ".0", no exponent).
+        public static func text(_ value: Double) -> String {
+            if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+            return String(value)
+        }
     }
 }
 

@@ -110,7 +110,10 @@ public struct SmoothIntegrator: Hashable, Sendable {
             let s = Int64(direction)
             let before = min(0, s * axis.tilt - c.deadZone)  // ≤ 0: inside the zone or beyond the other side
             let after = max(1, s * tilt - c.deadZone)  // > 0
-            axis.gain = min(c.baseGain + c.ramp * after / (after - before), c.cap)
+            // ramp × after can pass Int64 (a large ramp times a 16 g tilt): take the
+            // product at full width; the quotient is at most ramp (after ≤ after − before).
+            let share = (after - before).dividingFullWidth(c.ramp.multipliedFullWidth(by: after)).quotient
+            axis.gain = min(c.baseGain + share, c.cap)
         }
         axis.direction = direction
         axis.tilt = tilt

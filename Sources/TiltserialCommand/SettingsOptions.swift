@@ -1,14 +1,16 @@
 import ArgumentParser
+@_exported import TiltserialSettings
 
 private func help(_ flag: String) -> ArgumentHelp {
-    ArgumentHelp(SettingSpec.spec(flag: flag)?.help ?? "")
+    ArgumentHelp(SettingSpec.spec(flag: flag)?.optionHelp ?? "")
 }
 
 /// The physics and host settings as options, shared by `run` and `replay`.
-/// Each option's key, unit, help and parser live in `SettingSpec.all`; this
-/// group only declares them for ArgumentParser and lists them in `given`.
+/// Each option's key, type, unit, range, default and help live in
+/// `SettingSpec.all` (module TiltserialSettings); this group only declares
+/// them for ArgumentParser and lists them in `given`.
 struct SettingsOptions: ParsableArguments {
-    @Option(help: "JSON settings file (keys as in docs/usage.md); options given here win over it.")
+    @Option(help: "JSON settings file (keys as in docs/usage.md, at most 64 KiB); options given here win over it.")
     var config: String?
 
     @Option(name: .customLong("physics"), help: help("physics")) var mode: String?
@@ -64,15 +66,17 @@ struct SettingsOptions: ParsableArguments {
 
     /// Defaults, then the config file, then the options; validated.
     func resolve() throws(Failure) -> HostSettings {
-        var settings = HostSettings()
-        if let config { try ConfigFile.apply(path: config, to: &settings) }
-        for (flag, text) in given {
-            guard let spec = SettingSpec.spec(flag: flag) else { continue }
-            guard let value = spec.commandLineValue(text) else {
-                throw Failure(.badSettings, "--\(flag): '\(text)' is not a number of milliseconds")
-            }
-            try settings.set(spec, value, source: "--\(flag)")
+        do {
+            var resolver = SettingsResolver()
+            if let config { try resolver.addConfig(try ConfigFile.bytes(path: config), path: config) }
+            for (flag, text) in given { try resolver.addOption(flag: flag, text: text) }
+            return try resolver.resolve()
+        } catch let error as SettingsError {
+            throw Failure(.badSettings, error.message)
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw Failure(.badSettings, "\(error)")
         }
-        return try settings.validated()
     }
 }

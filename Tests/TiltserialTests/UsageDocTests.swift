@@ -16,6 +16,13 @@ import Testing
         }
     }
 
+    /// The settings table is made from `SettingSpec.all` (ranges, defaults, JSON
+    /// types): on a change, paste `SettingSpec.markdownTable` into docs/usage.md.
+    @Test func theSettingsTableIsTheOneTheSpecsMake() {
+        #expect(Self.usage.contains(SettingSpec.markdownTable), "docs/usage.md's settings table differs from:\n\(SettingSpec.markdownTable)")
+        #expect(Self.usage.contains("at most \(SettingsResolver.maxConfigBytes) bytes"))
+    }
+
     @Test func everyExitCodeIsDocumented() {
         for code in Failure.Code.allCases {
             #expect(Self.usage.contains("| \(code.rawValue) | \(code) |"), "docs/usage.md lacks exit code \(code)")

@@ -1,0 +1,29 @@
+import SerialIO
+import TiltCore
+import TiltPhysics
+
+/// Everything a run can be configured with: the physics plus the host's own keys.
+/// Filled from defaults, then `--config FILE`, then command-line options (which win);
+/// `SettingSpec.all` describes each value (key, option, type, unit, range, default).
+public struct HostSettings: Sendable, Equatable {
+    public var physics = PhysicsSettings()
+    /// Sensor mounting (`--axes`, key "axes").
+    public var axes = AxisMapping.identity
+    /// Serial line speed, baud.
+    public var baud = SerialPort.defaultBaud
+    public var dtr = SerialOptions.DTR.assert
+    /// How long to wait for the first valid frame or data line, µs.
+    public var helloTimeoutMicros = 4_000_000
+    /// Wait for an unplugged device to come back (false: exit with code deviceGone).
+    public var reconnect = true
+
+    public init() {}
+
+    /// The host's own ranges (the physics' are `PhysicsSettings.Limits`).
+    public enum Limits {
+        /// `baud`: what libserialport and termios can be asked for (a C int).
+        public static let baud = 50...4_000_000
+        /// `helloTimeoutMicros`, µs: 1 ms to an hour.
+        public static let helloTimeoutMicros = 1_000...3_600_000_000
+    }
+}
