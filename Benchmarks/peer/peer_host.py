@@ -33,12 +33,12 @@ import struct
 import sys
 import time
 
-try:
-    import numpy
-except ImportError:
-    numpy = None
-if os.environ.get("PEER_HOST_NO_NUMPY"):  # to try the struct rounding
-    numpy = None
+numpy = None
+if not os.environ.get("PEER_HOST_NO_NUMPY"):  # set it to try the struct rounding
+    try:
+        import numpy
+    except ImportError:
+        pass
 
 # Frame types (docs/protocol.md).
 HELLO = 0x01
