@@ -235,6 +235,7 @@ class LiveHost:
     def __init__(self, port):
         import serial  # pyserial; only the live mode needs it
         self.ser = serial.Serial(port, 115200, timeout=0.1)
+        self.started = time.monotonic()
         self.frames = 0
         self.lost = 0
         self.errors = 0
@@ -275,7 +276,11 @@ class LiveHost:
             time24 = body[1] | body[2] << 8 | body[3] << 16
             ax, ay, az, temp, gx, gy, gz = struct.unpack(">7h", body[4:18])
             if self.prev_seq is not None:
-                self.lost += (seq - self.prev_seq - 1) % 256
+                gap = (seq - self.prev_seq - 1) % 256
+                if gap:
+                    self.lost += gap
+                    print("peer_host: %d frames lost at %.3f s" % (gap, time.monotonic() - self.started),
+                          file=sys.stderr)
             self.prev_seq = seq
             if self.prev_time24 is None:
                 self.board_time = time24
