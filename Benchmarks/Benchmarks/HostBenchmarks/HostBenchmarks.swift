@@ -60,13 +60,25 @@ class MeasuredLoop: @unchecked Sendable {
     /// Runs `body` on a new thread; `body` returns once `stop` is woken.
     func start(_ body: @escaping @Sendable (WakeUpPipe) -> Void) {
         let stop = self.stop
+        let ready = DispatchSemaphore(value: 0)
         Thread { [self] in
+            pthread_getcpuclockid(pthread_self(), &threadClock)
+            ready.signal()
             let before = Self.threadCPU()
             body(stop)
             cpuMicros = Self.threadCPU() - before
             finished.signal()
         }.start()
+        ready.wait()
     }
+
+    /// The loop thread's CPU time so far, µs (its thread's clock, read from here).
+    func cpuSoFar() -> UInt64 {
+        var t = timespec()
+        guard clock_gettime(threadClock, &t) == 0 else { return 0 }
+        return UInt64(t.tv_sec) * 1_000_000 + UInt64(t.tv_nsec) / 1000
+    }
+    private var threadClock = clockid_t(0)
 
     /// Stops the loop; its thread's CPU time in µs.
     func shutdown() -> UInt64 {
@@ -171,6 +183,8 @@ let sessionStream: [UInt8] = {
 }()
 
 let benchmarks: @Sendable () -> Void = {
+    interleavedBenchmarks()
+
     // The pure pipeline alone: bytes → frames → physics → OFFSETS, in 64-byte reads.
     // Steady state must not allocate (the first chunk's format detection does, once).
     Benchmark("HostSession: 10k SAMPLE frames → OFFSETS, 64 B chunks",
