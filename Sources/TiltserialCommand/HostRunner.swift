@@ -145,7 +145,7 @@ public final class HostRunner {
         if let path = options.recordPath {
             recorder = try RecordingWriter(path: path, baud: UInt32(clamping: options.settings.baud))
         }
-        defer { recorder?.close() }
+        defer { recorder?.finish() }
         var transport: any SerialTransport
         if let given { transport = given } else { transport = try open() }
         defer { transport.close() }

@@ -21,10 +21,7 @@ struct Replay: TiltserialSubcommand {
 
     func execute(_ context: CommandContext) throws(Failure) {
         let resolved = try settings.resolve()
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw Failure(.badInputFile, "\(file): cannot read it; check the path")
-        }
-        let bytes = [UInt8](data)
+        let input = try InputFile(path: file)
         let art = try HostRunner.loadArt()
         var session = try makeHostSession(settings: resolved, art: art)
         let out = try RunOutput(console: context.console, output: output, port: file, renderer: nil)
@@ -32,38 +29,76 @@ struct Replay: TiltserialSubcommand {
         let handle: (HostEvent) -> Void = { out.event($0) }
         var duration: UInt64 = 0
 
-        if bytes.starts(with: Recording.magic) {
-            let contents: Recording.Contents
-            do { contents = try Recording.read(bytes) } catch { throw Failure(.badInputFile, "\(file): \(error.description)") }
-            for chunk in contents.chunks where chunk.direction != .toBoard {
-                if chunk.direction == .linkRestarted {
-                    session.linkRestarted()
-                    continue
+        // The file is read in fixed blocks and fed to the streaming readers: flat memory whatever its size.
+        var format = ReplayFormat.unknown
+        var done = false
+        var recording = Recording.Reader()
+        var csv = SampleCSVReader()
+        var truncatedBytes = 0
+        while !done {
+            try input.next { block throws(Failure) in
+                if format == .unknown {
+                    format = ReplayFormat.detect(head: block, name: file)
+                    if format == .unknown {
+                        throw Failure(.badInputFile, "\(file): neither a tiltserial recording (--record) nor a CSV of samples (t_us,ax,ay,az[,gx,gy,gz])")
+                    }
                 }
-                bytes.withUnsafeBytes { raw in
-                    session.receive(UnsafeRawBufferPointer(rebasing: raw[chunk.range]), atHostMicros: chunk.hostMicros, handle)
+                switch format {
+                case .recording:
+                    do throws(Recording.ReadError) {
+                        if block.isEmpty {
+                            truncatedBytes = try recording.finish()
+                            done = true
+                            return
+                        }
+                        try recording.feed(block) { record in
+                            duration = record.hostMicros
+                            guard !session.halted else { return }
+                            switch record.direction {
+                            case .linkRestarted: session.linkRestarted()
+                            case .toBoard: break
+                            case .fromBoard: session.receive(record.bytes, atHostMicros: record.hostMicros, handle)
+                            }
+                        }
+                        if session.halted { done = true }
+                    } catch {
+                        throw Failure(.badInputFile, "\(file): \(error.description)")
+                    }
+                case .sampleCSV:
+                    do throws(SampleCSV.ParseError) {
+                        if block.isEmpty {
+                            try csv.finish { session.ingest(sample: $0, handle) }
+                            done = true
+                        } else {
+                            try csv.feed(block) { session.ingest(sample: $0, handle) }
+                        }
+                    } catch {
+                        throw Failure(.badInputFile, "\(file): \(error.description); replay takes a --record file or a sample CSV (docs/usage.md)")
+                    }
+                case .unknown:
+                    break
                 }
-                if session.halted { break }
             }
-            if contents.truncatedBytes > 0 {
-                out.say("\(file): the last \(contents.truncatedBytes) bytes are a cut-short record; replayed up to it", level: .warning)
+        }
+
+        switch format {
+        case .recording:
+            if truncatedBytes > 0 {
+                out.say("\(file): the last \(truncatedBytes) bytes are a cut-short record; replayed up to it", level: .warning)
             }
-            duration = contents.chunks.last?.hostMicros ?? 0
             if let hello = session.hello, session.halted {
                 throw Failure(.protocolMismatch, "\(file): recorded board speaks protocol version \(hello.protocolVersion), this tiltserial version \(HostSession.protocolVersion); replay it with a matching tiltserial")
             }
             if session.format == nil {
                 throw Failure(.noValidFrames, "\(file): the recording holds no valid frames (saw \(session.seen.rawValue)); record again with the sketch from Hardware/ and the right --baud")
             }
-        } else if file.lowercased().hasSuffix(".csv") || looksLikeText(bytes) {
-            let samples: [TimedSample]
-            do { samples = try SampleCSV.parse(String(decoding: bytes, as: UTF8.self)) } catch {
-                throw Failure(.badInputFile, "\(file): \(error.description); replay takes a --record file or a sample CSV (docs/usage.md)")
+        case .sampleCSV:
+            guard let first = csv.firstTimeMicros, let last = csv.lastTimeMicros else {
+                throw Failure(.badInputFile, "\(file): holds no samples; a sample CSV has lines \(SampleCSV.header) (docs/usage.md)")
             }
-            for s in samples { session.ingest(sample: s, handle) }
-            if let first = samples.first, let last = samples.last { duration = last.timeMicros - first.timeMicros }
-        } else {
-            throw Failure(.badInputFile, "\(file): neither a tiltserial recording (--record) nor a CSV of samples (t_us,ax,ay,az[,gx,gy,gz])")
+            duration = last - first
+        case .unknown:
+            break
         }
 
         if let render {
@@ -75,10 +110,5 @@ struct Replay: TiltserialSubcommand {
             }
         }
         context.console.writeErr("tiltserial: replayed: \(HostSummary(durationMicros: duration, counters: session.counters).line)\n")
-    }
-
-    func looksLikeText(_ bytes: [UInt8]) -> Bool {
-        let head = bytes.prefix(512)
-        return !head.isEmpty && head.allSatisfy { $0 == 9 || $0 == 10 || $0 == 13 || (32..<127).contains($0) }
     }
 }
