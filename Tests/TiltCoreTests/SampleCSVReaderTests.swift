@@ -21,6 +21,8 @@ import Testing
         #expect(error("0,1,2,3\r\r5,1,40000,3\r")?.line == 3)
         #expect(error("0,1,2,3\n\r5,1,40000,3")?.line == 3)
         #expect(error("0,1,2,3\r\n\r\n\n5,1,40000,3")?.line == 4)
+        #expect(error("0,1,2,3\r5,1,2,3\n9,1,40000,3")?.line == 3)
+        #expect(error("0,1,2,3\r\n5,1,2,3\r\n9,1,40000,3\r\n")?.line == 3)
     }
 
     @Test func aByteOrderMarkIsSkipped() throws {
@@ -79,6 +81,7 @@ import Testing
             Self.lf, Self.lf.replacingAll("\n", with: "\r\n"), Self.lf.replacingAll("\n", with: "\r"),
             "\u{FEFF}t_us,ax\r\n0,1,2,3\r\n5,1,2,3,4\r\n", "0,1,2,3\r\n5,1,40000,3\r\n", "\u{FEFF}",
             "1,2,3,4\r\n\r\n2,3,4,5\r", "0,0,0,16384\r\n18446744073709551615,0,0,16384\r\n",
+            "0,1,2,3\r5,1,2,3\n9,1,40000,3\r\n", "0,-32768,32767,0,1,2,3\n9,1,2,3\n8,1,2,3\n", "7,1,2,3\n9007199254740993,1,2,3",
         ]
         for document in documents {
             let bytes = Array(document.utf8)
