@@ -1,5 +1,6 @@
 // swift-tools-version:6.0
-// libFuzzer target for the WireProtocol decoder and text readers, kept apart
+// libFuzzer targets for the WireProtocol decoder and text readers and for the
+// file readers (sample CSV, recordings), kept apart
 // so the main build never needs the fuzzer runtime. Run: scripts/fuzz [SECONDS].
 import Foundation
 import PackageDescription
@@ -19,5 +20,13 @@ let package = Package(
                 .product(name: "WireProtocol", package: mainPackage),
                 .product(name: "TiltCore", package: mainPackage),
             ]),
+        // MARK: File readers (CSV samples, recordings): scripts/fuzz SECONDS CSVReaderFuzzer|RecordingReaderFuzzer
+        .executableTarget(
+            name: "CSVReaderFuzzer",
+            dependencies: [.product(name: "TiltCore", package: mainPackage)]),
+        .executableTarget(
+            name: "RecordingReaderFuzzer",
+            dependencies: [.product(name: "TiltPipeline", package: mainPackage)]),
+        // MARK: End of the file readers' targets.
     ]
 )
