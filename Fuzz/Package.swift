@@ -1,5 +1,6 @@
 // swift-tools-version:6.0
-// libFuzzer targets (the WireProtocol decoder and text readers; the config reader), kept apart
+// libFuzzer targets for the WireProtocol decoder and text readers, the config
+// reader and the file readers (sample CSV, recordings), kept apart
 // so the main build never needs the fuzzer runtime. Run: scripts/fuzz [SECONDS].
 import Foundation
 import PackageDescription
@@ -28,5 +29,13 @@ let package = Package(
                 .product(name: "TiltCore", package: mainPackage),
             ]),
         // MARK: end ConfigFuzzer
+        // MARK: File readers (CSV samples, recordings): scripts/fuzz SECONDS CSVReaderFuzzer|RecordingReaderFuzzer
+        .executableTarget(
+            name: "CSVReaderFuzzer",
+            dependencies: [.product(name: "TiltCore", package: mainPackage)]),
+        .executableTarget(
+            name: "RecordingReaderFuzzer",
+            dependencies: [.product(name: "TiltPipeline", package: mainPackage)]),
+        // MARK: End of the file readers' targets.
     ]
 )

@@ -120,7 +120,7 @@ public struct RibbonDetector: Sendable {
                 phase = .rollingBack(from: stretch, startedAt: t)
             }
         case .rollingBack(let from, let started):
-            let elapsed = Int64(t - started)
+            let elapsed = Int64(clamping: t >= started ? t - started : 0)  // any UInt64 time: no trap
             if elapsed >= c.rollback {
                 stretch = 0
                 phase = .resting
@@ -166,7 +166,7 @@ public struct RibbonDetector: Sendable {
     /// the second; 0 once a pull has engaged.
     func wiggleOffset(at t: UInt64) -> Int64 {
         guard !wigglesCancelled, t >= startTime else { return 0 }
-        let since = Int64(t - startTime)
+        let since = Int64(clamping: t - startTime)  // any UInt64 time: no trap
         func one(_ start: Int64) -> Int64 {
             guard start >= 0, since >= start else { return 0 }
             let e = since - start

@@ -1,5 +1,9 @@
 /// The physics tick schedule on board time: ticks at t0 + k × period for k ≥ 1,
 /// t0 being the first sample's time.
+///
+/// Any UInt64 time is safe: tick times saturate at `UInt64.max` (the last tick
+/// time; once there, every sample stamped `UInt64.max` gets one tick at it) and
+/// never wrap or trap.
 public struct TickClock: Hashable, Sendable {
     /// After a gap longer than this many ticks (e.g. the board stalled), the
     /// clock skips ahead instead of replaying every missed tick.
@@ -21,7 +25,7 @@ public struct TickClock: Hashable, Sendable {
         started = true
         startMicros = t
         nextIndex = 1
-        nextMicros = t &+ periodMicros
+        nextMicros = Self.saturating(t, periodMicros)
     }
 
     /// Skips ticks so at most `maxCatchUpTicks` remain due at or before `t`.
@@ -30,12 +34,18 @@ public struct TickClock: Hashable, Sendable {
         let due = (t - nextMicros) / periodMicros + 1
         guard due > Self.maxCatchUpTicks else { return }
         let skip = due - Self.maxCatchUpTicks
-        nextIndex += skip
+        // skip × period < t − nextMicros: neither can overflow.
+        nextIndex = Self.saturating(nextIndex, skip)
         nextMicros += skip * periodMicros
     }
 
     public mutating func advance() {
-        nextIndex += 1
-        nextMicros += periodMicros
+        nextIndex = Self.saturating(nextIndex, 1)
+        nextMicros = Self.saturating(nextMicros, periodMicros)
+    }
+
+    static func saturating(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : sum
     }
 }

@@ -7,7 +7,9 @@ import TiltCore
 /// the previous one counts as the previous one); ticks fall at t0 + k × period
 /// for k ≥ 1, t0 being the first sample's time; the tick at T runs after every
 /// sample stamped ≤ T (ticks before a sample's time run before it, a tick at
-/// exactly its time right after it). No allocation per sample or tick.
+/// exactly its time right after it). No allocation per sample or tick. Any
+/// UInt64 time is safe: tick times saturate at UInt64.max (TickClock) and
+/// elapsed times clamp, so no time traps or wraps.
 public struct TiltEngine: Sendable {
     public let settings: PhysicsSettings
     public let geometry: ContentGeometry

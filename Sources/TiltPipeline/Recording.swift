@@ -11,7 +11,8 @@
 ///
 /// A record's chunk is at most 65535 bytes; the writer splits longer ones.
 /// A file cut short (the host was killed mid-write) replays up to its last
-/// whole record and says so.
+/// whole record and says so; one shorter than the header is an error.
+/// `Recording.Reader` reads a file of any size block by block.
 public enum Recording {
     public static let magic: [UInt8] = Array("TILTREC1".utf8)
     public static let headerSize = 12
@@ -51,12 +52,16 @@ public enum Recording {
 
     public enum ReadError: Error, Hashable, Sendable, CustomStringConvertible {
         case notARecording
+        /// The file ends inside the 12-byte header (`bytes` long).
+        case tooShort(bytes: Int)
         case badDirection(offset: Int)
 
         public var description: String {
             switch self {
             case .notARecording:
                 "not a tiltserial recording (no TILTREC1 header); for CSV samples use a .csv file, for a raw capture record with --record"
+            case .tooShort(let bytes):
+                "too short for a tiltserial recording (\(bytes) bytes; its header alone is \(headerSize)); record again with --record"
             case .badDirection(let offset):
                 "recording damaged at byte \(offset): unknown direction byte"
             }
@@ -70,21 +75,18 @@ public enum Recording {
         public var truncatedBytes: Int
     }
 
+    /// Reads a whole file held in memory (tests, tools); `Reader` streams.
     public static func read(_ file: [UInt8]) throws(ReadError) -> Contents {
-        guard file.count >= headerSize, Array(file[0..<8]) == magic else { throw .notARecording }
-        let baud = UInt32(file[8]) | UInt32(file[9]) << 8 | UInt32(file[10]) << 16 | UInt32(file[11]) << 24
+        var reader = Reader()
         var chunks: [Chunk] = []
-        var offset = headerSize
-        while offset + recordHeaderSize <= file.count {
-            guard let direction = Direction(rawValue: file[offset]) else { throw .badDirection(offset: offset) }
-            var micros: UInt64 = 0
-            for i in 0..<8 { micros |= UInt64(file[offset + 1 + i]) << (8 * UInt64(i)) }
-            let length = Int(file[offset + 9]) | Int(file[offset + 10]) << 8
-            let start = offset + recordHeaderSize
-            guard start + length <= file.count else { break }
-            chunks.append(Chunk(direction: direction, hostMicros: micros, range: start..<(start + length)))
-            offset = start + length
-        }
-        return Contents(baud: baud, chunks: chunks, truncatedBytes: file.count - offset)
+        try file.withUnsafeBytes { raw in
+            Result { () throws(ReadError) in
+                try reader.feed(raw) { record in
+                    chunks.append(Chunk(direction: record.direction, hostMicros: record.hostMicros, range: record.offset..<(record.offset + record.bytes.count)))
+                }
+            }
+        }.get()
+        let truncated = try reader.finish()
+        return Contents(baud: reader.baud ?? 0, chunks: chunks, truncatedBytes: truncated)
     }
 }

@@ -180,7 +180,7 @@ public final class HostRunner {
             recorder = try RecordingWriter(path: path, baud: UInt32(clamping: options.settings.baud))
         }
         defer {
-            recorder?.close()
+            recorder?.finish()
             transport?.close()
         }
         if let given { transport = given } else { transport = try open() }

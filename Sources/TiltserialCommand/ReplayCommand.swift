@@ -21,10 +21,7 @@ struct Replay: TiltserialSubcommand {
 
     func execute(_ context: CommandContext) throws(Failure) {
         let resolved = try settings.resolve()
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw Failure(.badInputFile, "\(file): cannot read it; check the path")
-        }
-        let bytes = [UInt8](data)
+        let input = try InputFile(path: file)
         let art = try HostRunner.loadArt()
         var driver = Self.driver(try makeHostSession(settings: resolved, art: art))
         let out = try RunOutput(console: context.console, output: output, port: file, renderer: nil)
@@ -40,24 +37,68 @@ struct Replay: TiltserialSubcommand {
         }
         var duration: UInt64 = 0
 
-        if bytes.starts(with: Recording.magic) {
-            let contents: Recording.Contents
-            do { contents = try Recording.read(bytes) } catch { throw Failure(.badInputFile, "\(file): \(error.description)") }
-            driver.portOpened(at: contents.chunks.first?.hostMicros ?? 0, perform)
-            for chunk in contents.chunks where chunk.direction != .toBoard {
-                if chunk.direction == .linkRestarted {
-                    driver.linkRestarted(at: chunk.hostMicros)
-                    continue
+        // The file is read in fixed blocks and fed to the streaming readers: flat memory whatever its size.
+        var format = ReplayFormat.unknown
+        var done = false
+        var recording = Recording.Reader()
+        var csv = SampleCSVReader()
+        var truncatedBytes = 0
+        var opened = false
+        while !done {
+            try input.next { block throws(Failure) in
+                if format == .unknown {
+                    format = ReplayFormat.detect(head: block, name: file)
+                    if format == .unknown {
+                        throw Failure(.badInputFile, "\(file): neither a tiltserial recording (--record) nor a CSV of samples (t_us,ax,ay,az[,gx,gy,gz])")
+                    }
                 }
-                bytes.withUnsafeBytes { raw in
-                    driver.received(UnsafeRawBufferPointer(rebasing: raw[chunk.range]), at: chunk.hostMicros, perform)
+                switch format {
+                case .recording:
+                    do throws(Recording.ReadError) {
+                        if block.isEmpty {
+                            truncatedBytes = try recording.finish()
+                            done = true
+                            return
+                        }
+                        try recording.feed(block) { record in
+                            duration = record.hostMicros
+                            if !opened {
+                                driver.portOpened(at: record.hostMicros, perform)
+                                opened = true
+                            }
+                            guard !driver.isFinished else { return }
+                            switch record.direction {
+                            case .linkRestarted: driver.linkRestarted(at: record.hostMicros)
+                            case .toBoard: break
+                            case .fromBoard: driver.received(record.bytes, at: record.hostMicros, perform)
+                            }
+                        }
+                        if driver.isFinished { done = true }
+                    } catch {
+                        throw Failure(.badInputFile, "\(file): \(error.description)")
+                    }
+                case .sampleCSV:
+                    do throws(SampleCSV.ParseError) {
+                        if block.isEmpty {
+                            try csv.finish { driver.ingest($0, perform) }
+                            done = true
+                        } else {
+                            try csv.feed(block) { driver.ingest($0, perform) }
+                        }
+                    } catch {
+                        throw Failure(.badInputFile, "\(file): \(error.description); replay takes a --record file or a sample CSV (docs/usage.md)")
+                    }
+                case .unknown:
+                    break
                 }
-                if driver.isFinished { break }
             }
-            if contents.truncatedBytes > 0 {
-                out.say("\(file): the last \(contents.truncatedBytes) bytes are a cut-short record; replayed up to it", level: .warning)
+        }
+
+        switch format {
+        case .recording:
+            if truncatedBytes > 0 {
+                out.say("\(file): the last \(truncatedBytes) bytes are a cut-short record; replayed up to it", level: .warning)
             }
-            duration = contents.chunks.last?.hostMicros ?? 0
             let session = driver.session
             if let hello = session.hello, session.halted {
                 throw Failure(.protocolMismatch, "\(file): recorded board speaks protocol version \(hello.protocolVersion), this tiltserial version \(HostSession.protocolVersion); replay it with a matching tiltserial")
@@ -65,16 +106,13 @@ struct Replay: TiltserialSubcommand {
             if session.format == nil {
                 throw Failure(.noValidFrames, "\(file): the recording holds no valid frames (saw \(session.seen.rawValue)); record again with the sketch from Hardware/ and the right --baud")
             }
-        } else if file.lowercased().hasSuffix(".csv") || looksLikeText(bytes) {
-            let samples: [TimedSample]
-            do { samples = try SampleCSV.parse(String(decoding: bytes, as: UTF8.self)) } catch {
-                throw Failure(.badInputFile, "\(file): \(error.description); replay takes a --record file or a sample CSV (docs/usage.md)")
+        case .sampleCSV:
+            guard let first = csv.firstTimeMicros, let last = csv.lastTimeMicros else {
+                throw Failure(.badInputFile, "\(file): holds no samples; a sample CSV has lines \(SampleCSV.header) (docs/usage.md)")
             }
-            driver.portOpened(at: samples.first?.timeMicros ?? 0, perform)
-            for s in samples { driver.ingest(s, perform) }
-            if let first = samples.first, let last = samples.last { duration = last.timeMicros - first.timeMicros }
-        } else {
-            throw Failure(.badInputFile, "\(file): neither a tiltserial recording (--record) nor a CSV of samples (t_us,ax,ay,az[,gx,gy,gz])")
+            duration = last - first
+        case .unknown:
+            break
         }
         let session = driver.session
 
@@ -98,10 +136,5 @@ struct Replay: TiltserialSubcommand {
         c.dozeMarginMicros = nil
         c.helloTimeoutMicros = .max
         return HostDriver(session: session, configuration: c)
-    }
-
-    func looksLikeText(_ bytes: [UInt8]) -> Bool {
-        let head = bytes.prefix(512)
-        return !head.isEmpty && head.allSatisfy { $0 == 9 || $0 == 10 || $0 == 13 || (32..<127).contains($0) }
     }
 }

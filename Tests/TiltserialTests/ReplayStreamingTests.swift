@@ -1,0 +1,126 @@
+import Foundation
+import Glibc
+import Testing
+import TiltCore
+import TiltPipeline
+
+/// `replay` reads files streaming: any line ending, a BOM, exact errors, flat memory.
+@Suite struct ReplayStreamingTests {
+    func write(_ bytes: [UInt8], _ name: String) -> String {
+        let path = tempPath(name)
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        return path
+    }
+
+    static func csv(_ ending: String) -> String {
+        var text = "t_us,ax,ay,az,gx,gy,gz" + ending
+        for s in Stream.samples(0..<1500).samples { text += SampleCSV.line(s) + ending }
+        return text
+    }
+
+    @Test func windowsAndOldMacCSVsReplayLikeUnixOnes() {
+        let unix = runTiltserial(["replay", write(Array(Self.csv("\n").utf8), "unix.csv"), "--json"])
+        #expect(unix.code == 0)
+        #expect(unix.out.split(separator: "\n").count == Stream.expectedOffsets(Stream.samples(0..<1500).samples).count)
+        for (name, bytes) in [
+            ("crlf.csv", Array(Self.csv("\r\n").utf8)), ("cr.csv", Array(Self.csv("\r").utf8)),
+            ("bom.csv", [0xEF, 0xBB, 0xBF] + Array(Self.csv("\r\n").utf8)),
+        ] {
+            let r = runTiltserial(["replay", write(bytes, name), "--json"])
+            #expect(r.code == 0, "\(name)")
+            #expect(r.out == unix.out, "\(name)")
+        }
+    }
+
+    @Test func hugeTimesAndEmptyFilesAreRefusedInOneLine() {
+        let huge = write(Array("0,0,0,16384\n18446744073709551615,0,0,16384\n".utf8), "m.csv")
+        let r1 = runTiltserial(["replay", huge])
+        #expect(r1.code == 18)
+        #expect(r1.err.hasSuffix("tiltserial: error: \(huge): line 2: t_us '18446744073709551615' is beyond the largest time, 9007199254740992 µs (2^53, about 285 years); replay takes a --record file or a sample CSV (docs/usage.md)\n"))
+        let headerOnly = write(Array("t_us,ax,ay,az\r\n".utf8), "h.csv")
+        let r2 = runTiltserial(["replay", headerOnly])
+        #expect(r2.code == 18)
+        #expect(r2.err.hasSuffix("tiltserial: error: \(headerOnly): holds no samples; a sample CSV has lines t_us,ax,ay,az,gx,gy,gz (docs/usage.md)\n"))
+    }
+
+    @Test func aFileTooShortForARecordingHeaderIsAnError() {
+        for (bytes, name) in [(Array("TILTR".utf8), "x.tiltrec"), (Array("TILTREC1\u{0}".utf8), "y.bin"), ([], "empty.tiltrec")] {
+            let path = write(bytes, name)
+            let r = runTiltserial(["replay", path])
+            #expect(r.code == 18, "\(name)")
+            #expect(r.err.hasSuffix("tiltserial: error: \(path): too short for a tiltserial recording (\(bytes.count) bytes; its header alone is 12); record again with --record\n"), "\(name)")
+        }
+    }
+
+    @Test func recordsAcrossBlockBoundariesReplayWhole() {
+        let stream = Stream.samples(0..<6000)
+        var file = Recording.header(baud: 115_200)
+        Stream.hello().withUnsafeBytes { Recording.append($0, direction: .fromBoard, hostMicros: 0, to: &file) }
+        // Records of odd sizes, so many straddle the replay's 64 KiB blocks; one is a whole 65535.
+        var start = 0, size = 1
+        while start < stream.wire.count {
+            let end = min(stream.wire.count, start + size)
+            stream.wire[start..<end].withUnsafeBytes { Recording.append($0, direction: .fromBoard, hostMicros: UInt64(start), to: &file) }
+            start = end
+            size = size == 1 ? 65_535 : size * 7 % 997 + 1
+        }
+        let r = runTiltserial(["replay", write(file, "long.tiltrec"), "--json"])
+        #expect(r.code == 0)
+        let ticks = r.out.split(separator: "\n").filter { $0.hasPrefix("{\"t_us\"") }
+        let expected = Stream.expectedOffsets(stream.samples)
+        #expect(ticks.count == expected.count)
+        #expect(zip(ticks, expected).allSatisfy { $0.contains("\"px\":\($1.viewportX),\"py\":\($1.viewportY),") })
+    }
+
+    @Test func memoryStaysFlatInTheFilesSize() throws {
+        // A CSV mostly of long comments, and a recording mostly of idle bytes, ~40 MB each:
+        // peak RSS of `tiltserial replay` (its own process, via wait4) must not grow with them.
+        let small = 1, large = 40
+        func csv(_ megabytes: Int) -> [UInt8] {
+            var bytes = Array(Self.csv("\n").utf8)
+            let comment = Array(("# " + String(repeating: "x", count: 997) + "\n").utf8)
+            bytes.reserveCapacity(bytes.count + megabytes * 1_000_000)
+            for _ in 0..<(megabytes * 1000) { bytes += comment }
+            return bytes + Array("999999999,1,2,3\n".utf8)
+        }
+        func recording(_ megabytes: Int) -> [UInt8] {
+            var file = Recording.header(baud: 115_200)
+            Stream.hello().withUnsafeBytes { Recording.append($0, direction: .fromBoard, hostMicros: 0, to: &file) }
+            Stream.samples(0..<500).wire.withUnsafeBytes { Recording.append($0, direction: .fromBoard, hostMicros: 1, to: &file) }
+            let idle = [UInt8](repeating: 0, count: 65_000)
+            for i in 0..<(megabytes * 1_000_000 / idle.count) {
+                idle.withUnsafeBytes { Recording.append($0, direction: .fromBoard, hostMicros: UInt64(2 + i), to: &file) }
+            }
+            return file
+        }
+        for (name, make) in [("m.csv", csv), ("m.tiltrec", recording)] {
+            let smallPath = write(make(small), name), largePath = write(make(large), name)
+            defer { unlink(smallPath); unlink(largePath) }
+            let base = try peakRSSOfReplay(smallPath), big = try peakRSSOfReplay(largePath)
+            #expect(base.status == 0 && big.status == 0, "\(name)")
+            // The old reader held the file three times over (> 100 MB more).
+            #expect(big.kilobytes < base.kilobytes + 16_000, "\(name): \(base.kilobytes) kB for \(small) MB, \(big.kilobytes) kB for \(large) MB")
+        }
+    }
+
+    /// Runs the built `tiltserial replay FILE` and returns its exit status and peak RSS (kB).
+    func peakRSSOfReplay(_ file: String) throws -> (status: Int32, kilobytes: Int) {
+        let binary = Bundle.main.bundleURL.appendingPathComponent("tiltserial").path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let arguments = [binary, "replay", file, "--json"]
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, binary, &actions, nil, &argv, environ)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let exited = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (exited, usage.ru_maxrss)
+    }
+}
