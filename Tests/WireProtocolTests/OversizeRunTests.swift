@@ -64,4 +64,27 @@ import WireProtocol
             #expect(frames.isEmpty && counters.oversizeFrames == 1 && counters.recoveredFrames == 0)
         }
     }
+
+    /// Long runs with frames at either end, garbage and delimiters anywhere:
+    /// chunking never changes what comes out.
+    @Test func randomLongRunsDecodeTheSameInAnyChunking() {
+        var random = SplitMix64(seed: 9)
+        var stream: [UInt8] = []
+        for index in 0..<400 {
+            let wire = sampleFrame(index).encoded()
+            switch random.next() % 4 {
+            case 0: stream += wire.dropLast() + Self.garbage(Int(random.next() % 300), seed: random.next())
+            case 1: stream += Self.garbage(Int(random.next() % 300), seed: random.next()) + wire
+            case 2: stream += wire.dropLast()
+            default: stream += wire
+            }
+        }
+        let whole = decodeAll(stream)
+        for chunk in [1, 2, 5, 13, 64, 65, 66, 67, 130, 4096] {
+            let chunked = decodeAll(stream, chunks: [chunk])
+            #expect(chunked.frames == whole.frames, "chunk \(chunk)")
+            #expect(chunked.counters == whole.counters, "chunk \(chunk)")
+        }
+        #expect(whole.counters.oversizeFrames > 50 && whole.counters.recoveredFrames > 100)
+    }
 }
