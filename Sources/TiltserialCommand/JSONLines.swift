@@ -4,8 +4,10 @@ import TiltPipeline
 import WireProtocol
 
 /// `--json`: one object per line on stdout. Only data-derived events, so a live
-/// run and a replay of its recording print the same bytes. Numbers are printed
-/// from integers (no locale, no shortest-float heuristics): deterministic.
+/// run and a replay of its recording print the same bytes. Numbers are exact,
+/// so a reader can check the engine bit for bit: Q15.16 values as their full
+/// decimal expansion (computed from integers), the recipe's Float32 offsets in
+/// Swift's shortest round-trip form (deterministic, no locale).
 /// Schema: docs/usage.md.
 enum JSONLines {
     /// The line for an event (newline included), or nil for events not printed.
@@ -13,8 +15,11 @@ enum JSONLines {
         switch event {
         case .tick(let tick, let wire):
             let f = wire.frame
-            return "{\"t_us\":\(tick.timeMicros),\"seq\":\(f.sequence),\"x\":\(decimal(tick.x)),\"y\":\(decimal(tick.y))"
-                + ",\"px\":\(tick.viewportX),\"py\":\(tick.viewportY),\"ribbon\":\(decimal(tick.stretch))"
+            // Recipe mode: the integrator's own Float32 values; smooth mode: its Q15.16.
+            let x = tick.recipeOffsets.map { shortest($0.x) } ?? exact(tick.x)
+            let y = tick.recipeOffsets.map { shortest($0.y) } ?? exact(tick.y)
+            return "{\"t_us\":\(tick.timeMicros),\"seq\":\(f.sequence),\"x\":\(x),\"y\":\(y)"
+                + ",\"px\":\(tick.viewportX),\"py\":\(tick.viewportY),\"ribbon\":\(exact(tick.stretch))"
                 + ",\"ribbon_x\":\(tick.ribbonX),\"ribbon_bottom\":\(tick.ribbonBottom)"
                 + ",\"engaged\":\(tick.engaged),\"fired\":\(tick.fired)}\n"
         case .formatDetected(let format):
@@ -73,7 +78,25 @@ enum JSONLines {
         return "0x" + String((0..<4).map { digits[Int(v >> (12 - 4 * UInt16($0))) & 0xF] })
     }
 
-    /// A Q15.16 value with 6 decimals, rounded half away from zero.
+    /// A Q15.16 value exactly: raw / 2^16 has at most 16 decimals, since
+    /// f / 2^16 = f × 5^16 / 10^16; trailing zeros dropped, at least one kept
+    /// ("1.0", "0.0000152587890625").
+    static func exact(_ value: Fixed) -> String {
+        let raw = Int64(value.raw)
+        let magnitude = UInt64(abs(raw))
+        let fraction = String((magnitude & 0xFFFF) * 152_587_890_625)  // 5^16: < 10^16
+        var digits = String(repeating: "0", count: 16 - fraction.count) + fraction
+        while digits.count > 1 && digits.hasSuffix("0") { digits.removeLast() }
+        return "\(raw < 0 ? "-" : "")\(magnitude >> 16).\(digits)"
+    }
+
+    /// A Float32 in the shortest decimal that reads back to the same bits
+    /// (Swift's `description`; valid JSON, exponents included); null if not finite.
+    static func shortest(_ value: Float) -> String {
+        value.isFinite ? value.description : "null"
+    }
+
+    /// A Q15.16 value with 6 decimals (the live view, `--on-pull`'s environment), rounded half away from zero.
     static func decimal(_ value: Fixed) -> String {
         let raw = Int64(value.raw)
         let scaled = (abs(raw) * 1_000_000 + 32_768) >> 16

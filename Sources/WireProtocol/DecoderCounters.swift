@@ -6,8 +6,11 @@
 /// idle filler and not counted). A damaged run may also yield up to two
 /// `recoveredFrames` (frames found at its start or end, also counted in
 /// `framesDecoded`), so `runs` = framesDecoded − recoveredFrames + errors +
-/// partialAtJoin. `lostFrames` and
-/// `duplicates` come from the SAMPLE sequence numbers and board time.
+/// partialAtJoin. `lostFrames`, `duplicates` and `reorderedFrames` come from
+/// the SAMPLE sequence numbers and board time: the board sent
+/// samplesDecoded − duplicates + lostFrames SAMPLE frames since the first one
+/// received (after a HELLO: since its sequence number 0). Reordered and
+/// duplicate SAMPLEs are decoded but not delivered (`deliveredFrames`).
 public struct DecoderCounters: Hashable, Sendable {
     /// Valid frames of a known type delivered (all types, SAMPLE included).
     public var framesDecoded: UInt64 = 0
@@ -21,10 +24,16 @@ public struct DecoderCounters: Hashable, Sendable {
     /// Valid CRC but a type this version does not know.
     public var unknownTypes: UInt64 = 0
     /// SAMPLE frames missing according to sequence numbers (and time, for gaps
-    /// of 256 or more; see `SampleTracker`).
+    /// of 256 or more; see `SampleTracker`); a late (reordered) frame takes
+    /// itself out again.
     public var lostFrames: UInt64 = 0
-    /// SAMPLE frames with the same sequence number as the previous one.
+    /// SAMPLE frames dropped because their sequence number already arrived
+    /// (the same as the last one, or up to 63 behind it and not counted lost).
     public var duplicates: UInt64 = 0
+    /// SAMPLE frames dropped because they arrived after a later one (up to 63
+    /// behind it, board time not later): each was counted in `lostFrames` when
+    /// the later one came, and is taken out of it again.
+    public var reorderedFrames: UInt64 = 0
     /// Frames found at the start or end of a damaged run (after garbage, or
     /// next to a lost delimiter); included in `framesDecoded`.
     public var recoveredFrames: UInt64 = 0
@@ -36,6 +45,10 @@ public struct DecoderCounters: Hashable, Sendable {
     public var partialAtJoin: UInt64 = 0
 
     public init() {}
+
+    /// Frames handed to the caller: all decoded ones except the dropped
+    /// duplicate and reordered SAMPLEs.
+    public var deliveredFrames: UInt64 { framesDecoded - duplicates - reorderedFrames }
 
     /// Runs that did not produce a frame.
     public var errors: UInt64 { crcErrors + framingErrors + oversizeFrames + unknownTypes }

@@ -2,7 +2,8 @@ import TiltCore
 
 extension FrameDecoder {
     /// Judges one complete run (the bytes between two delimiters, no 0x00
-    /// inside; for an oversize run, its last 65 bytes). Checks in the order
+    /// inside). For a run that grew oversize across chunks, `run` is its last
+    /// 65 bytes and `oversizeHead` its first 24. Checks in the order
     /// docs/protocol.md gives: length, COBS, payload length, CRC, type, body
     /// length; each run ends in exactly one error counter or one frame.
     ///
@@ -10,9 +11,10 @@ extension FrameDecoder {
     /// still hold intact frames whose neighbours' delimiters were lost or that
     /// follow garbage: it is searched for a frame of a known type at its start
     /// and at its end (`recover`). So a frame whose own bytes and delimiter
-    /// arrive intact is decoded whatever precedes it.
+    /// arrive intact is decoded whatever precedes it, and so is one whose
+    /// delimiter was lost, if it starts the run.
     mutating func finishRun(
-        _ run: UnsafePointer<UInt8>, count: Int, oversize: Bool, _ tables: UnsafePointer<UInt16>,
+        _ run: UnsafePointer<UInt8>, count: Int, oversizeHead: UnsafePointer<UInt8>?, _ tables: UnsafePointer<UInt16>,
         _ deliver: (DecodedFrame) -> Void
     ) {
         let joining = awaitingFirstRun
@@ -21,10 +23,14 @@ extension FrameDecoder {
             return
         }
         awaitingFirstRun = false
-        if oversize || count > WireFormat.maxEncodedCount {
+        if oversizeHead != nil || count > WireFormat.maxEncodedCount {
+            // Longer than 65 bytes, so a frame at the start (≤ 22 bytes) and one
+            // at the end cannot overlap, and either may take any known length.
             countDamage(\.oversizeFrames, joining: joining)
+            let headCount = MemoryLayout.size(ofValue: head)
+            _ = candidate(oversizeHead ?? run, longest: headCount, tables, deliver)
             let tail = min(count, WireFormat.maxEncodedCount)
-            recover(run + (count - tail), count: tail, atStart: false, tables, deliver)
+            recoverAtEnd(run + (count - tail), count: tail, longest: tail, tables, deliver)
             return
         }
         var scratch: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
@@ -52,7 +58,7 @@ extension FrameDecoder {
             deliverPayload(payload, type: type, deliver)
             return false
         }
-        if damaged { recover(run, count: count, atStart: true, tables, deliver) }
+        if damaged { recover(run, count: count, tables, deliver) }
     }
 
     /// Counts a damaged run: an error, unless it is the first run after the
@@ -62,38 +68,41 @@ extension FrameDecoder {
         if joining { counters.partialAtJoin += 1 } else { counters[keyPath: counter] += 1 }
     }
 
-    /// Looks for complete frames of known types inside a damaged run: first
-    /// one starting at its first byte (if `atStart`), then one ending at its
-    /// last byte, not overlapping. Frame lengths are fixed per type (encoded:
-    /// body + 4), and a candidate must be valid COBS, carry that type and pass
-    /// its CRC, so a false find needs a 2^-16 CRC match and the right type byte.
-    /// Found frames count in `framesDecoded` and `recoveredFrames`.
+    /// Looks for complete frames of known types inside a damaged run of at
+    /// most 65 bytes: first one starting at its first byte, then one ending at
+    /// its last byte, not overlapping; neither may be the whole run (judged
+    /// already). Frame lengths are fixed per type (encoded: body + 4), and a
+    /// candidate must be valid COBS, carry that type and pass its CRC, so a
+    /// false find needs a 2^-16 CRC match and the right type byte. Found frames
+    /// count in `framesDecoded` and `recoveredFrames`.
     mutating func recover(
-        _ run: UnsafePointer<UInt8>, count: Int, atStart: Bool, _ tables: UnsafePointer<UInt16>,
+        _ run: UnsafePointer<UInt8>, count: Int, _ tables: UnsafePointer<UInt16>, _ deliver: (DecodedFrame) -> Void
+    ) {
+        let used = candidate(run, longest: count - 1, tables, deliver) ?? 0
+        recoverAtEnd(run, count: count, longest: used == 0 ? count - 1 : count - used, tables, deliver)
+    }
+
+    /// A frame of at most `longest` bytes ending at the run's last byte.
+    private mutating func recoverAtEnd(
+        _ run: UnsafePointer<UInt8>, count: Int, longest: Int, _ tables: UnsafePointer<UInt16>,
         _ deliver: (DecodedFrame) -> Void
     ) {
-        var used = 0
-        if atStart, let length = candidate(run, available: count, tables, deliver) {
-            used = length
-        }
-        // The whole run was judged already: a suffix must be shorter than it,
-        // and must not overlap the frame found at the start.
-        let limit = used == 0 ? count - 1 : count - used
         for type in Self.typesByEncodedLength {
             let length = type.bodyCount + 4
-            if length > limit { break }
+            if length > longest { break }
             if tryCandidate(run + (count - length), length: length, type: type, tables, deliver) { return }
         }
     }
 
-    /// A frame starting at `start`: tries every known length that fits.
+    /// A frame starting at `start`: tries every known length up to `longest`;
+    /// the length of the one found.
     private mutating func candidate(
-        _ start: UnsafePointer<UInt8>, available: Int, _ tables: UnsafePointer<UInt16>,
+        _ start: UnsafePointer<UInt8>, longest: Int, _ tables: UnsafePointer<UInt16>,
         _ deliver: (DecodedFrame) -> Void
     ) -> Int? {
         for type in Self.typesByEncodedLength {
             let length = type.bodyCount + 4
-            if length >= available { break }
+            if length > longest { break }
             if tryCandidate(start, length: length, type: type, tables, deliver) { return length }
         }
         return nil
@@ -130,9 +139,9 @@ extension FrameDecoder {
             let sample = SampleFrame(
                 sequence: payload[1], boardTime: UInt32(payload[2]) | UInt32(payload[3]) << 8 | UInt32(payload[4]) << 16,
                 raw: FrameCRC.burst(payload + 5))
-            deliver(.sample(timed(sample)))
-        } else {
-            deliver(track(Frame(type: type, body: UnsafeRawBufferPointer(start: payload + 1, count: type.bodyCount))))
+            if let timed = timed(sample) { deliver(.sample(timed)) }
+        } else if let frame = track(Frame(type: type, body: UnsafeRawBufferPointer(start: payload + 1, count: type.bodyCount))) {
+            deliver(frame)
         }
     }
 }

@@ -13,7 +13,10 @@ import TiltCore
 /// (see `finishRun` and docs/protocol.md).
 ///
 /// SAMPLE frames are delivered as `TimedSample`, their time unwrapped and gaps
-/// counted by `SampleTracker` (whose documentation gives the exact rules).
+/// counted by `SampleTracker` (whose documentation gives the exact rules); a
+/// reordered or duplicate SAMPLE is counted (`framesDecoded`, `samplesDecoded`
+/// and `reorderedFrames` or `duplicates`) but not delivered, so delivered
+/// samples never go back in time.
 public struct FrameDecoder: Sendable {
     /// Counters since creation.
     public internal(set) var counters = DecoderCounters()
@@ -27,6 +30,9 @@ public struct FrameDecoder: Sendable {
     @usableFromInline var pendingCount = 0
     /// The current run is already longer than any frame: keep only its tail.
     @usableFromInline var discarding = false
+    /// The first 24 bytes of the current run once it is oversize (no frame is
+    /// longer: SAMPLE's 22 encoded bytes), searched for a frame at its start.
+    @usableFromInline var head: (UInt64, UInt64, UInt64) = (0, 0, 0)
     /// Nothing since the start or the last `linkRestarted()` has shown where
     /// frames begin (a finished run or a 0x00 at the very start): the next run
     /// may begin mid-frame.
@@ -61,7 +67,7 @@ public struct FrameDecoder: Sendable {
                 return
             }
             if pendingCount == 0 && !discarding {
-                finishRun(base + start, count: end - start, oversize: false, tables, deliver)  // the common case: all in this chunk
+                finishRun(base + start, count: end - start, oversizeHead: nil, tables, deliver)  // the common case: all in this chunk
             } else {
                 stash(base + start, count: end - start)
                 var copy = pending
@@ -69,9 +75,14 @@ public struct FrameDecoder: Sendable {
                 let oversize = discarding
                 pendingCount = 0
                 discarding = false
-                withUnsafeBytes(of: &copy) {
-                    let window = $0.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                    finishRun(window, count: copyCount, oversize: oversize, tables, deliver)
+                var headCopy = head
+                withUnsafeBytes(of: &copy) { tail in
+                    withUnsafeBytes(of: &headCopy) { start in
+                        finishRun(
+                            tail.baseAddress!.assumingMemoryBound(to: UInt8.self), count: copyCount,
+                            oversizeHead: oversize ? start.baseAddress!.assumingMemoryBound(to: UInt8.self) : nil,
+                            tables, deliver)
+                    }
                 }
             }
             start = end + 1
@@ -116,15 +127,25 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Keeps the bytes of an unfinished run. Once the run is longer than any
-    /// frame, only its last 65 bytes are kept (enough to recover a frame at
-    /// its end, see `finishRun`).
+    /// frame, only its first 24 bytes (`head`) and its last 65 are kept: enough
+    /// to recover a frame at its start and one at its end (see `finishRun`).
     mutating func stash(_ bytes: UnsafePointer<UInt8>, count: Int) {
         if count == 0 { return }
         let capacity = WireFormat.maxEncodedCount
         let total = pendingCount + count
         let kept = pendingCount
+        let keepHead = total > capacity && !discarding
+        var newHead = head
         withUnsafeMutableBytes(of: &pending) { buffer in
             let window = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            if keepHead {  // the run turns oversize: its start is about to go
+                withUnsafeMutableBytes(of: &newHead) { headBuffer in
+                    let start = headBuffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                    let fromWindow = min(kept, headBuffer.count)
+                    start.update(from: window, count: fromWindow)
+                    (start + fromWindow).update(from: bytes, count: headBuffer.count - fromWindow)
+                }
+            }
             if total <= capacity {
                 (window + kept).update(from: bytes, count: count)
             } else if count >= capacity {
@@ -135,24 +156,36 @@ public struct FrameDecoder: Sendable {
                 (window + keep).update(from: bytes, count: count)
             }
         }
+        head = newHead
         if total > capacity { discarding = true }
         pendingCount = min(total, capacity)
     }
 
-    /// Unwraps a SAMPLE's time and counts its gaps.
-    @inline(__always) mutating func timed(_ sample: SampleFrame) -> TimedSample {
+    /// Unwraps a SAMPLE's time and counts its gaps; nil for a stale frame
+    /// (reordered or duplicate), which is counted and dropped.
+    @inline(__always) mutating func timed(_ sample: SampleFrame) -> TimedSample? {
         let step = tracker.track(sequence: sample.sequence, boardTime: sample.boardTime)
         counters.samplesDecoded += 1
-        counters.lostFrames += step.lost
-        if step.duplicate { counters.duplicates += 1 }
-        return TimedSample(timeMicros: step.timeMicros, sequence: sample.sequence, raw: sample.raw)
+        switch step.outcome {
+        case .accepted:
+            counters.lostFrames += step.lost
+            return TimedSample(timeMicros: step.timeMicros, sequence: sample.sequence, raw: sample.raw)
+        case .duplicate:
+            counters.duplicates += 1
+            return nil
+        case .reordered:
+            counters.lostFrames -= 1  // it was counted lost when a later frame overtook it
+            counters.reorderedFrames += 1
+            return nil
+        }
     }
 
-    /// Updates sequence and time state; turns SAMPLE into a `TimedSample`.
-    mutating func track(_ frame: Frame) -> DecodedFrame {
+    /// Updates sequence and time state; turns SAMPLE into a `TimedSample`
+    /// (nil: a stale SAMPLE, dropped).
+    mutating func track(_ frame: Frame) -> DecodedFrame? {
         switch frame {
         case .sample(let sample):
-            return .sample(timed(sample))
+            return timed(sample).map { .sample($0) }
         case .hello(let hello):
             tracker.restart(sampleRateHz: hello.sampleRateHz)
             return .hello(hello)

@@ -1,21 +1,35 @@
 /// Follows SAMPLE sequence numbers and 24-bit board times: unwraps time to
-/// 64-bit microseconds and counts lost and duplicated frames.
+/// 64-bit microseconds, counts lost frames, and sorts out frames that come
+/// back in sequence (reordered or duplicate), which the decoder drops.
 ///
-/// Rules (docs/protocol.md, SAMPLE):
-/// - Time: each sample's 64-bit time is the previous one plus the 24-bit
-///   difference modulo 2^24. This is exact as long as consecutive received
-///   samples are less than 2^24 µs (16.78 s) apart; a longer silence (an
-///   unplugged cable) cannot be seen in the frames themselves.
-/// - Sequence: d = (sequence − previous) mod 256. Without a known sample rate,
-///   n = d frames have elapsed: d = 0 is a duplicate, d > 1 means d − 1 lost.
-/// - Gaps of 256 or more: when HELLO gave a sample rate r (Hz, non-zero), the
-///   time difference Δt also estimates the elapsed frames, e = round(Δt·r/10^6).
-///   The decoder takes n = d + 256·k with k = max(0, round((e − d) / 256)), the
-///   count congruent to d mod 256 closest to e. It is exact while the estimate
-///   is off by less than 128 frames: with a board clock within ±1 % of the
-///   sensor's, for gaps up to 12 800 frames, and always within the 16.78 s the
-///   24-bit time can span (e.g. ≥ 256 frames need r ≥ 16 Hz to fit in it).
-///   Then n = 0 (a duplicate) only when d = 0 and e < 128.
+/// Rules (docs/protocol.md, SAMPLE and "Reordered and duplicate frames"), with
+/// d = (sequence − previous) mod 256 and Δt = (time − previous time) mod 2^24
+/// against the last *accepted* sample:
+/// - Time direction: Δt ≥ 2^24 − 2^22 means the board time stepped back by at
+///   most 2^22 µs (4.19 s, a quarter of the 24-bit span); anything else is a
+///   step forward (or none). So forward steps unwrap exactly up to
+///   2^24 − 2^22 µs (12.58 s) between received samples; a longer silence cannot
+///   be seen in the frames themselves.
+/// - Stale: d in 193...255 (1 to 63 behind, under a quarter of the sequence
+///   space) with a time not later than the last accepted one. It is *reordered*
+///   if its sequence number was counted lost (it is un-counted: `lost` goes
+///   down by one), else a *duplicate*. Neither changes the state. A repeat of
+///   the last sequence number (d = 0) that no time-based widening turns into a
+///   gap is a duplicate too.
+/// - Sequence: otherwise n = d frames have elapsed, n − 1 of them lost.
+/// - Gaps of 256 or more: when HELLO gave a sample rate r (Hz, non-zero) and
+///   the time went forward, Δt also estimates the elapsed frames,
+///   e = round(Δt·r/10^6). The tracker takes n = d + 256·k with
+///   k = max(0, round((e − d) / 256)), the count congruent to d mod 256 closest
+///   to e. It is exact while the estimate is off by less than 128 frames: with
+///   a board clock within ±1 % of the sensor's, for gaps up to 12 800 frames,
+///   and always within the 12.58 s forward window (e.g. ≥ 256 frames need
+///   r ≥ 21 Hz to fit in it). Then n = 0 (a duplicate) only when d = 0 and
+///   e < 128.
+/// - A time that steps back while the sequence goes forward (a glitch in the
+///   board's clock) is accepted at the previous sample's time: the unwrapped
+///   time never goes back and never jumps ahead, and the next samples are
+///   measured from the latest time that went forward.
 /// - HELLO: the board restarts its sequence at 0 (and may have reset, so its
 ///   clock may have restarted too): the tracker forgets the previous sample.
 ///   The first SAMPLE after HELLO counts its sequence number as lost frames
@@ -23,13 +37,24 @@
 ///   after a HELLO the host's sample time restarts (consumers treat HELLO as
 ///   the start of a new session).
 /// - Before any HELLO (the host joined a running stream) the first SAMPLE
-///   counts nothing and starts the time base the same way.
+///   counts nothing and starts the time base the same way; an earlier sequence
+///   number arriving after it is a duplicate (it was never counted lost).
 public struct SampleTracker: Hashable, Sendable {
+    /// How far back (in sequence numbers) a frame counts as stale rather than as
+    /// a wrap: 1...63, under a quarter of the 256 sequence numbers.
+    public static let staleWindow: UInt8 = 63
+    /// How far back (µs) a 24-bit board time counts as a step back rather than a
+    /// wrap: 2^22, a quarter of the 24-bit span.
+    public static let timeBackWindowMicros: UInt32 = 1 << 22
+
     @usableFromInline var hasPrevious = false
     @usableFromInline var expectZeroNext = false
     @usableFromInline var previousSequence: UInt8 = 0
     @usableFromInline var previousTime24: UInt32 = 0
     @usableFromInline var timeMicros: UInt64 = 0
+    /// Bit i (1...63): sequence number previous − i was counted lost and has not
+    /// arrived since, so a late arrival can be told from a duplicate.
+    @usableFromInline var missing: UInt64 = 0
     /// Sample rate from the last HELLO, Hz; 0 = unknown.
     public var sampleRateHz: UInt32 { rateHz }
     @usableFromInline var rateHz: UInt32 = 0
@@ -40,6 +65,7 @@ public struct SampleTracker: Hashable, Sendable {
     public mutating func restart(sampleRateHz: UInt16) {
         hasPrevious = false
         expectZeroNext = true
+        missing = 0
         rateHz = UInt32(sampleRateHz)
     }
 
@@ -50,19 +76,35 @@ public struct SampleTracker: Hashable, Sendable {
     public mutating func rejoin() {
         hasPrevious = false
         expectZeroNext = false
+        missing = 0
+    }
+
+    /// What became of one sample.
+    public enum Outcome: Hashable, Sendable {
+        /// In order: give it to the physics; `lost` frames were missing before it.
+        case accepted
+        /// Its sequence number already arrived (or predates the join): drop it.
+        case duplicate
+        /// It arrived after a later frame and fills a gap counted lost before:
+        /// drop it (the physics' time has moved on) and count one frame less lost.
+        case reordered
     }
 
     /// Outcome of one sample.
     public struct Step: Hashable, Sendable {
+        /// The sample's unwrapped time (accepted), or the last accepted one's.
         public var timeMicros: UInt64
+        /// Frames newly counted lost (accepted samples only).
         public var lost: UInt64
-        public var duplicate: Bool
+        public var outcome: Outcome
 
-        @inlinable public init(timeMicros: UInt64, lost: UInt64, duplicate: Bool) {
+        @inlinable public init(timeMicros: UInt64, lost: UInt64, outcome: Outcome) {
             self.timeMicros = timeMicros
             self.lost = lost
-            self.duplicate = duplicate
+            self.outcome = outcome
         }
+
+        @inlinable public var duplicate: Bool { outcome == .duplicate }
     }
 
     @inlinable public mutating func track(sequence: UInt8, boardTime: UInt32) -> Step {
@@ -74,18 +116,40 @@ public struct SampleTracker: Hashable, Sendable {
             previousSequence = sequence
             previousTime24 = time24
             timeMicros = UInt64(time24)
-            return Step(timeMicros: timeMicros, lost: lost, duplicate: false)
+            missing = Self.bits(through: lost)
+            return Step(timeMicros: timeMicros, lost: lost, outcome: .accepted)
         }
         let deltaTime = (time24 &- previousTime24) & 0xFF_FFFF
-        let d = UInt64(sequence &- previousSequence)
+        let timeWentBack = deltaTime >= (1 << 24) - Self.timeBackWindowMicros
+        let step = sequence &- previousSequence
+        let behind = 0 &- step  // 1...63 for a stale frame
+        if step != 0 && behind <= Self.staleWindow && (timeWentBack || deltaTime == 0) {
+            let bit = UInt64(1) << UInt64(behind)
+            guard missing & bit != 0 else { return Step(timeMicros: timeMicros, lost: 0, outcome: .duplicate) }
+            missing &= ~bit
+            return Step(timeMicros: timeMicros, lost: 0, outcome: .reordered)
+        }
+        let d = UInt64(step)
         var elapsed = d
-        if rateHz != 0 {
+        if rateHz != 0 && !timeWentBack {
             let estimate = (UInt64(deltaTime) * UInt64(rateHz) + 500_000) / 1_000_000
             if estimate > d { elapsed = d + 256 * ((estimate - d + 128) / 256) }
         }
+        if elapsed == 0 { return Step(timeMicros: timeMicros, lost: 0, outcome: .duplicate) }
         previousSequence = sequence
-        previousTime24 = time24
-        timeMicros &+= UInt64(deltaTime)
-        return Step(timeMicros: timeMicros, lost: elapsed == 0 ? 0 : elapsed - 1, duplicate: elapsed == 0)
+        missing = (missing << elapsed) | Self.bits(through: elapsed - 1)
+        if !timeWentBack {  // a step back holds the time (and the reference) where it was
+            previousTime24 = time24
+            timeMicros &+= UInt64(deltaTime)
+        }
+        return Step(timeMicros: timeMicros, lost: elapsed - 1, outcome: .accepted)
+    }
+
+    /// Bits 1...min(count, 63): the `count` sequence numbers just before the
+    /// current one, as far as the window reaches.
+    @inlinable static func bits(through count: UInt64) -> UInt64 {
+        if count == 0 { return 0 }
+        if count >= 63 { return ~UInt64(1) }
+        return ((UInt64(1) << count) &- 1) << 1
     }
 }

@@ -8,10 +8,14 @@ import WireProtocol
 /// The firmware (Hardware/build/tiltserial.elf) in AVRBoard, spoken to over its
 /// pty frame by frame: what Hardware/sim/fwcheck.c used to check in C.
 @Suite struct EndToEndFirmwareTests {
-    /// A free-running board with a protocol client on its pty (opened before the
-    /// core starts, so the client sees the boot HELLO).
-    static func connected(sensor: UInt8? = 0x68, motion: any MotionSource = ConstantMotionSource.faceUp) throws -> (AVRBoard, ProtocolClient) {
-        let board = try Firmware.board(motion: motion, sensor: sensor)
+    /// A board (free-running unless told otherwise) with a protocol client on
+    /// its pty (opened before the core starts, so the client sees the boot HELLO).
+    /// Tests that must catch a screen inside the firmware's 1 s (board time)
+    /// OFFSETS timeout run it at real time: free-running at ~5× on a loaded
+    /// machine, a test thread that waits 200 ms for the CPU misses it.
+    static func connected(sensor: UInt8? = 0x68, motion: any MotionSource = ConstantMotionSource.faceUp,
+                          pace: AVRPace = .freeRunning) throws -> (AVRBoard, ProtocolClient) {
+        let board = try Firmware.board(pace: pace, motion: motion, sensor: sensor)
         let client = try ProtocolClient(try #require(board.serialPath))
         board.start()
         return (board, client)
@@ -113,7 +117,7 @@ import WireProtocol
     }
 
     @Test func screenEqualsTheRendererForSeveralViewsAndUnder60HzOffsets() throws {
-        let (board, client) = try Self.connected()
+        let (board, client) = try Self.connected(pace: .realTime)
         defer { board.stop() }
         #expect(try client.read { $0.samples.count >= 5 })
         let views: [(UInt16, UInt16, UInt16, UInt16)] = [
@@ -145,7 +149,7 @@ import WireProtocol
     }
 
     @Test func recoversFromGarbageAndShowsTheWaitingScreenASecondAfterTheLastOffsets() throws {
-        let (board, client) = try Self.connected()
+        let (board, client) = try Self.connected(pace: .realTime)
         defer { board.stop() }
         #expect(try client.read { $0.samples.count >= 5 })
         // 600 bytes without a delimiter, then a stray short frame, then OFFSETS.

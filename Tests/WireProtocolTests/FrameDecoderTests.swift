@@ -189,8 +189,10 @@ import WireProtocol
         stream += f
         let (frames, counters) = decodeAll(stream, chunks: chunks)
         let samples = frames.compactMap(\.sample)
-        #expect(samples.map { frameIndex(of: $0.raw) } == [0, 1, 2, 1, 3, 4, 5])
+        // The repeat of b is recovered (counted) but dropped as a duplicate.
+        #expect(samples.map { frameIndex(of: $0.raw) } == [0, 1, 2, 3, 4, 5])
         #expect(counters.recoveredFrames == 6)  // a; b and c; b and d; e
+        #expect(counters.duplicates == 1 && counters.samplesDecoded == 7)
         #expect(counters.framingErrors + counters.crcErrors == 3)
         #expect(counters.oversizeFrames == 1)
         #expect(counters.runs == 6)  // hello, 3 damaged, oversize, f

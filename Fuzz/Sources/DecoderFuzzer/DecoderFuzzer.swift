@@ -76,10 +76,11 @@ func checkFrameDecoder(_ bytes: UnsafeRawBufferPointer) {
     require(counters.recoveredFrames <= counters.framesDecoded, "more recovered than decoded")
     require(counters.recoveredFrames <= 2 * (counters.errors + counters.partialAtJoin), "more than two recovered per damaged run")
     require(counters.runs == UInt64(runs.count), "runs \(counters.runs) != \(runs.count)")
-    require(counters.framesDecoded == UInt64(wholeFrames.count), "framesDecoded != delivered")
+    require(counters.duplicates + counters.reorderedFrames <= counters.samplesDecoded, "more dropped than samples")
+    require(counters.deliveredFrames == UInt64(wholeFrames.count), "framesDecoded - dropped SAMPLEs != delivered")
     let samples = wholeFrames.filter { if case .sample = $0 { true } else { false } }.count
-    require(counters.samplesDecoded == UInt64(samples), "samplesDecoded != delivered samples")
-    require(counters.duplicates <= counters.samplesDecoded, "more duplicates than samples")
+    require(counters.samplesDecoded - counters.duplicates - counters.reorderedFrames == UInt64(samples),
+            "samplesDecoded - dropped != delivered samples")
 
     // Every delivered frame is one of the runs, or the start or end of one
     // (recovered), in order, without overlap (COBS is canonical for frames

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import TiltAssets
+import TiltCore
+import TiltPhysics
+import TiltPipeline
+import WireProtocol
+@testable import TiltserialCommand
+
+/// `--json` prints the engine's values exactly (docs/usage.md): read back, they
+/// equal the engine's state bit for bit, in both physics modes.
+@Suite struct JSONExactTests {
+    /// Every tick of 4 s of a moving tilt, with its JSON line.
+    static func lines(_ mode: IntegratorMode) -> [(Tick, String)] {
+        var settings = PhysicsSettings()
+        settings.mode = mode
+        var engine = try! TiltEngine(settings: settings, geometry: TiltAssets.tile.geometry, ribbonArt: TiltAssets.ribbon.mask)
+        var result: [(Tick, String)] = []
+        var sequence: UInt8 = 0
+        for sample in Stream.samples(0..<4000).samples {
+            engine.ingest(sample) { tick in
+                let event = HostEvent.tick(tick, OffsetsWire(OffsetsFrame(tick: tick, sequence: sequence)))
+                result.append((tick, JSONLines.line(for: event) ?? ""))
+                sequence &+= 1
+            }
+        }
+        return result
+    }
+
+    /// The number text after `"key":`.
+    static func number(_ key: String, in line: String) -> Substring? {
+        guard let range = line.range(of: "\"\(key)\":") else { return nil }
+        let rest = line[range.upperBound...]
+        return rest.prefix { $0 != "," && $0 != "}" }
+    }
+
+    /// A decimal with at most 16 fractional digits as Q15.16, if it is one exactly.
+    static func fixedRaw(_ text: Substring) -> Int32? {
+        let negative = text.hasPrefix("-")
+        let digits = negative ? text.dropFirst() : text
+        let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[1].count <= 16, let whole = Int64(parts[0]),
+              let fraction = UInt64(parts[1] + String(repeating: "0", count: 16 - parts[1].count))
+        else { return nil }
+        // f / 10^16 × 2^16 = f / 5^16: an integer exactly when the decimal is a Q15.16 value.
+        let fiveTo16: UInt64 = 152_587_890_625
+        guard fraction % fiveTo16 == 0 else { return nil }
+        let raw = whole * 65536 + Int64(fraction / fiveTo16)
+        return Int32(exactly: negative ? -raw : raw)
+    }
+
+    @Test func recipeModePrintsTheEnginesFloat32OffsetsBitForBit() throws {
+        let lines = Self.lines(.recipe)
+        #expect(lines.count > 100)
+        #expect(Set(lines.map { $0.0.viewportX }).count > 10, "the view moves")
+        for (tick, line) in lines {
+            let exact = try #require(tick.recipeOffsets)
+            let x = try #require(Self.number("x", in: line)), y = try #require(Self.number("y", in: line))
+            #expect(Float(String(x))?.bitPattern == exact.x.bitPattern, "x \(x) vs \(exact.x)")
+            #expect(Float(String(y))?.bitPattern == exact.y.bitPattern, "y \(y) vs \(exact.y)")
+            #expect(Self.fixedRaw(try #require(Self.number("ribbon", in: line))) == tick.stretch.raw)
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "valid JSON: \(line)")
+        }
+    }
+
+    @Test func smoothModePrintsTheExactFixedPointValues() throws {
+        let lines = Self.lines(.smooth)
+        #expect(lines.count > 100)
+        #expect(Set(lines.map { $0.0.viewportX }).count > 10, "the view moves")
+        for (tick, line) in lines {
+            #expect(tick.recipeOffsets == nil)
+            #expect(Self.fixedRaw(try #require(Self.number("x", in: line))) == tick.x.raw, "\(line)")
+            #expect(Self.fixedRaw(try #require(Self.number("y", in: line))) == tick.y.raw, "\(line)")
+            #expect(Self.fixedRaw(try #require(Self.number("ribbon", in: line))) == tick.stretch.raw, "\(line)")
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "valid JSON: \(line)")
+        }
+    }
+
+    @Test func fixedPointDecimalsAreExact() {
+        #expect(JSONLines.exact(Fixed(raw: 0)) == "0.0")
+        #expect(JSONLines.exact(Fixed(raw: 1)) == "0.0000152587890625")
+        #expect(JSONLines.exact(Fixed(raw: -1)) == "-0.0000152587890625")
+        #expect(JSONLines.exact(Fixed(raw: 65536)) == "1.0")
+        #expect(JSONLines.exact(Fixed(raw: 32768 + 65536 * 3)) == "3.5")
+        #expect(JSONLines.exact(Fixed(raw: Int32.min)) == "-32768.0")
+        #expect(JSONLines.exact(Fixed(raw: Int32.max)) == "32767.9999847412109375")
+    }
+}
