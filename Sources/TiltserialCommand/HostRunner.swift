@@ -53,6 +53,8 @@ public enum HostStatus: Sendable, Equatable {
     case silentAfterReopen(port: String, micros: UInt64)
     /// Lost frames and damaged input since the last such news (at most about one a second).
     case trouble(lost: UInt64, errors: UInt64, totalLost: UInt64, totalErrors: UInt64)
+    /// Writing `--record` failed (e.g. the disk is full); said once, when it happens.
+    case recordingFailed(String)
     /// Other programs have the device open too: they take bytes meant for the host.
     case otherOpeners(port: String, [DeviceOpener])
 }
@@ -259,7 +261,10 @@ public final class HostRunner {
             if count == 0 { return }
             budget -= count
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            recorder?.append(chunk, .fromBoard, at: at)
+            if let recorder {
+                recorder.append(chunk, .fromBoard, at: at)
+                if let message = recorder.newFailure { sinks.onStatus(.recordingFailed(message)) }
+            }
             driver.received(chunk, at: at) { perform($0) }
             if count < Self.ttyReadLimit { return }
         }
@@ -359,8 +364,11 @@ public final class HostRunner {
 
     func status(_ news: HostNews) -> HostStatus { HostStatus(news, port: options.port) }
 
-    /// The recording stopped early because a write to its file failed (disk full).
-    public var recordingFailed: Bool { recorder?.failed ?? false }
+    /// What `--record` could not write (nil: no recording, or nothing lost).
+    public var recordingLoss: (records: Int, bytes: Int)? {
+        guard let recorder, recorder.recordsNotWritten > 0 else { return nil }
+        return (recorder.recordsNotWritten, recorder.bytesNotWritten)
+    }
 
     func open() throws(Failure) -> any SerialTransport {
         do {

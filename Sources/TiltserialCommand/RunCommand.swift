@@ -63,15 +63,18 @@ struct Run: TiltserialSubcommand {
         do {
             summary = try runner.run(transport: transport, stop: context.stop)
         } catch {
-            let hooks = out.hookSummary(out.finish())
-            if let summary = error.summary { context.console.writeErr("tiltserial: stopped: \(summary.line)\(hooks)\n") }
+            let extras = out.hookSummary(out.finish()) + recordingSummary(runner)
+            if let summary = error.summary { context.console.writeErr("tiltserial: stopped: \(summary.line)\(extras)\n") }
             throw error
         }
-        let hooks = out.hookSummary(out.finish())
-        if runner.recordingFailed, let record {
-            context.console.writeErr("tiltserial: warning: \(record): writing the recording failed part way (disk full?); it replays up to there\n")
-        }
-        context.console.writeErr("tiltserial: stopped: \(summary.line)\(hooks)\n")
+        let extras = out.hookSummary(out.finish()) + recordingSummary(runner)
+        context.console.writeErr("tiltserial: stopped: \(summary.line)\(extras)\n")
         return summary
+    }
+
+    /// What the summary line adds when `--record` could not write everything.
+    static func recordingSummary(_ runner: HostRunner) -> String {
+        guard let loss = runner.recordingLoss else { return "" }
+        return ", recording: \(loss.records) records (\(loss.bytes) bytes) not written"
     }
 }

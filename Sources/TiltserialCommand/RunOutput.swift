@@ -108,6 +108,8 @@ final class RunOutput {
             say("\(port): reconnected to the board; the view keeps its place")
         case .silentAfterReopen(let port, let micros):
             say("\(port): reopened, but nothing valid arrived for \(Self.seconds(micros)) s; looking the name up again until the board answers (Ctrl-C to quit)", level: .warning)
+        case .recordingFailed(let message):
+            say(message, level: .warning)
         case .otherOpeners(let port, let others):
             say("\(port) is also open in \(others.map(\.description).joined(separator: ", ")): it takes bytes meant for tiltserial (lost frames); close it", level: .warning)
         case .trouble(let lost, let errors, let totalLost, let totalErrors):

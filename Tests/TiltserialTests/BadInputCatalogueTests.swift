@@ -200,6 +200,31 @@ import WireProtocol
         #expect(err.split(separator: "\n").last?.hasPrefix("tiltserial: error:") == true, "the error line comes last")
     }
 
+    /// A `--record` target that stops taking bytes mid-run (a FIFO whose reader
+    /// never reads: like a full disk, the write fails): said at once, in one
+    /// line, while the run goes on; the summary says what was not written.
+    @Test func aRecordingThatCannotBeWrittenIsReportedWhenItHappens() throws {
+        let fifo = tempPath("record.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)  // holds the FIFO open, never reads
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let link = tempPath("board")
+        let board = try TestBoard(link: link)
+        defer { board.close() }
+        let host = InProcessHost(["run", link, "--record", fifo])
+        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        // About 100 KB of samples: more than the FIFO's 64 KiB.
+        try board.sendChunked(Stream.hello() + Stream.samples(0..<4500).wire)
+        #expect(host.captured.waitFor(seconds: 20) { _, err in err.contains("cannot write the recording") },
+                "the failure is said while the run goes on")
+        #expect(try board.waitFor { _ in board.offsets.count >= 140 }, "the run goes on")
+        #expect(host.interrupt() == 0)
+        let err = host.captured.err
+        #expect(err.components(separatedBy: "cannot write the recording").count == 2, "said once: \(err)")
+        #expect(err.contains("records (") && err.contains("bytes) not written"), "\(err)")
+    }
+
     @Test func anotherReaderOfThePortIsNamed() throws {
         let link = tempPath("board")
         let board = try TestBoard(link: link)
