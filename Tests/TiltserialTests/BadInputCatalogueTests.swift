@@ -186,6 +186,7 @@ import WireProtocol
         #expect((19...20).contains(ticks), "\(ticks) ticks")
     }
 
+    /// (Was LiveRunTests.noReconnectExitsWithDeviceGone; now also checks the summary.)
     @Test func withoutReconnectAnUnplugEndsWithItsCodeAndTheSummary() throws {
         let link = tempPath("board")
         let board = try TestBoard(link: link)
@@ -196,6 +197,7 @@ import WireProtocol
         board.close()
         #expect(host.wait() == 17)
         let err = host.captured.err
+        #expect(err.contains("device gone"))
         #expect(err.contains("tiltserial: stopped: ") && err.contains(" frames, 0 lost"), "\(err)")
         #expect(err.split(separator: "\n").last?.hasPrefix("tiltserial: error:") == true, "the error line comes last")
     }

@@ -72,18 +72,6 @@ import WireProtocol
         #expect(host.captured.out.components(separatedBy: "\"event\":\"hello\"").count == 3)
     }
 
-    @Test func noReconnectExitsWithDeviceGone() throws {
-        let link = tempPath("board")
-        let board = try TestBoard(link: link)
-        let host = InProcessHost(["run", link, "--no-reconnect"])
-        #expect(try board.waitFor { _ in board.hostHellos == 1 })
-        try board.send(Stream.hello() + Stream.samples(0..<100).wire)
-        #expect(try board.waitFor { _ in board.offsets.count >= 3 })
-        board.close()
-        #expect(host.wait() == 17)
-        #expect(host.captured.err.contains("device gone"))
-    }
-
     @Test func versionMismatchNamesBothVersions() throws {
         let link = tempPath("board")
         let board = try TestBoard(link: link)

@@ -269,17 +269,8 @@ let benchmarks: @Sendable () -> Void = {
                 let echo = EchoLoop(port: board.pty.slavePath)
                 shutdown = echo.shutdown
             }
-            var drain = [UInt8](repeating: 0, count: 4096)
-            var next = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &next)
             let samples = 10_000
-            for _ in 0..<samples {
-                next.tv_nsec += 1_000_000
-                if next.tv_nsec >= 1_000_000_000 { next.tv_nsec -= 1_000_000_000; next.tv_sec += 1 }
-                clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nil)
-                board.sendSample()
-                while (drain.withUnsafeMutableBytes { try! board.pty.master.read(into: $0) }) > 0 {}
-            }
+            _ = paced(board, milliseconds: samples, cpu: { 0 })
             let cpu = shutdown()
             benchmark.measurement(cpuMetric, Int((Double(cpu) / Double(samples * 1000) * 1000).rounded()))
             print("\(variant) CPU: \(cpu) µs over \(samples) ms of 1 kHz input = \(String(format: "%.2f", Double(cpu) / Double(samples * 10))) % of a core")

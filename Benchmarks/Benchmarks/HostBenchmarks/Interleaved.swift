@@ -48,16 +48,21 @@ func paced(_ board: Board, milliseconds: Int, cpu: () -> UInt64) -> UInt64 {
     return cpu() - before
 }
 
+/// The host and the bare echo loop, each on its own pty, both running.
+func startPair(tickMicros: Int) -> (Board, RunningHost, Board, EchoLoop) {
+    let hostBoard = try! Board(), echoBoard = try! Board()
+    let host = RunningHost(port: hostBoard.pty.slavePath, tickMicros: tickMicros)
+    hostBoard.readFrame()  // HOST_HELLO
+    hostBoard.send(hello)
+    return (hostBoard, host, echoBoard, EchoLoop(port: echoBoard.pty.slavePath))
+}
+
 let interleavedBenchmarks: @Sendable () -> Void = {
     let ratio = BenchmarkMetric.custom("ratio ×1000 (median of rounds)", polarity: .prefersSmaller, useScalingFactor: false)
     let once = Benchmark.Configuration(metrics: [ratio], warmupIterations: 0, maxDuration: .seconds(120), maxIterations: 1)
 
     Benchmark("interleaved round trip: host / bare echo", configuration: once) { benchmark in
-        let hostBoard = try! Board(), echoBoard = try! Board()
-        let host = RunningHost(port: hostBoard.pty.slavePath, tickMicros: 1000)
-        hostBoard.readFrame()  // HOST_HELLO
-        hostBoard.send(hello)
-        let echo = EchoLoop(port: echoBoard.pty.slavePath)
+        let (hostBoard, host, echoBoard, echo) = startPair(tickMicros: 1000)
         _ = roundTrips(hostBoard, count: 200)  // warm-up
         _ = roundTrips(echoBoard, count: 200)
         var ratios: [Double] = [], hostMedians: [UInt64] = [], echoMedians: [UInt64] = []
@@ -76,11 +81,7 @@ let interleavedBenchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("interleaved CPU at 1 kHz: host / bare echo", configuration: once) { benchmark in
-        let hostBoard = try! Board(), echoBoard = try! Board()
-        let host = RunningHost(port: hostBoard.pty.slavePath, tickMicros: 30_000)
-        hostBoard.readFrame()  // HOST_HELLO
-        hostBoard.send(hello)
-        let echo = EchoLoop(port: echoBoard.pty.slavePath)
+        let (hostBoard, host, echoBoard, echo) = startPair(tickMicros: 30_000)
         var ratios: [Double] = [], hostCPU: UInt64 = 0, echoCPU: UInt64 = 0
         for round in 0..<8 {
             let hostFirst = round % 2 == 0

@@ -1,0 +1,54 @@
+import SerialIO
+import TiltPipeline
+
+/// How `HostRunner` runs a port.
+public struct HostRunOptions: Sendable {
+    /// The port as the user named it (a device, a /dev/serial/by-id link, a pty or
+    /// its symlink); reopened by this name after an unplug.
+    public var port: String
+    public var settings: HostSettings
+    /// `--record FILE`: raw bytes both ways with host times (TiltPipeline.Recording).
+    public var recordPath: String?
+    /// The driver's timing decisions (doze, reopen backoff, refresh); the hello
+    /// timeout, reconnect and line rate come from `settings`.
+    public var timing = HostDriver.Configuration()
+
+    public init(port: String, settings: HostSettings = HostSettings(), recordPath: String? = nil) {
+        self.port = port
+        self.settings = settings
+        self.recordPath = recordPath
+    }
+
+    /// The driver's configuration: `timing` with the settings' values.
+    var driverConfiguration: HostDriver.Configuration {
+        var c = timing
+        c.helloTimeoutMicros = UInt64(max(settings.helloTimeoutMicros, 0))
+        c.reconnect = settings.reconnect
+        c.lineBytesPerSecond = UInt64(max(settings.baud / 10, 1))
+        return c
+    }
+}
+
+/// Where a run's output goes. Calls come on the runner's thread.
+public struct HostSinks {
+    /// Every data event (the session's), right after its OFFSETS frame was written.
+    public var onEvent: (HostEvent) -> Void
+    /// Connection news.
+    public var onStatus: (HostStatus) -> Void
+    /// The periodic snapshot for a live view.
+    public var onRefresh: (HostSnapshot) -> Void
+    /// A hook to start (`--on-pull`).
+    public var onHook: (HookRequest) -> Void
+
+    public init(
+        onEvent: @escaping (HostEvent) -> Void = { _ in },
+        onStatus: @escaping (HostStatus) -> Void = { _ in },
+        onRefresh: @escaping (HostSnapshot) -> Void = { _ in },
+        onHook: @escaping (HookRequest) -> Void = { _ in }
+    ) {
+        self.onEvent = onEvent
+        self.onStatus = onStatus
+        self.onRefresh = onRefresh
+        self.onHook = onHook
+    }
+}

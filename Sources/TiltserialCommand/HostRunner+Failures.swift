@@ -1,0 +1,41 @@
+import TiltPipeline
+import WireProtocol
+
+extension HostRunner {
+    /// The one line (and exit code) for a way the driver ended the run.
+    func render(_ failure: HostFailure, summary: HostSummary) -> Failure {
+        let port = options.port
+        var result: Failure
+        switch failure {
+        case .protocolMismatch(let board, let host):
+            result = Failure(.protocolMismatch,
+                "\(port): the board speaks protocol version \(board), this tiltserial version \(host); "
+                + "reflash the board from Hardware/ (make -C Hardware upload) or upgrade tiltserial to match")
+        case .deviceGone:
+            result = Failure(.deviceGone, "\(port): device gone (unplugged or closed); reconnect it and start again, or drop --no-reconnect to wait for it")
+        case .noValidFrames(let seen, let why):
+            result = noValidFrames(seen: seen, why: why)
+        }
+        result.summary = summary
+        return result
+    }
+
+    func noValidFrames(seen: StreamContent, why: NoValidFramesReason) -> Failure {
+        let baud = options.settings.baud
+        let what: String = switch why {
+        case .timedOut(let micros):
+            "no valid frames within \(Double(micros) / 1_000_000) s (--hello-timeout)"
+        case .detectionGaveUp(let bytes, let after):
+            "no valid frame in the first \(bytes) bytes (after \(Double(after / 100_000) / 10) s)"
+        }
+        let hint: String = switch seen {
+        case .nothing:
+            "nothing arrived; is the sketch from Hardware/ flashed and running, and is this the board's port (`tiltserial list`)?"
+        case .text:
+            "text arrived but not in a known format; flash the sketch from Hardware/, or for i2cdevlib's MPU6050_raw use --baud 38400"
+        case .binary:
+            "binary bytes arrived but no valid frame; check the baud rate (now \(baud); the sketch uses 115200) or reflash Hardware/"
+        }
+        return Failure(.noValidFrames, "\(options.port): \(what): \(hint)")
+    }
+}
