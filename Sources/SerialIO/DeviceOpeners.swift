@@ -30,9 +30,37 @@ public enum DeviceOpeners {
     /// device matches). Our own process is left out. Processes we may not look
     /// into are skipped. Bounded: at most `limit` results and `budgetMicros` of
     /// scanning (a few ms on a desktop); empty when `path` is no character device.
+    ///
+    /// For a pseudo-terminal, the process that holds its master (an emulated
+    /// board: tiltsim keeps the slave open so the link never hangs up) is the
+    /// board side, not another reader, and is left out too.
     public static func others(of path: String, limit: Int = 8, budgetMicros: UInt64 = 200_000) -> [DeviceOpener] {
         guard let device = characterDevice(path) else { return [] }
-        return scan(device: device, includingSelf: false, limit: limit, budgetMicros: budgetMicros)
+        let found = scan(device: device, includingSelf: false, limit: limit, budgetMicros: budgetMicros)
+        guard let index = ptyIndex(device) else { return found }
+        return found.filter { !holdsMaster(pid: $0.pid, ptyIndex: index) }
+    }
+
+    /// The N of /dev/pts/N for a Unix98 pty slave (majors 136...143, 256 minors each).
+    static func ptyIndex(_ device: dev_t) -> UInt32? {
+        let major = cserial_dev_major(device)
+        guard (136...143).contains(major) else { return nil }
+        return (major - 136) * 256 + cserial_dev_minor(device)
+    }
+
+    /// Whether `pid` has /dev/ptmx open for pty `ptyIndex` (its fdinfo's `tty-index`).
+    static func holdsMaster(pid: pid_t, ptyIndex: UInt32) -> Bool {
+        let dir = "/proc/\(pid)/fd"
+        guard let fds = opendir(dir) else { return false }
+        defer { closedir(fds) }
+        while let entry = readdir(fds) {
+            let name = entryName(entry)
+            guard name.first?.isNumber == true, let target = readLink("\(dir)/\(name)"),
+                  target == "/dev/ptmx" || target == "/dev/pts/ptmx",
+                  let info = readTextFile("/proc/\(pid)/fdinfo/\(name)", limit: 4096) else { continue }
+            if info.split(separator: "\n").contains("tty-index:\t\(ptyIndex)") { return true }
+        }
+        return false
     }
 
     /// Who to name in a "port busy" message for `path`: the process holding its

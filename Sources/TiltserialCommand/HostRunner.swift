@@ -113,8 +113,14 @@ public final class HostRunner {
                 break
             case .sleep(let until):
                 let woken = waitForWakeUp(stop.readEnd.rawValue, timeoutMicros: Int(clamping: until > start ? until - start : 0))
-                let at = tick()
-                if woken { driver.stop(at: at) { perform($0) } } else { driver.timePassed(at: at) { perform($0) } }
+                if woken {
+                    driver.stop(at: tick()) { perform($0) }
+                } else {
+                    // After a doze the port has bytes waiting, most likely: read them
+                    // straight away (a read never blocks) instead of polling first.
+                    if let transport, driver.portIsOpen { readAfterDoze(&driver, transport, buffer) }
+                    if !pendingGone && ending == nil && hardFailure == nil { driver.timePassed(at: tick()) { perform($0) } }
+                }
             case .port(let until):
                 waitOnPort(&driver, until: until > start ? until - start : 0, stop: stop, buffer: buffer)
             }
@@ -156,6 +162,16 @@ public final class HostRunner {
             return
         }
         if !pendingGone && ending == nil { driver.timePassed(at: lastNow) { perform($0) } }
+    }
+
+    func readAfterDoze(_ driver: inout HostDriver, _ transport: any SerialTransport, _ buffer: UnsafeMutableRawBufferPointer) {
+        do throws(SerialError) {
+            try drain(&driver, transport, buffer)
+        } catch .deviceGone {
+            pendingGone = true
+        } catch {
+            hardFailure = Failure(error)
+        }
     }
 
     /// Reads until the port has nothing more, feeding the driver chunk by chunk;

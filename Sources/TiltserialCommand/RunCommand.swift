@@ -54,8 +54,9 @@ struct Run: TiltserialSubcommand {
                 observe(event)
             }
         }
-        let runner = try HostRunner(
-            options: HostRunOptions(port: path, settings: settings, recordPath: record), sinks: sinks, art: art)
+        var options = HostRunOptions(port: path, settings: settings, recordPath: record)
+        if out.view == nil { options.timing.refreshMicros = 3_600_000_000 }  // nothing to redraw: no wake-ups for it
+        let runner = try HostRunner(options: options, sinks: sinks, art: art)
         if context.handleSignals { StopSignals.install(context.stop) }
         defer { if context.handleSignals { StopSignals.restore() } }
         out.view?.start()

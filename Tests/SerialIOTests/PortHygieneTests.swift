@@ -106,6 +106,23 @@ struct OtherOpenersTests {
         #expect(DeviceOpeners.others(of: "/nonexistent/tty").isEmpty)
     }
 
+    /// An emulated board holds its pty's master and keeps the slave open so the
+    /// link never hangs up: it is the board side, not a reader stealing bytes.
+    /// A second process that opens the same slave is one.
+    @Test func theProcessHoldingThePtysMasterIsNotAnotherReader() throws {
+        let board = try Self.start("/usr/bin/python3", ["-c",
+            "import os, pty, sys; m, s = pty.openpty(); print(os.ttyname(s), flush=True); sys.stdin.readline()"])
+        defer { Self.stop(board) }
+        let slave = try Self.waitForLine(board.output).trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(slave.hasPrefix("/dev/pts/"))
+        #expect(DeviceOpeners.others(of: slave).isEmpty, "\(DeviceOpeners.others(of: slave))")
+
+        let reader = try Self.start("/bin/sh", ["-c", "exec 3<\"$0\"; echo running; read line", slave])
+        defer { Self.stop(reader) }
+        #expect(try Self.waitForLine(reader.output) == "running\n")
+        #expect(DeviceOpeners.others(of: slave) == [DeviceOpener(pid: reader.process.processIdentifier, command: "sh")])
+    }
+
     @Test func busyNamesTheProcessHoldingTheLock() throws {
         let fixture = try PtyFixture()  // this process holds the slave too, without a lock
         defer { fixture.close() }

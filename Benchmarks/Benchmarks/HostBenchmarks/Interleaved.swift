@@ -54,6 +54,7 @@ func startPair(tickMicros: Int) -> (Board, RunningHost, Board, EchoLoop) {
     let host = RunningHost(port: hostBoard.pty.slavePath, tickMicros: tickMicros)
     hostBoard.readFrame()  // HOST_HELLO
     hostBoard.send(hello)
+    hostBoard.sendSample()  // starts the tick clock: from here on every sample completes a tick (1 ms ticks)
     return (hostBoard, host, echoBoard, EchoLoop(port: echoBoard.pty.slavePath))
 }
 
