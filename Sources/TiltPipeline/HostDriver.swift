@@ -42,7 +42,7 @@ public struct HostDriver: Sendable {
         /// How early to wake before a tick is due; nil: never doze.
         public var dozeMarginMicros: UInt64? = 200
         /// A doze lasts at most as long as the board takes to send this many bytes.
-        public var dozeBufferBytes: UInt64 = 1024
+        public var dozeBufferBytes: UInt64 = 2048
         /// The line's byte rate (baud / 10): bounds a doze before HELLO says the sample rate.
         public var lineBytesPerSecond: UInt64 = 11_520
         /// Shortest interval between two `trouble` news.
