@@ -95,6 +95,6 @@ let interleavedBenchmarks: @Sendable () -> Void = {
         _ = host.shutdown(); _ = echo.shutdown()
         let summary = RatioSummary(ratios: ratios)
         benchmark.measurement(ratio, Int((summary.median * 1000).rounded()))
-        print("CPU at 1 kHz, host / bare echo: \(summary); host \(String(format: "%.2f", Double(hostCPU) / 160)) %, echo \(String(format: "%.2f", Double(echoCPU) / 160)) % of a core")
+        print("CPU at 1 kHz, host / bare echo: \(summary); host \(String(format: "%.2f", Double(hostCPU) / 160_000)) %, echo \(String(format: "%.2f", Double(echoCPU) / 160_000)) % of a core")
     }
 }
