@@ -22,15 +22,9 @@ enum ConfigFile {
             throw Failure(.badSettings, SettingsResolver.tooLarge(path: path, bytes: Int(info.st_size)).message)
         }
         var bytes = [UInt8](repeating: 0, count: limit + 1)
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n == 0 { break }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw Failure(.badSettings, "\(path): cannot read the config file (\(String(cString: strerror(errno)))); check the path")
-            }
-            count += n
+        let (count, error) = bytes.withUnsafeMutableBytes { readFilling(fd, $0) }
+        if let error {
+            throw Failure(.badSettings, "\(path): cannot read the config file (\(String(cString: strerror(error)))); check the path")
         }
         guard count <= limit else {
             throw Failure(.badSettings, "\(path): more than \(limit) bytes is too large for a config file; see docs/usage.md")

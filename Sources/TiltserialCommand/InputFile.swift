@@ -25,15 +25,8 @@ final class InputFile {
     /// Fills the block as far as the file goes (short only at the end) and
     /// calls `body` with what was read; an empty buffer means the end.
     func next<R>(_ body: (UnsafeRawBufferPointer) throws(Failure) -> R) throws(Failure) -> R {
-        var count = 0
-        let path = self.path, fd = self.fd
-        let error: Int32? = block.withUnsafeMutableBytes { raw in
-            while count < raw.count {
-                let n = Glibc.read(fd, raw.baseAddress! + count, raw.count - count)
-                if n > 0 { count += n } else if n == 0 { return nil } else if errno != EINTR { return errno }
-            }
-            return nil
-        }
+        let fd = self.fd
+        let (count, error) = block.withUnsafeMutableBytes { readFilling(fd, $0) }
         if let error { throw Self.failure(path, error) }
         return try block.withUnsafeBytes { raw in
             Result { () throws(Failure) in try body(UnsafeRawBufferPointer(rebasing: raw[0..<count])) }
@@ -43,4 +36,15 @@ final class InputFile {
     private static func failure(_ path: String, _ code: Int32) -> Failure {
         Failure(.badInputFile, "\(path): cannot read it (\(String(cString: strerror(code)))); check the path")
     }
+}
+
+/// Reads from `fd` until `buffer` is full or the end of the file (retrying
+/// EINTR): the bytes read, and the errno of a failed read (nil: none).
+func readFilling(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> (count: Int, errno: Int32?) {
+    var count = 0
+    while count < buffer.count {
+        let n = Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
+        if n > 0 { count += n } else if n == 0 { break } else if errno != EINTR { return (count, errno) }
+    }
+    return (count, nil)
 }
