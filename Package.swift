@@ -20,6 +20,8 @@ let package = Package(
         // For Benchmarks/ (pty latency, emulator speed).
         .library(name: "SerialIO", targets: ["SerialIO"]),
         .library(name: "BoardEmulator", targets: ["BoardEmulator"]),
+        // The firmware's C protocol code: the yardstick of Benchmarks/DecoderBenchmarks.
+        .library(name: "FirmwareCore", targets: ["FirmwareCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -22,6 +22,8 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "WireProtocol", package: main),
                 .product(name: "TiltCore", package: main),
+                .product(name: "FirmwareCore", package: main),
+                .product(name: "SerialIO", package: main),
             ],
             path: "Benchmarks/DecoderBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),

@@ -47,6 +47,7 @@ let i2cdevlibText: [UInt8] = {
 }()
 
 let benchmarks: @Sendable () -> Void = {
+    againstCBenchmarks()
     let metrics: [BenchmarkMetric] = [.wallClock, .throughput, .mallocCountTotal, .instructions]
 
     // The harness's own allocations per iteration: subtract from the others.
