@@ -15,7 +15,6 @@
 #include <sim_io.h>
 #include <avr_twi.h>
 #include <avr_uart.h>
-#include <ssd1306_virt.h>
 
 // MARK: Core
 
@@ -111,12 +110,20 @@ avr_t *cbp_avr_create(const char *elf_path, const char *mmcu, uint32_t frequency
     avr_ioctl(avr, AVR_IOCTL_UART_GET_FLAGS('0'), &flags);
     flags &= ~(uint32_t)(AVR_UART_FLAG_STDIO | AVR_UART_FLAG_POLL_SLEEP);
     avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &flags);
+    if (!cbp_twi_install(avr)) {
+        snprintf(error, error_size, "out of memory");
+        avr_terminate(avr);
+        free(avr);
+        return NULL;
+    }
     return avr;
 }
 
 void cbp_avr_destroy(avr_t *avr) {
     if (!avr) return;
-    avr_terminate(avr);
+    cbp_twi *twi = cbp_twi_find(avr);
+    avr_terminate(avr);  // deallocates the io modules (ours included) but frees none
+    free(twi);
     free(avr);
 }
 
@@ -141,7 +148,9 @@ avr_irq_t *cbp_uart0_irq(avr_t *avr, int which) {
 }
 
 avr_irq_t *cbp_twi0_irq(avr_t *avr, int which) {
-    return avr_io_getirq(avr, AVR_IOCTL_TWI_GETIRQ(0), which);
+    // Our TWI model's bus (cbp_twi.c); simavr's own TWI irqs go quiet once it is installed.
+    avr_irq_t *irq = cbp_twi_bus_irq(avr, which);
+    return irq ? irq : avr_io_getirq(avr, AVR_IOCTL_TWI_GETIRQ(0), which);
 }
 
 cbp_twi_message cbp_twi_decode(uint32_t value) {
@@ -164,117 +173,3 @@ void cbp_irq_unregister(avr_irq_t *irq, cbp_irq_hook hook, void *context) {
 }
 
 void cbp_irq_raise(avr_irq_t *irq, uint32_t value) { avr_raise_irq(irq, value); }
-
-// MARK: SSD1306
-
-typedef struct {
-    ssd1306_t part;          // first member: a ssd1306_t* is a cbp_ssd1306*
-    avr_irq_t *twi_input;    // where ACKs and read data go
-    uint8_t address;         // 7-bit
-    bool selected;
-    bool expect_control;     // next written byte is a control byte
-    bool single;             // Co=1: one data/command byte, then a control byte
-    bool changed;
-} cbp_ssd1306;
-
-static void cbp_ssd1306_twi_hook(avr_irq_t *irq, uint32_t value, void *context) {
-    (void)irq;
-    cbp_ssd1306 *d = context;
-    cbp_twi_message m = cbp_twi_decode(value);
-    if (m.conditions & TWI_COND_STOP) d->selected = false;
-    if (m.conditions & TWI_COND_START) {
-        d->selected = (m.address >> 1) == d->address;
-        d->expect_control = true;
-        if (d->selected)
-            avr_raise_irq(d->twi_input, avr_twi_irq_msg(TWI_COND_ACK, m.address, 1));
-    }
-    if (!d->selected) return;
-    if (m.conditions & TWI_COND_WRITE) {
-        avr_raise_irq(d->twi_input, avr_twi_irq_msg(TWI_COND_ACK, m.address, 1));
-        if (d->expect_control) {
-            d->part.di_pin = (m.data & 0x40) ? SSD1306_VIRT_DATA : SSD1306_VIRT_INSTRUCTION;
-            d->single = (m.data & 0x80) != 0;
-            d->expect_control = false;
-            return;
-        }
-        bool start_line = d->part.di_pin == SSD1306_VIRT_INSTRUCTION
-            && d->part.command_register == 0 && m.data >= 0x40 && m.data <= 0x7F;
-        if (!start_line) {
-            // The SPI byte hook writes data or a command according to di_pin.
-            avr_raise_irq(d->part.irq + IRQ_SSD1306_SPI_BYTE_IN, m.data);
-            d->changed = true;
-        }
-        if (d->single) d->expect_control = true;
-    }
-    if (m.conditions & TWI_COND_READ) {
-        // Serial interfaces cannot read the SSD1306; answer 0 like the part does.
-        avr_raise_irq(d->twi_input, avr_twi_irq_msg(TWI_COND_READ, m.address, 0));
-    }
-}
-
-ssd1306_t *cbp_ssd1306_create(avr_t *avr, uint8_t address) {
-    cbp_ssd1306 *d = calloc(1, sizeof *d);
-    if (!d) return NULL;
-    // ssd1306_init printf()s two timing lines; keep them off the tool's stdout.
-    // Holding the stdout lock keeps other threads' stdio out of the window.
-    flockfile(stdout);
-    fflush(stdout);
-    int saved = dup(STDOUT_FILENO);
-    int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (saved >= 0 && null >= 0) dup2(null, STDOUT_FILENO);
-    ssd1306_init(avr, &d->part, 128, 64);
-    fflush(stdout);
-    if (saved >= 0 && null >= 0) dup2(saved, STDOUT_FILENO);
-    if (null >= 0) close(null);
-    if (saved >= 0) close(saved);
-    funlockfile(stdout);
-    d->address = address;
-    d->twi_input = cbp_twi0_irq(avr, TWI_IRQ_INPUT);
-    cbp_ssd1306_power_on(&d->part);
-    avr_irq_register_notify(cbp_twi0_irq(avr, TWI_IRQ_OUTPUT), cbp_ssd1306_twi_hook, d);
-    return &d->part;
-}
-
-void cbp_ssd1306_destroy(ssd1306_t *part) {
-    if (!part) return;
-    cbp_ssd1306 *d = (cbp_ssd1306 *)part;
-    avr_irq_unregister_notify(cbp_twi0_irq(part->avr, TWI_IRQ_OUTPUT), cbp_ssd1306_twi_hook, d);
-    avr_free_irq(part->irq, IRQ_SSD1306_COUNT);
-    free(d);
-}
-
-void cbp_ssd1306_power_on(ssd1306_t *part) {
-    cbp_ssd1306 *d = (cbp_ssd1306 *)part;
-    memset(part->vram, 0, sizeof part->vram);
-    part->cursor.page = 0;
-    part->cursor.column = 0;
-    part->flags = 0;
-    part->command_register = 0;
-    part->contrast_register = 0x7F;
-    part->addr_mode = SSD1306_ADDR_MODE_HORZ;
-    part->cs_pin = 0;  // chip select is active low; TWI parts are always selected
-    ssd1306_set_flag(part, SSD1306_FLAG_COM_SCAN_NORMAL, 1);
-    ssd1306_set_flag(part, SSD1306_FLAG_SEGMENT_REMAP_0, 1);
-    d->selected = false;
-    d->expect_control = true;
-    d->changed = true;
-}
-
-bool cbp_ssd1306_copy_vram(ssd1306_t *part, uint8_t out[1024]) {
-    cbp_ssd1306 *d = (cbp_ssd1306 *)part;
-    bool changed = d->changed || ssd1306_get_flag(part, SSD1306_FLAG_DIRTY);
-    memcpy(out, part->vram, 1024);
-    d->changed = false;
-    ssd1306_set_flag(part, SSD1306_FLAG_DIRTY, 0);
-    return changed;
-}
-
-uint8_t cbp_ssd1306_flags(const ssd1306_t *part, uint8_t *contrast) {
-    if (contrast) *contrast = part->contrast_register;
-    uint8_t bits = 0;
-    if (part->flags & (1 << SSD1306_FLAG_DISPLAY_ON)) bits |= 1;
-    if (part->flags & (1 << SSD1306_FLAG_DISPLAY_INVERTED)) bits |= 2;
-    if (!(part->flags & (1 << SSD1306_FLAG_SEGMENT_REMAP_0))) bits |= 4;  // 0xA1
-    if (!(part->flags & (1 << SSD1306_FLAG_COM_SCAN_NORMAL))) bits |= 8;  // 0xC8
-    return bits;
-}

@@ -7,4 +7,3 @@
 #include <avr_uart.h>
 #include <avr_ioport.h>
 #include <uart_pty.h>
-#include <ssd1306_virt.h>

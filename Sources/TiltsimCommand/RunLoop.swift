@@ -56,7 +56,7 @@ struct RunLoop {
 
     private func writePNG() throws {
         guard let file = output.png, let board = boards.first else { return }
-        let bytes = PNGEncoder.encode(board.displayedFrame, scale: 4)
+        let bytes = PNGEncoder.encode(board.displayedFrame, scale: 4, lit: board.displayedBrightness)
         let temporary = file + ".tmp"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)),
               rename(temporary, file) == 0 else {

@@ -53,7 +53,7 @@ public final class AVRBoard: @unchecked Sendable {
     private var plugged = true
     private var stopRequested = false
     private let batchCycles: UInt64
-    private var vramScratch = [UInt8](repeating: 0, count: AVRDisplayFrame.byteCount)
+    private var displayReader = SSD1306Reader()
 
     // Published state: guarded by `published`, waited on by observers.
     private let published = NSCondition()
@@ -311,9 +311,7 @@ public final class AVRBoard: @unchecked Sendable {
 
     /// Called with `simulation` locked, after a batch.
     private func publish(state: Int32) {
-        let changed = cbp_ssd1306_copy_vram(display, &vramScratch)
-        var contrast: UInt8 = 0
-        let flags = cbp_ssd1306_flags(display, &contrast)
+        let frame = displayReader.frameIfChanged(display)
         let micros = simulatedMicros()
         let halted: String? = switch state {
         case Int32(CBP_STATE_DONE): "the firmware stopped (slept with interrupts off or returned from main); reset() restarts it"
@@ -322,10 +320,8 @@ public final class AVRBoard: @unchecked Sendable {
         }
         published.withLock {
             status.simulatedMicros = micros
-            if changed {
-                status.display = AVRDisplayFrame(
-                    vram: vramScratch, isOn: flags & 1 != 0, isInverted: flags & 2 != 0, contrast: contrast,
-                    isSegmentRemapped: flags & 4 != 0, isComScanReversed: flags & 8 != 0)
+            if let frame {
+                status.display = frame
                 status.displayGeneration += 1
             }
             status.sensorSamples = sensor.model.sampleCount

@@ -1,3 +1,5 @@
+import TiltDisplay
+
 /// What the board is doing, as seen from outside the simulation thread.
 public enum AVRRunState: Sendable, Equatable {
     /// Built, `start()` not called yet.
@@ -12,34 +14,40 @@ public enum AVRRunState: Sendable, Equatable {
     case stopped
 }
 
-/// The SSD1306's memory and display state.
+/// The SSD1306: its display RAM as stored, its registers, and what the glass shows.
 public struct AVRDisplayFrame: Sendable, Equatable {
-    /// 8 pages × 128 columns, page-major; bit 0 of a byte is the page's top row.
+    /// GDDRAM as stored: 8 pages × 128 columns, page-major; bit 0 of a byte is
+    /// the page's top row. Hardware scrolling rotates it, like the part does.
     public var vram: [UInt8]
-    /// Display on (0xAF) or asleep (0xAE).
-    public var isOn: Bool
-    /// Inverse video (0xA7).
-    public var isInverted: Bool
-    /// Contrast register (0x81 command).
-    public var contrast: UInt8
-    /// Column 127 drives SEG0 (0xA1; 0xA0 is the reset value). With 0xC8 too,
-    /// this is the usual module orientation, in which VRAM reads upright.
-    public var isSegmentRemapped: Bool
-    /// COM scan reversed (0xC8; 0xC0 is the reset value).
-    public var isComScanReversed: Bool
+    /// The registers that shape the picture (addressing, remaps, scroll, contrast…).
+    public var registers: SSD1306Registers
 
     public static let byteCount = 1024
 
-    public init(vram: [UInt8] = [UInt8](repeating: 0, count: byteCount), isOn: Bool = false,
-                isInverted: Bool = false, contrast: UInt8 = 0x7F,
-                isSegmentRemapped: Bool = false, isComScanReversed: Bool = false) {
+    public init(vram: [UInt8] = [UInt8](repeating: 0, count: byteCount), registers: SSD1306Registers = SSD1306Registers()) {
         self.vram = vram
-        self.isOn = isOn
-        self.isInverted = isInverted
-        self.contrast = contrast
-        self.isSegmentRemapped = isSegmentRemapped
-        self.isComScanReversed = isComScanReversed
+        self.registers = registers
     }
+
+    /// What the glass shows (`SSD1306Glass`): dark while the display is off or
+    /// the charge pump is off; inverted, remapped, offset, scrolled as the
+    /// registers say. Equal to `vram` for our firmware's settings. Computed
+    /// when asked (the simulation thread publishes every millisecond).
+    public var glass: Frame { SSD1306Glass.frame(gddram: vram, registers: registers) }
+
+    /// Display on (0xAF) or asleep (0xAE).
+    public var isOn: Bool { registers.displayOn }
+    /// Inverse video (0xA7).
+    public var isInverted: Bool { registers.inverse }
+    /// Contrast register (0x81 command).
+    public var contrast: UInt8 { registers.contrast }
+    /// Column 127 drives SEG0 (0xA1; 0xA0 is the reset value). With 0xC8 too,
+    /// this is the usual module orientation, in which VRAM reads upright.
+    public var isSegmentRemapped: Bool { registers.segmentRemap }
+    /// COM scan reversed (0xC8; 0xC0 is the reset value).
+    public var isComScanReversed: Bool { registers.comReversed }
+    /// Gray level of a lit pixel on the glass (from the contrast); 0 while the panel is dark.
+    public var brightness: UInt8 { registers.isLit ? SSD1306Glass.brightness(contrast: registers.contrast) : 0 }
 
     /// The pixel at column `x` (0...127), row `y` (0...63), as stored in VRAM.
     public func pixel(x: Int, y: Int) -> Bool {

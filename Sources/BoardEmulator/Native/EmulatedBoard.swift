@@ -7,6 +7,8 @@ public protocol EmulatedBoard: AnyObject, Sendable {
     var serialPath: String? { get }
     /// What the board's display shows now (dark while the display is off).
     var displayedFrame: TiltDisplay.Frame { get }
+    /// Gray level (0...255) of a lit pixel now: the display's contrast as brightness.
+    var displayedBrightness: UInt8 { get }
     func start()
     func stop()
     /// The reset button: HELLO again, sequence and board time restart.
@@ -23,12 +25,11 @@ public protocol EmulatedBoard: AnyObject, Sendable {
 
 extension NativeBoard: EmulatedBoard {
     public var displayedFrame: TiltDisplay.Frame { screen }
+    public var displayedBrightness: UInt8 { 0xFF }
 }
 
 extension AVRBoard: EmulatedBoard {
-    public var displayedFrame: TiltDisplay.Frame {
-        let display = self.displayFrame
-        guard display.isOn, let frame = TiltDisplay.Frame(bytes: display.vram) else { return TiltDisplay.Frame() }
-        return frame
-    }
+    /// What the glass shows (`AVRDisplayFrame.glass`).
+    public var displayedFrame: TiltDisplay.Frame { displayFrame.glass }
+    public var displayedBrightness: UInt8 { displayFrame.brightness }
 }

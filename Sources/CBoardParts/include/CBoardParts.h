@@ -9,7 +9,6 @@
 
 struct avr_t;
 struct avr_irq_t;
-struct ssd1306_t;
 
 /// Reads an ELF, forces `mmcu`/`frequency` (Arduino ELFs carry no .mmcu
 /// section), creates and initialises the core and loads the firmware. Turns
@@ -42,7 +41,9 @@ void cbp_avr_reset(struct avr_t *avr);
 struct avr_irq_t *cbp_uart0_irq(struct avr_t *avr, int which);
 enum { CBP_UART_INPUT = 0, CBP_UART_OUTPUT, CBP_UART_XON, CBP_UART_XOFF };
 
-/// TWI0 irqs (TWI_IRQ_INPUT, TWI_IRQ_OUTPUT).
+/// The TWI bus irqs slaves attach to (CBP_TWI_INPUT: their answers,
+/// CBP_TWI_OUTPUT: what the master sends): our TWI model's (cbp_twi.c),
+/// installed by cbp_avr_create in place of simavr's avr_twi.
 struct avr_irq_t *cbp_twi0_irq(struct avr_t *avr, int which);
 enum { CBP_TWI_INPUT = 0, CBP_TWI_OUTPUT = 1 };
 
@@ -64,19 +65,64 @@ void cbp_irq_register(struct avr_irq_t *irq, cbp_irq_hook hook, void *context);
 void cbp_irq_unregister(struct avr_irq_t *irq, cbp_irq_hook hook, void *context);
 void cbp_irq_raise(struct avr_irq_t *irq, uint32_t value);
 
-/// A 128x64 SSD1306 on TWI0 at 7-bit `address` (0x3C). Uses simavr's
-/// ssd1306_virt for the command set and VRAM, behind our own TWI front end:
-/// it decodes control bytes itself (Co and D/C bits, so 0x80/0xC0 never reach
-/// the part, which would abort the process) and swallows the single-byte
-/// "set start line" commands 0x40..0x7F, which the part mistakes for a
-/// command with a parameter. The reset line is not wired (it stays high).
-struct ssd1306_t *cbp_ssd1306_create(struct avr_t *avr, uint8_t address);
-void cbp_ssd1306_destroy(struct ssd1306_t *part);
-/// Power-on state: VRAM cleared, cursor home, horizontal addressing.
-void cbp_ssd1306_power_on(struct ssd1306_t *part);
-/// Copies 1024 bytes of VRAM (page-major: page 0 columns 0..127 first).
-/// Returns whether VRAM or the display flags changed since the last call.
-bool cbp_ssd1306_copy_vram(struct ssd1306_t *part, uint8_t out[1024]);
+// MARK: TWI master (cbp_twi.c)
+
+/// Our model of the ATmega328P's TWI (datasheet section 21): polling works
+/// (TWINT clears when written with 1), TWSR carries the datasheet's master
+/// status codes, bus time follows TWBR/TWPS. Installed by cbp_avr_create;
+/// owned by the core (freed by cbp_avr_destroy).
+typedef struct cbp_twi cbp_twi;
+cbp_twi *cbp_twi_install(struct avr_t *avr);
+cbp_twi *cbp_twi_find(struct avr_t *avr);
+struct avr_irq_t *cbp_twi_bus_irq(struct avr_t *avr, int which);
+/// CPU cycles the bus has been busy (START, bytes, STOP) since power-on.
+uint64_t cbp_twi_bus_cycles(struct avr_t *avr);
+
+// MARK: SSD1306 (cbp_ssd1306.c)
+
+/// The SSD1306's GDDRAM and registers, as the glass model (Swift) needs them.
+typedef struct {
+    uint8_t gddram[1024];        ///< 8 pages x 128 columns, page-major; bit 0 = top row of the page
+    uint8_t display_on;          ///< 0xAF
+    uint8_t charge_pump;         ///< 0x8D 0x14
+    uint8_t inverse;             ///< 0xA7
+    uint8_t entire_on;           ///< 0xA5
+    uint8_t segment_remap;       ///< 0xA1: column 127 drives SEG0
+    uint8_t com_reversed;        ///< 0xC8: COM scan from COM[N-1] to COM0
+    uint8_t start_line;          ///< 0x40..0x7F
+    uint8_t offset;              ///< 0xD3
+    uint8_t multiplex;           ///< 0xA8: rows - 1 (15..63)
+    uint8_t com_pins;            ///< 0xDA: bit 4 alternative, bit 5 left/right remap
+    uint8_t contrast;            ///< 0x81
+    uint8_t clock;               ///< 0xD5: oscillator (bits 7:4), divide ratio - 1 (bits 3:0)
+    uint8_t precharge;           ///< 0xD9: phase 2 (7:4), phase 1 (3:0)
+    uint8_t vcomh;               ///< 0xDB
+    uint8_t addressing_mode;     ///< 0x20: 0 horizontal, 1 vertical, 2 page
+    uint8_t column, page;        ///< the write cursor
+    uint8_t column_start, column_end, page_start, page_end;  ///< 0x21, 0x22
+    uint8_t scroll_active;       ///< 0x2F
+    uint8_t scroll_kind;         ///< 0x26 right, 0x27 left, 0x29/0x2A diagonal; 0 none set up
+    uint8_t scroll_start_page, scroll_end_page;
+    uint8_t scroll_interval;     ///< frames-per-step code (0..7)
+    uint8_t scroll_vertical_step;  ///< rows per step (diagonal)
+    uint8_t vscroll_top, vscroll_rows;  ///< 0xA3: fixed rows at the top, rows that scroll
+    uint8_t vscroll_offset;      ///< rows the vertical scroll has moved
+    uint32_t scroll_steps;       ///< steps since 0x2F
+    uint64_t frame_cycles;       ///< one display frame, in CPU cycles
+} cbp_ssd1306_state;
+
+typedef struct cbp_ssd1306 cbp_ssd1306;
+/// A 128x64 SSD1306 on the TWI bus at 7-bit `address` (0x3C, or 0x3D with SA0
+/// high), in its power-on state. The reset line is not wired (it stays high).
+cbp_ssd1306 *cbp_ssd1306_create(struct avr_t *avr, uint8_t address);
+void cbp_ssd1306_destroy(cbp_ssd1306 *part);
+/// Power-on reset: the datasheet's reset values (page addressing, display off), GDDRAM cleared.
+void cbp_ssd1306_power_on(cbp_ssd1306 *part);
+/// Brings scrolling up to the core's current cycle and copies the state.
+/// Returns whether anything changed since the last snapshot or copy.
+bool cbp_ssd1306_snapshot(cbp_ssd1306 *part, cbp_ssd1306_state *out);
+/// Copies GDDRAM (page-major); returns whether anything changed since the last call.
+bool cbp_ssd1306_copy_vram(cbp_ssd1306 *part, uint8_t out[1024]);
 /// Display state bits: bit 0 on (0xAF), bit 1 inverted (0xA7), bit 2 segments
 /// remapped (0xA1), bit 3 COM scan reversed (0xC8). Contrast in `contrast`.
-uint8_t cbp_ssd1306_flags(const struct ssd1306_t *part, uint8_t *contrast);
+uint8_t cbp_ssd1306_flags(const cbp_ssd1306 *part, uint8_t *contrast);

@@ -12,7 +12,7 @@
 // Display pattern: byte i of VRAM (page-major) = (i * 7 + 3) & 0xFF, written in
 // horizontal addressing mode with 0x00 command and 0x40 data transactions;
 // also 0xA1 after a start-line command, and 0xA7, 0xC8 sent with Co=1 control
-// bytes (0x80), which simavr's own SSD1306 TWI code would abort on.
+// bytes (0x80), which simavr's own ssd1306_virt would abort on.
 #include <avr/interrupt.h>
 #include <avr/io.h>
 #include <stdint.h>
@@ -47,8 +47,8 @@ static void uart_poll_echo(void) {
     }
 }
 
-// Interrupt-driven like Arduino's Wire: simavr 1.6 never clears TWINT when
-// software writes 1 to it, so polling TWINT does not work there.
+// Interrupt-driven like Arduino's Wire (a polling driver is
+// sketches/polling_twi.ino).
 static volatile uint8_t twi_flag, twi_status;
 
 ISR(TWI_vect) {
@@ -83,10 +83,7 @@ static void twi_start(uint8_t address_byte, uint8_t expect_ack) {
     if (s != 0x08 && s != 0x10) twi_expect(s, 0x08);
     TWDR = address_byte;
     twi_go(0);
-    s = twi_wait();
-    // simavr 1.6 reports an acknowledged SLA+W as 0x28 (data ACK), not 0x18.
-    if (expect_ack == 0x18 && s == 0x28) s = 0x18;
-    twi_expect(s, expect_ack);
+    twi_expect(twi_wait(), expect_ack);
 }
 
 static void twi_write(uint8_t data) {

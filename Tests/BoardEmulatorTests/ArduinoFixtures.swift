@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import TiltCore
+@testable import BoardEmulator
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The Arduino fixture sketches (Fixtures/sketches/*.ino), built once per test
+/// process with `make -C Fixtures` (avr-gcc + the Arduino core, like the
+/// firmware) into .build/avr-fixtures, where later runs only rebuild what changed.
+enum ArduinoFixtures {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let build = root + "/.build/avr-fixtures"
+
+    static let built: Result<Void, AVRTestFailure> = {
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        make.arguments = ["make", "-s", "-C", fixtures, "BUILD=\(build)"]
+        make.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        make.standardError = errors
+        do { try make.run() } catch {
+            return .failure(AVRTestFailure("cannot run make: \(error); install make, gcc-avr, avr-libc and arduino-core-avr (scripts/install-deps)"))
+        }
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        make.waitUntilExit()
+        guard make.terminationStatus == 0 else {
+            return .failure(AVRTestFailure("building the fixture sketches failed: \(message.suffix(1200))"))
+        }
+        return .success(())
+    }()
+
+    /// The ELF of sketch `name`, building the fixtures if needed.
+    static func path(_ name: String) throws -> String {
+        try built.get()
+        let elf = build + "/\(name).elf"
+        guard FileManager.default.fileExists(atPath: elf) else { throw AVRTestFailure("no fixture \(elf)") }
+        return elf
+    }
+
+    /// A free-running board with the sketch and a client on its pty (opened
+    /// before the core starts, so the client sees the sketch's first bytes).
+    static func start(_ name: String, motion: any MotionSource = ConstantMotionSource.faceUp,
+                      configure: (inout AVRBoard.Configuration) -> Void = { _ in }) throws -> (AVRBoard, AVRPtyClient) {
+        var configuration = AVRBoard.Configuration(firmwarePath: try path(name), pace: .freeRunning, motionSource: motion)
+        configure(&configuration)
+        let board = try AVRBoard(configuration)
+        let client = try AVRPtyClient(path: try #require(board.serialPath))
+        board.start()
+        return (board, client)
+    }
+}
+
+extension AVRBoard {
+    /// The first status published at or after board time `micros` (waiting at most 60 s of wall time).
+    func status(atBoardMicros micros: UInt64) -> AVRBoardStatus? {
+        waitFor(timeout: .seconds(60)) { $0.simulatedMicros >= micros }
+    }
+}
+
+extension AVRPtyClient {
+    /// The next line starting with `prefix`, split at spaces (the prefix is
+    /// field 0); Arduino's println ends lines with CR LF.
+    func fields(_ prefix: String, timeout: TimeInterval = 60) -> [String]? {
+        sketchLine(timeout: timeout) { $0.hasPrefix(prefix) }?.split(separator: " ").map(String.init)
+    }
+
+    /// The next line (without CR) that satisfies `match`.
+    func sketchLine(timeout: TimeInterval = 60, where match: (String) -> Bool = { _ in true }) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while let line = readLine(timeout: deadline.timeIntervalSinceNow) {
+            let trimmed = line.hasSuffix("\r") ? String(line.dropLast()) : line
+            if match(trimmed) { return trimmed }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+import TiltDisplay
+@testable import BoardEmulator
+
+/// Our SSD1306 model (CBoardParts/cbp_ssd1306.c) and the glass, driven by
+/// fixture sketches in simavr: U8x8's tile placement and the registers that
+/// change the picture, checked at points of board time.
+@Suite(.serialized) struct SSD1306FixtureTests {
+    /// u8x8_tiles.ino's tile byte.
+    static func tileByte(_ t: Int, _ ty: Int, _ k: Int) -> UInt8 { UInt8(truncatingIfNeeded: t * 29 + ty * 7 + k * 3 + 1) }
+
+    @Test func pageModeAtPowerOnAndU8x8TilesInHorizontalMode() throws {
+        let (board, client) = try ArduinoFixtures.start("u8x8_tiles")
+        defer { board.stop() }
+        #expect(client.fields("P") == ["P"])
+        #expect(client.fields("T") == ["T"])
+        var expected = [UInt8](repeating: 0, count: 1024)
+        // Page addressing (the reset default): column 126 of page 3, wrapping to column 0 of page 3.
+        for (column, byte) in [(126, 0x11), (127, 0x22), (0, 0x33), (1, 0x44)] as [(Int, UInt8)] { expected[3 * 128 + column] = byte }
+        // Tiles placed with column/page commands in horizontal addressing; the
+        // last run crosses column 127 into page 7.
+        for (tx, ty, count) in [(0, 0, 1), (3, 2, 1), (7, 4, 1), (10, 5, 2), (15, 6, 2)] {
+            for i in 0..<count * 8 {
+                let position = ty * 128 + tx * 8 + i
+                expected[position] = Self.tileByte(tx + i / 8, ty, i % 8)
+            }
+        }
+        let status = board.waitFor(timeout: .seconds(30)) { $0.display.vram == expected }
+        let display = try #require(status?.display, "GDDRAM: \(board.displayFrame.vram.enumerated().filter { $0.element != expected[$0.offset] }.prefix(8))")
+        #expect(display.registers.addressingMode == 0)
+        #expect(display.glass.bytes == expected, "U8g2's set-up (0xA1, 0xC8) shows GDDRAM upright")
+        #expect(board.displayedFrame.bytes == expected)
+        #expect(display.brightness == SSD1306Glass.brightness(contrast: 0xCF))
+    }
+
+    /// scroll_invert.ino's pattern as GDDRAM.
+    static let pattern: [UInt8] = (0..<1024).map { i in
+        let p = i / 128, c = i % 128
+        return UInt8(truncatingIfNeeded: c * 37 + p * 101 + ((c * c) >> 2))
+    }
+
+    static func bit(_ ram: [UInt8], _ x: Int, _ y: Int) -> Bool { ram[(y >> 3) * 128 + x] >> UInt8(y & 7) & 1 != 0 }
+
+    static func frame(_ pixel: (Int, Int) -> Bool) -> Frame {
+        var bytes = [UInt8](repeating: 0, count: 1024)
+        for y in 0..<64 { for x in 0..<128 where pixel(x, y) { bytes[(y >> 3) * 128 + x] |= 1 << UInt8(y & 7) } }
+        return Frame(bytes: bytes)!
+    }
+
+    /// The pattern with pages `pages` rotated right by `steps` columns.
+    static func rotated(_ steps: Int, pages: ClosedRange<Int>) -> [UInt8] {
+        var ram = pattern
+        for p in pages { for c in 0..<128 { ram[p * 128 + c] = pattern[p * 128 + ((c - steps) % 128 + 128) % 128] } }
+        return ram
+    }
+
+    /// One display frame with 0xD5 0x80, 0xD9 0xF1, 64 rows: 16 MHz · 1 · (1 + 15 + 50) · 64 / 370 kHz.
+    static let frameCycles: UInt64 = 16_000_000 * 66 * 64 / 370_000
+    static let stepMicros = Double(frameCycles * 5) / 16
+
+    @Test func invertOffsetScrollEntireOnOffRemapsAndMultiplexOnBoardTime() throws {
+        let (board, client) = try ArduinoFixtures.start("scroll_invert")
+        defer { board.stop() }
+        func phase(_ letter: String) throws -> UInt64 {
+            let fields = try #require(client.fields(letter + " "), "phase \(letter)")
+            return try #require(UInt64(fields[1]))
+        }
+        func display(at micros: UInt64) throws -> AVRDisplayFrame { try #require(board.status(atBoardMicros: micros)).display }
+
+        let a = try phase("A")
+        var d = try display(at: a + 200_000)
+        #expect(d.glass.bytes == Self.pattern, "A: set-up and pattern, upright")
+        #expect(d.registers.frameCycles == Self.frameCycles)
+
+        let b = try phase("B")
+        d = try display(at: b + 200_000)
+        #expect(d.glass == Self.frame { !Self.bit(Self.pattern, $0, $1) }, "B: 0xA7 inverts")
+        #expect(d.brightness == SSD1306Glass.brightness(contrast: 0x10) && d.brightness < SSD1306Glass.brightness(contrast: 0xCF))
+
+        let c = try phase("C")
+        d = try display(at: c + 200_000)
+        #expect(d.glass == Self.frame { Self.bit(Self.pattern, $0, ($1 + 12) % 64) }, "C: offset 4 + start line 8")
+        #expect(d.vram == Self.pattern, "GDDRAM itself is untouched")
+
+        // Right scroll of pages 0-1, a step every 5 frames: pixels move with board time.
+        let dStart = try phase("D")
+        var lastSteps = -1
+        for after in [300_000, 1_000_000] as [UInt64] {
+            let status = try #require(board.status(atBoardMicros: dStart + after))
+            let steps = Int(status.display.registers.scrollSteps)
+            let elapsed = Double(status.simulatedMicros - dStart)
+            #expect(abs(Double(steps) - elapsed / Self.stepMicros) < 1.5, "D: \(steps) steps after \(elapsed) µs")
+            #expect(steps > lastSteps)
+            lastSteps = steps
+            #expect(status.display.vram == Self.rotated(steps, pages: 0...1), "D: pages 0-1 rotated right by \(steps)")
+            #expect(status.display.glass.bytes == status.display.vram)
+        }
+
+        // Diagonal scroll: every page right, and the picture up one row per step.
+        let eStart = try phase("E")
+        for after in [300_000, 1_000_000] as [UInt64] {
+            let status = try #require(board.status(atBoardMicros: eStart + after))
+            let registers = status.display.registers
+            let steps = Int(registers.scrollSteps)
+            let elapsed = Double(status.simulatedMicros - eStart)
+            #expect(abs(Double(steps) - elapsed / Self.stepMicros) < 1.5, "E: \(steps) steps after \(elapsed) µs")
+            #expect(Int(registers.verticalScrollOffset) == steps % 64)
+            let ram = Self.rotated(steps, pages: 0...7)
+            #expect(status.display.vram == ram)
+            #expect(status.display.glass == Self.frame { Self.bit(ram, $0, ($1 + steps) % 64) }, "E: moved up \(steps) rows")
+        }
+
+        let f = try phase("F")
+        d = try display(at: f + 200_000)
+        #expect(d.glass == Self.frame { _, _ in true }, "F: 0xA5 lights everything")
+        #expect(!d.registers.scrollActive && d.vram == Self.pattern)
+
+        let g = try phase("G")
+        d = try display(at: g + 200_000)
+        #expect(d.glass == Frame() && !d.isOn && d.brightness == 0, "G: 0xAE: dark")
+
+        let h = try phase("H")
+        d = try display(at: h + 200_000)
+        #expect(d.glass == Self.frame { Self.bit(Self.pattern, 127 - $0, 63 - $1) }, "H: 0xA0 + 0xC0: rotated half a turn")
+
+        let i = try phase("I")
+        d = try display(at: i + 200_000)
+        #expect(d.glass == Self.frame { x, y in y >= 32 && Self.bit(Self.pattern, x, y - 32) }, "I: 32 rows driven")
+        #expect(client.fields("Z") != nil)
+    }
+
+    /// Two runs of the same sketch: the same serial bytes, and the same screen
+    /// whenever the display is in the same state.
+    @Test func twoRunsGiveIdenticalBytesAndScreens() throws {
+        func run() throws -> (serial: [String], screens: [String: [UInt8]], static: [[UInt8]]) {
+            let (board, client) = try ArduinoFixtures.start("scroll_invert")
+            defer { board.stop() }
+            var lines: [String] = []
+            var screens: [String: [UInt8]] = [:]
+            var still: [[UInt8]] = []
+            while let line = client.sketchLine() {
+                lines.append(line)
+                if line.hasPrefix("Z") { break }
+                guard let micros = UInt64(line.split(separator: " ").last ?? "") else { continue }
+                // Mid-phase: static phases give one screen; scrolling phases are keyed by their step count.
+                let status = try #require(board.status(atBoardMicros: micros + 200_000))
+                if status.display.registers.scrollActive {
+                    screens["\(line.prefix(1))\(status.display.registers.scrollSteps)"] = status.display.glass.bytes
+                } else {
+                    still.append(status.display.glass.bytes + [status.display.brightness])
+                }
+            }
+            return (lines, screens, still)
+        }
+        let first = try run(), second = try run()
+        #expect(first.serial.count == 10 && first.serial == second.serial, "\(first.serial) vs \(second.serial)")
+        #expect(first.static == second.static && first.static.count == 7)
+        let shared = Set(first.screens.keys).intersection(second.screens.keys)
+        #expect(!shared.isEmpty)
+        for steps in shared { #expect(first.screens[steps] == second.screens[steps], "screen after \(steps) steps") }
+    }
+}
