@@ -312,6 +312,11 @@ bool cbp_ssd1306_snapshot(cbp_ssd1306 *d, cbp_ssd1306_state *out) {
     return changed;
 }
 
+void cbp_ssd1306_peek(cbp_ssd1306 *d, cbp_ssd1306_state *out) {
+    cbp_ssd1306_sync(d);  // steps taken here still count as a change for the next snapshot
+    if (out) *out = d->s;
+}
+
 bool cbp_ssd1306_copy_vram(cbp_ssd1306 *d, uint8_t out[1024]) {
     cbp_ssd1306_sync(d);
     bool changed = d->changed;

@@ -35,7 +35,7 @@ import TiltCore
             times.append(TimeStampMotionSource.time(of: sample))
         }
         #expect(times.count == 20)
-        // CONFIG = 1 (1 kHz), SMPLRT_DIV = 9: one sample every 10 ms, none skipped.
+        // CONFIG = 0 (8 kHz, unfiltered), SMPLRT_DIV = 79: one sample every 10 ms, none skipped.
         let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
         #expect(gaps.allSatisfy { $0 == 10_000 }, "gaps \(gaps)")
         #expect(board.currentStatus.simulatedMicros >= times.last ?? .max)

@@ -53,9 +53,12 @@ struct AVRMPU6050ModelTests {
         #expect(read(&model, Register.intStatus, count: 1, at: 5999) == [0])
         #expect(read(&model, Register.intStatus, count: 1, at: 6000) == [1])
         #expect(read(&model, Register.intStatus, count: 1, at: 6001) == [0])  // cleared on read
+        // The low-pass filter sees the motion at the 1 kHz internal rate, from the wake-up on.
+        #expect(source.times == Array(stride(from: 1000, through: 6000, by: 1000)))
         // A slow reader gets the newest sample, taken on a period boundary.
         _ = read(&model, Register.intStatus, count: 1, at: 23_000)
-        #expect(source.times == [6000, 21_000])
+        #expect(source.times == Array(stride(from: 1000, through: 21_000, by: 1000)))
+        #expect(model.sampleCount == 4)  // 6, 11, 16, 21 ms
         #expect(read(&model, Register.accelXHigh, count: 14, at: 23_000) == source.reading.burstBytes)
     }
 

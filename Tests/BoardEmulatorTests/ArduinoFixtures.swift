@@ -43,21 +43,23 @@ enum ArduinoFixtures {
 
     /// A free-running board with the sketch and a client on its pty (opened
     /// before the core starts, so the client sees the sketch's first bytes).
-    static func start(_ name: String, motion: any MotionSource = ConstantMotionSource.faceUp,
+    /// `captures`: board times (µs) at which to take the display, before the core starts.
+    static func start(_ name: String, motion: any MotionSource = ConstantMotionSource.faceUp, captures: [UInt64] = [],
                       configure: (inout AVRBoard.Configuration) -> Void = { _ in }) throws -> (AVRBoard, AVRPtyClient) {
         var configuration = AVRBoard.Configuration(firmwarePath: try path(name), pace: .freeRunning, motionSource: motion)
         configure(&configuration)
         let board = try AVRBoard(configuration)
         let client = try AVRPtyClient(path: try #require(board.serialPath))
+        for t in captures { #expect(board.captureDisplay(atBoardMicros: t)) }
         board.start()
         return (board, client)
     }
 }
 
 extension AVRBoard {
-    /// The first status published at or after board time `micros` (waiting at most 60 s of wall time).
-    func status(atBoardMicros micros: UInt64) -> AVRBoardStatus? {
-        waitFor(timeout: .seconds(60)) { $0.simulatedMicros >= micros }
+    /// The display captured at board time `micros` (waiting at most 60 s of wall time).
+    func display(at micros: UInt64) throws -> AVRDisplayFrame {
+        try #require(display(atBoardMicros: micros, timeout: .seconds(60)), "no display captured at \(micros) µs")
     }
 }
 

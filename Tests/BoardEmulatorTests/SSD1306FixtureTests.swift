@@ -59,105 +59,98 @@ import TiltDisplay
     static let frameCycles: UInt64 = 16_000_000 * 66 * 64 / 370_000
     static let stepMicros = Double(frameCycles * 5) / 16
 
-    @Test func invertOffsetScrollEntireOnOffRemapsAndMultiplexOnBoardTime() throws {
-        let (board, client) = try ArduinoFixtures.start("scroll_invert")
-        defer { board.stop() }
-        func phase(_ letter: String) throws -> UInt64 {
-            let fields = try #require(client.fields(letter + " "), "phase \(letter)")
-            return try #require(UInt64(fields[1]))
-        }
-        func display(at micros: UInt64) throws -> AVRDisplayFrame { try #require(board.status(atBoardMicros: micros)).display }
+    /// Phase starts of scroll_invert.ino (board ms) and where each is looked at (µs after it).
+    static let phases: [(letter: String, ms: UInt64, looks: [UInt64])] = [
+        ("A", 300, [200_000]), ("B", 700, [200_000]), ("C", 1100, [200_000]), ("D", 1500, [300_000, 1_000_000]),
+        ("E", 2700, [300_000, 1_000_000]), ("F", 3900, [200_000]), ("G", 4300, [200_000]), ("H", 4700, [200_000]),
+        ("I", 5100, [200_000]),
+    ]
+    static let captureTimes = phases.flatMap { p in p.looks.map { p.ms * 1000 + $0 } }
 
-        let a = try phase("A")
-        var d = try display(at: a + 200_000)
+    @Test func invertOffsetScrollEntireOnOffRemapsAndMultiplexOnBoardTime() throws {
+        let (board, client) = try ArduinoFixtures.start("scroll_invert", captures: Self.captureTimes)
+        defer { board.stop() }
+        var started: [String: UInt64] = [:]
+        while let line = client.sketchLine(), !line.hasPrefix("Z") {
+            let f = line.split(separator: " ")
+            if f.count == 2, let micros = UInt64(f[1]) { started[String(f[0])] = micros }
+        }
+        for (letter, ms, _) in Self.phases {
+            let t = try #require(started[letter], "phase \(letter) printed")
+            #expect(t >= ms * 1000 && t < ms * 1000 + 60_000, "phase \(letter) at \(t) µs")
+        }
+
+        var d = try board.display(at: 500_000)
         #expect(d.glass.bytes == Self.pattern, "A: set-up and pattern, upright")
         #expect(d.registers.frameCycles == Self.frameCycles)
 
-        let b = try phase("B")
-        d = try display(at: b + 200_000)
+        d = try board.display(at: 900_000)
         #expect(d.glass == Self.frame { !Self.bit(Self.pattern, $0, $1) }, "B: 0xA7 inverts")
         #expect(d.brightness == SSD1306Glass.brightness(contrast: 0x10) && d.brightness < SSD1306Glass.brightness(contrast: 0xCF))
 
-        let c = try phase("C")
-        d = try display(at: c + 200_000)
+        d = try board.display(at: 1_300_000)
         #expect(d.glass == Self.frame { Self.bit(Self.pattern, $0, ($1 + 12) % 64) }, "C: offset 4 + start line 8")
         #expect(d.vram == Self.pattern, "GDDRAM itself is untouched")
 
         // Right scroll of pages 0-1, a step every 5 frames: pixels move with board time.
-        let dStart = try phase("D")
+        let dStart = try #require(started["D"])
         var lastSteps = -1
-        for after in [300_000, 1_000_000] as [UInt64] {
-            let status = try #require(board.status(atBoardMicros: dStart + after))
-            let steps = Int(status.display.registers.scrollSteps)
-            let elapsed = Double(status.simulatedMicros - dStart)
+        for at in [1_800_000, 2_500_000] as [UInt64] {
+            let display = try board.display(at: at)
+            let steps = Int(display.registers.scrollSteps)
+            let elapsed = Double(at - dStart)
             #expect(abs(Double(steps) - elapsed / Self.stepMicros) < 1.5, "D: \(steps) steps after \(elapsed) µs")
             #expect(steps > lastSteps)
             lastSteps = steps
-            #expect(status.display.vram == Self.rotated(steps, pages: 0...1), "D: pages 0-1 rotated right by \(steps)")
-            #expect(status.display.glass.bytes == status.display.vram)
+            #expect(display.vram == Self.rotated(steps, pages: 0...1), "D: pages 0-1 rotated right by \(steps)")
+            #expect(display.glass.bytes == display.vram)
         }
 
         // Diagonal scroll: every page right, and the picture up one row per step.
-        let eStart = try phase("E")
-        for after in [300_000, 1_000_000] as [UInt64] {
-            let status = try #require(board.status(atBoardMicros: eStart + after))
-            let registers = status.display.registers
+        let eStart = try #require(started["E"])
+        for at in [3_000_000, 3_700_000] as [UInt64] {
+            let display = try board.display(at: at)
+            let registers = display.registers
             let steps = Int(registers.scrollSteps)
-            let elapsed = Double(status.simulatedMicros - eStart)
+            let elapsed = Double(at - eStart)
             #expect(abs(Double(steps) - elapsed / Self.stepMicros) < 1.5, "E: \(steps) steps after \(elapsed) µs")
             #expect(Int(registers.verticalScrollOffset) == steps % 64)
             let ram = Self.rotated(steps, pages: 0...7)
-            #expect(status.display.vram == ram)
-            #expect(status.display.glass == Self.frame { Self.bit(ram, $0, ($1 + steps) % 64) }, "E: moved up \(steps) rows")
+            #expect(display.vram == ram)
+            #expect(display.glass == Self.frame { Self.bit(ram, $0, ($1 + steps) % 64) }, "E: moved up \(steps) rows")
         }
 
-        let f = try phase("F")
-        d = try display(at: f + 200_000)
+        d = try board.display(at: 4_100_000)
         #expect(d.glass == Self.frame { _, _ in true }, "F: 0xA5 lights everything")
         #expect(!d.registers.scrollActive && d.vram == Self.pattern)
 
-        let g = try phase("G")
-        d = try display(at: g + 200_000)
+        d = try board.display(at: 4_500_000)
         #expect(d.glass == Frame() && !d.isOn && d.brightness == 0, "G: 0xAE: dark")
 
-        let h = try phase("H")
-        d = try display(at: h + 200_000)
+        d = try board.display(at: 4_900_000)
         #expect(d.glass == Self.frame { Self.bit(Self.pattern, 127 - $0, 63 - $1) }, "H: 0xA0 + 0xC0: rotated half a turn")
 
-        let i = try phase("I")
-        d = try display(at: i + 200_000)
+        d = try board.display(at: 5_300_000)
         #expect(d.glass == Self.frame { x, y in y >= 32 && Self.bit(Self.pattern, x, y - 32) }, "I: 32 rows driven")
-        #expect(client.fields("Z") != nil)
     }
 
-    /// Two runs of the same sketch: the same serial bytes, and the same screen
-    /// whenever the display is in the same state.
+    /// Two runs of the same sketch: the same serial bytes (board timestamps
+    /// included) and the same display at every captured instant.
     @Test func twoRunsGiveIdenticalBytesAndScreens() throws {
-        func run() throws -> (serial: [String], screens: [String: [UInt8]], static: [[UInt8]]) {
-            let (board, client) = try ArduinoFixtures.start("scroll_invert")
+        let times = Self.captureTimes + stride(from: 1_550_000, to: 3_900_000, by: 50_000).map { UInt64($0) }
+        func run() throws -> (serial: [String], displays: [AVRDisplayFrame]) {
+            let (board, client) = try ArduinoFixtures.start("scroll_invert", captures: times)
             defer { board.stop() }
             var lines: [String] = []
-            var screens: [String: [UInt8]] = [:]
-            var still: [[UInt8]] = []
             while let line = client.sketchLine() {
                 lines.append(line)
                 if line.hasPrefix("Z") { break }
-                guard let micros = UInt64(line.split(separator: " ").last ?? "") else { continue }
-                // Mid-phase: static phases give one screen; scrolling phases are keyed by their step count.
-                let status = try #require(board.status(atBoardMicros: micros + 200_000))
-                if status.display.registers.scrollActive {
-                    screens["\(line.prefix(1))\(status.display.registers.scrollSteps)"] = status.display.glass.bytes
-                } else {
-                    still.append(status.display.glass.bytes + [status.display.brightness])
-                }
             }
-            return (lines, screens, still)
+            return (lines, try times.map { try board.display(at: $0) })
         }
         let first = try run(), second = try run()
         #expect(first.serial.count == 10 && first.serial == second.serial, "\(first.serial) vs \(second.serial)")
-        #expect(first.static == second.static && first.static.count == 7)
-        let shared = Set(first.screens.keys).intersection(second.screens.keys)
-        #expect(!shared.isEmpty)
-        for steps in shared { #expect(first.screens[steps] == second.screens[steps], "screen after \(steps) steps") }
+        #expect(first.displays == second.displays)
+        #expect(Set(first.displays.map(\.glass)).count > 20, "the screens differ from instant to instant while scrolling")
     }
 }

@@ -7,8 +7,8 @@ import Glibc
 #endif
 
 /// An Arduino Uno/Nano (ATmega328P at 16 MHz) running real firmware in simavr,
-/// with a virtual MPU-6050 (TWI 0x68), an SSD1306 OLED (TWI 0x3C) and UART0 on a
-/// pseudo-terminal.
+/// with a virtual MPU-6050 (TWI 0x68, INT on D2), an SSD1306 OLED (TWI 0x3C) and
+/// UART0 on a pseudo-terminal.
 ///
 /// The core runs on its own thread in batches of one simulated millisecond,
 /// paced against the wall clock (`AVRPace`). Every simavr object belongs to
@@ -28,8 +28,11 @@ public final class AVRBoard: @unchecked Sendable {
         public var resetOnConnect = false
         public var mcu = "atmega328p"
         public var frequency: UInt32 = 16_000_000
-        /// The MPU-6050's TWI address; nil: no sensor on the bus (every access NACKed).
+        /// The MPU-6050's TWI address (0x69 for a part with AD0 high); nil: no
+        /// sensor on the bus (every access NACKed).
         public var sensorAddress: UInt8? = 0x68
+        /// Where the MPU-6050's INT pin is wired (D2 = INT0, as sketches expect); nil: not wired.
+        public var sensorInterruptPin: AVRPin? = .d2
         public var displayAddress: UInt8 = 0x3C
 
         public init(firmwarePath: String, pace: AVRPace = .realTime, linkPath: String? = nil,
@@ -54,6 +57,7 @@ public final class AVRBoard: @unchecked Sendable {
     private var stopRequested = false
     private let batchCycles: UInt64
     private var displayReader = SSD1306Reader()
+    private var displayCapture: SSD1306Capture?
 
     // Published state: guarded by `published`, waited on by observers.
     private let published = NSCondition()
@@ -95,8 +99,10 @@ public final class AVRBoard: @unchecked Sendable {
         batchCycles = UInt64(configuration.frequency / 1000)
         serial = AVRSerialBridge(avr: avr)
         serial.terminal = terminal
-        sensor = MPU6050Device(avr: avr, address: configuration.sensorAddress, source: configuration.motionSource)
+        sensor = MPU6050Device(avr: avr, address: configuration.sensorAddress,
+                               interruptPin: configuration.sensorInterruptPin, source: configuration.motionSource)
         display = cbp_ssd1306_create(avr, configuration.displayAddress)
+        displayCapture = SSD1306Capture(avr: avr, part: display)
         pacer = AVRPacer(pace: configuration.pace)
         if configuration.resetOnConnect {
             // Runs inside pump(), on the simulation thread with the lock held.
@@ -160,6 +166,8 @@ public final class AVRBoard: @unchecked Sendable {
         guard let avr else { return }
         sensor.detach()
         serial.detach()
+        displayCapture?.detach()
+        displayCapture = nil
         cbp_ssd1306_destroy(display)
         display = nil
         cbp_avr_destroy(avr)
@@ -256,6 +264,22 @@ public final class AVRBoard: @unchecked Sendable {
     /// The display as last published (after the latest simulated millisecond).
     public var displayFrame: AVRDisplayFrame { status(\.display) }
 
+    /// Asks for the display as it is at board time `micros` exactly (a timer on
+    /// the core's cycle counter takes it, however fast the core runs); read it
+    /// with `display(atBoardMicros:timeout:)`. False if the board is past that time.
+    @discardableResult
+    public func captureDisplay(atBoardMicros micros: UInt64) -> Bool {
+        simulation.lock()
+        defer { simulation.unlock() }
+        return displayCapture?.request(atMicros: micros) ?? false
+    }
+
+    /// The display at board time `micros` (asked for with `captureDisplay`), once
+    /// the board has got there; nil after `timeout` of wall time.
+    public func display(atBoardMicros micros: UInt64, timeout: Duration) -> AVRDisplayFrame? {
+        waitFor(timeout: timeout) { $0.displayCaptures[micros] != nil }?.displayCaptures[micros]
+    }
+
     /// Waits until `condition` holds for the published status, or `timeout`
     /// passes (wall time). Returns the status that satisfied it, or nil.
     /// `condition` runs under the status lock: it must not call the board.
@@ -312,6 +336,7 @@ public final class AVRBoard: @unchecked Sendable {
     /// Called with `simulation` locked, after a batch.
     private func publish(state: Int32) {
         let frame = displayReader.frameIfChanged(display)
+        let captures = displayCapture?.take() ?? [:]
         let micros = simulatedMicros()
         let halted: String? = switch state {
         case Int32(CBP_STATE_DONE): "the firmware stopped (slept with interrupts off or returned from main); reset() restarts it"
@@ -324,6 +349,7 @@ public final class AVRBoard: @unchecked Sendable {
                 status.display = frame
                 status.displayGeneration += 1
             }
+            status.displayCaptures.merge(captures) { $1 }
             status.sensorSamples = sensor.model.sampleCount
             status.bytesFromAVR = serial.bytesFromAVR
             status.bytesToAVR = serial.bytesToAVR

@@ -65,6 +65,8 @@ public struct AVRBoardStatus: Sendable {
     /// The display, and how many times it changed.
     public var display: AVRDisplayFrame
     public var displayGeneration: UInt64
+    /// Displays captured at exact board times (`AVRBoard.captureDisplay(atBoardMicros:)`).
+    public var displayCaptures: [UInt64: AVRDisplayFrame] = [:]
     /// MPU-6050 samples taken.
     public var sensorSamples: UInt64
     /// UART bytes each way, and bytes from the AVR dropped because no client read them.

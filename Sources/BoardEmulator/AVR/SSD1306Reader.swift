@@ -12,6 +12,14 @@ struct SSD1306Reader {
         let vram = withUnsafeBytes(of: &state.gddram) { Array($0) }
         return AVRDisplayFrame(vram: vram, registers: SSD1306Registers(state))
     }
+
+    /// The display as it is now, changed or not (does not reset the part's change flag).
+    mutating func frame(_ part: OpaquePointer?) -> AVRDisplayFrame? {
+        guard let part else { return nil }
+        cbp_ssd1306_peek(part, &state)
+        let vram = withUnsafeBytes(of: &state.gddram) { Array($0) }
+        return AVRDisplayFrame(vram: vram, registers: SSD1306Registers(state))
+    }
 }
 
 extension SSD1306Registers {

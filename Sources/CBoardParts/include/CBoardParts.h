@@ -121,8 +121,30 @@ void cbp_ssd1306_power_on(cbp_ssd1306 *part);
 /// Brings scrolling up to the core's current cycle and copies the state.
 /// Returns whether anything changed since the last snapshot or copy.
 bool cbp_ssd1306_snapshot(cbp_ssd1306 *part, cbp_ssd1306_state *out);
+/// Like cbp_ssd1306_snapshot, but leaves the change flag for the next snapshot.
+void cbp_ssd1306_peek(cbp_ssd1306 *part, cbp_ssd1306_state *out);
 /// Copies GDDRAM (page-major); returns whether anything changed since the last call.
 bool cbp_ssd1306_copy_vram(cbp_ssd1306 *part, uint8_t out[1024]);
 /// Display state bits: bit 0 on (0xAF), bit 1 inverted (0xA7), bit 2 segments
 /// remapped (0xA1), bit 3 COM scan reversed (0xC8). Contrast in `contrast`.
 uint8_t cbp_ssd1306_flags(const cbp_ssd1306 *part, uint8_t *contrast);
+
+// MARK: Timers and pins for part models (cbp_timer.c)
+
+/// A one-shot timer on the core's cycle counter that survives core resets
+/// (simavr drops its cycle timers on reset; a part is a separate chip).
+typedef struct cbp_timer cbp_timer;
+typedef void (*cbp_timer_hook)(void *context);
+cbp_timer *cbp_timer_create(struct avr_t *avr, cbp_timer_hook hook, void *context);
+/// Fires `hook` once the core reaches `cycle` (at once if it already has); replaces any earlier time.
+void cbp_timer_at(cbp_timer *timer, uint64_t cycle);
+void cbp_timer_cancel(cbp_timer *timer);
+/// Whether the core was reset since the last call (the timer then fires right
+/// after the reset, so the part can drive its pins again).
+bool cbp_timer_take_reset(cbp_timer *timer);
+/// Cancels and frees; call before the core is destroyed.
+void cbp_timer_destroy(cbp_timer *timer);
+
+/// The irq that drives an I/O pin from outside (port 'B', 'C', 'D'; bit 0..7):
+/// raise 1 or 0 to set the level the AVR reads (external interrupts follow).
+struct avr_irq_t *cbp_ioport_pin_irq(struct avr_t *avr, char port, int bit);

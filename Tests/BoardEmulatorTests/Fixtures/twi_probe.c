@@ -7,8 +7,9 @@
 //   "S<28 hex digits>"   each 14-byte burst from 0x3B, once per data-ready
 //   "E<ss><ee><nn>"      a TWI error: status, expected status, step (then it starts over)
 //   "R<hh>"              echo of each byte received on the UART
-// Sensor setup: wake (PWR_MGMT_1 = 0), CONFIG = 1 (DLPF on: 1 kHz),
-// SMPLRT_DIV = 9, so a sample every 10 ms.
+// Sensor setup: wake (PWR_MGMT_1 = 0), CONFIG = 0 (no low-pass filter, so the
+// readings are the motion source's own: 8 kHz gyro rate), SMPLRT_DIV = 79, so
+// a sample every 10 ms.
 // Display pattern: byte i of VRAM (page-major) = (i * 7 + 3) & 0xFF, written in
 // horizontal addressing mode with 0x00 command and 0x40 data transactions;
 // also 0xA1 after a start-line command, and 0xA7, 0xC8 sent with Co=1 control
@@ -159,8 +160,8 @@ int main(void) {
         oled_pattern();
         uart_put('D'); uart_put('\n');
         mpu_write(0x6B, 0x00);
-        mpu_write(0x1A, 0x01);
-        mpu_write(0x19, 9);
+        mpu_write(0x1A, 0x00);
+        mpu_write(0x19, 79);
         while (!twi_error) {
             uint8_t status = 0;
             mpu_read(0x3A, &status, 1);

@@ -1,7 +1,9 @@
 // scroll_invert: what the SSD1306's registers do to the glass, phase by phase
-// on board time (no input needed, so two runs are byte-identical). Written for
-// the BoardEmulator tests; Wire at 400 kHz, display at 0x3C, 115200 baud.
-// Each phase sends its commands, prints "<letter> <micros>" and holds.
+// at fixed board times (no input needed, so two runs are byte-identical and a
+// test knows in advance when to look). Written for the BoardEmulator tests;
+// Wire at 400 kHz, display at 0x3C, 115200 baud. Each phase starts at the
+// millis() given below, sends its commands and prints "<letter> <micros>".
+//   A 300, B 700, C 1100, D 1500, E 2700, F 3900, G 4300, H 4700, I 5100, Z 5500
 //   A  set-up (0xA1, 0xC8, 0xDA 0x12, charge pump, clock 0x80, pre-charge 0xF1,
 //      64 rows, contrast 0xCF, horizontal addressing) and the test pattern
 //   B  inverse (0xA7), contrast 0x10
@@ -46,56 +48,65 @@ static void draw_pattern(void) {
     }
 }
 
-static uint32_t phase_start;
+static void at(uint32_t ms) {
+    while (millis() < ms) {}
+}
 
-static void phase(char letter, uint16_t hold_ms) {
+static void phase(char letter) {
     Serial.print(letter);
     Serial.print(' ');
     Serial.println(micros());
-    Serial.flush();
-    phase_start += hold_ms;
-    while ((int32_t)(millis() - phase_start) < 0) {}
 }
 
 void setup() {
     Serial.begin(115200);
     Wire.begin();
     Wire.setClock(400000);
-    phase_start = millis();
 
+    at(300);
     COMMANDS(0xAE, 0xD5, 0x80, 0xA8, 0x3F, 0xD3, 0x00, 0x40, 0x8D, 0x14, 0xA1, 0xC8, 0xDA, 0x12,
              0x81, 0xCF, 0xD9, 0xF1, 0xDB, 0x40, 0xA4, 0xA6, 0x2E, 0xAF);
     draw_pattern();
-    phase('A', 400);
+    phase('A');
 
+    at(700);
     COMMANDS(0xA7, 0x81, 0x10);
-    phase('B', 400);
+    phase('B');
 
+    at(1100);
     COMMANDS(0xA6, 0xD3, 0x04, 0x48);
-    phase('C', 400);
+    phase('C');
 
+    at(1500);
     COMMANDS(0xD3, 0x00, 0x40, 0x26, 0x00, 0x00, 0x00, 0x01, 0x00, 0xFF, 0x2F);
-    phase('D', 1200);
+    phase('D');
 
+    at(2700);
     COMMANDS(0x2E);
     draw_pattern();
     COMMANDS(0xA3, 0x00, 0x40, 0x29, 0x00, 0x00, 0x00, 0x07, 0x01, 0x2F);
-    phase('E', 1200);
+    phase('E');
 
+    at(3900);
     COMMANDS(0x2E);
     draw_pattern();
     COMMANDS(0xA5);
-    phase('F', 400);
+    phase('F');
 
+    at(4300);
     COMMANDS(0xA4, 0xAE);
-    phase('G', 400);
+    phase('G');
 
+    at(4700);
     COMMANDS(0xAF, 0xA0, 0xC0);
-    phase('H', 400);
+    phase('H');
 
+    at(5100);
     COMMANDS(0xA1, 0xC8, 0xA8, 0x1F);
-    phase('I', 400);
-    phase('Z', 0);
+    phase('I');
+
+    at(5500);
+    phase('Z');
 }
 
 void loop() {}

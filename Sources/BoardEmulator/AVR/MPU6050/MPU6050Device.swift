@@ -1,0 +1,123 @@
+import CBoardParts
+import TiltCore
+
+/// The virtual MPU-6050 wired to the AVR: decodes bus events from our TWI
+/// model, drives an `MPU6050Model`, answers (ACK, read data) synchronously
+/// inside the hook, and drives the INT pin. While an interrupt is enabled a
+/// timer wakes the model at each sample (and at the end of each 50 µs INT
+/// pulse), so the pin moves on time without bus traffic. Simulation thread only.
+final class MPU6050Device {
+    var model = MPU6050Model()
+    var source: any MotionSource
+    /// nil: not on the bus (the hook is not registered, so nothing answers).
+    let address: UInt8?
+    /// Where INT is wired; nil: not connected.
+    let interruptPin: AVRPin?
+    private let avr: OpaquePointer
+    private let twiInput: OpaquePointer
+    private let twiOutput: OpaquePointer
+    private var pin: OpaquePointer?
+    private var timer: OpaquePointer?
+    private var pinLevel = false
+    private var selected = false
+    private let hook: cbp_irq_hook = { _, value, context in
+        Unmanaged<MPU6050Device>.fromOpaque(context!).takeUnretainedValue().bus(cbp_twi_decode(value))
+    }
+    private let timerHook: cbp_timer_hook = { context in
+        Unmanaged<MPU6050Device>.fromOpaque(context!).takeUnretainedValue().timerFired()
+    }
+
+    init(avr: OpaquePointer, address: UInt8?, interruptPin: AVRPin? = .d2, source: any MotionSource) {
+        self.avr = avr
+        self.address = address
+        self.interruptPin = address == nil ? nil : interruptPin
+        self.source = source
+        twiInput = cbp_twi0_irq(avr, Int32(CBP_TWI_INPUT))
+        twiOutput = cbp_twi0_irq(avr, Int32(CBP_TWI_OUTPUT))
+        guard address != nil else { return }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        cbp_irq_register(twiOutput, hook, context)
+        if let interruptPin, let ascii = interruptPin.port.asciiValue {
+            pin = cbp_ioport_pin_irq(avr, CChar(bitPattern: ascii), Int32(interruptPin.bit))
+            timer = cbp_timer_create(avr, timerHook, context)
+        }
+    }
+
+    func detach() {
+        guard address != nil else { return }
+        cbp_irq_unregister(twiOutput, hook, Unmanaged.passUnretained(self).toOpaque())
+        cbp_timer_destroy(timer)
+        timer = nil
+    }
+
+    func powerOn() {
+        model.powerOn()
+        selected = false
+        updateInterrupt(forceLevel: true)
+    }
+
+    private var nowMicros: UInt64 {
+        AVRClock.micros(cycle: cbp_avr_cycle(avr), frequency: cbp_avr_frequency(avr))
+    }
+
+    private func bus(_ message: cbp_twi_message) {
+        let conditions = Int32(message.conditions)
+        if conditions & Int32(CBP_TWI_STOP) != 0 { selected = false }
+        if conditions & Int32(CBP_TWI_START) != 0 {
+            selected = message.address >> 1 == address
+            guard selected else { return }
+            model.begin(read: message.address & 1 != 0, atMicros: nowMicros, source: &source)
+            reply(Int32(CBP_TWI_ACK), message.address, 1)
+        }
+        guard selected else { return }
+        if conditions & Int32(CBP_TWI_WRITE) != 0 {
+            reply(Int32(CBP_TWI_ACK), message.address, 1)
+            model.write(message.data, atMicros: nowMicros)
+        }
+        if conditions & Int32(CBP_TWI_READ) != 0 {
+            reply(Int32(CBP_TWI_READ), message.address, model.read())
+        }
+        updateInterrupt()
+    }
+
+    private func timerFired() {
+        let afterReset = timer.map { cbp_timer_take_reset($0) } ?? false
+        model.advance(toMicros: nowMicros, source: &source)
+        updateInterrupt(forceLevel: afterReset)
+    }
+
+    /// Drives INT as the model says (INT_LEVEL: active low; INT_OPEN: released
+    /// when inactive, read as high through the line's pull-up) and sets the
+    /// timer for the next moment it may change.
+    private func updateInterrupt(forceLevel: Bool = false) {
+        guard let pin, let timer else { return }
+        let now = nowMicros
+        let config = model.registers[Int(MPU6050Model.Register.intPinConfig)]
+        let active = model.interruptLineActive(atMicros: now)
+        let activeLow = config & 0x80 != 0, openDrain = config & 0x40 != 0
+        let level = active ? !activeLow : (openDrain ? true : activeLow)
+        if level != pinLevel || forceLevel {
+            if forceLevel && level { cbp_irq_raise(pin, 0) }  // the core's reset cleared PIN; make the level felt again
+            cbp_irq_raise(pin, level ? 1 : 0)
+            pinLevel = level
+        }
+        if let next = model.nextInterruptMicros(after: now) {
+            cbp_timer_at(timer, next * UInt64(cbp_avr_frequency(avr)) / 1_000_000)
+        } else {
+            cbp_timer_cancel(timer)
+        }
+    }
+
+    private func reply(_ conditions: Int32, _ address: UInt8, _ data: UInt8) {
+        cbp_irq_raise(twiInput, cbp_twi_encode(UInt8(conditions), address, data))
+    }
+}
+
+/// Simulated time from the core's cycle counter.
+enum AVRClock {
+    /// Microseconds since power-on, without overflow for any realistic run.
+    static func micros(cycle: UInt64, frequency: UInt32) -> UInt64 {
+        let f = UInt64(frequency)
+        return cycle / f * 1_000_000 + cycle % f * 1_000_000 / f
+    }
+}
