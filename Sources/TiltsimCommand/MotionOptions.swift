@@ -8,7 +8,7 @@ struct MotionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A named motion: \(Scenarios.names.joined(separator: ", ")) (default rest).", valueName: "name"))
     var motion: String?
 
-    @Option(help: ArgumentHelp("A motion script: lines 'seconds back° right°'.", valueName: "file"))
+    @Option(help: ArgumentHelp("A motion script: lines 'seconds back° right° [turn°]'.", valueName: "file"))
     var script: String?
 
     @Option(help: ArgumentHelp("A recorded sample CSV (\(SampleCSV.header)).", valueName: "file"))

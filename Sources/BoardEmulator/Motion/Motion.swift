@@ -32,14 +32,10 @@ public struct Motion: MotionSource {
         case .script(let script):
             let seconds = Double(micros) / 1e6
             let pose = script.pose(at: seconds)
-            // Rotation rate from the pose's change over the next millisecond:
-            // tilting back turns about x, right side down about y (iOS axes).
-            let ahead = script.pose(at: seconds + 0.001)
+            // Rotation rate (body frame) from the pose's change over the next millisecond.
+            let rate = pose.orientation.bodyRate(to: script.pose(at: seconds + 0.001).orientation, seconds: 0.001)
             let n = noise.gyro()
-            let gyro = Axes3(
-                x: Self.gyroCounts((pose.back - ahead.back) * 1000 + n.x),
-                y: Self.gyroCounts((ahead.right - pose.right) * 1000 + n.y),
-                z: Self.gyroCounts(n.z))
+            let gyro = Axes3(x: Self.gyroCounts(rate.x + n.x), y: Self.gyroCounts(rate.y + n.y), z: Self.gyroCounts(rate.z + n.z))
             return RawSample(accel: pose.accelCounts(noise: noise.accel()), temperature: Self.roomTemperature, gyro: gyro)
         case .recorded(let rows):
             guard let first = rows.first else { return RawSample(accel: Pose.rest.accelCounts()) }
@@ -51,6 +47,12 @@ public struct Motion: MotionSource {
             }
             return rows[low].raw
         }
+    }
+
+    /// The scripted pose's orientation; nil for recorded samples (they hold no heading).
+    public func orientation(atMicros micros: UInt64) -> Quaternion? {
+        guard case .script(let script) = path else { return nil }
+        return script.pose(at: Double(micros) / 1e6).orientation
     }
 
     /// 25 °C: (25 − 36.53) × 340.

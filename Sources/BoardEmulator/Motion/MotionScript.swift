@@ -1,12 +1,13 @@
 import TiltCore
 
 /// Poses over time, linearly interpolated: the small script language of
-/// `tiltsim --script FILE` and of the named scenarios.
+/// `tiltsim --script FILE` and of the named scenarios. A fourth column, the
+/// heading (`turn°`, clockwise seen from above), is optional (0 when left out).
 ///
-///     # seconds  back°  right°
+///     # seconds  back°  right°  [turn°]
 ///     0          30     0
 ///     1.5        30     25     # ease right over 1.5 s
-///     3          10     25
+///     3          10     25      90
 ///
 /// Before the first key the first pose holds, after the last key the last one.
 public struct MotionScript: Hashable, Sendable {
@@ -39,16 +40,16 @@ public struct MotionScript: Hashable, Sendable {
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," || $0 == "\r" })
             if fields.isEmpty { continue }
             let numbers = fields.compactMap { Double($0) }
-            guard fields.count == 3, numbers.count == 3 else {
-                throw ParseError(line: index + 1, reason: "expected 'seconds back right', three numbers, found '\(line)'")
+            guard fields.count == 3 || fields.count == 4, numbers.count == fields.count else {
+                throw ParseError(line: index + 1, reason: "expected 'seconds back right [turn]', three or four numbers, found '\(line)'")
             }
             if let last = keys.last, numbers[0] < last.seconds {
                 throw ParseError(line: index + 1, reason: "time \(numbers[0]) s is before the previous key (\(last.seconds) s)")
             }
-            guard abs(numbers[1]) <= 180, abs(numbers[2]) <= 180 else {
+            guard numbers.dropFirst().allSatisfy({ abs($0) <= 180 }) else {
                 throw ParseError(line: index + 1, reason: "angles are degrees from -180 to 180")
             }
-            keys.append(Key(numbers[0], Pose(back: numbers[1], right: numbers[2])))
+            keys.append(Key(numbers[0], Pose(back: numbers[1], right: numbers[2], turn: numbers.count == 4 ? numbers[3] : 0)))
         }
         guard !keys.isEmpty else { throw ParseError(line: 1, reason: "no poses; write lines like '0 30 0'") }
         self.init(keys: keys)
@@ -62,6 +63,7 @@ public struct MotionScript: Hashable, Sendable {
         let a = keys[next - 1], b = keys[next]
         let f = (seconds - a.seconds) / (b.seconds - a.seconds)
         return Pose(back: a.pose.back + (b.pose.back - a.pose.back) * f,
-                    right: a.pose.right + (b.pose.right - a.pose.right) * f)
+                    right: a.pose.right + (b.pose.right - a.pose.right) * f,
+                    turn: a.pose.turn + (b.pose.turn - a.pose.turn) * f)
     }
 }

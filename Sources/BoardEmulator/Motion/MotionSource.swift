@@ -13,6 +13,15 @@ public protocol MotionSource: Sendable {
     /// The reading at simulated time `t`: microseconds of simulated time since
     /// the board was made (it keeps counting across resets and replugs).
     mutating func sample(atMicros t: UInt64) -> RawSample
+
+    /// The board's exact orientation at `t`, when the source knows it (scripted
+    /// poses); nil: the DMP derives a tilt from the accelerometer instead.
+    /// Must not disturb `sample`'s sequence (no noise drawn).
+    func orientation(atMicros t: UInt64) -> Quaternion?
+}
+
+extension MotionSource {
+    public func orientation(atMicros t: UInt64) -> Quaternion? { nil }
 }
 
 /// A board that does not move: the same reading at every instant.

@@ -1,21 +1,33 @@
 import TiltCore
 
-/// How the board is held, as two angles a person can picture.
+/// How the board is held, as angles a person can picture.
 ///
 /// - `back`: degrees tilted back from upright (0° face-forward, screen facing you
 ///   vertically; 90° face-up on a table). The recipe's rest pose reads iOS
 ///   az = −0.5, which is 30° back.
 /// - `right`: degrees with the right side down (negative: left side down).
+/// - `turn`: heading, degrees turned clockwise seen from above (like a
+///   compass); gravity does not see it, a gyroscope and the DMP do.
 ///
 /// In iOS axes gravity is (sin r, −cos r·cos b, −cos r·sin b); the MPU-6050
 /// reads the opposite sign, which is what `raw` returns in ±2 g counts.
 public struct Pose: Hashable, Sendable {
     public var back: Double
     public var right: Double
+    public var turn: Double
 
-    public init(back: Double, right: Double = 0) {
+    public init(back: Double, right: Double = 0, turn: Double = 0) {
         self.back = back
         self.right = right
+        self.turn = turn
+    }
+
+    /// The orientation (sensor frame to world, z up): from face-up, tilt up
+    /// about the sensor's x axis by 90° − back, roll right side down by
+    /// `right` about y, then turn about the vertical by −`turn`. Its `up` is
+    /// the accelerometer's reading (MPU convention).
+    public var orientation: Quaternion {
+        Quaternion(axis: 2, degrees: -turn) * Quaternion(axis: 1, degrees: right) * Quaternion(axis: 0, degrees: 90 - back)
     }
 
     /// The recipe's rest pose: iOS az = −0.5, halfway between face-up and face-forward.

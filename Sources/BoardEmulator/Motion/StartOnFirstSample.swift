@@ -15,4 +15,8 @@ public struct StartOnFirstSample<Base: MotionSource>: MotionSource {
         start = t0
         return base.sample(atMicros: t - t0)
     }
+
+    public func orientation(atMicros t: UInt64) -> Quaternion? {
+        base.orientation(atMicros: t - min(t, start ?? t))
+    }
 }

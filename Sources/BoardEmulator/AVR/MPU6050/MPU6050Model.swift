@@ -36,7 +36,6 @@ public struct MPU6050Model: Sendable {
     private var nextTickMicros: UInt64 = 0
     private var filteredTemperature: Int16 = 0
     private var filtered = [Double](repeating: 0, count: 6)
-    private var sampleIndex: UInt64 = 0
     private var samplingAnchorMicros: UInt64 = 0
 
     /// The width of the INT pulse without LATCH_INT_EN.
@@ -194,8 +193,8 @@ public struct MPU6050Model: Sendable {
         if due > keep {
             let skipped = due - keep
             next += skipped * period
-            sampleIndex += skipped
             sampleCount += skipped
+            dmp.skip(skipped)
         }
         while next <= t {
             takeSample(at: next, source: &source)
@@ -218,13 +217,13 @@ public struct MPU6050Model: Sendable {
         let reading = measure(at: t, source: &source)
         latch(reading)
         sampleCount += 1
-        sampleIndex += 1
         var raised = Interrupt.dataReady
         if fifoActive, fifoBytesPerSample > 0, fifo.push(fifoRecord()) { raised |= Interrupt.fifoOverflow }
         if dmp.emitsPackets(userControl: register(Register.userControl)),
-           sampleIndex % UInt64(dmp.samplesPerPacket(memory: memory)) == 0 {
-            let packet = dmp.packet(atMicros: t, source: source, reading: reading, gyroRange: gyroRange)
-            if fifo.push(packet) { raised |= Interrupt.fifoOverflow }
+           dmp.tick(samplesPerPacket: dmp.samplesPerPacket(memory: memory)) {
+            if fifo.push(dmp.packet(atMicros: t, source: source, data: sample, accelRange: accelRange)) {
+                raised |= Interrupt.fifoOverflow
+            }
             raised |= Interrupt.dmp
         }
         let enabled = raised & register(Register.intEnable)
@@ -338,14 +337,14 @@ public struct MPU6050Model: Sendable {
         case Register.signalPathReset:
             for i in filters.indices { filters[i].reset() }  // the signal paths start afresh; registers kept
         case Register.userControl:
-            registers[Int(register)] = byte & 0xF0
+            let wasRunning = registers[Int(register)] & 0x80 != 0
+            registers[Int(register)] = byte & 0xF0                   // the reset bits clear themselves
             if byte & 0x04 != 0 { fifo.clear() }                      // FIFO_RESET
-            if byte & 0x08 != 0 { dmp.reset(atMicros: t) }            // DMP_RESET
+            if byte & 0x08 != 0 || (byte & 0x80 != 0 && !wasRunning) { dmp.reset() }  // DMP_RESET, DMP_EN
             if byte & 0x01 != 0 {                                     // SIG_COND_RESET: paths and data registers
                 for i in filters.indices { filters[i].reset() }
                 sample = [UInt8](repeating: 0, count: 14)
             }
-            if byte & 0x80 != 0 { dmp.enable(atMicros: t) }
         case Register.powerManagement1:
             if byte & 0x80 != 0 {  // DEVICE_RESET
                 powerOn()
@@ -369,7 +368,6 @@ public struct MPU6050Model: Sendable {
     private mutating func restartSampling(atMicros t: UInt64) {
         nextSampleMicros = isAsleep ? nil : t + samplePeriodMicros
         samplingAnchorMicros = t
-        sampleIndex = 0
         filters = []
     }
 
