@@ -15,6 +15,8 @@
 #include <sim_io.h>
 #include <avr_twi.h>
 #include <avr_uart.h>
+#include <avr_extint.h>
+#include <sim_cycle_timers.h>
 
 // MARK: Core
 
@@ -68,6 +70,33 @@ static void cbp_logger(avr_t *avr, const int level, const char *format, va_list 
     if (enabled) vfprintf(stderr, format, ap);
 }
 
+// simavr polls INT0/INT1 every cycle while the pin is low and its sense
+// control is "low level" (ISC = 0, the reset value), even with the interrupt
+// disabled: once an MPU-6050's INT line has pulsed, the core ran 4x slower.
+// Off, a low-level interrupt fires once per falling edge (simavr's own
+// option for this); avr_reset turns it back on, so it is turned off again
+// right after every reset.
+typedef struct {
+    avr_io_t io;  // first member
+} cbp_core_hooks;
+
+static avr_cycle_count_t cbp_level_polling_off(avr_t *avr, avr_cycle_count_t when, void *param) {
+    (void)when;
+    (void)param;
+    for (uint8_t i = 0; i < 2; i++) avr_extint_set_strict_lvl_trig(avr, i, 0);
+    return 0;
+}
+
+static void cbp_core_hooks_reset(avr_io_t *io) {
+    avr_cycle_timer_register(io->avr, 1, cbp_level_polling_off, NULL);
+}
+
+static cbp_core_hooks *cbp_core_hooks_find(avr_t *avr) {
+    avr_io_t *port = avr->io_port;
+    while (port && (!port->kind || strcmp(port->kind, "core-hooks") != 0)) port = port->next;
+    return (cbp_core_hooks *)port;
+}
+
 avr_t *cbp_avr_create(const char *elf_path, const char *mmcu, uint32_t frequency,
                       char *error, size_t error_size) {
     avr_global_logger_set(cbp_logger);
@@ -110,20 +139,28 @@ avr_t *cbp_avr_create(const char *elf_path, const char *mmcu, uint32_t frequency
     avr_ioctl(avr, AVR_IOCTL_UART_GET_FLAGS('0'), &flags);
     flags &= ~(uint32_t)(AVR_UART_FLAG_STDIO | AVR_UART_FLAG_POLL_SLEEP);
     avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &flags);
-    if (!cbp_twi_install(avr)) {
+    cbp_core_hooks *hooks = calloc(1, sizeof *hooks);
+    if (!hooks || !cbp_twi_install(avr)) {
+        free(hooks);
         snprintf(error, error_size, "out of memory");
         avr_terminate(avr);
         free(avr);
         return NULL;
     }
+    hooks->io.kind = "core-hooks";
+    hooks->io.reset = cbp_core_hooks_reset;
+    avr_register_io(avr, &hooks->io);
+    cbp_level_polling_off(avr, 0, NULL);
     return avr;
 }
 
 void cbp_avr_destroy(avr_t *avr) {
     if (!avr) return;
     cbp_twi *twi = cbp_twi_find(avr);
+    cbp_core_hooks *hooks = cbp_core_hooks_find(avr);
     avr_terminate(avr);  // deallocates the io modules (ours included) but frees none
     free(twi);
+    free(hooks);
     free(avr);
 }
 

@@ -10,8 +10,9 @@ import TiltDisplay
     /// u8x8_tiles.ino's tile byte.
     static func tileByte(_ t: Int, _ ty: Int, _ k: Int) -> UInt8 { UInt8(truncatingIfNeeded: t * 29 + ty * 7 + k * 3 + 1) }
 
-    @Test func pageModeAtPowerOnAndU8x8TilesInHorizontalMode() throws {
-        let (board, client) = try ArduinoFixtures.start("u8x8_tiles")
+    @Test(arguments: [0x3C, 0x3D] as [UInt8])
+    func pageModeAtPowerOnAndU8x8TilesInHorizontalMode(address: UInt8) throws {
+        let (board, client) = try ArduinoFixtures.start("u8x8_tiles") { $0.displayAddress = address }
         defer { board.stop() }
         #expect(client.fields("P") == ["P"])
         #expect(client.fields("T") == ["T"])

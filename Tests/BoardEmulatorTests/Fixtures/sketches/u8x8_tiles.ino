@@ -1,5 +1,6 @@
 // u8x8_tiles: the SSD1306 access pattern of U8g2/U8x8, written for the
-// BoardEmulator tests (Wire at 400 kHz, display at 0x3C; 115200 baud).
+// BoardEmulator tests (Wire at 400 kHz, display at 0x3C, or 0x3D if only that
+// answers; 115200 baud).
 // 1. Fresh from power-on, no 0x20 command: page addressing is the reset
 //    default. At page 3, column 126, four data bytes 0x11 0x22 0x33 0x44: the
 //    column wraps to 0 in the same page (page 4 stays empty). Prints "P".
@@ -13,7 +14,7 @@
 #include <Arduino.h>
 #include <Wire.h>
 
-static const uint8_t OLED = 0x3C;
+static uint8_t OLED = 0x3C;
 
 static void commands(const uint8_t *bytes, uint8_t count) {
     Wire.beginTransmission(OLED);
@@ -45,6 +46,8 @@ void setup() {
     Serial.begin(115200);
     Wire.begin();
     Wire.setClock(400000);
+    Wire.beginTransmission(OLED);
+    if (Wire.endTransmission() != 0) OLED = 0x3D;
 
     const uint8_t at_page_3[] = { 0xB3, 0x0E, 0x17 };  // page 3, column 0x7E
     commands(at_page_3, sizeof at_page_3);
