@@ -37,7 +37,8 @@ let package = Package(
         .target(name: "TiltPipeline", dependencies: ["TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay"]),
 
         // MARK: Assets shared with the firmware (one source of truth).
-        .target(name: "TiltAssets", dependencies: ["TiltDisplay"], resources: [.copy("Resources")]),
+        // The art files are the source; EmbeddedArt.swift is generated from them (make -C Hardware assets).
+        .target(name: "TiltAssets", dependencies: ["TiltDisplay"], exclude: ["Resources"]),
 
         // MARK: Edges: serial ports, ptys, the simulator, the terminal.
         .systemLibrary(

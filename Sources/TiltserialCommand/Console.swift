@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 import Logging
 
 /// Where a command's text goes: stdout (data: JSON lines) and stderr (people:
@@ -60,14 +59,11 @@ public final class Console: Sendable {
 /// wait for some output to appear.
 public final class CapturedConsole: Sendable {
     final class Storage: @unchecked Sendable {
-        let condition = NSCondition()
+        let condition = Condition()
         var out = ""
         var err = ""
         func append(_ text: String, toErr: Bool) {
-            condition.lock()
-            if toErr { err += text } else { out += text }
-            condition.broadcast()
-            condition.unlock()
+            condition.changing { if toErr { err += text } else { out += text } }
         }
     }
     private let storage = Storage()
@@ -88,13 +84,7 @@ public final class CapturedConsole: Sendable {
 
     /// Waits until `predicate(out, err)` holds; false after `seconds`.
     public func waitFor(seconds: Double, _ predicate: (String, String) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        storage.condition.lock()
-        defer { storage.condition.unlock() }
-        while !predicate(storage.out, storage.err) {
-            if !storage.condition.wait(until: deadline) { return predicate(storage.out, storage.err) }
-        }
-        return true
+        storage.condition.wait(seconds: seconds) { predicate(storage.out, storage.err) }
     }
 }
 
