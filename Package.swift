@@ -52,8 +52,10 @@ let package = Package(
             name: "CSimAVR", pkgConfig: "simavr simavrparts",
             providers: [.apt(["libsimavr-dev", "libsimavrparts1", "libelf-dev"])]),
         .target(name: "CBoardParts", dependencies: ["CSimAVR"]),
+        // A core from a flash image (Intel HEX sketches, read in Swift).
+        .target(name: "CFirmwareImage", dependencies: ["CSimAVR"]),
         .target(name: "BoardEmulator", dependencies: [
-            "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSimAVR", "CBoardParts",
+            "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSimAVR", "CBoardParts", "CFirmwareImage",
         ]),
 
         // MARK: Commands.

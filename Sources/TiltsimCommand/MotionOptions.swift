@@ -17,6 +17,9 @@ struct MotionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Sensor noise, times the MPU-6050 datasheet density (0 = none; default 1).", valueName: "scale"))
     var noise: Double = 1
 
+    @Flag(help: "Play the motion again and again (default: hold its last pose).")
+    var loop = false
+
     func validate() throws {
         let given = [motion, script, csv].compactMap { $0 }
         if given.count > 1 { throw ValidationError("give one of --motion, --script, --csv") }
