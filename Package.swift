@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        // tiltsim run's scenario files (YAML); its own libyaml copy, no system package.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // MARK: Pure core: values in, values out. No Foundation, no I/O, no clocks.
@@ -68,10 +70,13 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tiltserial", dependencies: ["TiltserialCommand"]),
+        // Reading reference screens for tiltsim run --expect-screen (any PNG a person may save).
+        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(name: "TiltsimCommand", dependencies: [
-            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay",
+            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay", "CLibPNG",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "Yams", package: "Yams"),
         ]),
         .executableTarget(name: "tiltsim", dependencies: ["TiltsimCommand"]),
         // Draws docs/plots (physics): swift run physics-plots docs/plots

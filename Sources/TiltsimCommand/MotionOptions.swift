@@ -37,21 +37,27 @@ struct MotionOptions: ParsableArguments {
                 throw .data("\(script): \(error.description)")
             }
         }
-        if let csv {
-            let text = try Self.read(csv, what: "sample CSV")
-            do {
-                let rows = try SampleCSV.parse(text)
-                guard !rows.isEmpty else { throw TiltsimFailure.data("\(csv): no samples; record some with tiltserial record") }
-                return .recorded(rows)
-            } catch let error as SampleCSV.ParseError {
-                throw .data("\(csv) \(error.description)")
-            } catch let failure as TiltsimFailure {
-                throw failure
-            } catch {
-                throw .data("\(csv): \(error)")
-            }
-        }
+        if let csv { return try Self.recorded(csv) }
         return .script(Scenarios.named(motion ?? "rest") ?? Scenarios.rest)
+    }
+
+    /// Whether any of --motion, --script, --csv was given.
+    var isGiven: Bool { motion != nil || script != nil || csv != nil }
+
+    /// A recorded sample CSV as a motion.
+    static func recorded(_ csv: String) throws(TiltsimFailure) -> Motion.Path {
+        let text = try read(csv, what: "sample CSV")
+        do {
+            let rows = try SampleCSV.parse(text)
+            guard !rows.isEmpty else { throw TiltsimFailure.data("\(csv): no samples; record some with tiltserial record") }
+            return .recorded(rows)
+        } catch let error as SampleCSV.ParseError {
+            throw .data("\(csv) \(error.description)")
+        } catch let failure as TiltsimFailure {
+            throw failure
+        } catch {
+            throw .data("\(csv): \(error)")
+        }
     }
 
     /// The motion for a sensor sampling at `rateHz`, noise seeded per board.
@@ -59,7 +65,7 @@ struct MotionOptions: ParsableArguments {
         Motion(path, noise: noise > 0 ? SensorNoise(sampleRate: rateHz, seed: seed, scale: noise) : .none)
     }
 
-    private static func read(_ file: String, what: String) throws(TiltsimFailure) -> String {
+    static func read(_ file: String, what: String) throws(TiltsimFailure) -> String {
         guard FileManager.default.fileExists(atPath: file) else { throw .file("\(file): no such \(what)") }
         guard let data = FileManager.default.contents(atPath: file) else { throw .file("\(file): cannot read this \(what); check its permissions") }
         guard let text = String(data: data, encoding: .utf8) else { throw .data("\(file): not a text file; a \(what) is UTF-8 text") }

@@ -16,7 +16,9 @@ public struct Tiltsim: ParsableCommand {
             motion from its start; --run-now starts it at once.
             Motions: \(Scenarios.names.joined(separator: ", ")).
             Send SIGUSR1 to write the --png file now.
-            """)
+            `tiltsim run SKETCH` runs a sketch in simulated time for CI (tiltsim run --help).
+            """,
+        subcommands: [RunSketch.self])
 
     @OptionGroup(title: "Engine") var engine: EngineOptions
     @OptionGroup(title: "Motion") var motion: MotionOptions

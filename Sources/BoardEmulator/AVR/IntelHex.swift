@@ -22,11 +22,14 @@ public struct IntelHex: Sendable, Equatable {
         var base = 0
         var sawEnd = false
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var lastRecordLine = 1
+        // Split the bytes, not the characters: "\r\n" is one Character in Swift.
+        for rawLine in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
-            let line = rawLine.utf8.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine
-            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+            let line = rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine
+            if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
             if sawEnd { throw ParseError(line: lineNumber, reason: "data after the end-of-file record") }
+            lastRecordLine = lineNumber
             let bytes = try Self.recordBytes(line, lineNumber: lineNumber)
             let count = Int(bytes[0])
             guard bytes.count == count + 5 else {
@@ -57,9 +60,9 @@ public struct IntelHex: Sendable, Equatable {
             }
         }
         guard sawEnd else {
-            throw ParseError(line: lineNumber, reason: "no end-of-file record (:00000001FF); the file is cut short")
+            throw ParseError(line: lastRecordLine, reason: "no end-of-file record (:00000001FF); the file is cut short")
         }
-        guard !image.isEmpty else { throw ParseError(line: lineNumber, reason: "no data records: the file holds no program") }
+        guard !image.isEmpty else { throw ParseError(line: lastRecordLine, reason: "no data records: the file holds no program") }
         self.image = image
     }
 
@@ -75,8 +78,8 @@ public struct IntelHex: Sendable, Equatable {
         return false
     }
 
-    private static func recordBytes(_ line: Substring, lineNumber: Int) throws(ParseError) -> [UInt8] {
-        let utf8 = Array(line.utf8)
+    private static func recordBytes(_ line: Substring.UTF8View.SubSequence, lineNumber: Int) throws(ParseError) -> [UInt8] {
+        let utf8 = Array(line)
         guard utf8.first == UInt8(ascii: ":") else {
             throw ParseError(line: lineNumber, reason: "a record starts with ':'; is this an Intel HEX file?")
         }
