@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        // tiltsim run's scenario files (YAML); its own libyaml copy, no system package.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // MARK: Pure core: values in, values out. No Foundation, no I/O, no clocks.
@@ -53,8 +55,11 @@ let package = Package(
             name: "CSimAVR", pkgConfig: "simavr simavrparts",
             providers: [.apt(["libsimavr-dev", "libsimavrparts1", "libelf-dev"])]),
         .target(name: "CBoardParts", dependencies: ["CSimAVR"]),
+        // A core from a flash image (Intel HEX sketches, read in Swift).
+        .target(name: "CFirmwareImage", dependencies: ["CSimAVR"]),
         .target(name: "BoardEmulator", dependencies: [
             "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR", "CBoardParts",
+            "CFirmwareImage",
         ]),
 
         // MARK: Commands.
@@ -67,10 +72,13 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tiltserial", dependencies: ["TiltserialCommand"]),
+        // Reading reference screens for tiltsim run --expect-screen (any PNG a person may save).
+        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(name: "TiltsimCommand", dependencies: [
-            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore",
+            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "CLibPNG",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "Yams", package: "Yams"),
         ]),
         .executableTarget(name: "tiltsim", dependencies: ["TiltsimCommand"]),
         // Draws docs/plots (physics): swift run physics-plots docs/plots
