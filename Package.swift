@@ -60,6 +60,7 @@ let package = Package(
         .target(name: "BoardEmulator", dependencies: [
             "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR", "CBoardParts",
             "CFirmwareImage",
+            .product(name: "SystemPackage", package: "swift-system"),
         ]),
 
         // MARK: Commands.

@@ -1,4 +1,5 @@
 import SerialIO
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,7 +31,7 @@ final class PtyLink {
                 let code = errno
                 unlink(temporary)
                 terminal.close()
-                throw .ioError(port: linkPath, operation: "symlink", errno: code)
+                throw .ioError(port: linkPath, operation: "symlink", errno: Errno(rawValue: code))
             }
         }
     }
