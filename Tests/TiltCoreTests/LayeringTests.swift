@@ -22,19 +22,20 @@ import Testing
         ("TiltDisplay", "core", ["TiltCore"]),
         ("TiltPipeline", "core", ["TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay"]),
         ("TiltAssets", "core", ["TiltCore", "TiltDisplay"]),
+        ("TiltMotion", "emulator", ["TiltCore"]),
         ("SerialIO", "edge", ["CLibSerialPort", "CSerialShims", "SystemPackage", "Synchronization"]),
         ("BoardEmulator", "edge", [
-            "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR", "CBoardParts",
-            "CFirmwareImage", "FirmwareCore", "SystemPackage", "Foundation", "Synchronization",
+            "TiltMotion", "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR",
+            "CBoardParts", "CFirmwareImage", "FirmwareCore", "SystemPackage", "Foundation", "Synchronization",
         ]),
         ("TiltserialSettings", "command", ["TiltCore", "TiltPhysics", "SerialIO"]),
-        // BoardEmulator and Foundation only until `demo` runs tiltsim as a child process (issue 14).
+        // No emulator and no Foundation in the host: `demo` starts tiltsim; start-up stays fast.
         ("TiltserialCommand", "command", [
             "TiltserialSettings", "TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay", "TiltPipeline", "TiltAssets",
-            "SerialIO", "ArgumentParser", "Logging", "SystemPackage", "Synchronization", "BoardEmulator", "Foundation",
+            "TiltMotion", "SerialIO", "ArgumentParser", "Logging", "SystemPackage", "Synchronization",
         ]),
         ("TiltsimCommand", "command", [
-            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "WireProtocol", "CLibPNG", "ArgumentParser",
+            "BoardEmulator", "TiltMotion", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "WireProtocol", "CLibPNG", "ArgumentParser",
             "Logging", "Foundation", "Synchronization", "Yams",
         ]),
         ("tiltserial", "executable", ["TiltserialCommand"]),
