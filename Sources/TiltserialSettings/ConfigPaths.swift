@@ -23,8 +23,8 @@ public struct ConfigPaths: Sendable, Equatable {
             return String(trimmed)
         }
         let home = folder("HOME")
-        let config = folder("XDG_CONFIG_HOME") ?? home.map { $0 + "/.config" }
-        let state = folder("XDG_STATE_HOME") ?? home.map { $0 + "/.local/state" }
+        let config = folder("XDG_CONFIG_HOME") ?? home.map { Self.join($0, ".config") }
+        let state = folder("XDG_STATE_HOME") ?? home.map { Self.join($0, ".local/state") }
         configFile = config.map { Self.join($0, "tiltserial/config.json") }
         noticeMarker = state.map { Self.join($0, "tiltserial/calibration-notice-shown") }
     }
