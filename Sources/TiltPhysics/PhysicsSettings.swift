@@ -1,5 +1,5 @@
 /// Which integrator turns tilt into scroll offsets.
-public enum IntegratorMode: String, Codable, Sendable, CaseIterable {
+public enum IntegratorMode: String, Sendable, CaseIterable {
     /// Recipe 1-5 exactly as its sample code computes in C (Float32, the integer
     /// `abs` truncation, SIGN(0) = +1, gain update per sample). See docs/physics.md.
     case recipe

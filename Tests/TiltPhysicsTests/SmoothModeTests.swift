@@ -148,14 +148,6 @@ import TiltPhysics
         #expect(!empty)
     }
 
-    @Test func ticksEncodeAsPlainJSON() throws {
-        let ticks = Fixtures.run(Motion.sampled(hz: 100, seconds: 1) { _ in Pose(pitch: 60, roll: 30) })
-        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(ticks.last!)) as! [String: Any]
-        #expect(json["x"] as? Double == ticks.last!.xValue)
-        #expect(json["viewportX"] as? Int == ticks.last!.viewportX)
-        #expect(json["fired"] as? Bool == false)
-    }
-
     @Test func restAngleSettingMovesTheRestPose() {
         let samples = Motion.sampled(hz: 100, seconds: 5) { _ in Pose(pitch: 45) }
         let at45 = Fixtures.run(samples) { $0.restAngleDegrees = 45 }
