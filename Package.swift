@@ -87,6 +87,8 @@ let package = Package(
         .executableTarget(name: "tiltsim", dependencies: ["TiltsimCommand"]),
         // Draws docs/plots (physics): swift run physics-plots docs/plots
         .executableTarget(name: "physics-plots", dependencies: ["TiltPhysics", "TiltCore"], path: "Sources/PhysicsPlots"),
+        // Writes SettingsOptions.swift and docs/usage.md's settings table from the table: swift run settings-codegen
+        .executableTarget(name: "settings-codegen", dependencies: ["TiltserialSettings"], path: "Sources/SettingsCodegen"),
 
         // MARK: The firmware's shared C code (protocol, page renderer), compiled on the host for tests.
         .target(name: "FirmwareCore", path: "Hardware/tiltserial/src/core", publicHeadersPath: "."),

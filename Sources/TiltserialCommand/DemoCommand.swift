@@ -45,7 +45,7 @@ struct Demo: TiltserialSubcommand {
         if let speed, !(speed > 0 && speed <= 1000) {
             throw Failure(.badSettings, "--speed \(speed): give a factor from 0 (exclusive) to 1000, e.g. --speed 4")
         }
-        let resolved = try settings.resolve()
+        let resolved = try settings.resolve().settings  // no default config file: the emulated board is mounted as the defaults say
         let logger = context.console.logger()
         let board = try EmulatorProcess(arguments: tiltsimArguments)
         defer { board.stop() }

@@ -41,6 +41,7 @@ import Testing
         ("tiltserial", "executable", ["TiltserialCommand"]),
         ("tiltsim", "executable", ["TiltsimCommand"]),
         ("physics-plots", "tool", ["TiltPhysics", "TiltCore", "Foundation"]),
+        ("settings-codegen", "tool", ["TiltserialSettings"]),
     ]
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
