@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "TiltPhysics", dependencies: ["TiltCore"]),
         .target(name: "TiltDisplay", dependencies: ["TiltCore"]),
         .target(name: "TiltPipeline", dependencies: ["TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay"]),
+        // The tools' version number: one constant both commands link.
+        .target(name: "TiltVersion"),
 
         // MARK: Assets shared with the firmware (one source of truth).
         .target(name: "TiltAssets", dependencies: ["TiltDisplay"], resources: [.copy("Resources")]),
@@ -61,13 +63,13 @@ let package = Package(
         .target(name: "TiltserialSettings", dependencies: ["TiltCore", "TiltPhysics", "SerialIO"]),
         .target(name: "TiltserialCommand", dependencies: [
             "TiltserialSettings", "TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay", "TiltPipeline", "TiltAssets",
-            "SerialIO", "BoardEmulator",
+            "SerialIO", "BoardEmulator", "TiltVersion",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tiltserial", dependencies: ["TiltserialCommand"]),
         .target(name: "TiltsimCommand", dependencies: [
-            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay",
+            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay", "TiltVersion", "WireProtocol",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -89,7 +91,7 @@ let package = Package(
         .testTarget(name: "SerialIOTests", dependencies: ["SerialIO", "CPtyInterposer"]),
         .testTarget(name: "FirmwareProtocolTests", dependencies: ["FirmwareCore", "WireProtocol", "TiltDisplay", "TiltAssets", "TiltCore"]),
         .testTarget(name: "BoardEmulatorTests", dependencies: ["BoardEmulator", "TiltPipeline"], exclude: ["Fixtures"]),
-        .testTarget(name: "TiltserialTests", dependencies: ["TiltserialCommand", "TiltserialSettings", "BoardEmulator", "SerialIO"]),
+        .testTarget(name: "TiltserialTests", dependencies: ["TiltserialCommand", "TiltserialSettings", "BoardEmulator", "SerialIO", "TiltVersion"]),
         // The host against the real firmware in simavr and the native board, over ptys (needs Hardware/build/tiltserial.elf).
         .testTarget(name: "EndToEndTests", dependencies: [
             "TiltserialCommand", "BoardEmulator", "SerialIO", "TiltPipeline", "TiltPhysics", "TiltDisplay", "TiltAssets", "WireProtocol", "TiltCore",

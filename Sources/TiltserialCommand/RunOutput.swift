@@ -3,6 +3,7 @@ import SerialIO
 import TiltDisplay
 import TiltPhysics
 import TiltPipeline
+import TiltVersion
 import WireProtocol
 
 /// Turns a run's events into output: JSON lines (stdout), `--on-pull`, and for
@@ -48,7 +49,7 @@ final class RunOutput {
             say("format: \(format.rawValue)")
         case .hello(let h):
             let accel = h.accelRange.map { "±\($0.fullScale) g" } ?? "AFS_SEL \(h.accelFullScaleSelect)"
-            say("board: firmware \(h.firmwareMajor).\(h.firmwareMinor).\(h.firmwarePatch), protocol \(h.protocolVersion), \(accel), \(h.sampleRateHz) Hz, "
+            say("board: firmware \(h.firmwareMajor).\(h.firmwareMinor).\(h.firmwarePatch) (host: tiltserial \(TiltVersion.number)), protocol \(h.protocolVersion), \(accel), \(h.sampleRateHz) Hz, "
                 + "sensor \(h.sensorAnswered ? "ok" : "NOT answering"), display \(h.displayAnswered ? "ok" : "NOT answering")")
         case .tileMismatch(let board, let host):
             say("the board's content tile \(JSONLines.hex(board)) differs from this tiltserial's \(JSONLines.hex(host)); "

@@ -2,6 +2,8 @@ import ArgumentParser
 import BoardEmulator
 import Foundation
 import TiltDisplay
+import TiltVersion
+import WireProtocol
 
 /// `tiltsim`: an emulated tiltserial board on a pseudo-terminal, running the real
 /// firmware in simavr (`--engine avr`) or the Swift board model (`--engine native`).
@@ -14,7 +16,8 @@ public struct Tiltsim: ParsableCommand {
             or --duration. Open the path with `tiltserial PATH`.
             Motions: \(Scenarios.names.joined(separator: ", ")).
             Send SIGUSR1 to write the --png file now.
-            """)
+            """,
+        version: "tiltsim \(TiltVersion.number) (wire protocol \(WireFormat.version))")
 
     @OptionGroup(title: "Engine") var engine: EngineOptions
     @OptionGroup(title: "Motion") var motion: MotionOptions

@@ -11,6 +11,7 @@ import Testing
         "TiltPhysics": ["TiltCore"],
         "TiltDisplay": ["TiltCore"],
         "TiltPipeline": ["TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay"],
+        "TiltVersion": [],
     ]
 
     @Test(arguments: allowed.keys.sorted())
