@@ -80,8 +80,8 @@ struct Demo: TiltserialSubcommand {
 
         let speed = board.speedReport()
         context.console.writeErr(
-            "tiltserial: demo: \(summary.counters.fires) ribbon pull(s) fired; the board ran at "
-                + "\(String(format: "%.2f", speed.ratio))× real time\n")
+            "tiltserial: demo: \(ForPeople.count(summary.counters.fires, "ribbon pull")) fired; the board ran at "
+                + "\(ForPeople.decimal(speed.ratio, places: 1))× real time\n")
         if let png {
             try writePNG(board.displayedFrame, to: png)
             context.console.writeErr("tiltserial: demo: the board's screen is in \(png)\n")

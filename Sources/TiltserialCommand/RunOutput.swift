@@ -114,7 +114,7 @@ final class RunOutput {
         case .otherOpeners(let port, let others):
             say("\(port) is also open in \(others.map(\.description).joined(separator: ", ")): it takes bytes meant for tiltserial (lost frames); close it", level: .warning)
         case .trouble(let lost, let errors, let totalLost, let totalErrors):
-            say("\(lost) frames lost and \(errors) damaged in the last second (\(totalLost) lost, \(totalErrors) errors in all); check the cable, the baud rate and that nothing else reads the port", level: .warning)
+            say("\(ForPeople.count(lost, "frame")) lost and \(errors) damaged in the last second (\(totalLost) lost, \(ForPeople.count(totalErrors, "error")) in all); check the cable, the baud rate and that nothing else reads the port", level: .warning)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TiltPipeline
 import TiltVersion
 @testable import TiltserialCommand
 
@@ -78,6 +79,36 @@ import TiltVersion
             #expect(host.wait() == 15)
             #expect(host.captured.err.contains(quote), "\(host.captured.err)")
         }
+    }
+
+    @Test func theSummaryCountsInTheRightFormAndRoundsTheDuration() {
+        var counters = HostCounters()
+        counters.samples = 1
+        counters.decoder.framesDecoded = 1
+        counters.decoder.crcErrors = 1
+        counters.ticks = 1
+        counters.fires = 1
+        #expect(HostSummary(durationMicros: 61_400_000, counters: counters).line == "1 min 1 s, 1 frame, 0 lost, 1 error, 1 tick, 1 fire")
+        counters.decoder.framesDecoded = 12301
+        counters.decoder.crcErrors = 0
+        counters.ticks = 410
+        counters.fires = 2
+        #expect(HostSummary(durationMicros: 12_345_678, counters: counters).line == "12.3 s, 12301 frames, 0 lost, 0 errors, 410 ticks, 2 fires")
+    }
+
+    @Test func numbersForPeople() {
+        #expect(ForPeople.count(0, "ribbon pull") == "0 ribbon pulls")
+        #expect(ForPeople.count(1, "ribbon pull") == "1 ribbon pull")
+        #expect(ForPeople.count(UInt64(2), "fire") == "2 fires")
+        #expect(ForPeople.duration(micros: 0) == "0.0 s")
+        #expect(ForPeople.duration(micros: 449_999) == "0.4 s")
+        #expect(ForPeople.duration(micros: 59_949_999) == "59.9 s")
+        #expect(ForPeople.duration(micros: 59_950_000) == "1 min 0 s")
+        #expect(ForPeople.duration(micros: 3_725_000_000) == "1 h 2 min")
+        #expect(ForPeople.decimal(2.996, places: 2) == "3.00")
+        #expect(ForPeople.decimal(0.04, places: 1) == "0.0")
+        #expect(ForPeople.decimal(-1.25, places: 1) == "-1.3")
+        #expect(ForPeople.decimal(12, places: 0) == "12")
     }
 
     /// The `tiltsim` executable built beside the tests.
