@@ -39,7 +39,8 @@ let package = Package(
         .target(name: "TiltVersion"),
 
         // MARK: Assets shared with the firmware (one source of truth).
-        .target(name: "TiltAssets", dependencies: ["TiltDisplay"], resources: [.copy("Resources")]),
+        // The art files are the source; EmbeddedArt.swift is generated from them (make -C Hardware assets).
+        .target(name: "TiltAssets", dependencies: ["TiltCore", "TiltDisplay"], exclude: ["Resources"]),
 
         // MARK: Edges: serial ports, ptys, the simulator, the terminal.
         .systemLibrary(
@@ -55,7 +56,7 @@ let package = Package(
             providers: [.apt(["libsimavr-dev", "libsimavrparts1", "libelf-dev"])]),
         .target(name: "CBoardParts", dependencies: ["CSimAVR"]),
         .target(name: "BoardEmulator", dependencies: [
-            "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSimAVR", "CBoardParts",
+            "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR", "CBoardParts",
         ]),
 
         // MARK: Commands.
@@ -69,7 +70,7 @@ let package = Package(
         ]),
         .executableTarget(name: "tiltserial", dependencies: ["TiltserialCommand"]),
         .target(name: "TiltsimCommand", dependencies: [
-            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay", "TiltVersion", "WireProtocol",
+            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "TiltVersion", "WireProtocol",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -85,13 +86,18 @@ let package = Package(
         .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "TiltCore"]),
         .target(name: "CRecipeOracle", path: "Tests/CRecipeOracle"),
         .testTarget(name: "TiltPhysicsTests", dependencies: ["TiltPhysics", "TiltCore", "CRecipeOracle"]),
-        .testTarget(name: "TiltDisplayTests", dependencies: ["TiltDisplay", "TiltAssets"]),
-        .testTarget(name: "TiltPipelineTests", dependencies: ["TiltPipeline", "WireProtocol"]),
+        .testTarget(name: "TiltDisplayTests", dependencies: ["TiltDisplay", "TiltAssets", "TiltCore"]),
+        .testTarget(name: "TiltPipelineTests", dependencies: ["TiltPipeline", "WireProtocol", "TiltPhysics", "TiltCore"]),
         .target(name: "CPtyInterposer", path: "Tests/CPtyInterposer"),
         .testTarget(name: "SerialIOTests", dependencies: ["SerialIO", "CPtyInterposer"]),
         .testTarget(name: "FirmwareProtocolTests", dependencies: ["FirmwareCore", "WireProtocol", "TiltDisplay", "TiltAssets", "TiltCore"]),
-        .testTarget(name: "BoardEmulatorTests", dependencies: ["BoardEmulator", "TiltPipeline"], exclude: ["Fixtures"]),
-        .testTarget(name: "TiltserialTests", dependencies: ["TiltserialCommand", "TiltserialSettings", "BoardEmulator", "SerialIO", "TiltVersion"]),
+        .testTarget(name: "BoardEmulatorTests", dependencies: [
+            "BoardEmulator", "TiltPipeline", "TiltDisplay", "TiltAssets", "SerialIO", "TiltCore", "WireProtocol", "TiltPhysics",
+        ], exclude: ["Fixtures"]),
+        .testTarget(name: "TiltserialTests", dependencies: [
+            "TiltserialCommand", "TiltserialSettings", "BoardEmulator", "SerialIO",
+            "TiltDisplay", "TiltPipeline", "TiltAssets", "WireProtocol", "TiltCore", "TiltPhysics", "TiltVersion",
+        ]),
         // The host against the real firmware in simavr and the native board, over ptys (needs Hardware/build/tiltserial.elf).
         .testTarget(name: "EndToEndTests", dependencies: [
             "TiltserialCommand", "BoardEmulator", "SerialIO", "TiltPipeline", "TiltPhysics", "TiltDisplay", "TiltAssets", "WireProtocol", "TiltCore",
