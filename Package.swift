@@ -37,6 +37,8 @@ let package = Package(
         .target(name: "TiltPhysics", dependencies: ["TiltCore"]),
         .target(name: "TiltDisplay", dependencies: ["TiltCore"]),
         .target(name: "TiltPipeline", dependencies: ["TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay"]),
+        // The tools' version number: one constant both commands link.
+        .target(name: "TiltVersion"),
 
         // What the emulated sensor feels: poses, motion scripts, the named scenarios (pure values).
         .target(name: "TiltMotion", dependencies: ["TiltCore"]),
@@ -71,7 +73,7 @@ let package = Package(
         .target(name: "TiltserialSettings", dependencies: ["TiltCore", "TiltPhysics", "SerialIO"]),
         .target(name: "TiltserialCommand", dependencies: [
             "TiltserialSettings", "TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay", "TiltPipeline", "TiltAssets",
-            "SerialIO", "TiltMotion",
+            "SerialIO", "TiltMotion", "TiltVersion",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -79,7 +81,7 @@ let package = Package(
         // Reading reference screens for tiltsim run --expect-screen (any PNG a person may save).
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(name: "TiltsimCommand", dependencies: [
-            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "CLibPNG",
+            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "CLibPNG", "TiltVersion", "WireProtocol",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
@@ -108,7 +110,7 @@ let package = Package(
         ], exclude: ["Fixtures"]),
         .testTarget(name: "TiltserialTests", dependencies: [
             "TiltserialCommand", "TiltserialSettings", "BoardEmulator", "SerialIO",
-            "TiltDisplay", "TiltPipeline", "TiltAssets", "WireProtocol", "TiltCore", "TiltPhysics",
+            "TiltDisplay", "TiltPipeline", "TiltAssets", "WireProtocol", "TiltCore", "TiltPhysics", "TiltVersion",
         ]),
         // The host against the real firmware in simavr and the native board, over ptys (needs Hardware/build/tiltserial.elf).
         .testTarget(name: "EndToEndTests", dependencies: [

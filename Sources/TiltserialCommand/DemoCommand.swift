@@ -58,8 +58,8 @@ struct Demo: TiltserialSubcommand {
             observe: { event in
                 if player.step(event) == .finished { context.stop.wake() }
             })
-        board.stop()  // tiltsim writes the PNG and its speed line now
-        context.console.writeErr("tiltserial: demo: \(summary.counters.fires) ribbon pull(s) fired\n")
+        board.stop()  // tiltsim writes the PNG and says how fast the board ran
+        context.console.writeErr("tiltserial: demo: \(ForPeople.count(summary.counters.fires, "ribbon pull")) fired\n")
     }
 
     /// What tiltsim is asked to do: this engine, motion and pace; hold the

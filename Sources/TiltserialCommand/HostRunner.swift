@@ -136,7 +136,7 @@ public final class HostRunner {
             failure.summary = summary
             throw failure
         }
-        if let failure = ending?.failure { throw render(failure, summary: summary) }
+        if let failure = ending?.failure { throw render(failure, summary: summary, session: driver.session) }
         return summary
     }
 

@@ -98,7 +98,7 @@ struct Replay: TiltserialSubcommand {
         switch format {
         case .recording:
             if truncatedBytes > 0 {
-                out.say("\(file): the last \(truncatedBytes) bytes are a cut-short record; replayed up to it", level: .warning)
+                out.say("\(file): the last \(ForPeople.count(truncatedBytes, "byte")) \(truncatedBytes == 1 ? "is" : "are") a cut-short record; replayed up to it", level: .warning)
             }
             let session = driver.session
             if let hello = session.hello, session.halted {

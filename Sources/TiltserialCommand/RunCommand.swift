@@ -81,6 +81,6 @@ struct Run: TiltserialSubcommand {
     /// What the summary line adds when `--record` could not write everything.
     static func recordingSummary(_ runner: HostRunner) -> String {
         guard let loss = runner.recordingLoss else { return "" }
-        return ", recording: \(loss.records) records (\(loss.bytes) bytes) not written"
+        return ", recording: \(ForPeople.count(loss.records, "record")) (\(ForPeople.count(loss.bytes, "byte"))) not written"
     }
 }

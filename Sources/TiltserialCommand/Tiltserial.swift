@@ -3,6 +3,8 @@ import Glibc
 #endif
 import ArgumentParser
 import SerialIO
+import TiltVersion
+import WireProtocol
 
 /// What a subcommand runs with: where output goes and what stops it.
 public struct CommandContext: Sendable {
@@ -44,10 +46,14 @@ public struct Tiltserial: ParsableCommand {
         commandName: "tiltserial",
         abstract: "Scroll the board's display by tilting it: reads the accelerometer, writes scroll offsets back.",
         discussion: "Exit codes and the --json schema: docs/usage.md.",
-        subcommands: [Run.self, List.self, Replay.self, Demo.self, Calibrate.self],
+        version: Tiltserial.version,
+        subcommands: [Run.self, List.self, Monitor.self, Replay.self, Demo.self, Calibrate.self],
         defaultSubcommand: Run.self)
 
     public init() {}
+
+    /// What `--version` prints: the tools' version and the wire protocol they speak.
+    public static let version = "tiltserial \(TiltVersion.number) (wire protocol \(WireFormat.version))"
 }
 
 /// The entry points: the real process and in-process callers (tests, demo).
@@ -63,7 +69,7 @@ public enum TiltserialMain {
             }
             command = sub
         } catch {
-            return report(error, context.console)
+            return report(error, arguments: arguments, context.console)
         }
         do {
             try (command as! TiltserialSubcommand).execute(context)
@@ -74,15 +80,14 @@ public enum TiltserialMain {
         }
     }
 
-    /// Help goes to stdout with code 0; usage errors to stderr with code badSettings.
-    static func report(_ error: any Error, _ console: Console) -> Int32 {
-        let code = Tiltserial.exitCode(for: error).rawValue
-        let text = Tiltserial.fullMessage(for: error)
-        if code == 0 {
-            console.writeOut(text + "\n")
+    /// Help, `--version` and completion scripts go to stdout with code 0; usage
+    /// errors to stderr as one line (`UsageErrorLine`) with code badSettings.
+    static func report(_ error: any Error, arguments: [String], _ console: Console) -> Int32 {
+        if Tiltserial.exitCode(for: error) == .success {
+            console.writeOut(Tiltserial.fullMessage(for: error) + "\n")
             return 0
         }
-        console.writeErr(text + "\n")
+        console.writeErr(UsageErrorLine.line(for: error, arguments: arguments) + "\n")
         return Failure.Code.badSettings.rawValue
     }
 

@@ -2,6 +2,8 @@ import ArgumentParser
 import BoardEmulator
 import Foundation
 import TiltDisplay
+import TiltVersion
+import WireProtocol
 
 /// `tiltsim`: an emulated tiltserial board on a pseudo-terminal, running the real
 /// firmware in simavr (`--engine avr`) or the Swift board model (`--engine native`).
@@ -18,6 +20,7 @@ public struct Tiltsim: ParsableCommand {
             Send SIGUSR1 to write the --png file now.
             `tiltsim run SKETCH` runs a sketch in simulated time for CI (tiltsim run --help).
             """,
+        version: "tiltsim \(TiltVersion.number) (wire protocol \(WireFormat.version))",
         subcommands: [RunSketch.self])
 
     @OptionGroup(title: "Engine") var engine: EngineOptions

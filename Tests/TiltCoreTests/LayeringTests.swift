@@ -23,6 +23,7 @@ import Testing
         ("TiltPipeline", "core", ["TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay"]),
         ("TiltAssets", "core", ["TiltCore", "TiltDisplay"]),
         ("TiltMotion", "emulator", ["TiltCore"]),
+        ("TiltVersion", "core", []),
         ("SerialIO", "edge", ["CLibSerialPort", "CSerialShims", "SystemPackage", "Synchronization"]),
         ("BoardEmulator", "edge", [
             "TiltMotion", "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR",
@@ -32,11 +33,11 @@ import Testing
         // No emulator and no Foundation in the host: `demo` starts tiltsim; start-up stays fast.
         ("TiltserialCommand", "command", [
             "TiltserialSettings", "TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay", "TiltPipeline", "TiltAssets",
-            "TiltMotion", "SerialIO", "ArgumentParser", "Logging", "SystemPackage", "Synchronization",
+            "TiltMotion", "SerialIO", "ArgumentParser", "Logging", "SystemPackage", "Synchronization", "TiltVersion",
         ]),
         ("TiltsimCommand", "command", [
             "BoardEmulator", "TiltMotion", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "WireProtocol", "CLibPNG", "ArgumentParser",
-            "Logging", "Foundation", "Synchronization", "Yams",
+            "Logging", "Foundation", "Synchronization", "Yams", "TiltVersion",
         ]),
         ("tiltserial", "executable", ["TiltserialCommand"]),
         ("tiltsim", "executable", ["TiltsimCommand"]),

@@ -12,7 +12,8 @@ public struct EmulatedBoardFactory: Sendable {
     public static let defaultFirmware = "Hardware/build/tiltserial.elf"
 
     public var engine: Engine = .avr
-    /// nil: `defaultFirmware`, built if missing; a given path is never built, and missing is an error.
+    /// nil: `FirmwareLocation.find()` (the source tree's, built if missing, or
+    /// the installed one); a given path is never built, and missing is an error.
     public var firmwarePath: String?
     public var pace: AVRPace = .realTime
     /// The motion's path (script or recording); noise is added per board at its sample rate.
@@ -76,14 +77,15 @@ public struct EmulatedBoardFactory: Sendable {
     }
 
     private func makeAVR(linkPath: String?, notice: (String) -> Void) throws(Failure) -> AVRBoard? {
-        let firmware = firmwarePath ?? Self.defaultFirmware
+        let firmware = firmwarePath ?? FirmwareLocation.find()
         if !FileManager.default.fileExists(atPath: firmware) {
             guard firmwarePath == nil else {
                 throw Failure(description: "\(firmware): no such firmware; build it with make -C Hardware or use the native engine",
                               kind: .missingFile)
             }
             guard Self.buildFirmware() else {
-                notice("firmware \(firmware) is missing and make -C Hardware could not build it; using the native engine")
+                notice("firmware \(firmware) is missing and make -C Hardware could not build it (nor is it installed in "
+                       + "share/tiltserial beside this program: make install); using the native engine")
                 return nil
             }
         }
