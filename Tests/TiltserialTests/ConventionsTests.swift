@@ -22,7 +22,7 @@ import TiltVersion
     @Test func aNegativeValueGetsTheAttachedFormAsItsFix() {
         let r = runTiltserial(["/dev/null", "--rest-angle", "-30"])
         #expect(r.code == 21)
-        #expect(r.err == "tiltserial: error: Missing value for '--rest-angle <rest-angle>'; "
+        #expect(r.err == "tiltserial: error: Missing value for '--rest-angle <DEG>'; "
                 + "a value that starts with '-' must be attached with '=': --rest-angle=-30\n")
         // ... and the attached form is read as the value.
         let attached = runTiltserial(["/dev/null", "--tick-ms=-5"])

@@ -71,7 +71,7 @@ import WireProtocol
         let tiltsim = Process()
         tiltsim.executableURL = Bundle.main.bundleURL.appendingPathComponent("tiltsim")
         let link = tempPath("sim")
-        tiltsim.arguments = ["--engine", "native", "--rate", "200", "--motion", "tour", "--link", link, "--duration", "60"]
+        tiltsim.arguments = ["--engine", "native", "--rate", "200", "--motion", "tour", "--link", link, "--duration", "60", "--run-now"]  // talking before the monitor comes
         let out = Pipe()
         tiltsim.standardOutput = out
         tiltsim.standardError = FileHandle.nullDevice
