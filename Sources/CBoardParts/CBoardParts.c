@@ -97,6 +97,20 @@ static cbp_core_hooks *cbp_core_hooks_find(avr_t *avr) {
     return (cbp_core_hooks *)port;
 }
 
+bool cbp_avr_install_models(avr_t *avr) {
+    cbp_core_hooks *hooks = calloc(1, sizeof *hooks);
+    if (!hooks) return false;
+    if (!cbp_twi_install(avr)) {
+        free(hooks);
+        return false;
+    }
+    hooks->io.kind = "core-hooks";
+    hooks->io.reset = cbp_core_hooks_reset;
+    avr_register_io(avr, &hooks->io);
+    cbp_level_polling_off(avr, 0, NULL);
+    return true;
+}
+
 avr_t *cbp_avr_create(const char *elf_path, const char *mmcu, uint32_t frequency,
                       char *error, size_t error_size) {
     avr_global_logger_set(cbp_logger);
@@ -139,18 +153,12 @@ avr_t *cbp_avr_create(const char *elf_path, const char *mmcu, uint32_t frequency
     avr_ioctl(avr, AVR_IOCTL_UART_GET_FLAGS('0'), &flags);
     flags &= ~(uint32_t)(AVR_UART_FLAG_STDIO | AVR_UART_FLAG_POLL_SLEEP);
     avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &flags);
-    cbp_core_hooks *hooks = calloc(1, sizeof *hooks);
-    if (!hooks || !cbp_twi_install(avr)) {
-        free(hooks);
+    if (!cbp_avr_install_models(avr)) {
         snprintf(error, error_size, "out of memory");
         avr_terminate(avr);
         free(avr);
         return NULL;
     }
-    hooks->io.kind = "core-hooks";
-    hooks->io.reset = cbp_core_hooks_reset;
-    avr_register_io(avr, &hooks->io);
-    cbp_level_polling_off(avr, 0, NULL);
     return avr;
 }
 

@@ -6,39 +6,12 @@ import TiltCore
 import Glibc
 #endif
 
-/// The Arduino fixture sketches (Fixtures/sketches/*.ino), built once per test
-/// process with `make -C Fixtures` (avr-gcc + the Arduino core, like the
-/// firmware) into .build/avr-fixtures, where later runs only rebuild what changed.
+/// The fixture sketches of the glass work (Fixtures/Sketches/NAME/NAME.ino),
+/// built by `SketchFixtures` with Hardware/sketch.mk, run on an `AVRBoard`.
 enum ArduinoFixtures {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    static let build = root + "/.build/avr-fixtures"
-
-    static let built: Result<Void, AVRTestFailure> = {
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        make.arguments = ["make", "-s", "-C", fixtures, "BUILD=\(build)"]
-        make.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        make.standardError = errors
-        do { try make.run() } catch {
-            return .failure(AVRTestFailure("cannot run make: \(error); install make, gcc-avr, avr-libc and arduino-core-avr (scripts/install-deps)"))
-        }
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        make.waitUntilExit()
-        guard make.terminationStatus == 0 else {
-            return .failure(AVRTestFailure("building the fixture sketches failed: \(message.suffix(1200))"))
-        }
-        return .success(())
-    }()
-
-    /// The ELF of sketch `name`, building the fixtures if needed.
+    /// The ELF of sketch `name`, building it if needed.
     static func path(_ name: String) throws -> String {
-        try built.get()
-        let elf = build + "/\(name).elf"
-        guard FileManager.default.fileExists(atPath: elf) else { throw AVRTestFailure("no fixture \(elf)") }
-        return elf
+        try SketchFixtures.build(name).get().elf
     }
 
     /// A free-running board with the sketch and a client on its pty (opened

@@ -4,7 +4,7 @@ import TiltCore
 @testable import BoardEmulator
 
 /// The DMP enough for MotionApps 2.0: the packet at register level, and a
-/// MotionApps-style start-up and reader (Fixtures/sketches/dmp_motionapps.ino)
+/// MotionApps-style start-up and reader (Fixtures/Sketches/dmp_motionapps)
 /// printing MPU6050_DMP6's yaw/pitch/roll of scripted poses.
 @Suite(.serialized) struct DMPTests {
     typealias Register = MPU6050Model.Register

@@ -3,7 +3,7 @@ import Testing
 import TiltCore
 @testable import BoardEmulator
 
-/// The MPU-6050 beyond the burst read, driven by Fixtures/sketches/fifo_int.ino
+/// The MPU-6050 beyond the burst read, driven by Fixtures/Sketches/fifo_int
 /// through Wire: the INT pin on D2, the FIFO and the offset registers.
 @Suite(.serialized) struct MPU6050FixtureTests {
     static let still = RawSample(accel: Axes3(x: 1000, y: -2000, z: 15000), temperature: 1234,

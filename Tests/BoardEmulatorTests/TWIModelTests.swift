@@ -3,7 +3,7 @@ import Testing
 @testable import BoardEmulator
 
 /// Our TWI model (CBoardParts/cbp_twi.c) as a polling, register-level driver
-/// sees it: Fixtures/sketches/polling_twi.ino in simavr.
+/// sees it: Fixtures/Sketches/polling_twi in simavr.
 @Suite(.serialized) struct TWIModelTests {
     @Test func aPollingDriverSeesTheDatasheetsStatusCodesAndBusTime() throws {
         let (board, client) = try ArduinoFixtures.start("polling_twi")

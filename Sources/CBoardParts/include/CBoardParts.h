@@ -18,7 +18,12 @@ struct avr_irq_t;
 struct avr_t *cbp_avr_create(const char *elf_path, const char *mmcu, uint32_t frequency,
                              char *error, size_t error_size);
 
-/// Frees a core made by cbp_avr_create.
+/// Installs our TWI model (cbp_twi.c) and turns simavr's INT0/INT1 level
+/// polling off (also after resets) on a core made another way (a HEX image);
+/// cbp_avr_create does it itself. False when out of memory.
+bool cbp_avr_install_models(struct avr_t *avr);
+
+/// Frees a core made by cbp_avr_create (or given cbp_avr_install_models).
 void cbp_avr_destroy(struct avr_t *avr);
 
 /// simavr's core states (cpu_Running ...), as plain ints for Swift.
