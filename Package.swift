@@ -58,6 +58,8 @@ let package = Package(
         .target(name: "CFirmwareImage", dependencies: ["CSimAVR"]),
         .target(name: "BoardEmulator", dependencies: [
             "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSimAVR", "CBoardParts", "CFirmwareImage",
+            // The native board runs the firmware's own C for its behaviour.
+            "FirmwareCore",
         ]),
 
         // MARK: Commands.

@@ -135,8 +135,7 @@ import WireProtocol
         board.start()
         defer { board.stop() }
         try host.read(timeout: .seconds(5)) { $0.hellos.count == 1 }
-        var waiting = Frame()
-        WaitingScreen.render(version: (1, 0, 0), into: &waiting)
+        let waiting = NativeFirmware.statusScreen(version: (1, 0, 0), sensorOK: true)
         #expect(board.currentStatus.showsWaitingScreen)
         #expect(board.screen == waiting)
         #expect(waiting != Frame())
