@@ -39,7 +39,8 @@ let package = Package(
         .target(name: "TiltPipeline", dependencies: ["TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay"]),
 
         // MARK: Assets shared with the firmware (one source of truth).
-        .target(name: "TiltAssets", dependencies: ["TiltDisplay"], resources: [.copy("Resources")]),
+        // The art files are the source; EmbeddedArt.swift is generated from them (make -C Hardware assets).
+        .target(name: "TiltAssets", dependencies: ["TiltCore", "TiltDisplay"], exclude: ["Resources"]),
 
         // MARK: Edges: serial ports, ptys, the simulator, the terminal.
         .systemLibrary(
@@ -57,7 +58,8 @@ let package = Package(
         // A core from a flash image (Intel HEX sketches, read in Swift).
         .target(name: "CFirmwareImage", dependencies: ["CSimAVR"]),
         .target(name: "BoardEmulator", dependencies: [
-            "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSimAVR", "CBoardParts", "CFirmwareImage",
+            "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR", "CBoardParts",
+            "CFirmwareImage",
             // The native board runs the firmware's own C for its behaviour.
             "FirmwareCore",
         ]),
@@ -75,7 +77,7 @@ let package = Package(
         // Reading reference screens for tiltsim run --expect-screen (any PNG a person may save).
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(name: "TiltsimCommand", dependencies: [
-            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay", "CLibPNG",
+            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "CLibPNG",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
@@ -92,13 +94,18 @@ let package = Package(
         .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "TiltCore"]),
         .target(name: "CRecipeOracle", path: "Tests/CRecipeOracle"),
         .testTarget(name: "TiltPhysicsTests", dependencies: ["TiltPhysics", "TiltCore", "CRecipeOracle"]),
-        .testTarget(name: "TiltDisplayTests", dependencies: ["TiltDisplay", "TiltAssets"]),
-        .testTarget(name: "TiltPipelineTests", dependencies: ["TiltPipeline", "WireProtocol"]),
+        .testTarget(name: "TiltDisplayTests", dependencies: ["TiltDisplay", "TiltAssets", "TiltCore"]),
+        .testTarget(name: "TiltPipelineTests", dependencies: ["TiltPipeline", "WireProtocol", "TiltPhysics", "TiltCore"]),
         .target(name: "CPtyInterposer", path: "Tests/CPtyInterposer"),
         .testTarget(name: "SerialIOTests", dependencies: ["SerialIO", "CPtyInterposer"]),
         .testTarget(name: "FirmwareProtocolTests", dependencies: ["FirmwareCore", "WireProtocol", "TiltDisplay", "TiltAssets", "TiltCore"]),
-        .testTarget(name: "BoardEmulatorTests", dependencies: ["BoardEmulator", "TiltPipeline"], exclude: ["Fixtures"]),
-        .testTarget(name: "TiltserialTests", dependencies: ["TiltserialCommand", "TiltserialSettings", "BoardEmulator", "SerialIO"]),
+        .testTarget(name: "BoardEmulatorTests", dependencies: [
+            "BoardEmulator", "TiltPipeline", "TiltDisplay", "TiltAssets", "SerialIO", "TiltCore", "WireProtocol", "TiltPhysics",
+        ], exclude: ["Fixtures"]),
+        .testTarget(name: "TiltserialTests", dependencies: [
+            "TiltserialCommand", "TiltserialSettings", "BoardEmulator", "SerialIO",
+            "TiltDisplay", "TiltPipeline", "TiltAssets", "WireProtocol", "TiltCore", "TiltPhysics",
+        ]),
         // The host against the real firmware in simavr and the native board, over ptys (needs Hardware/build/tiltserial.elf).
         .testTarget(name: "EndToEndTests", dependencies: [
             "TiltserialCommand", "BoardEmulator", "SerialIO", "TiltPipeline", "TiltPhysics", "TiltDisplay", "TiltAssets", "WireProtocol", "TiltCore",

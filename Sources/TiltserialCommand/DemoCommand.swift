@@ -83,7 +83,7 @@ struct Demo: TiltserialSubcommand {
             "tiltserial: demo: \(summary.counters.fires) ribbon pull(s) fired; the board ran at "
                 + "\(String(format: "%.2f", speed.ratio))× real time\n")
         if let png {
-            try writePNG(board.displayedFrame, to: png)
+            try PNGFile.write(board.displayedFrame, to: png, failing: .ioError)
             context.console.writeErr("tiltserial: demo: the board's screen is in \(png)\n")
         }
     }
@@ -91,17 +91,6 @@ struct Demo: TiltserialSubcommand {
     /// Board seconds to keep running after the motion ends, so its last
     /// movement settles on screen.
     static let settleSeconds = 2.0
-
-    private func writePNG(_ frame: Frame, to path: String) throws(Failure) {
-        let bytes = PNGEncoder.encode(frame, scale: 4)
-        guard let file = fopen(path, "wb") else {
-            throw Failure(.ioError, "\(path): cannot write the PNG (\(String(cString: strerror(errno))))")
-        }
-        defer { fclose(file) }
-        guard fwrite(bytes, 1, bytes.count, file) == bytes.count else {
-            throw Failure(.ioError, "\(path): writing the PNG failed part way (disk full?)")
-        }
-    }
 }
 
 /// Starts the motion when the board says HELLO (so the host sees all of it,

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import TiltAssets
 import TiltCore
 import TiltDisplay
@@ -8,6 +7,7 @@ import TiltPipeline
 /// `tiltserial replay FILE`: the pipeline offline, at full speed.
 struct Replay: TiltserialSubcommand {
     static let configuration = CommandConfiguration(
+        commandName: "replay",
         abstract: "Re-run a --record file or a CSV of samples (t_us,ax,ay,az[,gx,gy,gz]) through the physics.")
 
     @Argument(help: "A recording made with --record, or a .csv of samples.")
@@ -119,10 +119,7 @@ struct Replay: TiltserialSubcommand {
         if let render {
             var mirror = DisplayMirror(renderer: art.renderer)
             if let last = session.lastOffsets { mirror.show(last) }
-            let png = PNGEncoder.encode(mirror.frame, scale: 4)
-            guard FileManager.default.createFile(atPath: render, contents: Data(png)) else {
-                throw Failure(.badInputFile, "\(render): cannot write the PNG; check the directory and permissions")
-            }
+            try PNGFile.write(mirror.frame, to: render, failing: .badInputFile)
         }
         let hooks = out.hookSummary(out.finish())  // the deferred finish then has nothing left to end
         context.console.writeErr("tiltserial: replayed: \(HostSummary(durationMicros: duration, counters: session.counters).line)\(hooks)\n")

@@ -41,8 +41,16 @@ final class RunOutput {
         }
     }
 
+    /// The tick line's buffer, reused for the whole run.
+    var tickLine = JSONBytes()
+
     func event(_ event: HostEvent) {
-        if json, let line = JSONLines.line(for: event) { console.writeOut(line) }
+        if json, case .tick(let tick, let wire) = event {
+            tickLine.writeTickLine(tick, sequence: wire.frame.sequence)
+            tickLine.bytes.withUnsafeBytes { console.writeOutBytes($0) }
+        } else if json, let line = JSONLines.line(for: event) {
+            console.writeOut(line)
+        }
         switch event {
         case .formatDetected(let format):
             say("format: \(format.rawValue)")

@@ -42,7 +42,7 @@ public enum SettingUnit: Sendable, Equatable {
 /// what it means. The options' help, the config file, the range checks and
 /// docs/usage.md's settings table all come from `SettingSpec.all`.
 public struct SettingSpec: Sendable {
-    /// The config-file key (the PhysicsSettings Codable name for physics settings).
+    /// The config-file key (the PhysicsSettings property name for physics settings).
     public let key: String
     /// The option, without its dashes.
     public let flag: String

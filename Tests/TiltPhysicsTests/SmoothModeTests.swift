@@ -148,14 +148,6 @@ import TiltPhysics
         #expect(!empty)
     }
 
-    @Test func ticksEncodeAsPlainJSON() throws {
-        let ticks = Fixtures.run(Motion.sampled(hz: 100, seconds: 1) { _ in Pose(pitch: 60, roll: 30) })
-        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(ticks.last!)) as! [String: Any]
-        #expect(json["x"] as? Double == ticks.last!.xValue)
-        #expect(json["viewportX"] as? Int == ticks.last!.viewportX)
-        #expect(json["fired"] as? Bool == false)
-    }
-
     @Test func restAngleSettingMovesTheRestPose() {
         let samples = Motion.sampled(hz: 100, seconds: 5) { _ in Pose(pitch: 45) }
         let at45 = Fixtures.run(samples) { $0.restAngleDegrees = 45 }
@@ -224,17 +216,5 @@ import TiltPhysics
         } catch {
             #expect(error.description.contains("tickMicros"))
         }
-    }
-
-    @Test func settingsDecodeWithDefaultsForMissingKeys() throws {
-        let json = #"{"mode": "recipe", "deadZone": 0.1, "wiggleStartsMicros": [1000000]}"#
-        let decoded = try JSONDecoder().decode(PhysicsSettings.self, from: Data(json.utf8))
-        var expected = PhysicsSettings()
-        expected.mode = .recipe
-        expected.deadZone = 0.1
-        expected.wiggleStartsMicros = [1_000_000]
-        #expect(decoded == expected)
-        let roundTrip = try JSONDecoder().decode(PhysicsSettings.self, from: JSONEncoder().encode(PhysicsSettings()))
-        #expect(roundTrip == PhysicsSettings())
     }
 }

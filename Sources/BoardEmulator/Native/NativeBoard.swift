@@ -437,7 +437,7 @@ public final class NativeBoard: @unchecked Sendable {
     /// A link that cannot be made gets a message about the link, not the port.
     static func terminalError(_ error: SerialError) -> NativeBoardError {
         if case .ioError(let path, "symlink", let code) = error {
-            return .pseudoTerminal("cannot create the link \(path) (\(String(cString: strerror(code)))); "
+            return .pseudoTerminal("cannot create the link \(path) (\(code)); "
                 + "pick a path in a writable directory, not an existing file")
         }
         return .pseudoTerminal(error.message)
