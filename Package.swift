@@ -62,6 +62,7 @@ let package = Package(
             "CFirmwareImage",
             // The native board runs the firmware's own C for its behaviour.
             "FirmwareCore",
+            .product(name: "SystemPackage", package: "swift-system"),
         ]),
 
         // MARK: Commands.
@@ -101,6 +102,7 @@ let package = Package(
         .testTarget(name: "FirmwareProtocolTests", dependencies: ["FirmwareCore", "WireProtocol", "TiltDisplay", "TiltAssets", "TiltCore"]),
         .testTarget(name: "BoardEmulatorTests", dependencies: [
             "BoardEmulator", "TiltPipeline", "TiltDisplay", "TiltAssets", "SerialIO", "TiltCore", "WireProtocol", "TiltPhysics",
+            "FirmwareCore",
         ], exclude: ["Fixtures"]),
         .testTarget(name: "TiltserialTests", dependencies: [
             "TiltserialCommand", "TiltserialSettings", "BoardEmulator", "SerialIO",

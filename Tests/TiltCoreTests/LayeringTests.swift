@@ -25,7 +25,7 @@ import Testing
         ("SerialIO", "edge", ["CLibSerialPort", "CSerialShims", "SystemPackage", "Synchronization"]),
         ("BoardEmulator", "edge", [
             "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR", "CBoardParts",
-            "FirmwareCore", "Foundation", "Synchronization",
+            "CFirmwareImage", "FirmwareCore", "SystemPackage", "Foundation", "Synchronization",
         ]),
         ("TiltserialSettings", "command", ["TiltCore", "TiltPhysics", "SerialIO"]),
         // BoardEmulator and Foundation only until `demo` runs tiltsim as a child process (issue 14).
@@ -35,7 +35,7 @@ import Testing
         ]),
         ("TiltsimCommand", "command", [
             "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "WireProtocol", "ArgumentParser", "Logging",
-            "Foundation", "Synchronization", "Yams",
+            "Foundation", "Synchronization", "Yams", "CLibPNG",
         ]),
         ("tiltserial", "executable", ["TiltserialCommand"]),
         ("tiltsim", "executable", ["TiltsimCommand"]),

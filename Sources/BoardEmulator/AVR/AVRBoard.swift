@@ -347,7 +347,7 @@ public final class AVRBoard: @unchecked Sendable {
     /// A link that cannot be made gets a message about the link, not the port.
     static func terminalError(_ error: SerialError, link: String?) -> AVRBoardError {
         if case .ioError(let path, "symlink", let code) = error {
-            return .pseudoTerminal("cannot link \(path) to the board's pty: \(String(cString: strerror(code))); pick a writable path")
+            return .pseudoTerminal("cannot link \(path) to the board's pty: \(code); pick a writable path")
         }
         return .pseudoTerminal(error.message)
     }

@@ -1,4 +1,5 @@
 import SerialIO
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,7 +39,7 @@ final class PtyLink {
             var existing = stat()
             if lstat(linkPath, &existing) == 0 && (existing.st_mode & S_IFMT) != S_IFLNK {
                 terminal.close()
-                throw .ioError(port: linkPath, operation: "symlink", errno: EEXIST)  // never replace a real file
+                throw .ioError(port: linkPath, operation: "symlink", errno: .fileExists)  // never replace a real file
             }
             let temporary = linkPath + ".tmp\(getpid())"
             unlink(temporary)
@@ -46,7 +47,7 @@ final class PtyLink {
                 let code = errno
                 unlink(temporary)
                 terminal.close()
-                throw .ioError(port: linkPath, operation: "symlink", errno: code)
+                throw .ioError(port: linkPath, operation: "symlink", errno: Errno(rawValue: code))
             }
         }
     }
