@@ -38,6 +38,9 @@ let package = Package(
         .target(name: "TiltDisplay", dependencies: ["TiltCore"]),
         .target(name: "TiltPipeline", dependencies: ["TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay"]),
 
+        // What the emulated sensor feels: poses, motion scripts, the named scenarios (pure values).
+        .target(name: "TiltMotion", dependencies: ["TiltCore"]),
+
         // MARK: Assets shared with the firmware (one source of truth).
         // The art files are the source; EmbeddedArt.swift is generated from them (make -C Hardware assets).
         .target(name: "TiltAssets", dependencies: ["TiltCore", "TiltDisplay"], exclude: ["Resources"]),
@@ -58,7 +61,7 @@ let package = Package(
         // A core from a flash image (Intel HEX sketches, read in Swift).
         .target(name: "CFirmwareImage", dependencies: ["CSimAVR"]),
         .target(name: "BoardEmulator", dependencies: [
-            "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR", "CBoardParts",
+            "TiltMotion", "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR", "CBoardParts",
             "CFirmwareImage",
             // The native board runs the firmware's own C for its behaviour.
             "FirmwareCore",
@@ -70,7 +73,7 @@ let package = Package(
         .target(name: "TiltserialSettings", dependencies: ["TiltCore", "TiltPhysics", "SerialIO"]),
         .target(name: "TiltserialCommand", dependencies: [
             "TiltserialSettings", "TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay", "TiltPipeline", "TiltAssets",
-            "SerialIO", "BoardEmulator",
+            "SerialIO", "TiltMotion",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -86,6 +89,8 @@ let package = Package(
         .executableTarget(name: "tiltsim", dependencies: ["TiltsimCommand"]),
         // Draws docs/plots (physics): swift run physics-plots docs/plots
         .executableTarget(name: "physics-plots", dependencies: ["TiltPhysics", "TiltCore"], path: "Sources/PhysicsPlots"),
+        // Writes SettingsOptions.swift and docs/usage.md's settings table from the table: swift run settings-codegen
+        .executableTarget(name: "settings-codegen", dependencies: ["TiltserialSettings"], path: "Sources/SettingsCodegen"),
 
         // MARK: The firmware's shared C code (protocol, page renderer), compiled on the host for tests.
         .target(name: "FirmwareCore", path: "Hardware/tiltserial/src/core", publicHeadersPath: "."),
@@ -101,7 +106,7 @@ let package = Package(
         .testTarget(name: "SerialIOTests", dependencies: ["SerialIO", "CPtyInterposer"]),
         .testTarget(name: "FirmwareProtocolTests", dependencies: ["FirmwareCore", "WireProtocol", "TiltDisplay", "TiltAssets", "TiltCore"]),
         .testTarget(name: "BoardEmulatorTests", dependencies: [
-            "BoardEmulator", "TiltPipeline", "TiltDisplay", "TiltAssets", "SerialIO", "TiltCore", "WireProtocol", "TiltPhysics",
+            "BoardEmulator", "TiltMotion", "TiltPipeline", "TiltDisplay", "TiltAssets", "SerialIO", "TiltCore", "WireProtocol", "TiltPhysics",
             "FirmwareCore",
         ], exclude: ["Fixtures"]),
         .testTarget(name: "TiltserialTests", dependencies: [

@@ -22,24 +22,26 @@ import Testing
         ("TiltDisplay", "core", ["TiltCore"]),
         ("TiltPipeline", "core", ["TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay"]),
         ("TiltAssets", "core", ["TiltCore", "TiltDisplay"]),
+        ("TiltMotion", "emulator", ["TiltCore"]),
         ("SerialIO", "edge", ["CLibSerialPort", "CSerialShims", "SystemPackage", "Synchronization"]),
         ("BoardEmulator", "edge", [
-            "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR", "CBoardParts",
-            "CFirmwareImage", "FirmwareCore", "SystemPackage", "Foundation", "Synchronization",
+            "TiltMotion", "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR",
+            "CBoardParts", "CFirmwareImage", "FirmwareCore", "SystemPackage", "Foundation", "Synchronization",
         ]),
         ("TiltserialSettings", "command", ["TiltCore", "TiltPhysics", "SerialIO"]),
-        // BoardEmulator and Foundation only until `demo` runs tiltsim as a child process (issue 14).
+        // No emulator and no Foundation in the host: `demo` starts tiltsim; start-up stays fast.
         ("TiltserialCommand", "command", [
             "TiltserialSettings", "TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay", "TiltPipeline", "TiltAssets",
-            "SerialIO", "ArgumentParser", "Logging", "SystemPackage", "Synchronization", "BoardEmulator", "Foundation",
+            "TiltMotion", "SerialIO", "ArgumentParser", "Logging", "SystemPackage", "Synchronization",
         ]),
         ("TiltsimCommand", "command", [
-            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "WireProtocol", "ArgumentParser", "Logging",
-            "Foundation", "Synchronization", "Yams", "CLibPNG",
+            "BoardEmulator", "TiltMotion", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "WireProtocol", "CLibPNG", "ArgumentParser",
+            "Logging", "Foundation", "Synchronization", "Yams",
         ]),
         ("tiltserial", "executable", ["TiltserialCommand"]),
         ("tiltsim", "executable", ["TiltsimCommand"]),
         ("physics-plots", "tool", ["TiltPhysics", "TiltCore", "Foundation"]),
+        ("settings-codegen", "tool", ["TiltserialSettings"]),
     ]
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
