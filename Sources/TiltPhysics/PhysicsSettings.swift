@@ -8,8 +8,9 @@ public enum IntegratorMode: String, Sendable, CaseIterable {
 }
 
 /// Every tunable of the tilt integrator and the ribbon detector, with documented
-/// defaults (docs/physics.md says where each comes from). The host fills it
-/// from options and its config file (TiltserialSettings: one table of keys).
+/// defaults (docs/physics.md says where each comes from). Hosts read them from
+/// options and config files through their own settings table (tiltserial:
+/// TiltserialSettings' `SettingSpec.all`, one row per property here).
 ///
 /// Floating point appears only here, at configuration time:
 /// `TiltEngine` converts every value to fixed point once, and its per-sample and
@@ -38,6 +39,9 @@ public struct PhysicsSettings: Hashable, Sendable {
     /// Rest pose: degrees from face-up toward face-forward. Default 60, where the
     /// recipe's `yy = (az + 0.5) * 2` is zero (az = −cos 60° = −0.5).
     public var restAngleDegrees: Double = 60
+    /// Rest pose's lean, degrees with the right side down: the sideways tilt
+    /// counted as level. Default 0 (`tiltserial calibrate` measures it).
+    public var restRollDegrees: Double = 0
 
     // MARK: Ribbon
 
@@ -104,6 +108,7 @@ extension PhysicsSettings {
         try check(yScale, L.yScale, "yScale")
         try check(filterMicros, L.filterMicros, "filterMicros", " µs")
         try check(restAngleDegrees, L.restAngleDegrees, "restAngleDegrees", " degrees")
+        try check(restRollDegrees, L.restRollDegrees, "restRollDegrees", " degrees")
         if let ribbonCenterX { try check(ribbonCenterX, L.ribbonCenterX, "ribbonCenterX", " px") }
         try check(ribbonRestVisible, L.ribbonRestVisible, "ribbonRestVisible", " rows")
         try check(ribbonPixelsPerPoint, L.ribbonPixelsPerPoint, "ribbonPixelsPerPoint")
@@ -140,6 +145,8 @@ extension PhysicsSettings {
         public static let filterMicros = 0...1_000_000
         /// `restAngleDegrees`, degrees from face-up.
         public static let restAngleDegrees = -90.0...90
+        /// `restRollDegrees`, degrees, right side down.
+        public static let restRollDegrees = -90.0...90
         /// `ribbonCenterX`, content px: what OFFSETS' 16-bit unsigned columns can carry.
         public static let ribbonCenterX = 0...65_535
         /// `ribbonRestVisible`, art rows.

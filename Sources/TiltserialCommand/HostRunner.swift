@@ -196,6 +196,7 @@ public final class HostRunner {
                 recorder.append(chunk, .fromBoard, at: at)
                 if let message = recorder.newFailure { sinks.onStatus(.recordingFailed(message)) }
             }
+            sinks.onBytes(chunk, at)
             driver.received(chunk, at: at) { perform($0) }
             if count < Self.ttyReadLimit { return }
         }

@@ -20,7 +20,8 @@ struct Replay: TiltserialSubcommand {
     @OptionGroup var output: OutputOptions
 
     func execute(_ context: CommandContext) throws(Failure) {
-        let resolved = try settings.resolve()
+        let (resolved, config) = try settings.resolve(defaultFile: context.paths.configFile)
+        if case .defaultFile(let file) = config { context.console.logger().info("settings from \(file)") }
         let input = try InputFile(path: file)
         let art = try HostRunner.loadArt()
         var driver = Self.driver(try makeHostSession(settings: resolved, art: art))

@@ -22,8 +22,13 @@ struct Run: TiltserialSubcommand {
     @OptionGroup var output: OutputOptions
 
     func execute(_ context: CommandContext) throws(Failure) {
-        let resolved = try settings.resolve()
+        let (resolved, config) = try settings.resolve(defaultFile: context.paths.configFile)
         let logger = context.console.logger()
+        switch config {
+        case .defaultFile(let file): logger.info("settings from \(file)")
+        case .defaultMissing: CalibrationNotice.sayOnce(resolved, marker: context.paths.noticeMarker, console: context.console)
+        case .none, .given: break
+        }
         let path: String
         if let given = port ?? portOption, given != "auto" {
             path = given

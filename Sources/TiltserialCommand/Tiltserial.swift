@@ -13,11 +13,25 @@ public struct CommandContext: Sendable {
     public let stop: WakeUpPipe
     /// Install SIGINT/SIGTERM handlers that wake `stop` (the real command does; tests don't).
     public let handleSignals: Bool
+    /// Where the default config file and the notice's mark live (from the
+    /// process's environment for the real command; tests pass their own, and
+    /// with none there is no default config file).
+    public let paths: ConfigPaths
 
-    public init(console: Console, stop: WakeUpPipe, handleSignals: Bool) {
+    public init(console: Console, stop: WakeUpPipe, handleSignals: Bool, environment: [String: String] = [:]) {
         self.console = console
         self.stop = stop
         self.handleSignals = handleSignals
+        paths = ConfigPaths(environment: environment)
+    }
+
+    /// The variables `ConfigPaths` reads, from this process's environment.
+    public static var processEnvironment: [String: String] {
+        var environment: [String: String] = [:]
+        for name in ConfigPaths.variables {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return environment
     }
 }
 
@@ -33,7 +47,7 @@ public struct Tiltserial: ParsableCommand {
         abstract: "Scroll the board's display by tilting it: reads the accelerometer, writes scroll offsets back.",
         discussion: "Exit codes and the --json schema: docs/usage.md.",
         version: Tiltserial.version,
-        subcommands: [Run.self, List.self, Monitor.self, Replay.self, Demo.self],
+        subcommands: [Run.self, List.self, Monitor.self, Replay.self, Demo.self, Calibrate.self],
         defaultSubcommand: Run.self)
 
     public init() {}
@@ -87,14 +101,16 @@ public enum TiltserialMain {
             exit(Failure.Code.ioError.rawValue)
         }
         let console = Console.standard(onStdoutClosed: { stop.wake() })
-        exit(run(arguments: Array(CommandLine.arguments.dropFirst()), context: CommandContext(console: console, stop: stop, handleSignals: true)))
+        let context = CommandContext(console: console, stop: stop, handleSignals: true, environment: CommandContext.processEnvironment)
+        exit(run(arguments: Array(CommandLine.arguments.dropFirst()), context: context))
     }
 }
 
 extension TiltserialSubcommand {
     mutating func run() throws {
         guard let stop = try? WakeUpPipe() else { throw ExitCode(Failure.Code.ioError.rawValue) }
-        do { try execute(CommandContext(console: .standard(), stop: stop, handleSignals: true)) } catch {
+        let context = CommandContext(console: .standard(), stop: stop, handleSignals: true, environment: CommandContext.processEnvironment)
+        do { try execute(context) } catch {
             Console.standard().writeErr("tiltserial: error: \(error.message)\n")
             throw ExitCode(error.code.rawValue)
         }

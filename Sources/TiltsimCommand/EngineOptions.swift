@@ -31,6 +31,9 @@ struct EngineOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Injected faults (native), e.g. flip=1e-3,drop=1e-3,insert=1e-3,garbage=1e-4,seed=1.", valueName: "spec"))
     var faults: String?
 
+    @Flag(help: "Start the board at once instead of holding it off (avr: in reset) until a host first opens its port.")
+    var runNow = false
+
     static let defaultFirmware = EmulatedBoardFactory.defaultFirmware
 
     var chosenEngine: Engine {

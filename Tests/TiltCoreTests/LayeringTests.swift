@@ -23,25 +23,26 @@ import Testing
         ("TiltPipeline", "core", ["TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay"]),
         ("TiltAssets", "core", ["TiltCore", "TiltDisplay"]),
         ("TiltVersion", "core", []),
+        ("TiltMotion", "emulator", ["TiltCore"]),
         ("SerialIO", "edge", ["CLibSerialPort", "CSerialShims", "SystemPackage", "Synchronization"]),
         ("BoardEmulator", "edge", [
-            "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR", "CBoardParts",
-            "FirmwareCore", "Foundation", "Synchronization",
+            "TiltMotion", "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR",
+            "CBoardParts", "CFirmwareImage", "FirmwareCore", "SystemPackage", "Foundation", "Synchronization",
         ]),
         ("TiltserialSettings", "command", ["TiltCore", "TiltPhysics", "SerialIO"]),
-        // BoardEmulator and Foundation only until `demo` runs tiltsim as a child process (issue 14).
+        // No emulator and no Foundation in the host: `demo` starts tiltsim; start-up stays fast.
         ("TiltserialCommand", "command", [
             "TiltserialSettings", "TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay", "TiltPipeline", "TiltAssets",
-            "SerialIO", "ArgumentParser", "Logging", "SystemPackage", "Synchronization", "BoardEmulator", "Foundation",
-            "TiltVersion",
+            "TiltMotion", "SerialIO", "ArgumentParser", "Logging", "SystemPackage", "Synchronization", "TiltVersion",
         ]),
         ("TiltsimCommand", "command", [
-            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "WireProtocol", "ArgumentParser", "Logging",
-            "Foundation", "Synchronization", "Yams", "TiltVersion",
+            "BoardEmulator", "TiltMotion", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "WireProtocol", "CLibPNG", "ArgumentParser",
+            "Logging", "Foundation", "Synchronization", "Yams", "TiltVersion",
         ]),
         ("tiltserial", "executable", ["TiltserialCommand"]),
         ("tiltsim", "executable", ["TiltsimCommand"]),
         ("physics-plots", "tool", ["TiltPhysics", "TiltCore", "Foundation"]),
+        ("settings-codegen", "tool", ["TiltserialSettings"]),
     ]
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -217,4 +217,23 @@ import TiltPhysics
             #expect(error.description.contains("tickMicros"))
         }
     }
+
+    @Test func aRestLeanIsLevel() {
+        // Held 60° from face-up leaning 10° right side down: no sideways tilt with
+        // restRollDegrees 10, sin 10° of it without.
+        let lean = 10.0 * Double.pi / 180, pitch = 60.0 * Double.pi / 180
+        let reading = Axes3(x: Fixed(raw: Int32((sin(lean) * 65536).rounded())),
+                            y: Fixed(raw: Int32((-cos(lean) * sin(pitch) * 65536).rounded())),
+                            z: Fixed(raw: Int32((-cos(lean) * cos(pitch) * 65536).rounded())))
+        func xTilt(roll: Double) -> Double {
+            var settings = PhysicsSettings()
+            settings.restRollDegrees = roll
+            var smooth = SmoothIntegrator(settings: settings)
+            for t in stride(from: UInt64(0), through: 2_000_000, by: 1000) { smooth.sample(reading, at: t) }
+            return Double(smooth.xTilt) / 4_294_967_296
+        }
+        #expect(abs(xTilt(roll: 10)) < 0.001)
+        #expect(abs(xTilt(roll: 0) - sin(lean)) < 0.001)
+        #expect(abs(xTilt(roll: -10) - 2 * sin(lean)) < 0.001)
+    }
 }

@@ -22,7 +22,7 @@ import TiltVersion
     @Test func aNegativeValueGetsTheAttachedFormAsItsFix() {
         let r = runTiltserial(["/dev/null", "--rest-angle", "-30"])
         #expect(r.code == 21)
-        #expect(r.err == "tiltserial: error: Missing value for '--rest-angle <rest-angle>'; "
+        #expect(r.err == "tiltserial: error: Missing value for '--rest-angle <DEG>'; "
                 + "a value that starts with '-' must be attached with '=': --rest-angle=-30\n")
         // ... and the attached form is read as the value.
         let attached = runTiltserial(["/dev/null", "--tick-ms=-5"])
@@ -33,7 +33,7 @@ import TiltVersion
         (["run", "--tilt-harder"], "tiltserial: error: Unknown option '--tilt-harder'; see `tiltserial run --help` for the options\n"),
         (["replay"], "tiltserial: error: Missing expected argument '<file>'; see `tiltserial replay --help` for the options\n"),
         (["demo", "--speed", "fast"], "tiltserial: error: The value 'fast' is invalid for '--speed <N>'; see `tiltserial demo --help` for the options\n"),
-        (["monitor", "--baud"], "tiltserial: error: Missing value for '--baud <baud>'; see `tiltserial monitor --help` for the options\n"),
+        (["monitor", "--baud"], "tiltserial: error: Missing value for '--baud <N>'; see `tiltserial monitor --help` for the options\n"),
         (["list", "extra"], "tiltserial: error: Unexpected argument 'extra'; see `tiltserial list --help` for the options\n"),
     ])
     func usageErrorsAreOneLineWithAFixAndCode21(arguments: [String], line: String) {
