@@ -58,7 +58,7 @@ struct Demo: TiltserialSubcommand {
             observe: { event in
                 if player.step(event) == .finished { context.stop.wake() }
             })
-        board.stop()  // tiltsim writes the PNG and its speed line now
+        board.stop()  // tiltsim writes the PNG and says how fast the board ran
         context.console.writeErr("tiltserial: demo: \(ForPeople.count(summary.counters.fires, "ribbon pull")) fired\n")
     }
 

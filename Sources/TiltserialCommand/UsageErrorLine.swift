@@ -41,8 +41,9 @@ enum UsageErrorLine {
     static func helpCommand(for error: any Error) -> String {
         let full = Tiltserial.fullMessage(for: error, columns: 1000)
         for line in full.split(separator: "\n") {
-            guard let start = line.firstRange(of: "See '"),
-                  let end = line[start.upperBound...].firstRange(of: " --help'") else { continue }
+            guard let start = line.firstRange(of: "See '"), let end = line[start.upperBound...].firstRange(of: " --help'") else {
+                continue
+            }
             return String(line[start.upperBound..<end.lowerBound]) + " --help"
         }
         return "tiltserial --help"

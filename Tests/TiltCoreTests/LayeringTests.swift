@@ -22,8 +22,8 @@ import Testing
         ("TiltDisplay", "core", ["TiltCore"]),
         ("TiltPipeline", "core", ["TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay"]),
         ("TiltAssets", "core", ["TiltCore", "TiltDisplay"]),
-        ("TiltVersion", "core", []),
         ("TiltMotion", "emulator", ["TiltCore"]),
+        ("TiltVersion", "core", []),
         ("SerialIO", "edge", ["CLibSerialPort", "CSerialShims", "SystemPackage", "Synchronization"]),
         ("BoardEmulator", "edge", [
             "TiltMotion", "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR",
