@@ -20,11 +20,17 @@ struct Monitor: TiltserialSubcommand {
     @Option(name: .customLong("port"), help: ArgumentHelp("Same as the PORT argument.", valueName: "PORT"))
     var portOption: String?
 
-    @Option(name: .customLong("baud"), help: ArgumentHelp(SettingSpec.spec(flag: "baud")?.optionHelp ?? ""))
+    @Option(name: .customLong("baud"), help: Self.help("baud"))
     var baud: String?
 
-    @Option(name: .customLong("dtr"), help: ArgumentHelp(SettingSpec.spec(flag: "dtr")?.optionHelp ?? ""))
+    @Option(name: .customLong("dtr"), help: Self.help("dtr"))
     var dtr: String?
+
+    /// Help and placeholder from the settings table, as `run` shows them.
+    static func help(_ flag: String) -> ArgumentHelp {
+        let spec = SettingSpec.spec(flag: flag)
+        return ArgumentHelp(spec?.optionHelp ?? "", valueName: spec?.placeholder)
+    }
 
     @Flag(name: .customLong("no-dtr"), help: "Same as --dtr leave: don't reset the board when opening.")
     var noDTR = false
