@@ -39,6 +39,7 @@ struct Demo: TiltserialSubcommand {
 
     @OptionGroup var settings: SettingsOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var view: ViewOptions
 
     func execute(_ context: CommandContext) throws(Failure) {
         guard let script = Scenarios.named(scenario) else {
@@ -69,7 +70,7 @@ struct Demo: TiltserialSubcommand {
             motion: EmulatedBoardFactory(motion: .script(script)).motionSource(rateHz: Double(factory.sampleRateHz)),
             lengthMicros: UInt64((script.duration + Self.settleSeconds) * 1e6), forever: forever)
         let summary = try Run.live(
-            path: path, settings: resolved, output: output, record: nil, context: context,
+            path: path, settings: resolved, output: output, view: view.view, record: nil, context: context,
             observe: { event in
                 switch player.step(event) {
                 case .restart(let motion): board.setMotionSource(motion)
