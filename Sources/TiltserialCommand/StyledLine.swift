@@ -114,6 +114,8 @@ enum TerminalWidth {
     static func columns(_ s: Unicode.Scalar) -> Int {
         let v = s.value
         if isControl(s) { return 0 }
+        // Fast path: Latin, and the box, block and braille characters the view draws with.
+        if v < 0x0300 || (0x2500...0x28FF).contains(v) { return 1 }
         // Combining marks and zero-width characters.
         if (0x0300...0x036F).contains(v) || (0x200B...0x200F).contains(v) || (0xFE00...0xFE0F).contains(v)
             || (0x1AB0...0x1AFF).contains(v) || (0x20D0...0x20FF).contains(v) {

@@ -16,8 +16,8 @@ final class InProcessHost: @unchecked Sendable {
     private let lock = NSLock()
     private var code: Int32?
 
-    init(_ arguments: [String], terminal: Bool = false) {
-        captured = CapturedConsole(errIsTerminal: terminal)
+    init(_ arguments: [String], terminal: Bool = false, screen: TerminalScreen = .fixed(columns: 140, rows: 45)) {
+        captured = CapturedConsole(errIsTerminal: terminal, screen: screen)
         let context = CommandContext(console: captured.console, stop: stop, handleSignals: false)
         let thread = Thread { [self] in
             let result = TiltserialMain.run(arguments: arguments, context: context)
@@ -43,8 +43,9 @@ final class InProcessHost: @unchecked Sendable {
 }
 
 /// Runs a command to completion in-process: (exit code, stdout, stderr).
-func runTiltserial(_ arguments: [String], seconds: Double = 20) -> (code: Int32?, out: String, err: String) {
-    let host = InProcessHost(arguments)
+func runTiltserial(_ arguments: [String], seconds: Double = 20, terminal: Bool = false,
+                   screen: TerminalScreen = .fixed(columns: 140, rows: 45)) -> (code: Int32?, out: String, err: String) {
+    let host = InProcessHost(arguments, terminal: terminal, screen: screen)
     let code = host.wait(seconds: seconds)
     if code == nil { host.stop.wake(); _ = host.wait(seconds: 5) }
     return (code, host.captured.out, host.captured.err)
