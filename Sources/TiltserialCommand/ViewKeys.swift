@@ -68,6 +68,11 @@ final class ViewKeys: @unchecked Sendable {
         TerminalModes.restore()
     }
 
+    private func request(_ r: WakeRequest) {
+        var byte = r.rawValue
+        _ = write(wake, &byte, 1)
+    }
+
     private func readKeys() {
         var decoder = KeyDecoder()
         var buffer = [UInt8](repeating: 0, count: 64)
@@ -79,16 +84,17 @@ final class ViewKeys: @unchecked Sendable {
             let n = poll(&fds, 2, -1)
             if n < 0 && errno == EINTR { continue }
             guard n > 0, fds[1].revents == 0 else { return }
-            // A hung-up or closed terminal would report itself readable forever: stop reading.
-            if fds[0].revents & Int16(POLLNVAL | POLLERR) != 0 { return }
+            if fds[0].revents & Int16(POLLNVAL) != 0 { return }  // stdin was closed: no keys
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-            guard count > 0 else { return }
+            guard count > 0 else {
+                // End of input in key mode (or EIO) means the terminal hung up (its window
+                // closed): stop the run as SIGHUP would, rather than draw for no one.
+                request(.stop)
+                return
+            }
             for byte in buffer[0..<count] {
-                decoder.feed(byte) { key in
-                    var request = (key == .quit ? WakeRequest.stop : .recalibrate).rawValue
-                    _ = write(wake, &request, 1)
-                }
+                decoder.feed(byte) { key in request(key == .quit ? .stop : .recalibrate) }
             }
         }
     }
