@@ -37,8 +37,8 @@ struct ViewLayout: Hashable, Sendable {
     static let gap = 1
     static let compactWidth = 13
     static let fullWidth = 33
-    /// Under a board with the compact panel beside it: the sparklines.
-    static let compactBesideExtraRows = 1
+    /// Under a board with the compact panel beside it: the sparklines and the link's counts.
+    static let compactBesideExtraRows = 2
     static let compactBelowRows = 3
     static let fullBelowRows = 8
     static let fullBelowMinColumns = 2 * fullWidth + 2

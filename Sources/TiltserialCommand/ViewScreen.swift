@@ -48,7 +48,10 @@ enum ViewScreen {
                 if i < panel.count { row.append(panel[i]) }
                 lines.append(row)
             }
-            if layout.panel == .compact { lines.append(sparkRow(m, width: columns)) }
+            if layout.panel == .compact {
+                lines.append(sparkRow(m, width: columns))
+                lines.append(linkRow(m))
+            }
         case (.compact, .below):
             lines += board
             lines += compactBelow(m, width: columns)
@@ -74,7 +77,7 @@ enum ViewScreen {
         core.append("errors \(c.errors)", m.erringNow ? .bad : (c.errors > 0 ? .warning : .plain))
         core.append("  ")
         core.append("fires \(c.fires)", m.firedNow ? .fire : .plain)
-        let keys = m.keys ? "q quit  c rest pose = now" : "Ctrl-C quits"
+        let keys = m.keys ? "q quit  c set rest pose" : "Ctrl-C quits"
         var line = StyledLine()
         if core.width + 12 + 2 + keys.count <= columns { line.append("tiltserial  ") }
         line.append(core)
@@ -163,6 +166,23 @@ enum ViewScreen {
         var line = spark(m, .pitch, label: "pitch ", width: half)
         line.append(" ")
         line.append(spark(m, .roll, label: "roll ", width: width - half - 1))
+        return line
+    }
+
+    /// The counts behind the status line, on one line.
+    static func linkRow(_ m: ViewModel) -> StyledLine {
+        let c = m.snapshot.counters
+        var line = StyledLine("samples ", .dim)
+        line.append("\(c.samples)  ")
+        line.append("ticks ", .dim)
+        line.append("\(c.ticks)  ")
+        line.append("CRC errors ", .dim)
+        line.append("\(c.decoder.crcErrors)", c.decoder.crcErrors > 0 ? .warning : .plain)
+        line.append("  other ", .dim)
+        let other = c.errors - c.decoder.crcErrors
+        line.append("\(other)", other > 0 ? .warning : .plain)
+        line.append("  duplicates ", .dim)
+        line.append("\(c.decoder.duplicates)")
         return line
     }
 

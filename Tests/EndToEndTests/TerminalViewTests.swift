@@ -71,7 +71,7 @@ import Testing
         defer { tmux.stop() }
         let modes = #"stty -a | tr ' ' '\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\n' ' '"#
         try tmux.start(columns: 80, rows: 24, command: #"trap "echo interrupted" INT; \#(Self.tiltserial) \#(sim.link); echo "exit $?"; echo "modes $(\#(modes))"; cat"#)
-        #expect(tmux.waitFor { Self.running($0) && $0.contains { $0.contains("q quit") && $0.contains("c rest pose") } } != nil, "the keys are shown")
+        #expect(tmux.waitFor { Self.running($0) && $0.contains { $0.contains("q quit") && $0.contains("c set rest pose") } } != nil, "the keys are shown")
         tmux.keys("c")
         #expect(tmux.waitFor { $0.contains { $0.hasPrefix("rest pose set to the current pose: ") } } != nil,
                 "c takes the pose: \(tmux.capture().joined(separator: "\n"))")
