@@ -1,9 +1,10 @@
-import Foundation
 import TiltCore
 import TiltDisplay
 
 /// The shipped art (Resources/map-tile.pbm and ribbon.pgm), parsed. The same
-/// files generate the firmware's PROGMEM data (Hardware/tiltserial/assets.h).
+/// files generate the firmware's PROGMEM data (Hardware/tiltserial/assets.h)
+/// and the host's copy, compiled in (EmbeddedArt.swift): no resource bundle to
+/// find at run time, no Foundation in the host.
 public enum TiltAssets {
     /// Why the shipped assets could not be loaded: one line naming the file.
     public struct LoadError: Error, CustomStringConvertible, Sendable {
@@ -18,10 +19,10 @@ public enum TiltAssets {
         public var renderer: FrameRenderer { FrameRenderer(tile: tile, ribbon: ribbon) }
     }
 
-    /// Loads and parses both resources.
+    /// Parses the embedded art.
     public static func load() throws(LoadError) -> Art {
-        let tileBytes = try resource("map-tile", "pbm")
-        let ribbonBytes = try resource("ribbon", "pgm")
+        let tileBytes = bytes(of: mapTilePBM)
+        let ribbonBytes = bytes(of: ribbonPGM)
         do {
             let tile = try ContentTile(bitmap: PBM.parse(tileBytes))
             let ribbon = try RibbonArt(mask: PGM.parse(ribbonBytes))
@@ -44,16 +45,7 @@ public enum TiltAssets {
         do { return try load() } catch { fatalError("TiltAssets: \(error)") }
     }()
 
-    private static func resource(_ name: String, _ ext: String) throws(LoadError) -> [UInt8] {
-        guard let url = Bundle.module.url(forResource: name, withExtension: ext, subdirectory: "Resources")
-            ?? Bundle.module.url(forResource: name, withExtension: ext)
-        else {
-            throw LoadError(description: "resource \(name).\(ext) missing from the TiltAssets bundle; rebuild the package")
-        }
-        do {
-            return [UInt8](try Data(contentsOf: url))
-        } catch {
-            throw LoadError(description: "cannot read \(url.path): \(error.localizedDescription)")
-        }
+    private static func bytes(of text: StaticString) -> [UInt8] {
+        [UInt8](UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 }

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 import Logging
 
 /// Where a command's text goes: stdout (data: JSON lines) and stderr (people:
@@ -9,17 +8,22 @@ import Logging
 /// commands in-process.
 public final class Console: Sendable {
     public let writeOut: @Sendable (String) -> Void
+    /// The same as `writeOut`, for bytes already UTF-8 (the JSON tick lines).
+    public let writeOutBytes: @Sendable (UnsafeRawBufferPointer) -> Void
     public let writeErr: @Sendable (String) -> Void
     /// stderr is a terminal: draw the live view instead of log lines.
     public let errIsTerminal: Bool
     /// The terminal the view draws on: size, colour, keys.
     public let screen: TerminalScreen
 
+    /// - Parameter outBytes: writes UTF-8 bytes to stdout (default: as a String through `out`).
     public init(errIsTerminal: Bool, screen: TerminalScreen = .fixed(columns: 80, rows: 24),
-                out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+                out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+                outBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil) {
         self.errIsTerminal = errIsTerminal
         self.screen = screen
         writeOut = out
+        writeOutBytes = outBytes ?? { out(String(decoding: $0, as: UTF8.self)) }
         writeErr = err
     }
 
@@ -35,7 +39,8 @@ public final class Console: Sendable {
                             onOutClosed: @escaping @Sendable () -> Void) -> Console {
         Console(errIsTerminal: errIsTerminal, screen: errIsTerminal ? .standard() : .fixed(columns: 80, rows: 24),
                 out: { if !writeAll(out, $0) && errno == EPIPE { onOutClosed() } },
-                err: { _ = writeAll(err, $0) })
+                err: { _ = writeAll(err, $0) },
+                outBytes: { if !writeAll(out, $0) && errno == EPIPE { onOutClosed() } })
     }
 
     /// A logger whose lines go to this console's stderr as `tiltserial: message`.
@@ -49,14 +54,18 @@ public final class Console: Sendable {
     @discardableResult
     static func writeAll(_ fd: Int32, _ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { bytes in
-            var done = 0
-            while done < bytes.count {
-                let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
-                if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return false }
-            }
-            return true
+        return text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Writes all of `bytes`; false (errno set) when the descriptor refuses them.
+    @discardableResult
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return false }
         }
+        return true
     }
 }
 
@@ -64,14 +73,11 @@ public final class Console: Sendable {
 /// wait for some output to appear.
 public final class CapturedConsole: Sendable {
     final class Storage: @unchecked Sendable {
-        let condition = NSCondition()
+        let condition = Condition()
         var out = ""
         var err = ""
         func append(_ text: String, toErr: Bool) {
-            condition.lock()
-            if toErr { err += text } else { out += text }
-            condition.broadcast()
-            condition.unlock()
+            condition.changing { if toErr { err += text } else { out += text } }
         }
     }
     private let storage = Storage()
@@ -92,13 +98,7 @@ public final class CapturedConsole: Sendable {
 
     /// Waits until `predicate(out, err)` holds; false after `seconds`.
     public func waitFor(seconds: Double, _ predicate: (String, String) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        storage.condition.lock()
-        defer { storage.condition.unlock() }
-        while !predicate(storage.out, storage.err) {
-            if !storage.condition.wait(until: deadline) { return predicate(storage.out, storage.err) }
-        }
-        return true
+        storage.condition.wait(seconds: seconds) { predicate(storage.out, storage.err) }
     }
 }
 

@@ -37,8 +37,13 @@ public final class HostRunner {
     // What the actions left for the loop to do once the driver call returned
     // (the driver may not be re-entered from inside its own emit).
     var transport: (any SerialTransport)?
-    var ending: HostEnding?
-    var hardFailure: Failure?
+    var ending: HostEnding? { didSet { ended = true } }
+    var hardFailure: Failure? { didSet { failed = true } }
+    // Whether `ending` and `hardFailure` are set, tested in the loops instead of
+    // them: comparing an optional of a large struct with nil copies it each time.
+    var ended = false
+    var failed = false
+    var stopping: Bool { ended || failed }
     var pendingOpen = false
     var pendingGone = false
     var pendingRefresh = false
@@ -106,7 +111,7 @@ public final class HostRunner {
 
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 8)
         defer { buffer.deallocate() }
-        while ending == nil && hardFailure == nil {
+        while !stopping {
             let start = tick()
             switch driver.nextWait(at: start) {
             case .done:
@@ -119,7 +124,7 @@ public final class HostRunner {
                     // After a doze the port has bytes waiting, most likely: read them
                     // straight away (a read never blocks) instead of polling first.
                     if let transport, driver.portIsOpen { readAfterDoze(&driver, transport, buffer) }
-                    if !pendingGone && ending == nil && hardFailure == nil { driver.timePassed(at: tick()) { perform($0) } }
+                    if !pendingGone && !stopping { driver.timePassed(at: tick()) { perform($0) } }
                 }
             case .port(let until):
                 waitOnPort(&driver, until: until > start ? until - start : 0, stop: stop, buffer: buffer)
@@ -131,7 +136,7 @@ public final class HostRunner {
             failure.summary = summary
             throw failure
         }
-        if let failure = ending?.failure { throw render(failure, summary: summary) }
+        if let failure = ending?.failure { throw render(failure, summary: summary, session: driver.session) }
         return summary
     }
 
@@ -161,7 +166,7 @@ public final class HostRunner {
             hardFailure = Failure(error)
             return
         }
-        if !pendingGone && ending == nil { driver.timePassed(at: lastNow) { perform($0) } }
+        if !pendingGone && !ended { driver.timePassed(at: lastNow) { perform($0) } }
     }
 
     func readAfterDoze(_ driver: inout HostDriver, _ transport: any SerialTransport, _ buffer: UnsafeMutableRawBufferPointer) {
@@ -181,7 +186,7 @@ public final class HostRunner {
     /// that arrive meanwhile): that saves the empty read that would end the loop.
     func drain(_ driver: inout HostDriver, _ transport: any SerialTransport, _ buffer: UnsafeMutableRawBufferPointer) throws(SerialError) {
         var budget = 256 * 1024
-        while budget > 0 && !pendingGone && ending == nil && hardFailure == nil {
+        while budget > 0 && !pendingGone && !stopping {
             let count = try transport.read(into: buffer)
             let at = tick()
             if count == 0 { return }
@@ -191,6 +196,7 @@ public final class HostRunner {
                 recorder.append(chunk, .fromBoard, at: at)
                 if let message = recorder.newFailure { sinks.onStatus(.recordingFailed(message)) }
             }
+            sinks.onBytes(chunk, at)
             driver.received(chunk, at: at) { perform($0) }
             if count < Self.ttyReadLimit { return }
         }
@@ -203,7 +209,7 @@ public final class HostRunner {
     func perform(_ action: HostAction) {
         switch action {
         case .write(let bytes):
-            guard let transport, !pendingGone, hardFailure == nil else { return }
+            guard let transport, !pendingGone, !failed else { return }
             do throws(SerialError) {
                 switch bytes {
                 case .hostHello: try write(hostHello, transport)

@@ -14,14 +14,9 @@ enum JSONLines {
     static func line(for event: HostEvent) -> String? {
         switch event {
         case .tick(let tick, let wire):
-            let f = wire.frame
-            // Recipe mode: the integrator's own Float32 values; smooth mode: its Q15.16.
-            let x = tick.recipeOffsets.map { shortest($0.x) } ?? exact(tick.x)
-            let y = tick.recipeOffsets.map { shortest($0.y) } ?? exact(tick.y)
-            return "{\"t_us\":\(tick.timeMicros),\"seq\":\(f.sequence),\"x\":\(x),\"y\":\(y)"
-                + ",\"px\":\(tick.viewportX),\"py\":\(tick.viewportY),\"ribbon\":\(exact(tick.stretch))"
-                + ",\"ribbon_x\":\(tick.ribbonX),\"ribbon_bottom\":\(tick.ribbonBottom)"
-                + ",\"engaged\":\(tick.engaged),\"fired\":\(tick.fired)}\n"
+            var line = JSONBytes()
+            line.writeTickLine(tick, sequence: wire.frame.sequence)
+            return line.string
         case .formatDetected(let format):
             return "{\"event\":\"format\",\"format\":\"\(name(format))\"}\n"
         case .hello(let h):
@@ -78,22 +73,11 @@ enum JSONLines {
         return "0x" + String((0..<4).map { digits[Int(v >> (12 - 4 * UInt16($0))) & 0xF] })
     }
 
-    /// A Q15.16 value exactly: raw / 2^16 has at most 16 decimals, since
-    /// f / 2^16 = f × 5^16 / 10^16; trailing zeros dropped, at least one kept
-    /// ("1.0", "0.0000152587890625").
+    /// A Q15.16 value exactly (`JSONBytes.append(_: Fixed)`).
     static func exact(_ value: Fixed) -> String {
-        let raw = Int64(value.raw)
-        let magnitude = UInt64(abs(raw))
-        let fraction = String((magnitude & 0xFFFF) * 152_587_890_625)  // 5^16: < 10^16
-        var digits = String(repeating: "0", count: 16 - fraction.count) + fraction
-        while digits.count > 1 && digits.hasSuffix("0") { digits.removeLast() }
-        return "\(raw < 0 ? "-" : "")\(magnitude >> 16).\(digits)"
-    }
-
-    /// A Float32 in the shortest decimal that reads back to the same bits
-    /// (Swift's `description`; valid JSON, exponents included); null if not finite.
-    static func shortest(_ value: Float) -> String {
-        value.isFinite ? value.description : "null"
+        var text = JSONBytes()
+        text.append(value)
+        return text.string
     }
 
     /// A Q15.16 value with 6 decimals (the live view, `--on-pull`'s environment), rounded half away from zero.

@@ -3,7 +3,9 @@ import SerialIO
 
 /// `tiltserial list`: the serial ports present, boards first.
 struct List: TiltserialSubcommand {
-    static let configuration = CommandConfiguration(abstract: "List serial ports with their USB ids, maker, product, serial number and by-id name.")
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List serial ports with their USB ids, maker, product, serial number and by-id name.")
 
     func execute(_ context: CommandContext) throws(Failure) {
         let ports: [PortInfo]

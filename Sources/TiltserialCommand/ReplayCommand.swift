@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import TiltAssets
 import TiltCore
 import TiltDisplay
@@ -8,6 +7,7 @@ import TiltPipeline
 /// `tiltserial replay FILE`: the pipeline offline, at full speed.
 struct Replay: TiltserialSubcommand {
     static let configuration = CommandConfiguration(
+        commandName: "replay",
         abstract: "Re-run a --record file or a CSV of samples (t_us,ax,ay,az[,gx,gy,gz]) through the physics.")
 
     @Argument(help: "A recording made with --record, or a .csv of samples.")
@@ -20,7 +20,8 @@ struct Replay: TiltserialSubcommand {
     @OptionGroup var output: OutputOptions
 
     func execute(_ context: CommandContext) throws(Failure) {
-        let resolved = try settings.resolve()
+        let (resolved, config) = try settings.resolve(defaultFile: context.paths.configFile)
+        if case .defaultFile(let file) = config { context.console.logger().info("settings from \(file)") }
         let input = try InputFile(path: file)
         let art = try HostRunner.loadArt()
         var driver = Self.driver(try makeHostSession(settings: resolved, art: art))
@@ -98,7 +99,7 @@ struct Replay: TiltserialSubcommand {
         switch format {
         case .recording:
             if truncatedBytes > 0 {
-                out.say("\(file): the last \(truncatedBytes) bytes are a cut-short record; replayed up to it", level: .warning)
+                out.say("\(file): the last \(ForPeople.count(truncatedBytes, "byte")) \(truncatedBytes == 1 ? "is" : "are") a cut-short record; replayed up to it", level: .warning)
             }
             let session = driver.session
             if let hello = session.hello, session.halted {
@@ -120,10 +121,7 @@ struct Replay: TiltserialSubcommand {
         if let render {
             var mirror = DisplayMirror(renderer: art.renderer)
             if let last = session.lastOffsets { mirror.show(last) }
-            let png = PNGEncoder.encode(mirror.frame, scale: 4)
-            guard FileManager.default.createFile(atPath: render, contents: Data(png)) else {
-                throw Failure(.badInputFile, "\(render): cannot write the PNG; check the directory and permissions")
-            }
+            try PNGFile.write(mirror.frame, to: render, failing: .badInputFile)
         }
         let hooks = out.hookSummary(out.finish())  // the deferred finish then has nothing left to end
         context.console.writeErr("tiltserial: replayed: \(HostSummary(durationMicros: duration, counters: session.counters).line)\(hooks)\n")

@@ -23,8 +23,13 @@ struct Run: TiltserialSubcommand {
     @OptionGroup var view: ViewOptions
 
     func execute(_ context: CommandContext) throws(Failure) {
-        let resolved = try settings.resolve()
+        let (resolved, config) = try settings.resolve(defaultFile: context.paths.configFile)
         let logger = context.console.logger()
+        switch config {
+        case .defaultFile(let file): logger.info("settings from \(file)")
+        case .defaultMissing: CalibrationNotice.sayOnce(resolved, marker: context.paths.noticeMarker, console: context.console)
+        case .none, .given: break
+        }
         let path: String
         if let given = port ?? portOption, given != "auto" {
             path = given
@@ -77,6 +82,6 @@ struct Run: TiltserialSubcommand {
     /// What the summary line adds when `--record` could not write everything.
     static func recordingSummary(_ runner: HostRunner) -> String {
         guard let loss = runner.recordingLoss else { return "" }
-        return ", recording: \(loss.records) records (\(loss.bytes) bytes) not written"
+        return ", recording: \(ForPeople.count(loss.records, "record")) (\(ForPeople.count(loss.bytes, "byte"))) not written"
     }
 }

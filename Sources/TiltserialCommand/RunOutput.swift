@@ -3,6 +3,7 @@ import SerialIO
 import TiltDisplay
 import TiltPhysics
 import TiltPipeline
+import TiltVersion
 import WireProtocol
 
 /// Turns a run's events into output: JSON lines (stdout), `--on-pull`, and for
@@ -52,14 +53,22 @@ final class RunOutput {
         }
     }
 
+    /// The tick line's buffer, reused for the whole run.
+    var tickLine = JSONBytes()
+
     func event(_ event: HostEvent) {
-        if json, let line = JSONLines.line(for: event) { console.writeOut(line) }
+        if json, case .tick(let tick, let wire) = event {
+            tickLine.writeTickLine(tick, sequence: wire.frame.sequence)
+            tickLine.bytes.withUnsafeBytes { console.writeOutBytes($0) }
+        } else if json, let line = JSONLines.line(for: event) {
+            console.writeOut(line)
+        }
         switch event {
         case .formatDetected(let format):
             say("format: \(format.rawValue)")
         case .hello(let h):
             let accel = h.accelRange.map { "±\($0.fullScale) g" } ?? "AFS_SEL \(h.accelFullScaleSelect)"
-            say("board: firmware \(h.firmwareMajor).\(h.firmwareMinor).\(h.firmwarePatch), protocol \(h.protocolVersion), \(accel), \(h.sampleRateHz) Hz, "
+            say("board: firmware \(h.firmwareMajor).\(h.firmwareMinor).\(h.firmwarePatch) (host: tiltserial \(TiltVersion.number)), protocol \(h.protocolVersion), \(accel), \(h.sampleRateHz) Hz, "
                 + "sensor \(h.sensorAnswered ? "ok" : "NOT answering"), display \(h.displayAnswered ? "ok" : "NOT answering")")
         case .tileMismatch(let board, let host):
             say("the board's content tile \(JSONLines.hex(board)) differs from this tiltserial's \(JSONLines.hex(host)); "
@@ -129,7 +138,7 @@ final class RunOutput {
         case .otherOpeners(let port, let others):
             say("\(port) is also open in \(others.map(\.description).joined(separator: ", ")): it takes bytes meant for tiltserial (lost frames); close it", level: .warning)
         case .recalibrated(.restPose(let degrees)):
-            say("rest pose set to the current pose: \(Figures.fixed(degrees, 1))° from face-up (for this run)")
+            say("rest pose set to the current pose: \(Figures.fixed(degrees, 1))° from face-up (for this run; tiltserial calibrate saves one)")
         case .recalibrated(.fixedInRecipeMode):
             say("recipe mode keeps the recipe's rest pose (az = -0.5); --physics smooth lets you set it", level: .warning)
         case .recalibrated(.noSampleYet):
@@ -137,7 +146,7 @@ final class RunOutput {
         case .recalibrated(.onItsSide):
             say("the board lies on its side (pitch undefined): rest pose unchanged; hold it as you look at it and press c again", level: .warning)
         case .trouble(let lost, let errors, let totalLost, let totalErrors):
-            say("\(lost) frames lost and \(errors) damaged in the last second (\(totalLost) lost, \(totalErrors) errors in all); check the cable, the baud rate and that nothing else reads the port", level: .warning)
+            say("\(ForPeople.count(lost, "frame")) lost and \(errors) damaged in the last second (\(totalLost) lost, \(ForPeople.count(totalErrors, "error")) in all); check the cable, the baud rate and that nothing else reads the port", level: .warning)
         }
     }
 

@@ -83,20 +83,12 @@ struct SensorHistory: Sendable {
     }
 }
 
-/// Numbers for people, without Foundation's formatters.
+/// Numbers for the live view's columns.
 enum Figures {
-    /// `value` with `places` decimals, rounded half away from zero; "-0.00" is "0.00".
+    /// `value` with `places` decimals (`ForPeople.decimal`); "?" for NaN, "∞" past 9e15.
     static func fixed(_ value: Double, _ places: Int) -> String {
-        guard value.isFinite else { return value.isNaN ? "?" : (value < 0 ? "-∞" : "∞") }
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        guard scaled < 9e15 else { return value < 0 ? "-∞" : "∞" }
-        let n = Int64(scaled), unit = Int64(scale)
-        let sign = value < 0 && n != 0 ? "-" : ""
-        guard places > 0 else { return sign + String(n) }
-        let fraction = String(n % unit)
-        return sign + String(n / unit) + "." + String(repeating: "0", count: places - fraction.count) + fraction
+        guard value.isFinite, abs(value) < 9e14 else { return value.isNaN ? "?" : (value < 0 ? "-∞" : "∞") }
+        return ForPeople.decimal(value, places: places)
     }
 
     /// `text` right-aligned in `width` columns (never cut).

@@ -16,9 +16,12 @@ final class InProcessHost: @unchecked Sendable {
     private let lock = NSLock()
     private var code: Int32?
 
-    init(_ arguments: [String], terminal: Bool = false, screen: TerminalScreen = .fixed(columns: 140, rows: 45)) {
+    /// `environment`: what the command sees of HOME and XDG_* (none: no default config file).
+    /// `screen`: the terminal the live view draws on when `terminal`.
+    init(_ arguments: [String], terminal: Bool = false, environment: [String: String] = [:],
+         screen: TerminalScreen = .fixed(columns: 140, rows: 45)) {
         captured = CapturedConsole(errIsTerminal: terminal, screen: screen)
-        let context = CommandContext(console: captured.console, stop: stop, handleSignals: false)
+        let context = CommandContext(console: captured.console, stop: stop, handleSignals: false, environment: environment)
         let thread = Thread { [self] in
             let result = TiltserialMain.run(arguments: arguments, context: context)
             lock.withLock { code = result }
@@ -43,9 +46,9 @@ final class InProcessHost: @unchecked Sendable {
 }
 
 /// Runs a command to completion in-process: (exit code, stdout, stderr).
-func runTiltserial(_ arguments: [String], seconds: Double = 20, terminal: Bool = false,
+func runTiltserial(_ arguments: [String], seconds: Double = 20, environment: [String: String] = [:], terminal: Bool = false,
                    screen: TerminalScreen = .fixed(columns: 140, rows: 45)) -> (code: Int32?, out: String, err: String) {
-    let host = InProcessHost(arguments, terminal: terminal, screen: screen)
+    let host = InProcessHost(arguments, terminal: terminal, environment: environment, screen: screen)
     let code = host.wait(seconds: seconds)
     if code == nil { host.stop.wake(); _ = host.wait(seconds: 5) }
     return (code, host.captured.out, host.captured.err)

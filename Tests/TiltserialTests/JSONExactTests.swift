@@ -85,4 +85,32 @@ import WireProtocol
         #expect(JSONLines.exact(Fixed(raw: Int32.min)) == "-32768.0")
         #expect(JSONLines.exact(Fixed(raw: Int32.max)) == "32767.9999847412109375")
     }
+
+    /// Every field of a tick line, read back by a JSON parser, equals the tick's,
+    /// at the extremes of each integer type too (the line is written digit by digit).
+    @Test(arguments: [
+        (UInt64(0), UInt8(0), 0, 0, 0, 0, false, false, Float(0)),
+        (UInt64.max, UInt8.max, Int.min, Int.max, -1, 63, true, true, Float(-1.17549435e-38)),
+        (UInt64(1_234_567), UInt8(7), -128, 255, 1000, -9, true, false, Float.greatestFiniteMagnitude),
+    ])
+    func everyFieldOfTheTickLineReadsBack(
+        t: UInt64, seq: UInt8, px: Int, py: Int, ribbonX: Int, ribbonBottom: Int, engaged: Bool, fired: Bool, x: Float
+    ) throws {
+        let tick = Tick(timeMicros: t, index: 0, x: Fixed(raw: -3), y: Fixed(raw: Int32.min), recipeOffsets: RecipeOffsets(x: x, y: -x),
+                        viewportX: px, viewportY: py, stretch: Fixed(raw: Int32.max), ribbonX: ribbonX, ribbonBottom: ribbonBottom,
+                        engaged: engaged, fired: fired, wiggling: false)
+        var line = JSONBytes()
+        line.writeTickLine(tick, sequence: seq)
+        #expect(line.bytes.last == UInt8(ascii: "\n"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.bytes)) as? [String: Any], "\(line.string)")
+        #expect(object.count == 11)
+        #expect((object["t_us"] as? NSNumber)?.uint64Value == t, "\(line.string)")
+        #expect(object["seq"] as? Int == Int(seq))
+        #expect(object["px"] as? Int == px && object["py"] as? Int == py, "\(line.string)")
+        #expect(object["ribbon_x"] as? Int == ribbonX && object["ribbon_bottom"] as? Int == ribbonBottom)
+        #expect(object["engaged"] as? Bool == engaged && object["fired"] as? Bool == fired)
+        #expect(Float(String(try #require(Self.number("x", in: line.string))))?.bitPattern == x.bitPattern, "\(line.string)")
+        #expect(Float(String(try #require(Self.number("y", in: line.string))))?.bitPattern == (-x).bitPattern)
+        #expect(Self.fixedRaw(try #require(Self.number("ribbon", in: line.string))) == Int32.max)
+    }
 }

@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A pthread mutex and condition variable: what `CapturedConsole` needs to let
+/// a test wait for output. Written here because Foundation's NSCondition would
+/// bring Foundation into the host binary (it costs start-up time); the
+/// standard library's `Mutex` has no condition to wait on.
+final class Condition: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)  // deadlines immune to clock changes
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with the mutex held.
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
+    /// Runs `body` with the mutex held, then wakes every waiter.
+    func changing(_ body: () -> Void) {
+        withLock(body)
+        pthread_cond_broadcast(condition)
+    }
+
+    /// Waits, the mutex held, until `predicate` holds (true) or `seconds` have passed (false).
+    func wait(seconds: Double, until predicate: () -> Bool) -> Bool {
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        let nanos = Int(deadline.tv_nsec) + Int(max(0, seconds).truncatingRemainder(dividingBy: 1) * 1e9)
+        deadline.tv_sec += Int(max(0, seconds)) + nanos / 1_000_000_000
+        deadline.tv_nsec = nanos % 1_000_000_000
+        return withLock {
+            while !predicate() {
+                if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT { return predicate() }
+            }
+            return true
+        }
+    }
+}
