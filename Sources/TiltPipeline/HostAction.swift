@@ -1,3 +1,4 @@
+import TiltCore
 import TiltPhysics
 import WireProtocol
 
@@ -56,6 +57,20 @@ public enum HostNews: Hashable, Sendable {
     /// Damage since the last such news (rate-limited): frames lost on the wire
     /// and damaged frames or lines, with the run's totals.
     case trouble(lost: UInt64, errors: UInt64, totalLost: UInt64, totalErrors: UInt64)
+    /// What a `recalibrate` request did.
+    case recalibrated(Recalibration)
+}
+
+/// The outcome of making the current pose the rest pose.
+public enum Recalibration: Hashable, Sendable {
+    /// Done: the new rest pose, degrees from face-up toward face-forward.
+    case restPose(degrees: Double)
+    /// Recipe mode's rest pose is fixed (az = −0.5); nothing changed.
+    case fixedInRecipeMode
+    /// No sample arrived yet, so there is no pose to take.
+    case noSampleYet
+    /// The board lies on its side (pitch undefined); nothing changed.
+    case onItsSide
 }
 
 /// How a run ended.
@@ -118,4 +133,32 @@ public struct HostSnapshot: Sendable {
     public var hello: HelloFrame?
     public var lastTick: Tick?
     public var lastOffsets: OffsetsFrame?
+    /// The last sample as received (raw counts).
+    public var lastSample: TimedSample?
+    /// Counts to units with the ranges HELLO named and the mounting's axes.
+    public var converter: SampleConverter
+    /// The integrator, its rest pose (degrees from face-up; smooth mode) and the
+    /// ribbon's fire threshold (points).
+    public var mode: IntegratorMode
+    public var restDegrees: Double
+    public var fireThreshold: Double
+
+    public init(
+        elapsedMicros: UInt64, counters: HostCounters, format: StreamFormat? = nil, hello: HelloFrame? = nil,
+        lastTick: Tick? = nil, lastOffsets: OffsetsFrame? = nil, lastSample: TimedSample? = nil,
+        converter: SampleConverter = SampleConverter(), mode: IntegratorMode = .smooth, restDegrees: Double = 60,
+        fireThreshold: Double = 75
+    ) {
+        self.elapsedMicros = elapsedMicros
+        self.counters = counters
+        self.format = format
+        self.hello = hello
+        self.lastTick = lastTick
+        self.lastOffsets = lastOffsets
+        self.lastSample = lastSample
+        self.converter = converter
+        self.mode = mode
+        self.restDegrees = restDegrees
+        self.fireThreshold = fireThreshold
+    }
 }

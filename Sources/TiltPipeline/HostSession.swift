@@ -35,6 +35,9 @@ public struct HostSession: Sendable {
     /// Set after a version mismatch: input is ignored from then on.
     public private(set) var halted = false
     public private(set) var counters = HostCounters()
+    /// The last sample given to the physics, as received (raw counts, board
+    /// time): what the live view's sensor panel shows.
+    public private(set) var lastSample: TimedSample?
 
     var detector: FormatDetector
     var decoder = FrameDecoder()
@@ -146,6 +149,15 @@ public struct HostSession: Sendable {
         rejoinPhysics()
     }
 
+    /// Makes the current (smoothed) pose the rest pose, as the live view's `c`
+    /// key asks; says what came of it.
+    public mutating func recalibrate() -> Recalibration {
+        guard engine.settings.mode == .smooth else { return .fixedInRecipeMode }
+        guard sawSample else { return .noSampleYet }
+        guard engine.calibrateToCurrentPose() else { return .onItsSide }
+        return .restPose(degrees: engine.smooth.rest.degrees)
+    }
+
     /// Join the next sample's time to the last one's (HELLO, a replug).
     mutating func rejoinPhysics() {
         if sawSample { rejoinPending = true }
@@ -208,6 +220,7 @@ public struct HostSession: Sendable {
         lastEngineTime = timed.timeMicros
         sawSample = true
         counters.samples += 1
+        lastSample = sample
 
         var sequence = offsetsSequence
         var ticks = counters.ticks

@@ -37,6 +37,7 @@ struct Demo: TiltserialSubcommand {
 
     @OptionGroup var settings: SettingsOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var view: ViewOptions
 
     func execute(_ context: CommandContext) throws(Failure) {
         guard let script = Scenarios.named(scenario) else {
@@ -54,7 +55,7 @@ struct Demo: TiltserialSubcommand {
 
         var player = ScenarioPlayer(lengthMicros: UInt64((script.duration + Self.settleSeconds) * 1e6), forever: forever)
         let summary = try Run.live(
-            path: board.serialPath, settings: resolved, output: output, record: nil, context: context,
+            path: board.serialPath, settings: resolved, output: output, view: view.view, record: nil, context: context,
             observe: { event in
                 if player.step(event) == .finished { context.stop.wake() }
             })

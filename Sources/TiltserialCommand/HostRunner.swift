@@ -119,7 +119,7 @@ public final class HostRunner {
             case .sleep(let until):
                 let woken = waitForWakeUp(stop.readEnd.rawValue, timeoutMicros: Int(clamping: until > start ? until - start : 0))
                 if woken {
-                    driver.stop(at: tick()) { perform($0) }
+                    wokenUp(&driver, stop)
                 } else {
                     // After a doze the port has bytes waiting, most likely: read them
                     // straight away (a read never blocks) instead of polling first.
@@ -152,7 +152,7 @@ public final class HostRunner {
         do {
             switch try transport.wait(timeoutMicros: Int(clamping: micros), orWakeUp: stop.readEnd) {
             case .wokenUp:
-                driver.stop(at: tick()) { perform($0) }
+                wokenUp(&driver, stop)
                 return
             case .readable:
                 try drain(&driver, transport, buffer)

@@ -20,6 +20,7 @@ struct Run: TiltserialSubcommand {
 
     @OptionGroup var settings: SettingsOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var view: ViewOptions
 
     func execute(_ context: CommandContext) throws(Failure) {
         let (resolved, config) = try settings.resolve(defaultFile: context.paths.configFile)
@@ -35,7 +36,7 @@ struct Run: TiltserialSubcommand {
         } else {
             path = try PortPicker.pick { logger.info("\($0)") }
         }
-        try Self.live(path: path, settings: resolved, output: output, record: record, context: context)
+        try Self.live(path: path, settings: resolved, output: output, view: view.view, record: record, context: context)
     }
 
     /// The live run with its console output (live view or log lines, JSON,
@@ -46,11 +47,11 @@ struct Run: TiltserialSubcommand {
     /// `context.stop`, or throws.
     @discardableResult
     static func live(
-        path: String, settings: HostSettings, output: OutputOptions, record: String?, context: CommandContext,
+        path: String, settings: HostSettings, output: OutputOptions, view: ViewMode = .auto, record: String?, context: CommandContext,
         transport: (any SerialTransport)? = nil, observe: ((HostEvent) -> Void)? = nil
     ) throws(Failure) -> HostSummary {
         let art = try HostRunner.loadArt()
-        let out = try RunOutput(console: context.console, output: output, port: path, renderer: art.renderer)
+        let out = try RunOutput(console: context.console, output: output, port: path, renderer: art.renderer, view: view)
         var sinks = out.sinks
         if let observe {
             let show = sinks.onEvent
@@ -64,7 +65,7 @@ struct Run: TiltserialSubcommand {
         let runner = try HostRunner(options: options, sinks: sinks, art: art)
         if context.handleSignals { StopSignals.install(context.stop) }
         defer { if context.handleSignals { StopSignals.restore() } }
-        out.view?.start()
+        out.view?.start(wake: context.handleSignals ? context.stop : nil)
         let summary: HostSummary
         do {
             summary = try runner.run(transport: transport, stop: context.stop)

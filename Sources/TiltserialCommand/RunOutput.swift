@@ -16,13 +16,23 @@ final class RunOutput {
     let view: LiveView?
     let port: String
 
-    init(console: Console, output: OutputOptions, port: String, renderer: FrameRenderer?) throws(Failure) {
+    /// `renderer` nil: no live view whatever `view` says (replay).
+    init(console: Console, output: OutputOptions, port: String, renderer: FrameRenderer?, view mode: ViewMode = .none) throws(Failure) {
         self.console = console
         logger = console.logger()
         json = output.json
         pull = try output.onPull.map { text throws(Failure) in try Hook(option: "--on-pull", commandLine: text) }
         self.port = port
-        view = console.errIsTerminal ? renderer.map { LiveView(console: console, port: port, renderer: $0) } : nil
+        let decision = try ViewDecision.make(
+            mode: renderer == nil ? .none : mode, errIsTerminal: console.errIsTerminal,
+            jsonToSameTerminal: output.json && console.screen.outIsSameTerminal, dumbTerminal: console.screen.dumb)
+        switch decision {
+        case .view:
+            view = renderer.map { LiveView(console: console, port: port, renderer: $0, mode: mode) }
+        case .logLines(let note):
+            view = nil
+            if let note { logger.info("\(note)") }
+        }
     }
 
     var sinks: HostSinks {
@@ -37,6 +47,7 @@ final class RunOutput {
     func say(_ text: String, level: Logger.Level = .info) {
         if let view {
             view.message = level == .warning ? "warning: " + text : text
+            view.messageIsWarning = level == .warning
         } else {
             logger.log(level: level, "\(text)")
         }
@@ -109,7 +120,12 @@ final class RunOutput {
             }
         case .deviceGone(let port, let reconnecting):
             let text = reconnecting ? "\(port): device gone; waiting for it to come back (Ctrl-C to quit)…" : "\(port): device gone"
-            if let view { view.message = text } else { logger.warning("\(text)") }
+            if let view {
+                view.message = text
+                view.messageIsWarning = true
+            } else {
+                logger.warning("\(text)")
+            }
         case .reopened(let port, let verified):
             say(verified ? "\(port): reconnected; the view keeps its place"
                 : "\(port): reopened; waiting for the board to speak before writing to it")
@@ -121,6 +137,14 @@ final class RunOutput {
             say(message, level: .warning)
         case .otherOpeners(let port, let others):
             say("\(port) is also open in \(others.map(\.description).joined(separator: ", ")): it takes bytes meant for tiltserial (lost frames); close it", level: .warning)
+        case .recalibrated(.restPose(let degrees)):
+            say("rest pose set to the current pose: \(Figures.fixed(degrees, 1))° from face-up (for this run; tiltserial calibrate saves one)")
+        case .recalibrated(.fixedInRecipeMode):
+            say("recipe mode keeps the recipe's rest pose (az = -0.5); --physics smooth lets you set it", level: .warning)
+        case .recalibrated(.noSampleYet):
+            say("no sample yet: nothing to take the rest pose from", level: .warning)
+        case .recalibrated(.onItsSide):
+            say("the board lies on its side (pitch undefined): rest pose unchanged; hold it as you look at it and press c again", level: .warning)
         case .trouble(let lost, let errors, let totalLost, let totalErrors):
             say("\(ForPeople.count(lost, "frame")) lost and \(errors) damaged in the last second (\(totalLost) lost, \(ForPeople.count(totalErrors, "error")) in all); check the cable, the baud rate and that nothing else reads the port", level: .warning)
         }
