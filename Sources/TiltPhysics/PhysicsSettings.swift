@@ -69,6 +69,11 @@ public struct PhysicsSettings: Hashable, Sendable {
     /// The largest sway either way, content pixels.
     public var swayLimit: Int = 2
 
+    // MARK: Drawer
+
+    /// The drawer's rows when open (about a third of the 64-row display).
+    public var drawerHeight: Int = 22
+
     /// The documented defaults.
     public init() {}
 }
@@ -120,6 +125,7 @@ extension PhysicsSettings {
                   "times between \(L.wiggleStartMicros.lowerBound) and \(L.wiggleStartMicros.upperBound) µs")
         try check(swayPixelsPerG, L.swayPixelsPerG, "swayPixelsPerG")
         try check(swayLimit, L.swayLimit, "swayLimit", " px")
+        try check(drawerHeight, L.drawerHeight, "drawerHeight", " rows")
     }
 
     /// The accepted range of every setting, in the settings' own units (µs,
@@ -169,6 +175,8 @@ extension PhysicsSettings {
         public static let swayPixelsPerG = -1000.0...1000
         /// `swayLimit`, content px.
         public static let swayLimit = 0...1000
+        /// `drawerHeight`, display rows: room for its icons, marker and border, at most the display.
+        public static let drawerHeight = DrawerLayout.minimumHeight...64
 
         /// A bound as people write it: 0.25, 90, 10000 (no ".0", no exponent).
         public static func text(_ value: Double) -> String {
@@ -183,7 +191,7 @@ extension PhysicsSettings: Codable {
         case mode, tickMicros, baseGain, gainRamp, gainCap, deadZone, yScale, filterMicros, restAngleDegrees
         case ribbonCenterX, ribbonRestVisible, ribbonPixelsPerPoint, stretchPointsPerPixel, stretchLimit
         case fireThreshold, rollbackMicros, grabAlphaThreshold, wiggleDepth, wiggleHalfMicros
-        case wiggleStartsMicros, swayPixelsPerG, swayLimit
+        case wiggleStartsMicros, swayPixelsPerG, swayLimit, drawerHeight
     }
 
     /// Decodes the keys present; every missing key keeps its default.
@@ -215,6 +223,7 @@ extension PhysicsSettings: Codable {
         try read(.wiggleStartsMicros, &s.wiggleStartsMicros)
         try read(.swayPixelsPerG, &s.swayPixelsPerG)
         try read(.swayLimit, &s.swayLimit)
+        try read(.drawerHeight, &s.drawerHeight)
         self = s
     }
 }

@@ -35,6 +35,7 @@ struct SettingsOptions: ParsableArguments {
     @Option(name: .customLong("wiggle-starts-ms"), help: help("wiggle-starts-ms")) var wiggleStartsMs: String?
     @Option(name: .customLong("sway-pixels-per-g"), help: help("sway-pixels-per-g")) var swayPixelsPerG: String?
     @Option(name: .customLong("sway-limit"), help: help("sway-limit")) var swayLimit: String?
+    @Option(name: .customLong("drawer-height"), help: help("drawer-height")) var drawerHeight: String?
     @Option(name: .customLong("axes"), help: help("axes")) var axes: String?
     @Option(name: .customLong("baud"), help: help("baud")) var baud: String?
     @Option(name: .customLong("dtr"), help: help("dtr")) var dtr: String?
@@ -55,7 +56,7 @@ struct SettingsOptions: ParsableArguments {
             ("ribbon-pixels-per-point", ribbonPixelsPerPoint), ("stretch-points-per-pixel", stretchPointsPerPixel),
             ("stretch-limit", stretchLimit), ("fire-threshold", fireThreshold), ("rollback-ms", rollbackMs),
             ("grab-alpha", grabAlpha), ("wiggle-depth", wiggleDepth), ("wiggle-half-ms", wiggleHalfMs),
-            ("wiggle-starts-ms", wiggleStartsMs), ("sway-pixels-per-g", swayPixelsPerG), ("sway-limit", swayLimit),
+            ("wiggle-starts-ms", wiggleStartsMs), ("sway-pixels-per-g", swayPixelsPerG), ("sway-limit", swayLimit), ("drawer-height", drawerHeight),
             ("axes", axes), ("baud", baud), ("dtr", dtr), ("hello-timeout", helloTimeout), ("reconnect", reconnect),
         ]
         var result = all.compactMap { flag, value in value.map { (flag, $0) } }

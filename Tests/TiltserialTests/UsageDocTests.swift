@@ -36,7 +36,7 @@ import Testing
         let physicsKeys = ["mode", "tickMicros", "baseGain", "gainRamp", "gainCap", "deadZone", "yScale", "filterMicros",
                            "restAngleDegrees", "ribbonCenterX", "ribbonRestVisible", "ribbonPixelsPerPoint",
                            "stretchPointsPerPixel", "stretchLimit", "fireThreshold", "rollbackMicros", "grabAlphaThreshold",
-                           "wiggleDepth", "wiggleHalfMicros", "wiggleStartsMicros", "swayPixelsPerG", "swayLimit"]
+                           "wiggleDepth", "wiggleHalfMicros", "wiggleStartsMicros", "swayPixelsPerG", "swayLimit", "drawerHeight"]
         for key in physicsKeys { #expect(SettingSpec.spec(key: key) != nil, "no option for \(key)") }
     }
 
