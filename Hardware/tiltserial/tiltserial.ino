@@ -2,8 +2,9 @@
  * tiltserial companion firmware for Arduino Uno / Nano (ATmega328P, 16 MHz).
  *
  * Streams MPU-6050 readings to the host as SAMPLE frames and draws the host's
- * OFFSETS on a 128x64 SSD1306: the viewport of the content tile plus the ribbon,
- * pixel for pixel as docs/display.md defines it. Protocol: docs/protocol.md.
+ * OFFSETS, DRAWER and PIN on a 128x64 SSD1306: the viewport of the content tile,
+ * the pins, the ribbon, the drawer and the dragged item, pixel for pixel as
+ * docs/display.md defines it. Protocol: docs/protocol.md.
  * Wiring and flashing: docs/hardware.md.
  *
  * The loop never blocks for long: each pass reads the serial line, takes at most
@@ -41,6 +42,7 @@ static const tilt_art art = {
     asset_tile, TILE_WIDTH, TILE_HEIGHT,
     asset_ribbon_drawn, asset_ribbon_lit, RIBBON_WIDTH, RIBBON_HEIGHT,
     read_flash,
+    asset_items_lit, asset_items_drawn, ITEM_COUNT,
 };
 
 /* ---- State. */
@@ -57,14 +59,27 @@ static uint32_t last_probe_ms;
 static bool host_live;            /* OFFSETS seen within HOST_TIMEOUT_MS */
 static uint32_t last_offsets_ms;
 static tilt_view wanted;          /* the latest OFFSETS */
+static tilt_drawer drawer;        /* the latest DRAWER */
+static tilt_pin pins[TILT_PIN_SLOTS]; /* the pin table PIN frames fill */
 static bool redraw = true;        /* something on screen is out of date */
 
-/* The frame being sent: latched at its start so one frame never mixes two views. */
+/* The frame being sent: latched at its start so one frame never mixes two views
+ * (the pin table is not latched: a PIN mid-frame shows from the next frame on). */
 static struct {
     bool active, live, sensor;
     tilt_view view;
+    tilt_drawer drawer;
     uint8_t page, column;
 } drawing;
+
+/* Closed drawer, nothing dragged, no pins: after every HELLO and when the host
+ * went quiet, so a host always starts from a clean scene (docs/protocol.md). */
+static void reset_scene(void) {
+    memset(&drawer, 0, sizeof drawer);
+    drawer.current = TILT_NO_ITEM;
+    drawer.drag_item = TILT_NO_ITEM;
+    memset(pins, 0, sizeof pins);
+}
 
 /* ---- Frames to the host. Sent only if they fit the TX buffer whole, so a slow
  * or absent reader never blocks the loop (a dropped SAMPLE shows as a sequence gap). */
@@ -89,6 +104,8 @@ static void send_hello(void) {
     hello.status = (sensor_ok ? TILT_STATUS_SENSOR : 0) | (display_ok ? TILT_STATUS_DISPLAY : 0);
     send(tilt_encode_hello(&hello, wire_out), true);
     sample_seq = 0; /* sequence numbers restart after every HELLO */
+    reset_scene();
+    redraw = true;
 }
 
 /* ---- Sensor. */
@@ -124,6 +141,8 @@ static void poll_sensor(void) {
 static void handle_payload(const uint8_t *payload, uint8_t length) {
     tilt_offsets offsets;
     tilt_configure configure;
+    tilt_drawer new_drawer;
+    tilt_pin_frame pin;
     uint32_t token;
     uint8_t version;
     if (tilt_decode_offsets(payload, length, &offsets)) {
@@ -132,6 +151,19 @@ static void handle_payload(const uint8_t *payload, uint8_t length) {
         wanted = view;
         host_live = true;
         last_offsets_ms = millis();
+    } else if (tilt_decode_drawer(payload, length, &new_drawer)) {
+        if (memcmp(&new_drawer, &drawer, sizeof drawer) != 0) redraw = true;
+        drawer = new_drawer;
+    } else if (tilt_decode_pin(payload, length, &pin)) {
+        if (pin.slot < TILT_PIN_SLOTS) {
+            tilt_pin *slot = &pins[pin.slot];
+            if (slot->item != pin.item || slot->x != pin.x || slot->y != pin.y) {
+                if (pin.slot < drawer.pin_count) redraw = true;
+                slot->item = pin.item;
+                slot->x = pin.x;
+                slot->y = pin.y;
+            }
+        }
     } else if (tilt_decode_ping(payload, length, &token)) {
         send(tilt_encode_pong(token, wire_out), true);
     } else if (tilt_decode_host_hello(payload, length, &version)) {
@@ -167,6 +199,7 @@ static void step_display(void) {
         drawing.live = host_live;
         drawing.sensor = sensor_ok;
         drawing.view = wanted;
+        drawing.drawer = drawer;
         drawing.page = 0;
         drawing.column = 0;
     }
@@ -178,7 +211,10 @@ static void step_display(void) {
     uint8_t chunk[SSD1306_CHUNK];
     uint8_t count = (uint8_t)min(SSD1306_CHUNK, TILT_DISPLAY_WIDTH - drawing.column);
     if (drawing.live) {
-        tilt_render_span(&art, &drawing.view, drawing.page, drawing.column, count, chunk);
+        const tilt_drawer *d = &drawing.drawer;
+        const tilt_scene scene = {d->height, d->shown, d->scroll, d->current, d->drag_item,
+                                  d->drag_left, d->drag_top, d->pin_count, pins};
+        tilt_render_scene_span(&art, &drawing.view, &scene, drawing.page, drawing.column, count, chunk);
     } else {
         status_screen_span(drawing.sensor, drawing.page, drawing.column, count, chunk);
     }
@@ -199,6 +235,7 @@ static void check_timers(void) {
     uint32_t now = millis();
     if (host_live && now - last_offsets_ms > HOST_TIMEOUT_MS) {
         host_live = false;
+        reset_scene();
         redraw = true;
     }
     if ((!sensor_ok || !display_ok) && now - last_probe_ms > PROBE_INTERVAL_MS) {

@@ -31,12 +31,16 @@ public enum HostWrite: Hashable, Sendable {
     case hostHello
     /// The tick's OFFSETS frame.
     case offsets(OffsetsWire)
+    /// The tick's DRAWER and PIN frames, after its OFFSETS.
+    case scene(SceneWire)
 }
 
 /// A hook to start, with the event's values (they go into its environment).
 public enum HookRequest: Hashable, Sendable {
     /// The ribbon fired: the tick it fired on and the run's fire count so far.
     case pull(Tick, fires: UInt64)
+    /// An item was dropped as a pin (`--on-pin`).
+    case pin(Tick, Pin)
 }
 
 /// Connection news for people, decided by the driver.
@@ -118,4 +122,6 @@ public struct HostSnapshot: Sendable {
     public var hello: HelloFrame?
     public var lastTick: Tick?
     public var lastOffsets: OffsetsFrame?
+    /// What the board was told to draw (OFFSETS, drawer, pins): `DisplayMirror.show(_:)` draws it.
+    public var scene = BoardScene()
 }

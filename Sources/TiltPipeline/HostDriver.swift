@@ -189,6 +189,12 @@ public struct HostDriver: Sendable {
         case .fired(let tick, let fires):
             emit(.event(event))
             emit(.runHook(.pull(tick, fires: fires)))
+        case .sceneFrames(let wire):
+            emit(.write(.scene(wire)))
+            emit(.event(event))
+        case .pinned(let tick, let pin):
+            emit(.event(event))
+            emit(.runHook(.pin(tick, pin)))
         default:
             emit(.event(event))
         }
@@ -277,9 +283,11 @@ public struct HostDriver: Sendable {
 
     /// The current state, for a live view.
     public func snapshot(at now: UInt64) -> HostSnapshot {
-        HostSnapshot(
+        var snapshot = HostSnapshot(
             elapsedMicros: elapsed(now), counters: session.counters, format: session.format,
             hello: session.hello, lastTick: session.engine.lastTick, lastOffsets: session.lastOffsets)
+        snapshot.scene = session.scene
+        return snapshot
     }
 
     // MARK: - Internals

@@ -24,6 +24,9 @@ public struct PinBoard: Hashable, Sendable {
         changedSlots = Self.mask(from: 0, to: kept.count)
     }
 
+    /// An empty board to swap a session's pins out with while a closure holds them.
+    static let placeholder = PinBoard()
+
     public var count: Int { pins.count }
     public var isEmpty: Bool { pins.isEmpty }
 

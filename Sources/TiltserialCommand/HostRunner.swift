@@ -8,13 +8,14 @@ import TiltPhysics
 import TiltPipeline
 import WireProtocol
 
-/// Builds the session a run or a replay uses: the shipped art, the settings, the axes.
-public func makeHostSession(settings: HostSettings, art: TiltAssets.Art) throws(Failure) -> HostSession {
+/// Builds the session a run or a replay uses: the shipped art (the drawer gets
+/// its items), the settings, the axes, and the pins kept from earlier runs.
+public func makeHostSession(settings: HostSettings, art: TiltAssets.Art, pins: [Pin] = []) throws(Failure) -> HostSession {
     do {
         let engine = try TiltEngine(
             settings: settings.physics, geometry: art.tile.geometry, ribbonArt: art.ribbon.mask,
-            converter: SampleConverter(mapping: settings.axes))
-        return HostSession(engine: engine, hostTileID: art.tile.id)
+            converter: SampleConverter(mapping: settings.axes), drawerItems: art.items.count)
+        return HostSession(engine: engine, hostTileID: art.tile.id, pins: pins)
     } catch {
         throw Failure(.badSettings, error.description)
     }
@@ -213,6 +214,7 @@ public final class HostRunner {
                 switch bytes {
                 case .hostHello: try write(hostHello, transport)
                 case .offsets(let wire): try write(wire, transport)
+                case .scene(let wire): try write(wire, transport)
                 }
             } catch .deviceGone {
                 pendingGone = true
@@ -245,6 +247,14 @@ public final class HostRunner {
     }
 
     func write(_ wire: OffsetsWire, _ transport: any SerialTransport) throws(SerialError) {
+        var failure: SerialError?
+        wire.withUnsafeBytes { raw in
+            do throws(SerialError) { try write(raw, transport) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    func write(_ wire: SceneWire, _ transport: any SerialTransport) throws(SerialError) {
         var failure: SerialError?
         wire.withUnsafeBytes { raw in
             do throws(SerialError) { try write(raw, transport) } catch { failure = error }

@@ -50,7 +50,7 @@ final class LiveView {
             lines.append("offsets —")
         }
         lines.append(message)
-        if let o = s.lastOffsets { mirror.show(o) }
+        mirror.show(s.scene)  // OFFSETS, the drawer and the pins, as sent to the board
         lines.append("┌" + String(repeating: "─", count: Frame.width) + "┐")
         for line in HalfBlocks.lines(mirror.frame) { lines.append("│" + line + "│") }
         lines.append("└" + String(repeating: "─", count: Frame.width) + "┘")

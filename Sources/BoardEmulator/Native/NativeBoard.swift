@@ -52,6 +52,8 @@ public final class NativeBoard: @unchecked Sendable {
     private var readBuffer = [UInt8](repeating: 0, count: 1024)
     private var counts = NativeBoardStatus()
     private var screenDirty = true
+    /// The drawer and pins DRAWER and PIN frames set (the firmware's scene).
+    private var drawerScene = DrawerScene()
 
     // Published: guarded by `published`.
     private let published = NSCondition()
@@ -313,12 +315,18 @@ public final class NativeBoard: @unchecked Sendable {
             counts.lastOffsets = offsets
             hostLive = true
             lastOffsetsBoard = lifetime - boot
-            if changed {
-                renderer.render(viewportX: offsets.viewportX, viewportY: offsets.viewportY,
-                                ribbonX: offsets.ribbonX, ribbonBottom: offsets.ribbonBottom, into: &counts.screen)
-                counts.showsWaitingScreen = false
-                counts.screenGeneration += 1
-            }
+            if changed { redrawView() }
+        case .drawer(let drawer):
+            let before = drawerScene
+            drawerScene.setDrawer(
+                height: drawer.height, shown: drawer.shown, scroll: drawer.scroll, current: drawer.current,
+                dragItem: drawer.dragItem, dragLeft: drawer.dragLeft, dragTop: drawer.dragTop, pinCount: drawer.pinCount)
+            if hostLive && drawerScene != before { redrawView() }
+        case .pin(let pin):
+            guard Int(pin.slot) < DrawerScene.pinSlots else { break }
+            let before = drawerScene
+            drawerScene[pin: Int(pin.slot)] = ScenePin(item: pin.item, x: pin.x, y: pin.y)
+            if hostLive && drawerScene != before { redrawView() }
         case .ping(let ping):
             counts.pingsReceived += 1
             send(PongFrame(token: ping.token), isSample: false, must: true)
@@ -338,6 +346,15 @@ public final class NativeBoard: @unchecked Sendable {
         case .hello, .sample, .pong:
             break  // board → host frames: skipped, like the firmware
         }
+    }
+
+    /// The last OFFSETS with the drawer scene.
+    private func redrawView() {
+        guard let offsets = counts.lastOffsets else { return }
+        renderer.render(viewportX: offsets.viewportX, viewportY: offsets.viewportY, ribbonX: offsets.ribbonX,
+                        ribbonBottom: offsets.ribbonBottom, scene: drawerScene, into: &counts.screen)
+        counts.showsWaitingScreen = false
+        counts.screenGeneration += 1
     }
 
     static func sameView(_ a: OffsetsFrame, _ b: OffsetsFrame) -> Bool {
@@ -397,6 +414,11 @@ public final class NativeBoard: @unchecked Sendable {
     }
 
     private func sendHello() {
+        // Like the firmware: every HELLO starts from a clean drawer.
+        if drawerScene != .empty {
+            drawerScene = .empty
+            if hostLive { redrawView() }
+        }
         let version = configuration.firmwareVersion
         let hello = HelloFrame(
             protocolVersion: WireFormat.version, firmwareMajor: version.major, firmwareMinor: version.minor,
@@ -446,6 +468,7 @@ public final class NativeBoard: @unchecked Sendable {
     private func checkHostTimeout() {
         if hostLive && (lifetime - boot) - lastOffsetsBoard > Self.hostTimeoutMicros {
             hostLive = false
+            drawerScene = .empty  // a quiet host: the next one starts from a clean drawer
             showWaitingScreen()
         }
     }
