@@ -73,12 +73,15 @@ static struct {
 } drawing;
 
 /* Closed drawer, nothing dragged, no pins: after every HELLO and when the host
- * went quiet, so a host always starts from a clean scene (docs/protocol.md). */
-static void reset_scene(void) {
+ * went quiet, so a host always starts from a clean scene (docs/protocol.md).
+ * True if that changed what a live screen shows. */
+static bool reset_scene(void) {
+    bool shown = drawer.shown != 0 || drawer.drag_item != TILT_NO_ITEM || drawer.pin_count != 0;
     memset(&drawer, 0, sizeof drawer);
     drawer.current = TILT_NO_ITEM;
     drawer.drag_item = TILT_NO_ITEM;
     memset(pins, 0, sizeof pins);
+    return shown;
 }
 
 /* ---- Frames to the host. Sent only if they fit the TX buffer whole, so a slow
@@ -104,8 +107,7 @@ static void send_hello(void) {
     hello.status = (sensor_ok ? TILT_STATUS_SENSOR : 0) | (display_ok ? TILT_STATUS_DISPLAY : 0);
     send(tilt_encode_hello(&hello, wire_out), true);
     sample_seq = 0; /* sequence numbers restart after every HELLO */
-    reset_scene();
-    redraw = true;
+    if (reset_scene() && host_live) redraw = true;
 }
 
 /* ---- Sensor. */
@@ -235,7 +237,7 @@ static void check_timers(void) {
     uint32_t now = millis();
     if (host_live && now - last_offsets_ms > HOST_TIMEOUT_MS) {
         host_live = false;
-        reset_scene();
+        (void)reset_scene();
         redraw = true;
     }
     if ((!sensor_ok || !display_ok) && now - last_probe_ms > PROBE_INTERVAL_MS) {

@@ -107,6 +107,8 @@ public enum HostWait: Hashable, Sendable {
 public struct HostSummary: Hashable, Sendable {
     public var durationMicros: UInt64
     public var counters: HostCounters
+    /// Pins on the map at the end (those kept from earlier runs included).
+    public var pinCount = 0
 
     public init(durationMicros: UInt64, counters: HostCounters) {
         self.durationMicros = durationMicros

@@ -192,7 +192,7 @@ public struct HostDriver: Sendable {
         case .sceneFrames(let wire):
             emit(.write(.scene(wire)))
             emit(.event(event))
-        case .pinned(let tick, let pin):
+        case .pinned(let tick, let pin, _):
             emit(.event(event))
             emit(.runHook(.pin(tick, pin)))
         default:
@@ -278,7 +278,9 @@ public struct HostDriver: Sendable {
 
     /// The run's summary so far.
     public func summary(at now: UInt64) -> HostSummary {
-        HostSummary(durationMicros: elapsed(now), counters: session.counters)
+        var summary = HostSummary(durationMicros: elapsed(now), counters: session.counters)
+        summary.pinCount = session.pins.count
+        return summary
     }
 
     /// The current state, for a live view.

@@ -26,8 +26,9 @@ public enum HostEvent: Hashable, Sendable {
     case drawer(Tick, open: Bool)
     /// A "down" gesture pulled item `item` out of the drawer on this tick.
     case pulledOut(Tick, item: Int)
-    /// The dragged item was dropped: a new pin (already in `HostSession.pins`).
-    case pinned(Tick, Pin)
+    /// The dragged item was dropped: a new pin; `pins`: all of them now, oldest
+    /// first (what a host saves).
+    case pinned(Tick, Pin, pins: [Pin])
 }
 
 /// Exact counts of everything a session has seen.

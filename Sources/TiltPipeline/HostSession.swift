@@ -251,7 +251,7 @@ public struct HostSession: Sendable {
             }
             if events.isEmpty { return }
             if let item = events.pulledOut { handle(.pulledOut(tick, item: item)) }
-            if let pin = events.dropped { handle(.pinned(tick, pin)) }
+            if let pin = events.dropped { handle(.pinned(tick, pin, pins: pins.pins)) }
             if events.opened || events.closed { handle(.drawer(tick, open: events.opened)) }
         }
         offsetsSequence = sequence

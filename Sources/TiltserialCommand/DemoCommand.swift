@@ -40,6 +40,10 @@ struct Demo: TiltserialSubcommand {
     @OptionGroup var settings: SettingsOptions
     @OptionGroup var output: OutputOptions
 
+    @Option(name: .customLong("pins"), help: ArgumentHelp(
+        "Keep the pins in this file (default: none; the demo starts with no pins and saves none).", valueName: "FILE"))
+    var pinsPath: String?
+
     func execute(_ context: CommandContext) throws(Failure) {
         guard let script = Scenarios.named(scenario) else {
             throw Failure(.badSettings, "no scenario '\(scenario)'; choose one of \(Scenarios.names.joined(separator: ", "))")
@@ -48,6 +52,8 @@ struct Demo: TiltserialSubcommand {
             throw Failure(.badSettings, "--speed \(speed): give a factor from 0 (exclusive) to 1000, e.g. --speed 4")
         }
         let resolved = try settings.resolve()
+        let store = pinsPath.map { PinStore(path: $0) }
+        let kept = try store?.load() ?? []
         let logger = context.console.logger()
         let factory = EmulatedBoardFactory(
             engine: engine, pace: speed.map { .speed($0) } ?? .realTime, motion: .script(Scenarios.rest))
@@ -76,12 +82,12 @@ struct Demo: TiltserialSubcommand {
                 case .finished: context.stop.wake()
                 case .none: break
                 }
-            })
+            }, pinStore: store, pins: kept)
 
         let speed = board.speedReport()
         context.console.writeErr(
-            "tiltserial: demo: \(summary.counters.fires) ribbon pull(s) fired; the board ran at "
-                + "\(String(format: "%.2f", speed.ratio))× real time\n")
+            "tiltserial: demo: \(summary.counters.fires) ribbon pull(s) fired, \(summary.counters.pinsDropped) pin(s) dropped, "
+                + "\(summary.pinCount) on the map; the board ran at \(String(format: "%.2f", speed.ratio))× real time\n")
         if let png {
             try PNGFile.write(board.displayedFrame, to: png, failing: .ioError)
             context.console.writeErr("tiltserial: demo: the board's screen is in \(png)\n")

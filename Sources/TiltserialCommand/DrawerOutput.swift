@@ -14,8 +14,12 @@ extension RunOutput {
             say(open ? "drawer opened: tilt sideways to choose, tip toward you to pull an item out" : "drawer closed")
         case .pulledOut(_, let item):
             say("pulled \(itemName(item)) out of the drawer: steer it, then hold still to drop it")
-        case .pinned(_, let pin):
+        case .pinned(_, let pin, let all):
             say("pin: \(itemName(pin.item)) dropped at \(pin.x),\(pin.y)")
+            guard let pinStore else { return }
+            do throws(Failure) { try pinStore.save(all) } catch {
+                say("\(error.message); this run keeps its \(all.count) pins in memory", level: .warning)
+            }
         default:
             break
         }

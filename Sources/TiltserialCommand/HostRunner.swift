@@ -69,7 +69,7 @@ public final class HostRunner {
         openPort = open
         let loaded: TiltAssets.Art
         if let art { loaded = art } else { loaded = try Self.loadArt() }
-        let session = try makeHostSession(settings: options.settings, art: loaded)
+        let session = try makeHostSession(settings: options.settings, art: loaded, pins: options.pins)
         driver = HostDriver(session: session, configuration: options.driverConfiguration)
     }
 

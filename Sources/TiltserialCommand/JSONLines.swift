@@ -41,7 +41,7 @@ enum JSONLines {
             return "{\"event\":\"drawer\",\"open\":\(open),\"t_us\":\(tick.timeMicros)}\n"
         case .pulledOut(let tick, let item):
             return "{\"event\":\"pull_out\",\"item\":\"\(escaped(itemName(item, items)))\",\"t_us\":\(tick.timeMicros)}\n"
-        case .pinned(let tick, let pin):
+        case .pinned(let tick, let pin, _):
             return "{\"event\":\"pin\",\"item\":\"\(escaped(itemName(pin.item, items)))\",\"x\":\(pin.x),\"y\":\(pin.y),\"t_us\":\(tick.timeMicros)}\n"
         }
     }

@@ -13,10 +13,13 @@ final class RunOutput {
     let json: Bool
     let pull: Hook?
     let pin: Hook?
+    /// Where dropped pins are saved (nil: kept in memory only).
+    let pinStore: PinStore?
     let view: LiveView?
     let port: String
 
-    init(console: Console, output: OutputOptions, port: String, renderer: FrameRenderer?) throws(Failure) {
+    init(console: Console, output: OutputOptions, port: String, renderer: FrameRenderer?, pinStore: PinStore? = nil) throws(Failure) {
+        self.pinStore = pinStore
         self.console = console
         logger = console.logger()
         json = output.json

@@ -30,7 +30,7 @@ public struct Tiltserial: ParsableCommand {
         commandName: "tiltserial",
         abstract: "Scroll the board's display by tilting it: reads the accelerometer, writes scroll offsets back.",
         discussion: "Exit codes and the --json schema: docs/usage.md.",
-        subcommands: [Run.self, List.self, Replay.self, Demo.self],
+        subcommands: [Run.self, List.self, Replay.self, Demo.self, Pins.self],
         defaultSubcommand: Run.self)
 
     public init() {}

@@ -82,12 +82,12 @@ import WireProtocol
         }
         try #require(drawerEvents.count == 4, "\(drawerEvents)")
         guard case .drawer(let opened, true) = drawerEvents[0], case .pulledOut(_, 2) = drawerEvents[1],
-              case .pinned(let dropped, let pin) = drawerEvents[2], case .drawer(let closed, false) = drawerEvents[3] else {
+              case .pinned(let dropped, let pin, let all) = drawerEvents[2], case .drawer(let closed, false) = drawerEvents[3] else {
             Issue.record("events out of order: \(drawerEvents)")
             return
         }
         #expect(opened.fired && opened.drawerEvents.opened)
-        #expect(closed == dropped && pin.item == 2)
+        #expect(closed == dropped && pin.item == 2 && all == [pin])
         #expect(session.pins.pins == [pin] && session.counters.pinsDropped == 1)
         // Each event follows its tick (and the tick's frames).
         let pinIndex = try #require(events.firstIndex { if case .pinned = $0 { true } else { false } })
