@@ -15,11 +15,13 @@ extension RunOutput {
         case .pulledOut(_, let item):
             say("pulled \(itemName(item)) out of the drawer: steer it, then hold still to drop it")
         case .pinned(_, let pin, let all):
-            say("pin: \(itemName(pin.item)) dropped at \(pin.x),\(pin.y)")
-            guard let pinStore else { return }
-            do throws(Failure) { try pinStore.save(all) } catch {
-                say("\(error.message); this run keeps its \(all.count) pins in memory", level: .warning)
+            // Saved before it is announced: whoever reads the line finds the file written.
+            var failure: Failure?
+            if let pinStore {
+                do throws(Failure) { try pinStore.save(all) } catch { failure = error }
             }
+            say("pin: \(itemName(pin.item)) dropped at \(pin.x),\(pin.y)")
+            if let failure { say("\(failure.message); this run keeps its \(all.count) pins in memory", level: .warning) }
         default:
             break
         }
