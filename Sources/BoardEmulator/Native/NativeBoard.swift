@@ -13,8 +13,8 @@ import Glibc
 /// (Hardware/tiltserial/tiltserial.ino) on a pseudo-terminal, without simulating
 /// an AVR: HELLO at power-on and on HOST_HELLO/CONFIGURE (sequence restart), one
 /// SAMPLE per period stamped with exact multiples of the period in board time,
-/// PONG, and a screen drawn from OFFSETS with `FrameRenderer` (the firmware's
-/// waiting screen without them). Faults can be injected and are counted exactly.
+/// PONG, and a screen drawn from OFFSETS, DRAWER and PIN with `FrameRenderer`
+/// (the firmware's waiting screen without them). Faults can be injected and are counted exactly.
 ///
 /// One thread per board, paced to wall time × factor by poll timeouts (no busy
 /// spin), or free-running: as fast as the host reads, never dropping. Paced, a

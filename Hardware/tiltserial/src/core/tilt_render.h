@@ -15,7 +15,10 @@ extern "C" {
 #define TILT_DISPLAY_HEIGHT 64u
 #define TILT_DISPLAY_PAGES 8u
 
-/** Reads one byte of art: pgm_read_byte on the board, a plain load on a host. */
+/** Reads one byte of art: a plain load on a host (tilt_read_ram). On the AVR the
+ *  art is always in flash and the renderer reads it with LPM inline instead
+ *  (an indirect call per byte cost a quarter of the frame); give pgm_read_byte
+ *  there all the same. */
 typedef uint8_t (*tilt_read_fn)(const uint8_t *address);
 
 /** A plain memory read, for art in RAM. */
