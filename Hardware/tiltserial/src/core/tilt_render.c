@@ -5,7 +5,7 @@
  * tests) through the art's read function. */
 #if defined(__AVR__)
 #include <avr/pgmspace.h>
-#define ART_READ(art, address) pgm_read_byte(address)
+#define ART_READ(art, address) ((void)(art), pgm_read_byte(address))
 #else
 #define ART_READ(art, address) ((art)->read(address))
 #endif
@@ -153,7 +153,7 @@ void tilt_render_scene_span(const tilt_art *art, const tilt_view *view, const ti
         /* row = top + 8 - y in (-8, 16): row + 7 = top + 15 - y in [0, 22];
          * left = x - 8 - vx - first in (-16, count): left + 15 = x - (vx + first - 7) in [0, count + 14]. */
         const uint16_t top16 = (uint16_t)(top + TILT_PIN_ANCHOR + 7u);
-        const uint16_t left16 = (uint16_t)(view->viewport_x + first + TILT_PIN_ANCHOR - 15u);
+        const uint16_t left16 = (uint16_t)(view->viewport_x + first + TILT_PIN_ANCHOR - 15);
         for (uint8_t s = 0; s < n; s++) {
             const tilt_pin *pin = &scene->pins[s];
             if ((uint16_t)(top16 - pin->y) > TILT_ITEM_SIZE + 6u) continue;
