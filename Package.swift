@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        // tiltsim run's scenario files (YAML); its own libyaml copy, no system package.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // MARK: Pure core: values in, values out. No Foundation, no I/O, no clocks.
@@ -35,10 +37,15 @@ let package = Package(
         .target(name: "TiltPhysics", dependencies: ["TiltCore"]),
         .target(name: "TiltDisplay", dependencies: ["TiltCore"]),
         .target(name: "TiltPipeline", dependencies: ["TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay"]),
+        // The tools' version number: one constant both commands link.
+        .target(name: "TiltVersion"),
+
+        // What the emulated sensor feels: poses, motion scripts, the named scenarios (pure values).
+        .target(name: "TiltMotion", dependencies: ["TiltCore"]),
 
         // MARK: Assets shared with the firmware (one source of truth).
         // The art files are the source; EmbeddedArt.swift is generated from them (make -C Hardware assets).
-        .target(name: "TiltAssets", dependencies: ["TiltDisplay"], exclude: ["Resources"]),
+        .target(name: "TiltAssets", dependencies: ["TiltCore", "TiltDisplay"], exclude: ["Resources"]),
 
         // MARK: Edges: serial ports, ptys, the simulator, the terminal.
         .systemLibrary(
@@ -53,8 +60,12 @@ let package = Package(
             name: "CSimAVR", pkgConfig: "simavr simavrparts",
             providers: [.apt(["libsimavr-dev", "libsimavrparts1", "libelf-dev"])]),
         .target(name: "CBoardParts", dependencies: ["CSimAVR"]),
+        // A core from a flash image (Intel HEX sketches, read in Swift).
+        .target(name: "CFirmwareImage", dependencies: ["CSimAVR"]),
         .target(name: "BoardEmulator", dependencies: [
-            "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSimAVR", "CBoardParts",
+            "TiltMotion", "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR", "CBoardParts",
+            "CFirmwareImage",
+            .product(name: "SystemPackage", package: "swift-system"),
         ]),
 
         // MARK: Commands.
@@ -62,19 +73,24 @@ let package = Package(
         .target(name: "TiltserialSettings", dependencies: ["TiltCore", "TiltPhysics", "SerialIO"]),
         .target(name: "TiltserialCommand", dependencies: [
             "TiltserialSettings", "TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay", "TiltPipeline", "TiltAssets",
-            "SerialIO", "BoardEmulator",
+            "SerialIO", "TiltMotion", "TiltVersion",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tiltserial", dependencies: ["TiltserialCommand"]),
+        // Reading reference screens for tiltsim run --expect-screen (any PNG a person may save).
+        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(name: "TiltsimCommand", dependencies: [
-            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay",
+            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "CLibPNG", "TiltVersion", "WireProtocol",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "Yams", package: "Yams"),
         ]),
         .executableTarget(name: "tiltsim", dependencies: ["TiltsimCommand"]),
         // Draws docs/plots (physics): swift run physics-plots docs/plots
         .executableTarget(name: "physics-plots", dependencies: ["TiltPhysics", "TiltCore"], path: "Sources/PhysicsPlots"),
+        // Writes SettingsOptions.swift and docs/usage.md's settings table from the table: swift run settings-codegen
+        .executableTarget(name: "settings-codegen", dependencies: ["TiltserialSettings"], path: "Sources/SettingsCodegen"),
 
         // MARK: The firmware's shared C code (protocol, page renderer), compiled on the host for tests.
         .target(name: "FirmwareCore", path: "Hardware/tiltserial/src/core", publicHeadersPath: "."),
@@ -84,13 +100,18 @@ let package = Package(
         .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "TiltCore"]),
         .target(name: "CRecipeOracle", path: "Tests/CRecipeOracle"),
         .testTarget(name: "TiltPhysicsTests", dependencies: ["TiltPhysics", "TiltCore", "CRecipeOracle"]),
-        .testTarget(name: "TiltDisplayTests", dependencies: ["TiltDisplay", "TiltAssets"]),
-        .testTarget(name: "TiltPipelineTests", dependencies: ["TiltPipeline", "WireProtocol"]),
+        .testTarget(name: "TiltDisplayTests", dependencies: ["TiltDisplay", "TiltAssets", "TiltCore"]),
+        .testTarget(name: "TiltPipelineTests", dependencies: ["TiltPipeline", "WireProtocol", "TiltPhysics", "TiltCore"]),
         .target(name: "CPtyInterposer", path: "Tests/CPtyInterposer"),
         .testTarget(name: "SerialIOTests", dependencies: ["SerialIO", "CPtyInterposer"]),
         .testTarget(name: "FirmwareProtocolTests", dependencies: ["FirmwareCore", "WireProtocol", "TiltDisplay", "TiltAssets", "TiltCore"]),
-        .testTarget(name: "BoardEmulatorTests", dependencies: ["BoardEmulator", "TiltPipeline"], exclude: ["Fixtures"]),
-        .testTarget(name: "TiltserialTests", dependencies: ["TiltserialCommand", "TiltserialSettings", "BoardEmulator", "SerialIO"]),
+        .testTarget(name: "BoardEmulatorTests", dependencies: [
+            "BoardEmulator", "TiltMotion", "TiltPipeline", "TiltDisplay", "TiltAssets", "SerialIO", "TiltCore", "WireProtocol", "TiltPhysics",
+        ], exclude: ["Fixtures"]),
+        .testTarget(name: "TiltserialTests", dependencies: [
+            "TiltserialCommand", "TiltserialSettings", "BoardEmulator", "SerialIO",
+            "TiltDisplay", "TiltPipeline", "TiltAssets", "WireProtocol", "TiltCore", "TiltPhysics", "TiltVersion",
+        ]),
         // The host against the real firmware in simavr and the native board, over ptys (needs Hardware/build/tiltserial.elf).
         .testTarget(name: "EndToEndTests", dependencies: [
             "TiltserialCommand", "BoardEmulator", "SerialIO", "TiltPipeline", "TiltPhysics", "TiltDisplay", "TiltAssets", "WireProtocol", "TiltCore",

@@ -96,7 +96,7 @@ struct DescriptorIO: Sendable {
         case .ioError, .noSuchAddressOrDevice, .operationNotSupportedByDevice, .badFileDescriptor, .brokenPipe:
             return .deviceGone(port: name)
         default:
-            return .ioError(port: name, operation: operation, errno: e.rawValue)
+            return .ioError(port: name, operation: operation, errno: e)
         }
     }
 }

@@ -43,7 +43,7 @@ public final class LibSerialPortTransport: SerialTransport {
         let found = sp_get_port_by_name(portName, &handle)
         guard found == SP_OK, let handle else {
             // libserialport found no /sys/class/tty entry: not a port it can drive.
-            if found == SP_ERR_MEM { throw .ioError(port: port.given, operation: "sp_get_port_by_name", errno: ENOMEM) }
+            if found == SP_ERR_MEM { throw .ioError(port: port.given, operation: "sp_get_port_by_name", errno: .noMemory) }
             throw .notASerialDevice(port: port.given)
         }
         let opened = sp_open(handle, SP_MODE_READ_WRITE)
@@ -86,7 +86,7 @@ public final class LibSerialPortTransport: SerialTransport {
         // sp_new_config leaves every field "unchanged" (-1); set only what we mean.
         var config: OpaquePointer? = nil
         guard sp_new_config(&config) == SP_OK, let config else {
-            throw .ioError(port: port.given, operation: "sp_new_config", errno: ENOMEM)
+            throw .ioError(port: port.given, operation: "sp_new_config", errno: .noMemory)
         }
         defer { sp_free_config(config) }
         sp_set_config_baudrate(config, CInt(baud))
@@ -103,12 +103,12 @@ public final class LibSerialPortTransport: SerialTransport {
         if options.dtr == .leave {
             // sp_open sets HUPCL, which would lower DTR on close and reset the board next time.
             if case .failure(let e) = clearHangUpOnClose(io.fd) {
-                throw .ioError(port: port.given, operation: "tcsetattr", errno: e.rawValue)
+                throw .ioError(port: port.given, operation: "tcsetattr", errno: e)
             }
         }
         // Bytes that arrived before this open (an old session, at another speed) are not ours to decode.
         if case .failure(let e) = result(sp_flush(self.port, SP_BUF_INPUT)) {
-            throw .ioError(port: port.given, operation: "sp_flush", errno: e.rawValue)
+            throw .ioError(port: port.given, operation: "sp_flush", errno: e)
         }
     }
 

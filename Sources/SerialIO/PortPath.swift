@@ -69,7 +69,7 @@ func openError(_ e: Errno, given: String, resolved: String, operation: String) -
     case .ioError:
         return .deviceGone(port: given)
     default:
-        return .ioError(port: given, operation: operation, errno: e.rawValue)
+        return .ioError(port: given, operation: operation, errno: e)
     }
 }
 

@@ -53,12 +53,12 @@ public final class PseudoTerminal: Sendable {
         var master: CInt = -1
         var slave: CInt = -1
         if case .failure(let e) = valueOrErrno({ openpty(&master, &slave, nil, nil, nil) }) {
-            throw .ioError(port: "pseudo-terminal", operation: "openpty", errno: e.rawValue)
+            throw .ioError(port: "pseudo-terminal", operation: "openpty", errno: e)
         }
         guard let path = Self.terminalName(slave) else {
             let e = errno
             _ = Glibc.close(master); _ = Glibc.close(slave)
-            throw .ioError(port: "pseudo-terminal", operation: "ttyname", errno: e)
+            throw .ioError(port: "pseudo-terminal", operation: "ttyname", errno: Errno(rawValue: e))
         }
         for fd in [master, slave] {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -71,7 +71,7 @@ public final class PseudoTerminal: Sendable {
         if let link {
             if case .failure(let e) = replaceSymlink(at: link, to: path) {
                 _ = Glibc.close(master); _ = Glibc.close(slave)
-                throw .ioError(port: link, operation: "symlink", errno: e.rawValue)
+                throw .ioError(port: link, operation: "symlink", errno: e)
             }
         }
         if !keepSlaveOpen { _ = Glibc.close(slave) }

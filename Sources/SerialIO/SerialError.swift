@@ -26,8 +26,9 @@ public enum SerialError: Error, Equatable, Sendable {
     case writeTimedOut(port: String, written: Int, total: Int)
     /// The baud rate was refused by the driver.
     case unsupportedBaudRate(port: String, baud: Int)
-    /// Any other operating-system failure; `errno` is the raw code, `operation` what we were doing.
-    case ioError(port: String, operation: String, errno: Int32)
+    /// Any other operating-system failure: `errno` says which, `operation` what we were doing
+    /// (the system call's name, e.g. "tcsetattr").
+    case ioError(port: String, operation: String, errno: Errno)
 
     /// One line naming the problem and the fix.
     public var message: String {
@@ -57,7 +58,7 @@ public enum SerialError: Error, Equatable, Sendable {
         case .unsupportedBaudRate(let port, let baud):
             return "\(port): baud rate \(baud) not supported by the driver; try 115200"
         case .ioError(let port, let operation, let errno):
-            return "\(port): \(operation) failed: \(describeErrno(errno)) (errno \(errno)); check the cable and try again"
+            return "\(port): \(operation) failed: \(errno) (errno \(errno.rawValue)); check the cable and try again"
         }
     }
 
@@ -73,9 +74,4 @@ public enum SerialError: Error, Equatable, Sendable {
 
 extension SerialError: CustomStringConvertible {
     public var description: String { message }
-}
-
-/// "Input/output error" etc., via swift-system's Errno.
-func describeErrno(_ code: Int32) -> String {
-    Errno(rawValue: code).description
 }

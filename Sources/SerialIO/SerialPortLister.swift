@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import CLibSerialPort
+import SystemPackage
 
 /// Finds serial ports.
 public enum SerialPortLister {
@@ -15,7 +16,7 @@ public enum SerialPortLister {
         var list: UnsafeMutablePointer<OpaquePointer?>? = nil
         let r = sp_list_ports(&list)
         guard r == SP_OK, let list else {
-            throw .ioError(port: "/sys/class/tty", operation: "sp_list_ports", errno: sp_last_error_code())
+            throw .ioError(port: "/sys/class/tty", operation: "sp_list_ports", errno: Errno(rawValue: sp_last_error_code()))
         }
         defer { sp_free_port_list(list) }
         let links = byIdLinks(in: byIdDirectory)

@@ -73,7 +73,7 @@ extension SerialTransport {
         guard isOpen else { throw .deviceGone(port: name) }
         switch pollTwo(fileDescriptor.rawValue, .readable, wake: wake?.rawValue, timeoutMicros: timeoutMicros) {
         case .failure(let e):
-            throw e == .badFileDescriptor ? .deviceGone(port: name) : .ioError(port: name, operation: "poll", errno: e.rawValue)
+            throw e == .badFileDescriptor ? .deviceGone(port: name) : .ioError(port: name, operation: "poll", errno: e)
         case .success(nil):
             return .timedOut
         case .success(let (port, woken)?):

@@ -94,7 +94,7 @@ public final class TermiosTransport: SerialTransport {
         cfsetispeed(&t, speed)
         cfsetospeed(&t, speed)
         if case .failure(let e) = setTermios(fd, t) {
-            throw .ioError(port: port.given, operation: "tcsetattr", errno: e.rawValue)
+            throw .ioError(port: port.given, operation: "tcsetattr", errno: e)
         }
         if options.dtr == .assert {
             // Ptys have no modem lines (ENOTTY); real ports raise DTR and RTS here.
@@ -102,7 +102,7 @@ public final class TermiosTransport: SerialTransport {
         }
         // Bytes that arrived before this open (an old session, at another speed) are not ours to decode.
         if case .failure(let e) = valueOrErrno({ tcflush(fd, TCIFLUSH) }) {
-            throw .ioError(port: port.given, operation: "tcflush", errno: e.rawValue)
+            throw .ioError(port: port.given, operation: "tcflush", errno: e)
         }
     }
 

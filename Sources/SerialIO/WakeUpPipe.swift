@@ -21,7 +21,7 @@ public final class WakeUpPipe: Sendable {
         do {
             (readEnd, writeEnd) = try FileDescriptor.pipe(options: [.nonBlocking, .closeOnExec])
         } catch {
-            throw .ioError(port: "wake-up pipe", operation: "pipe2", errno: error.rawValue)
+            throw .ioError(port: "wake-up pipe", operation: "pipe2", errno: error)
         }
     }
 

@@ -1,5 +1,5 @@
 /// Which integrator turns tilt into scroll offsets.
-public enum IntegratorMode: String, Codable, Sendable, CaseIterable {
+public enum IntegratorMode: String, Sendable, CaseIterable {
     /// Recipe 1-5 exactly as its sample code computes in C (Float32, the integer
     /// `abs` truncation, SIGN(0) = +1, gain update per sample). See docs/physics.md.
     case recipe
@@ -8,8 +8,9 @@ public enum IntegratorMode: String, Codable, Sendable, CaseIterable {
 }
 
 /// Every tunable of the tilt integrator and the ribbon detector, with documented
-/// defaults (docs/physics.md says where each comes from). Codable so a host can
-/// load it from a config file; missing keys keep their defaults.
+/// defaults (docs/physics.md says where each comes from). Hosts read them from
+/// options and config files through their own settings table (tiltserial:
+/// TiltserialSettings' `SettingSpec.all`, one row per property here).
 ///
 /// Floating point appears only here, at configuration time:
 /// `TiltEngine` converts every value to fixed point once, and its per-sample and
@@ -38,6 +39,9 @@ public struct PhysicsSettings: Hashable, Sendable {
     /// Rest pose: degrees from face-up toward face-forward. Default 60, where the
     /// recipe's `yy = (az + 0.5) * 2` is zero (az = −cos 60° = −0.5).
     public var restAngleDegrees: Double = 60
+    /// Rest pose's lean, degrees with the right side down: the sideways tilt
+    /// counted as level. Default 0 (`tiltserial calibrate` measures it).
+    public var restRollDegrees: Double = 0
 
     // MARK: Ribbon
 
@@ -109,6 +113,7 @@ extension PhysicsSettings {
         try check(yScale, L.yScale, "yScale")
         try check(filterMicros, L.filterMicros, "filterMicros", " µs")
         try check(restAngleDegrees, L.restAngleDegrees, "restAngleDegrees", " degrees")
+        try check(restRollDegrees, L.restRollDegrees, "restRollDegrees", " degrees")
         if let ribbonCenterX { try check(ribbonCenterX, L.ribbonCenterX, "ribbonCenterX", " px") }
         try check(ribbonRestVisible, L.ribbonRestVisible, "ribbonRestVisible", " rows")
         try check(ribbonPixelsPerPoint, L.ribbonPixelsPerPoint, "ribbonPixelsPerPoint")
@@ -146,6 +151,8 @@ extension PhysicsSettings {
         public static let filterMicros = 0...1_000_000
         /// `restAngleDegrees`, degrees from face-up.
         public static let restAngleDegrees = -90.0...90
+        /// `restRollDegrees`, degrees, right side down.
+        public static let restRollDegrees = -90.0...90
         /// `ribbonCenterX`, content px: what OFFSETS' 16-bit unsigned columns can carry.
         public static let ribbonCenterX = 0...65_535
         /// `ribbonRestVisible`, art rows.
@@ -183,47 +190,5 @@ extension PhysicsSettings {
             if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
             return String(value)
         }
-    }
-}
-
-extension PhysicsSettings: Codable {
-    enum CodingKeys: String, CodingKey {
-        case mode, tickMicros, baseGain, gainRamp, gainCap, deadZone, yScale, filterMicros, restAngleDegrees
-        case ribbonCenterX, ribbonRestVisible, ribbonPixelsPerPoint, stretchPointsPerPixel, stretchLimit
-        case fireThreshold, rollbackMicros, grabAlphaThreshold, wiggleDepth, wiggleHalfMicros
-        case wiggleStartsMicros, swayPixelsPerG, swayLimit, drawerHeight
-    }
-
-    /// Decodes the keys present; every missing key keeps its default.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        var s = PhysicsSettings()
-        func read<T: Decodable>(_ key: CodingKeys, _ value: inout T) throws {
-            if let decoded = try c.decodeIfPresent(T.self, forKey: key) { value = decoded }
-        }
-        try read(.mode, &s.mode)
-        try read(.tickMicros, &s.tickMicros)
-        try read(.baseGain, &s.baseGain)
-        try read(.gainRamp, &s.gainRamp)
-        try read(.gainCap, &s.gainCap)
-        try read(.deadZone, &s.deadZone)
-        try read(.yScale, &s.yScale)
-        try read(.filterMicros, &s.filterMicros)
-        try read(.restAngleDegrees, &s.restAngleDegrees)
-        s.ribbonCenterX = try c.decodeIfPresent(Int.self, forKey: .ribbonCenterX)
-        try read(.ribbonRestVisible, &s.ribbonRestVisible)
-        try read(.ribbonPixelsPerPoint, &s.ribbonPixelsPerPoint)
-        try read(.stretchPointsPerPixel, &s.stretchPointsPerPixel)
-        try read(.stretchLimit, &s.stretchLimit)
-        try read(.fireThreshold, &s.fireThreshold)
-        try read(.rollbackMicros, &s.rollbackMicros)
-        try read(.grabAlphaThreshold, &s.grabAlphaThreshold)
-        try read(.wiggleDepth, &s.wiggleDepth)
-        try read(.wiggleHalfMicros, &s.wiggleHalfMicros)
-        try read(.wiggleStartsMicros, &s.wiggleStartsMicros)
-        try read(.swayPixelsPerG, &s.swayPixelsPerG)
-        try read(.swayLimit, &s.swayLimit)
-        try read(.drawerHeight, &s.drawerHeight)
-        self = s
     }
 }

@@ -13,12 +13,13 @@ public struct RestPose: Hashable, Sendable {
     /// ax at rest, Q32 g.
     var restX: Int64
 
-    /// The pose `degrees` from face-up toward face-forward, no roll.
-    public init(degrees: Double) {
+    /// The pose `degrees` from face-up toward face-forward, leaning
+    /// `rollDegrees` with the right side down (ax at rest = sin roll).
+    public init(degrees: Double, rollDegrees: Double = 0) {
         let (s, c) = FixedPoint.sineCosine(degrees: degrees)
         sinQ30 = FixedPoint.fixed(s, bits: 30)
         cosQ30 = FixedPoint.fixed(c, bits: 30)
-        restX = 0
+        restX = rollDegrees == 0 ? 0 : FixedPoint.fixed(FixedPoint.sineCosine(degrees: rollDegrees).sin, bits: 32)
     }
 
     /// The pose of a reading (`MotionSample.accel`, iOS convention); nil when the

@@ -51,7 +51,7 @@ public struct SmoothIntegrator: Hashable, Sendable {
             yScale: FixedPoint.fixed(settings.yScale, bits: 16))
         let filter = LowPassFilter(timeConstantMicros: settings.filterMicros)
         filters = Axes3(x: filter, y: filter, z: filter)
-        rest = RestPose(degrees: settings.restAngleDegrees)
+        rest = RestPose(degrees: settings.restAngleDegrees, rollDegrees: settings.restRollDegrees)
         x.gain = constants.baseGain
         y.gain = constants.baseGain
     }

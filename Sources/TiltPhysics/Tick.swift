@@ -70,26 +70,3 @@ public struct RecipeOffsets: Hashable, Sendable {
         self.y = y
     }
 }
-
-extension Tick: Encodable {
-    enum CodingKeys: String, CodingKey {
-        case timeMicros, index, x, y, viewportX, viewportY, stretch, ribbonX, ribbonBottom, engaged, fired, wiggling
-    }
-
-    /// JSON for logs and tools: offsets and stretch as plain numbers.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(timeMicros, forKey: .timeMicros)
-        try c.encode(index, forKey: .index)
-        try c.encode(xValue, forKey: .x)
-        try c.encode(yValue, forKey: .y)
-        try c.encode(viewportX, forKey: .viewportX)
-        try c.encode(viewportY, forKey: .viewportY)
-        try c.encode(stretchValue, forKey: .stretch)
-        try c.encode(ribbonX, forKey: .ribbonX)
-        try c.encode(ribbonBottom, forKey: .ribbonBottom)
-        try c.encode(engaged, forKey: .engaged)
-        try c.encode(fired, forKey: .fired)
-        try c.encode(wiggling, forKey: .wiggling)
-    }
-}

@@ -69,6 +69,12 @@ public struct HostSession: Sendable {
     /// What the stream looked like so far, for the shell's "no valid frames" message.
     public var seen: StreamContent { detector.seen }
 
+    /// The bytes format detection looked at (all of them while undecided).
+    public var seenBytes: [UInt8] { detector.seenBytes }
+
+    /// The first line received, for the shell's "no valid frames" message.
+    public func firstLine(limit: Int = 64) -> ArraySlice<UInt8> { detector.firstLine(limit: limit) }
+
     /// Bytes format detection examines before it gives up.
     public var detectionLimit: Int { detector.limit }
 

@@ -1,29 +1,27 @@
 import ArgumentParser
-import Foundation
-import BoardEmulator
-import SerialIO
-import TiltDisplay
+import TiltMotion
 import TiltPipeline
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// `tiltserial demo`: the whole system with no hardware. An emulated board (our
-/// firmware in simavr, or the native model) on a pseudo-terminal, the host on
-/// its real serial path, and a scripted motion that tours the map and pulls
-/// the ribbon.
+/// `tiltserial demo`: the whole system with no hardware. `tiltsim` (our
+/// firmware in simavr, or the native board model) runs as a child process on a
+/// pseudo-terminal and plays a scripted motion that tours the map and pulls the
+/// ribbon; the host runs on its real serial path against it.
 struct Demo: TiltserialSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Run the host against an emulated board playing a tour of the map (no hardware needed).",
         discussion: """
-            The avr engine runs Hardware/build/tiltserial.elf in simavr (built with make -C Hardware when \
-            missing); without the AVR toolchain or simavr it falls back to the native board model.
+            Starts tiltsim (found beside tiltserial, else on PATH). The avr engine runs our firmware \
+            (Hardware/build/tiltserial.elf, or --firmware) in simavr; the native engine is tiltsim's board model.
             """)
 
-    @Option(help: "Board engine: avr (our firmware in simavr) or native (a Swift model of it).")
-    var engine: EmulatedBoardFactory.Engine = .avr
+    enum Engine: String, CaseIterable, ExpressibleByArgument { case avr, native }
+
+    @Option(help: "Board engine: avr (our firmware in simavr) or native (tiltsim's model of it).")
+    var engine: Engine = .avr
+
+    @Option(help: ArgumentHelp("Firmware ELF for --engine avr (default: tiltsim's, Hardware/build/tiltserial.elf).", valueName: "ELF"))
+    var firmware: String?
 
     @Option(help: ArgumentHelp("Motion to play: \(Scenarios.names.joined(separator: ", ")).", valueName: "NAME"))
     var scenario = "tour"
@@ -51,47 +49,36 @@ struct Demo: TiltserialSubcommand {
         if let speed, !(speed > 0 && speed <= 1000) {
             throw Failure(.badSettings, "--speed \(speed): give a factor from 0 (exclusive) to 1000, e.g. --speed 4")
         }
-        let resolved = try settings.resolve()
-        let store = pinsPath.map { PinStore(path: $0) }
+        let resolved = try settings.resolve().settings  // no default config file: the emulated board is mounted as the defaults say
+        let store = pinsPath.map { PinStore(path: $0) }  // no default pins file either: the demo starts with none
         let kept = try store?.load() ?? []
         let logger = context.console.logger()
-        let factory = EmulatedBoardFactory(
-            engine: engine, pace: speed.map { .speed($0) } ?? .realTime, motion: .script(Scenarios.rest))
-        let board: any EmulatedBoard
-        do {
-            board = try factory.makeBoard { logger.notice("\($0)") }
-        } catch {
-            throw Failure(.emulatorFailed, "cannot start the emulated board: \(error.description)")
-        }
-        board.start()
+        let board = try EmulatorProcess(arguments: tiltsimArguments)
         defer { board.stop() }
-        guard let path = board.serialPath else {
-            throw Failure(.emulatorFailed, "the emulated board has no serial port; try --engine native")
-        }
-        let kind = board is AVRBoard ? "avr (our firmware in simavr)" : "native"
-        logger.info("demo: \(kind) board on \(path); playing '\(scenario)' (\(Int(script.duration.rounded())) s)…")
+        let kind = engine == .avr ? "avr (our firmware in simavr)" : "native"
+        logger.info("demo: \(kind) board on \(board.serialPath); playing '\(scenario)' (\(Int(script.duration.rounded())) s)…")
 
-        var player = ScenarioPlayer(
-            motion: EmulatedBoardFactory(motion: .script(script)).motionSource(rateHz: Double(factory.sampleRateHz)),
-            lengthMicros: UInt64((script.duration + Self.settleSeconds) * 1e6), forever: forever)
+        var player = ScenarioPlayer(lengthMicros: UInt64((script.duration + Self.settleSeconds) * 1e6), forever: forever)
         let summary = try Run.live(
-            path: path, settings: resolved, output: output, record: nil, context: context,
+            path: board.serialPath, settings: resolved, output: output, record: nil, context: context,
             observe: { event in
-                switch player.step(event) {
-                case .restart(let motion): board.setMotionSource(motion)
-                case .finished: context.stop.wake()
-                case .none: break
-                }
+                if player.step(event) == .finished { context.stop.wake() }
             }, pinStore: store, pins: kept)
+        board.stop()  // tiltsim writes the PNG and says how fast the board ran
+        context.console.writeErr("tiltserial: demo: \(ForPeople.count(summary.counters.fires, "ribbon pull")) fired, "
+            + "\(ForPeople.count(summary.counters.pinsDropped, "pin")) dropped, \(summary.pinCount) on the map\n")
+    }
 
-        let speed = board.speedReport()
-        context.console.writeErr(
-            "tiltserial: demo: \(summary.counters.fires) ribbon pull(s) fired, \(summary.counters.pinsDropped) pin(s) dropped, "
-                + "\(summary.pinCount) on the map; the board ran at \(String(format: "%.2f", speed.ratio))× real time\n")
-        if let png {
-            try PNGFile.write(board.displayedFrame, to: png, failing: .ioError)
-            context.console.writeErr("tiltserial: demo: the board's screen is in \(png)\n")
-        }
+    /// What tiltsim is asked to do: this engine, motion and pace; hold the
+    /// board until the host opens the port (its default), so the motion starts
+    /// with the host watching.
+    var tiltsimArguments: [String] {
+        var arguments = ["--engine", engine.rawValue, "--motion", scenario]
+        if let firmware { arguments += ["--firmware", firmware] }
+        if let speed { arguments += ["--speed", String(speed)] }
+        if forever { arguments.append("--loop") }
+        if let png { arguments += ["--png", png] }
+        return arguments
     }
 
     /// Board seconds to keep running after the motion ends, so its last
@@ -99,21 +86,17 @@ struct Demo: TiltserialSubcommand {
     static let settleSeconds = 2.0
 }
 
-/// Starts the motion when the board says HELLO (so the host sees all of it,
-/// however long the board took to come up) and ends the demo, or starts the
-/// motion again, once the motion's length has passed in board time.
+/// Ends the demo once the motion's length (and a settling time) has passed in
+/// board time since the board's first tick after HELLO; never with `forever`.
 struct ScenarioPlayer {
-    enum Step { case none, restart(StartOnFirstSample<Motion>), finished }
+    enum Step: Equatable { case none, finished }
 
-    let motion: Motion
     let lengthMicros: UInt64
     let forever: Bool
     private var startMicros: UInt64?
-    private var lastTickMicros: UInt64 = 0
     private var done = false
 
-    init(motion: Motion, lengthMicros: UInt64, forever: Bool) {
-        self.motion = motion
+    init(lengthMicros: UInt64, forever: Bool) {
         self.lengthMicros = lengthMicros
         self.forever = forever
     }
@@ -122,18 +105,13 @@ struct ScenarioPlayer {
         switch event {
         case .hello:
             startMicros = nil
-            return .restart(StartOnFirstSample(motion))
+            return .none
         case .tick(let tick, _):
-            lastTickMicros = tick.timeMicros
             guard let start = startMicros else {
                 startMicros = tick.timeMicros
                 return .none
             }
-            guard !done, tick.timeMicros - start >= lengthMicros else { return .none }
-            if forever {
-                startMicros = nil
-                return .restart(StartOnFirstSample(motion))
-            }
+            guard !done, !forever, tick.timeMicros - start >= lengthMicros else { return .none }
             done = true
             return .finished
         default:
@@ -141,5 +119,3 @@ struct ScenarioPlayer {
         }
     }
 }
-
-extension EmulatedBoardFactory.Engine: ExpressibleByArgument {}

@@ -18,6 +18,9 @@ public struct Failure: Error, CustomStringConvertible, Sendable {
         case badSettings = 21
         /// A hook (`--on-pull CMD`) cannot run: no such program, a directory, not executable.
         case badHook = 22
+        /// `calibrate` could not finish: the board never kept still, a tilt went
+        /// the wrong way, or Ctrl-C; nothing was written.
+        case calibrationFailed = 23
     }
 
     public let code: Code

@@ -42,16 +42,21 @@ public struct HostSinks {
     public var onRefresh: (HostSnapshot) -> Void
     /// A hook to start (`--on-pull`).
     public var onHook: (HookRequest) -> Void
+    /// Every chunk read from the board, with the run's host time (µs), just
+    /// before the driver digests it (`calibrate` reads the samples from it).
+    public var onBytes: (UnsafeRawBufferPointer, UInt64) -> Void
 
     public init(
         onEvent: @escaping (HostEvent) -> Void = { _ in },
         onStatus: @escaping (HostStatus) -> Void = { _ in },
         onRefresh: @escaping (HostSnapshot) -> Void = { _ in },
-        onHook: @escaping (HookRequest) -> Void = { _ in }
+        onHook: @escaping (HookRequest) -> Void = { _ in },
+        onBytes: @escaping (UnsafeRawBufferPointer, UInt64) -> Void = { _, _ in }
     ) {
         self.onEvent = onEvent
         self.onStatus = onStatus
         self.onRefresh = onRefresh
         self.onHook = onHook
+        self.onBytes = onBytes
     }
 }

@@ -3,7 +3,7 @@ import WireProtocol
 
 extension HostRunner {
     /// The one line (and exit code) for a way the driver ended the run.
-    func render(_ failure: HostFailure, summary: HostSummary) -> Failure {
+    func render(_ failure: HostFailure, summary: HostSummary, session: HostSession) -> Failure {
         let port = options.port
         var result: Failure
         switch failure {
@@ -14,13 +14,13 @@ extension HostRunner {
         case .deviceGone:
             result = Failure(.deviceGone, "\(port): device gone (unplugged or closed); reconnect it and start again, or drop --no-reconnect to wait for it")
         case .noValidFrames(let seen, let why):
-            result = noValidFrames(seen: seen, why: why)
+            result = noValidFrames(seen: seen, why: why, session: session)
         }
         result.summary = summary
         return result
     }
 
-    func noValidFrames(seen: StreamContent, why: NoValidFramesReason) -> Failure {
+    func noValidFrames(seen: StreamContent, why: NoValidFramesReason, session: HostSession) -> Failure {
         let baud = options.settings.baud
         let what: String = switch why {
         case .timedOut(let micros):
@@ -32,10 +32,24 @@ extension HostRunner {
         case .nothing:
             "nothing arrived; is the sketch from Hardware/ flashed and running, and is this the board's port (`tiltserial list`)?"
         case .text:
-            "text arrived but not in a known format; flash the sketch from Hardware/, or for i2cdevlib's MPU6050_raw use --baud 38400"
+            "text arrived but not in a known format (first line \(Self.quotedFirstLine(session))); "
+                + "flash the sketch from Hardware/, or for i2cdevlib's MPU6050_raw use --baud 38400; `tiltserial monitor` shows it all"
         case .binary:
-            "binary bytes arrived but no valid frame; check the baud rate (now \(baud); the sketch uses 115200) or reflash Hardware/"
+            "binary bytes arrived but no valid frame (first bytes \(Self.firstBytes(session))); "
+                + "check the baud rate (now \(baud); the sketch uses 115200) or reflash Hardware/"
         }
         return Failure(.noValidFrames, "\(options.port): \(what): \(hint)")
+    }
+
+    /// The first line received, quoted as every message quotes input (40 characters at most).
+    static func quotedFirstLine(_ session: HostSession) -> String {
+        quoted(String(decoding: session.firstLine(), as: UTF8.self))
+    }
+
+    /// The first bytes received in hex, as `tiltserial monitor` shows them.
+    static func firstBytes(_ session: HostSession) -> String {
+        let bytes = session.seenBytes.prefix(12)
+        let hex = bytes.map { $0 < 0x10 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined(separator: " ")
+        return session.seenBytes.count > bytes.count ? hex + " …" : hex
     }
 }

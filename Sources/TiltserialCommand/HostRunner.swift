@@ -137,7 +137,7 @@ public final class HostRunner {
             failure.summary = summary
             throw failure
         }
-        if let failure = ending?.failure { throw render(failure, summary: summary) }
+        if let failure = ending?.failure { throw render(failure, summary: summary, session: driver.session) }
         return summary
     }
 
@@ -197,6 +197,7 @@ public final class HostRunner {
                 recorder.append(chunk, .fromBoard, at: at)
                 if let message = recorder.newFailure { sinks.onStatus(.recordingFailed(message)) }
             }
+            sinks.onBytes(chunk, at)
             driver.received(chunk, at: at) { perform($0) }
             if count < Self.ttyReadLimit { return }
         }

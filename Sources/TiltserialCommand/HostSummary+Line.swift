@@ -1,13 +1,13 @@
 import TiltPipeline
 
 extension HostSummary {
-    /// The one-line summary printed on exit.
+    /// The one-line summary printed on exit, for people (`ForPeople`): exact
+    /// counts, the duration rounded.
     public var line: String {
-        let seconds = Double(durationMicros) / 1_000_000
-        let tenths = (seconds * 10).rounded() / 10
         let c = counters
         let received = c.decoder.framesDecoded + c.text.samples
         let frames = received == 0 ? c.samples : received  // CSV replays: samples
-        return "\(tenths) s, \(frames) frames, \(c.lostFrames) lost, \(c.errors) errors, \(c.ticks) ticks, \(c.fires) fires"
+        return "\(ForPeople.duration(micros: durationMicros)), \(ForPeople.count(frames, "frame")), \(c.lostFrames) lost, "
+            + "\(ForPeople.count(c.errors, "error")), \(ForPeople.count(c.ticks, "tick")), \(ForPeople.count(c.fires, "fire"))"
     }
 }

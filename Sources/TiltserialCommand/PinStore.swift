@@ -23,11 +23,10 @@ struct PinStore {
         self.items = items
     }
 
-    /// $XDG_CONFIG_HOME/tiltserial/pins.json, else ~/.config/tiltserial/pins.json.
-    static func defaultPath(environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) throws(Failure) -> String {
-        if let xdg = environment("XDG_CONFIG_HOME"), xdg.hasPrefix("/") { return xdg + "/tiltserial/pins.json" }
-        if let home = environment("HOME"), !home.isEmpty { return home + "/.config/tiltserial/pins.json" }
-        throw Failure(.badSettings, "no place for the pins file: set HOME (or XDG_CONFIG_HOME), or pass --pins FILE")
+    /// Beside the default config file: $XDG_CONFIG_HOME/tiltserial/pins.json,
+    /// else ~/.config/tiltserial/pins.json; nil when `paths` has no config folder.
+    static func defaultPath(_ paths: ConfigPaths) -> String? {
+        paths.configFile.map { ConfigPaths.folder(of: $0) + "/pins.json" }
     }
 
     /// The pins in the file, oldest first; none when it does not exist.

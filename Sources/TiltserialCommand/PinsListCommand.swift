@@ -8,7 +8,7 @@ struct PinsList: TiltserialSubcommand {
     @OptionGroup var pins: PinsOptions
 
     func execute(_ context: CommandContext) throws(Failure) {
-        let store = try pins.store()
+        let store = try pins.requiredStore(paths: context.paths)
         let list = try store.load(bounded: false)
         if list.isEmpty {
             context.console.writeErr("tiltserial: no pins in \(store.path)\n")

@@ -10,7 +10,7 @@ struct PinsRemove: TiltserialSubcommand {
     @OptionGroup var pins: PinsOptions
 
     func execute(_ context: CommandContext) throws(Failure) {
-        let store = try pins.store()
+        let store = try pins.requiredStore(paths: context.paths)
         var list = try store.load(bounded: false)
         guard let n = Int(number), list.indices.contains(n - 1) else {
             let range = list.isEmpty ? "there are no pins" : "give 1 to \(list.count) (see `tiltserial pins list`)"

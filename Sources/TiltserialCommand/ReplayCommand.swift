@@ -20,7 +20,8 @@ struct Replay: TiltserialSubcommand {
     @OptionGroup var output: OutputOptions
 
     func execute(_ context: CommandContext) throws(Failure) {
-        let resolved = try settings.resolve()
+        let (resolved, config) = try settings.resolve(defaultFile: context.paths.configFile)
+        if case .defaultFile(let file) = config { context.console.logger().info("settings from \(file)") }
         let input = try InputFile(path: file)
         let art = try HostRunner.loadArt()
         var driver = Self.driver(try makeHostSession(settings: resolved, art: art))
@@ -97,7 +98,7 @@ struct Replay: TiltserialSubcommand {
         switch format {
         case .recording:
             if truncatedBytes > 0 {
-                out.say("\(file): the last \(truncatedBytes) bytes are a cut-short record; replayed up to it", level: .warning)
+                out.say("\(file): the last \(ForPeople.count(truncatedBytes, "byte")) \(truncatedBytes == 1 ? "is" : "are") a cut-short record; replayed up to it", level: .warning)
             }
             let session = driver.session
             if let hello = session.hello, session.halted {

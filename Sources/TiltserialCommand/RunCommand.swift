@@ -24,10 +24,15 @@ struct Run: TiltserialSubcommand {
     @OptionGroup var pins: PinsOptions
 
     func execute(_ context: CommandContext) throws(Failure) {
-        let resolved = try settings.resolve()
-        let store = try pins.store()
-        let kept = try store.load()
+        let (resolved, config) = try settings.resolve(defaultFile: context.paths.configFile)
+        let store = pins.store(paths: context.paths)
+        let kept = try store?.load() ?? []
         let logger = context.console.logger()
+        switch config {
+        case .defaultFile(let file): logger.info("settings from \(file)")
+        case .defaultMissing: CalibrationNotice.sayOnce(resolved, marker: context.paths.noticeMarker, console: context.console)
+        case .none, .given: break
+        }
         let path: String
         if let given = port ?? portOption, given != "auto" {
             path = given
@@ -83,6 +88,6 @@ struct Run: TiltserialSubcommand {
     /// What the summary line adds when `--record` could not write everything.
     static func recordingSummary(_ runner: HostRunner) -> String {
         guard let loss = runner.recordingLoss else { return "" }
-        return ", recording: \(loss.records) records (\(loss.bytes) bytes) not written"
+        return ", recording: \(ForPeople.count(loss.records, "record")) (\(ForPeople.count(loss.bytes, "byte"))) not written"
     }
 }

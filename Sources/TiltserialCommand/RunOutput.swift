@@ -3,6 +3,7 @@ import SerialIO
 import TiltDisplay
 import TiltPhysics
 import TiltPipeline
+import TiltVersion
 import WireProtocol
 
 /// Turns a run's events into output: JSON lines (stdout), `--on-pull`, and for
@@ -61,7 +62,7 @@ final class RunOutput {
             say("format: \(format.rawValue)")
         case .hello(let h):
             let accel = h.accelRange.map { "±\($0.fullScale) g" } ?? "AFS_SEL \(h.accelFullScaleSelect)"
-            say("board: firmware \(h.firmwareMajor).\(h.firmwareMinor).\(h.firmwarePatch), protocol \(h.protocolVersion), \(accel), \(h.sampleRateHz) Hz, "
+            say("board: firmware \(h.firmwareMajor).\(h.firmwareMinor).\(h.firmwarePatch) (host: tiltserial \(TiltVersion.number)), protocol \(h.protocolVersion), \(accel), \(h.sampleRateHz) Hz, "
                 + "sensor \(h.sensorAnswered ? "ok" : "NOT answering"), display \(h.displayAnswered ? "ok" : "NOT answering")")
         case .tileMismatch(let board, let host):
             say("the board's content tile \(JSONLines.hex(board)) differs from this tiltserial's \(JSONLines.hex(host)); "
@@ -130,7 +131,7 @@ final class RunOutput {
         case .otherOpeners(let port, let others):
             say("\(port) is also open in \(others.map(\.description).joined(separator: ", ")): it takes bytes meant for tiltserial (lost frames); close it", level: .warning)
         case .trouble(let lost, let errors, let totalLost, let totalErrors):
-            say("\(lost) frames lost and \(errors) damaged in the last second (\(totalLost) lost, \(totalErrors) errors in all); check the cable, the baud rate and that nothing else reads the port", level: .warning)
+            say("\(ForPeople.count(lost, "frame")) lost and \(errors) damaged in the last second (\(totalLost) lost, \(ForPeople.count(totalErrors, "error")) in all); check the cable, the baud rate and that nothing else reads the port", level: .warning)
         }
     }
 

@@ -3,6 +3,8 @@ import Glibc
 #endif
 import ArgumentParser
 import SerialIO
+import TiltVersion
+import WireProtocol
 
 /// What a subcommand runs with: where output goes and what stops it.
 public struct CommandContext: Sendable {
@@ -11,11 +13,25 @@ public struct CommandContext: Sendable {
     public let stop: WakeUpPipe
     /// Install SIGINT/SIGTERM handlers that wake `stop` (the real command does; tests don't).
     public let handleSignals: Bool
+    /// Where the default config file and the notice's mark live (from the
+    /// process's environment for the real command; tests pass their own, and
+    /// with none there is no default config file).
+    public let paths: ConfigPaths
 
-    public init(console: Console, stop: WakeUpPipe, handleSignals: Bool) {
+    public init(console: Console, stop: WakeUpPipe, handleSignals: Bool, environment: [String: String] = [:]) {
         self.console = console
         self.stop = stop
         self.handleSignals = handleSignals
+        paths = ConfigPaths(environment: environment)
+    }
+
+    /// The variables `ConfigPaths` reads, from this process's environment.
+    public static var processEnvironment: [String: String] {
+        var environment: [String: String] = [:]
+        for name in ConfigPaths.variables {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return environment
     }
 }
 
@@ -30,10 +46,14 @@ public struct Tiltserial: ParsableCommand {
         commandName: "tiltserial",
         abstract: "Scroll the board's display by tilting it: reads the accelerometer, writes scroll offsets back.",
         discussion: "Exit codes and the --json schema: docs/usage.md.",
-        subcommands: [Run.self, List.self, Replay.self, Demo.self, Pins.self],
+        version: Tiltserial.version,
+        subcommands: [Run.self, List.self, Monitor.self, Replay.self, Demo.self, Calibrate.self, Pins.self],
         defaultSubcommand: Run.self)
 
     public init() {}
+
+    /// What `--version` prints: the tools' version and the wire protocol they speak.
+    public static let version = "tiltserial \(TiltVersion.number) (wire protocol \(WireFormat.version))"
 }
 
 /// The entry points: the real process and in-process callers (tests, demo).
@@ -49,7 +69,7 @@ public enum TiltserialMain {
             }
             command = sub
         } catch {
-            return report(error, context.console)
+            return report(error, arguments: arguments, context.console)
         }
         do {
             try (command as! TiltserialSubcommand).execute(context)
@@ -60,15 +80,14 @@ public enum TiltserialMain {
         }
     }
 
-    /// Help goes to stdout with code 0; usage errors to stderr with code badSettings.
-    static func report(_ error: any Error, _ console: Console) -> Int32 {
-        let code = Tiltserial.exitCode(for: error).rawValue
-        let text = Tiltserial.fullMessage(for: error)
-        if code == 0 {
-            console.writeOut(text + "\n")
+    /// Help, `--version` and completion scripts go to stdout with code 0; usage
+    /// errors to stderr as one line (`UsageErrorLine`) with code badSettings.
+    static func report(_ error: any Error, arguments: [String], _ console: Console) -> Int32 {
+        if Tiltserial.exitCode(for: error) == .success {
+            console.writeOut(Tiltserial.fullMessage(for: error) + "\n")
             return 0
         }
-        console.writeErr(text + "\n")
+        console.writeErr(UsageErrorLine.line(for: error, arguments: arguments) + "\n")
         return Failure.Code.badSettings.rawValue
     }
 
@@ -82,14 +101,16 @@ public enum TiltserialMain {
             exit(Failure.Code.ioError.rawValue)
         }
         let console = Console.standard(onStdoutClosed: { stop.wake() })
-        exit(run(arguments: Array(CommandLine.arguments.dropFirst()), context: CommandContext(console: console, stop: stop, handleSignals: true)))
+        let context = CommandContext(console: console, stop: stop, handleSignals: true, environment: CommandContext.processEnvironment)
+        exit(run(arguments: Array(CommandLine.arguments.dropFirst()), context: context))
     }
 }
 
 extension TiltserialSubcommand {
     mutating func run() throws {
         guard let stop = try? WakeUpPipe() else { throw ExitCode(Failure.Code.ioError.rawValue) }
-        do { try execute(CommandContext(console: .standard(), stop: stop, handleSignals: true)) } catch {
+        let context = CommandContext(console: .standard(), stop: stop, handleSignals: true, environment: CommandContext.processEnvironment)
+        do { try execute(context) } catch {
             Console.standard().writeErr("tiltserial: error: \(error.message)\n")
             throw ExitCode(error.code.rawValue)
         }

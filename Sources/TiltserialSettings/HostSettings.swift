@@ -3,7 +3,8 @@ import TiltCore
 import TiltPhysics
 
 /// Everything a run can be configured with: the physics plus the host's own keys.
-/// Filled from defaults, then `--config FILE`, then command-line options (which win);
+/// Filled from defaults, then one config file (`--config FILE`, else the default
+/// one unless `--no-config`), then command-line options (which win);
 /// `SettingSpec.all` describes each value (key, option, type, unit, range, default).
 public struct HostSettings: Sendable, Equatable {
     public var physics = PhysicsSettings()

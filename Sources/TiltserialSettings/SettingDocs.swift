@@ -25,7 +25,8 @@ extension SettingSpec {
         case .choice(let words): return Self.alternatives(words)
         case .axes: return "x, y, z each once, maybe negated"
         case .bool: return "true or false"
-        case .integer(let r, _): return "\(int(r.lowerBound)) to \(int(r.upperBound))\(unitSuffix(ms: ms))"
+        case .integer(let r, let nullable):
+            return "\(int(r.lowerBound)) to \(int(r.upperBound))\(unitSuffix(ms: ms))" + (nullable ? " or none" : "")
         case .number(let r): return "\(Self.number(r.lowerBound)) to \(Self.number(r.upperBound))\(unitSuffix(ms: ms))"
         case .integers(let r, let n): return "up to \(n) of \(int(r.lowerBound)) to \(int(r.upperBound))\(unitSuffix(ms: ms))"
         }
@@ -46,9 +47,6 @@ extension SettingSpec {
         }
     }
 
-    /// Short forms that set the same key (declared beside the options).
-    static let shortForms = ["dtr": "`--no-dtr`", "reconnect": "`--no-reconnect`"]
-
     /// docs/usage.md's settings table (UsageDocTests checks the page holds it verbatim).
     public static var markdownTable: String {
         var lines = [
@@ -56,7 +54,8 @@ extension SettingSpec {
             "|---|---|---|---|---|",
         ]
         for spec in all {
-            let option = "`--\(spec.flag) \(spec.placeholder)`".replacingBars() + (shortForms[spec.key].map { ", " + $0 } ?? "")
+            let option = (["`--\(spec.flag) \(spec.placeholder)`".replacingBars()] + spec.aliases.map { "`--\($0.flag)`" })
+                .joined(separator: ", ")
             var range = spec.rangeSummary(inOption: true)
             if spec.unit == .microsAsMillis { range += " (key: \(spec.rangeSummary(inOption: false)))" }
             lines.append("| \(option) | `\(spec.key)`: \(spec.jsonType) | \(range) | \(spec.defaultText) | \(spec.meaning) |")
@@ -73,4 +72,23 @@ extension String {
         return out
     }
 
+}
+
+extension SettingSpec {
+    /// The lines around docs/usage.md's generated table.
+    public static let tableStart = "<!-- settings table: made from SettingSpec.all by `swift run settings-codegen`; edit the table, not this -->"
+    public static let tableEnd = "<!-- end of the settings table -->"
+
+    /// The table in `page` between the markers (nil: no markers).
+    public static func currentTable(in page: String) -> Substring? {
+        guard let start = page.firstRange(of: tableStart + "\n"),
+              let end = page[start.upperBound...].firstRange(of: tableEnd) else { return nil }
+        return page[start.upperBound..<end.lowerBound]
+    }
+
+    /// `page` with the table between the markers made afresh (nil: no markers).
+    public static func replacingTable(in page: String) -> String? {
+        guard let table = currentTable(in: page) else { return nil }
+        return String(page[..<table.startIndex]) + markdownTable + String(page[table.endIndex...])
+    }
 }

@@ -37,12 +37,31 @@ public enum SettingUnit: Sendable, Equatable {
     case microsAsMillis
 }
 
+/// Which option group a setting's option is declared in.
+public enum SettingGroup: String, Sendable, CaseIterable {
+    /// How samples become offsets: run, replay, demo.
+    case physics
+    /// How the serial link is opened and kept: run, replay, demo, calibrate.
+    case link
+}
+
+/// Another option that sets the same key to a fixed value (`--no-dtr`).
+public struct SettingAlias: Sendable {
+    /// The option, without its dashes.
+    public let flag: String
+    /// The text it stands for, as the main option would take it.
+    public let text: String
+    public let help: String
+}
+
 /// One configurable value, described once: its config-file key, its option,
-/// its type, unit and range, how it reads and writes `HostSettings`, and
-/// what it means. The options' help, the config file, the range checks and
-/// docs/usage.md's settings table all come from `SettingSpec.all`.
+/// its type, unit and range, how it reads and writes `HostSettings` (and so
+/// its default, `HostSettings()`'s value), and what it means. The options
+/// (Sources/TiltserialCommand/SettingsOptions.swift is generated from the
+/// table), their help, the config file, the range checks and docs/usage.md's
+/// settings table all come from `SettingSpec.all`.
 public struct SettingSpec: Sendable {
-    /// The config-file key (the PhysicsSettings Codable name for physics settings).
+    /// The config-file key (the `PhysicsSettings` or `HostSettings` property name).
     public let key: String
     /// The option, without its dashes.
     public let flag: String
@@ -50,8 +69,25 @@ public struct SettingSpec: Sendable {
     public let unit: SettingUnit
     /// What it means (a sentence without the default or range: they are added).
     public let meaning: String
+    public let group: SettingGroup
+    /// Short forms that set a fixed value (`--no-dtr`).
+    public let aliases: [SettingAlias]
     let read: @Sendable (HostSettings) -> SettingValue
     let write: @Sendable (inout HostSettings, SettingValue) -> Void
+
+    init(key: String, flag: String, type: SettingType, unit: SettingUnit, meaning: String, group: SettingGroup = .physics,
+         aliases: [SettingAlias] = [], read: @escaping @Sendable (HostSettings) -> SettingValue,
+         write: @escaping @Sendable (inout HostSettings, SettingValue) -> Void) {
+        self.key = key
+        self.flag = flag
+        self.type = type
+        self.unit = unit
+        self.meaning = meaning
+        self.group = group
+        self.aliases = aliases
+        self.read = read
+        self.write = write
+    }
 
     /// Its value in `settings`.
     public func value(in settings: HostSettings) -> SettingValue { read(settings) }
@@ -85,7 +121,8 @@ public struct SettingSpec: Sendable {
         case .bool: return "true or false"
         case .integer(let range, let nullable):
             let what = ms ? "a number" : "a whole number"
-            return "\(what) between \(rangeText(range, ms: ms))" + (nullable && !inOption ? ", or null for the default" : "")
+            let null = nullable ? (inOption ? ", or none" : ", or null for the default") : ""
+            return "\(what) between \(rangeText(range, ms: ms))" + null
         case .number(let range):
             return "a number between \(Self.number(range.lowerBound)) and \(Self.number(range.upperBound))\(unitSuffix(ms: ms))"
         case .integers(let range, let maxCount):
@@ -107,10 +144,16 @@ public struct SettingSpec: Sendable {
         }
     }
 
+    /// The word every option takes for its default (after a config file set another value).
+    public static let defaultWord = "default"
+
     /// Reads an option's text (in the option's unit) as a value in the key's unit;
     /// nil when it is not of the setting's type. The range is checked by `accepts`.
+    /// `default` is the default value; a nullable integer also takes `none` (null).
     public func parseOption(_ text: String) -> SettingValue? {
+        if text == Self.defaultWord { return defaultValue }
         switch type {
+        case .integer(_, nullable: true) where text == "none": return SettingValue.none
         case .choice, .axes: return .text(text)
         case .bool: return Bool(text).map(SettingValue.bool)
         case .integer: return wholeNumber(text).map(SettingValue.integer)
@@ -183,8 +226,8 @@ public struct SettingSpec: Sendable {
 extension SettingSpec {
     /// A setting of `PhysicsSettings` or `HostSettings` stored at `path`.
     static func int(_ key: String, _ flag: String, _ path: WritableKeyPath<HostSettings, Int> & Sendable,
-                    _ range: ClosedRange<Int>, _ unit: SettingUnit, _ meaning: String) -> SettingSpec {
-        SettingSpec(key: key, flag: flag, type: .integer(range), unit: unit, meaning: meaning,
+                    _ range: ClosedRange<Int>, _ unit: SettingUnit, _ meaning: String, group: SettingGroup = .physics) -> SettingSpec {
+        SettingSpec(key: key, flag: flag, type: .integer(range), unit: unit, meaning: meaning, group: group,
                     read: { .integer($0[keyPath: path]) },
                     write: { s, v in if case .integer(let i) = v { s[keyPath: path] = i } })
     }

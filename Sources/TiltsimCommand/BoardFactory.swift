@@ -12,7 +12,8 @@ struct BoardFactory {
         do { faults = try engine.faultSpec } catch { throw .data("\(error)") }
         let factory = EmulatedBoardFactory(
             engine: engine.chosenEngine == .avr ? .avr : .native, firmwarePath: engine.firmware, pace: engine.pace,
-            motion: try motion.path(), noiseScale: motion.noise, sampleRateHz: engine.rate ?? 100, faults: faults)
+            motion: try motion.path(), noiseScale: motion.noise, sampleRateHz: engine.rate ?? 100, faults: faults,
+            loopMotion: motion.loop, holdUntilOpened: !engine.runNow)
         let count = engine.chosenEngine == .avr ? 1 : engine.boards ?? 1
         var boards: [any EmulatedBoard] = []
         for index in 0..<count {

@@ -10,7 +10,7 @@ struct EngineOptions: ParsableArguments {
     @Option(help: "avr: the real firmware in simavr; native: the Swift board model. Default avr, or native when --rate, --boards or --faults is given.")
     var engine: Engine?
 
-    @Option(help: ArgumentHelp("Firmware ELF for --engine avr (default Hardware/build/tiltserial.elf, built with make -C Hardware if missing).", valueName: "path"))
+    @Option(help: ArgumentHelp("Firmware ELF for --engine avr (default Hardware/build/tiltserial.elf in a source tree, built with make -C Hardware if missing; else the installed PREFIX/share/tiltserial/tiltserial.elf).", valueName: "path"))
     var firmware: String?
 
     @Option(help: ArgumentHelp("Samples per second (native).", valueName: "hz"))
@@ -30,6 +30,9 @@ struct EngineOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Injected faults (native), e.g. flip=1e-3,drop=1e-3,insert=1e-3,garbage=1e-4,seed=1.", valueName: "spec"))
     var faults: String?
+
+    @Flag(help: "Start the board at once instead of holding it off (avr: in reset) until a host first opens its port.")
+    var runNow = false
 
     static let defaultFirmware = EmulatedBoardFactory.defaultFirmware
 

@@ -17,6 +17,9 @@ struct MotionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Sensor noise, times the MPU-6050 datasheet density (0 = none; default 1).", valueName: "scale"))
     var noise: Double = 1
 
+    @Flag(help: "Play the motion again and again (default: hold its last pose).")
+    var loop = false
+
     func validate() throws {
         let given = [motion, script, csv].compactMap { $0 }
         if given.count > 1 { throw ValidationError("give one of --motion, --script, --csv") }
@@ -34,21 +37,27 @@ struct MotionOptions: ParsableArguments {
                 throw .data("\(script): \(error.description)")
             }
         }
-        if let csv {
-            let text = try Self.read(csv, what: "sample CSV")
-            do {
-                let rows = try SampleCSV.parse(text)
-                guard !rows.isEmpty else { throw TiltsimFailure.data("\(csv): no samples; record some with tiltserial record") }
-                return .recorded(rows)
-            } catch let error as SampleCSV.ParseError {
-                throw .data("\(csv) \(error.description)")
-            } catch let failure as TiltsimFailure {
-                throw failure
-            } catch {
-                throw .data("\(csv): \(error)")
-            }
-        }
+        if let csv { return try Self.recorded(csv) }
         return .script(Scenarios.named(motion ?? "rest") ?? Scenarios.rest)
+    }
+
+    /// Whether any of --motion, --script, --csv was given.
+    var isGiven: Bool { motion != nil || script != nil || csv != nil }
+
+    /// A recorded sample CSV as a motion.
+    static func recorded(_ csv: String) throws(TiltsimFailure) -> Motion.Path {
+        let text = try read(csv, what: "sample CSV")
+        do {
+            let rows = try SampleCSV.parse(text)
+            guard !rows.isEmpty else { throw TiltsimFailure.data("\(csv): no samples; record some with tiltserial record") }
+            return .recorded(rows)
+        } catch let error as SampleCSV.ParseError {
+            throw .data("\(csv) \(error.description)")
+        } catch let failure as TiltsimFailure {
+            throw failure
+        } catch {
+            throw .data("\(csv): \(error)")
+        }
     }
 
     /// The motion for a sensor sampling at `rateHz`, noise seeded per board.
@@ -56,7 +65,7 @@ struct MotionOptions: ParsableArguments {
         Motion(path, noise: noise > 0 ? SensorNoise(sampleRate: rateHz, seed: seed, scale: noise) : .none)
     }
 
-    private static func read(_ file: String, what: String) throws(TiltsimFailure) -> String {
+    static func read(_ file: String, what: String) throws(TiltsimFailure) -> String {
         guard FileManager.default.fileExists(atPath: file) else { throw .file("\(file): no such \(what)") }
         guard let data = FileManager.default.contents(atPath: file) else { throw .file("\(file): cannot read this \(what); check its permissions") }
         guard let text = String(data: data, encoding: .utf8) else { throw .data("\(file): not a text file; a \(what) is UTF-8 text") }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// What the command shows and writes while the board runs.
 struct OutputOptions: ParsableArguments {
@@ -14,5 +15,11 @@ struct OutputOptions: ParsableArguments {
     func validate() throws {
         if let duration, !(duration > 0 && duration <= 31_536_000) { throw ValidationError("--duration \(duration): use seconds above 0") }
         if let png, png.isEmpty { throw ValidationError("--png needs a file name") }
+    }
+
+    /// Fails now, not at exit, if the PNG could not be written where asked.
+    func checkPNGPath() throws(TiltsimFailure) {
+        guard let png else { return }
+        try PNGFile.checkWritable(png)
     }
 }

@@ -6,7 +6,8 @@ import Glibc
 #endif
 
 /// Runs until Ctrl-C or the duration: redraws the screen a few times a second,
-/// writes the PNG on SIGUSR1 and at the end.
+/// writes the PNG on SIGUSR1 and at the end, and says when a board's output
+/// went unread.
 struct RunLoop {
     let boards: [any EmulatedBoard]
     let output: OutputOptions
@@ -16,6 +17,7 @@ struct RunLoop {
 
     func run() throws {
         let started = Date()
+        var unread = boards.map { UnreadWatch(reported: $0.unreadOutput.count) }
         if output.screen { FileHandle.standardError.write(Data("\u{1B}[2J".utf8)) }
         loop: while true {
             var timeout: Int32 = output.screen ? Self.refreshMillis : 1000
@@ -30,7 +32,13 @@ struct RunLoop {
                 default: break loop
                 }
             }
+            for (index, board) in boards.enumerated() {
+                if let notice = unread[index].check(board, atExit: false) { say(notice) }
+            }
             if output.screen { drawScreen() }
+        }
+        for (index, board) in boards.enumerated() {
+            if let notice = unread[index].check(board, atExit: true) { say(notice) }
         }
         try writePNG()
         reportSpeed()
@@ -40,10 +48,9 @@ struct RunLoop {
     private func reportSpeed() {
         guard let board = boards.first else { return }
         let report = board.speedReport()
-        let line = String(format: "tiltsim: %.2f board seconds in %.2f wall seconds (%.2fx)%@\n",
-                          report.simulatedSeconds, report.wallSeconds, report.ratio,
-                          boards.count > 1 ? " per board, \(boards.count) boards" : "")
-        FileHandle.standardError.write(Data(line.utf8))
+        say(String(format: "%.2f board seconds in %.2f wall seconds (%.2fx)%@",
+                   report.simulatedSeconds, report.wallSeconds, report.ratio,
+                   boards.count > 1 ? " per board, \(boards.count) boards" : ""))
     }
 
     private func drawScreen() {
@@ -56,13 +63,43 @@ struct RunLoop {
 
     private func writePNG() throws {
         guard let file = output.png, let board = boards.first else { return }
-        let bytes = PNGEncoder.encode(board.displayedFrame, scale: 4)
-        let temporary = file + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)),
-              rename(temporary, file) == 0 else {
-            let failure = TiltsimFailure.file("\(file): cannot write the PNG; check the directory exists and is writable")
-            failure.report()
-            throw failure
+        do throws(TiltsimFailure) {
+            try PNGFile.write(board.displayedFrame, to: file)
+        } catch {
+            error.report()
+            throw error
         }
+        say("wrote the board's screen to \(file)")
+    }
+
+    private func say(_ line: String) {
+        FileHandle.standardError.write(Data("tiltsim: \(line)\n".utf8))
+    }
+}
+
+/// Turns a board's growing count of unread output into one notice per
+/// episode: when the count stops growing (a host is reading again) or at exit.
+struct UnreadWatch {
+    var reported: UInt64
+    private var growing = false
+    private var last: UInt64
+
+    init(reported: UInt64) {
+        self.reported = reported
+        last = reported
+    }
+
+    mutating func check(_ board: any EmulatedBoard, atExit: Bool) -> String? {
+        let now = board.unreadOutput
+        let grew = now.count > last
+        last = now.count
+        if grew && !atExit {
+            growing = true
+            return nil
+        }
+        guard now.count > reported else { return nil }
+        defer { reported = now.count; growing = false }
+        let port = board.serialPath ?? "the board's port"
+        return "\(port): \(now.count - reported) \(now.unit) the board sent were dropped \(now.circumstance)"
     }
 }

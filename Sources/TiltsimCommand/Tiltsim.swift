@@ -2,6 +2,8 @@ import ArgumentParser
 import BoardEmulator
 import Foundation
 import TiltDisplay
+import TiltVersion
+import WireProtocol
 
 /// `tiltsim`: an emulated tiltserial board on a pseudo-terminal, running the real
 /// firmware in simavr (`--engine avr`) or the Swift board model (`--engine native`).
@@ -11,10 +13,15 @@ public struct Tiltsim: ParsableCommand {
         abstract: "Emulate a tiltserial board (MPU-6050 + SSD1306) on a pseudo-terminal.",
         discussion: """
             Prints each board's pty path on stdout, one line each, then runs until Ctrl-C
-            or --duration. Open the path with `tiltserial PATH`.
+            or --duration. Open the path with `tiltserial PATH`. A board stays off (avr: held
+            in reset) until a host first opens its port, so the host sees it boot and the
+            motion from its start; --run-now starts it at once.
             Motions: \(Scenarios.names.joined(separator: ", ")).
             Send SIGUSR1 to write the --png file now.
-            """)
+            `tiltsim run SKETCH` runs a sketch in simulated time for CI (tiltsim run --help).
+            """,
+        version: "tiltsim \(TiltVersion.number) (wire protocol \(WireFormat.version))",
+        subcommands: [RunSketch.self])
 
     @OptionGroup(title: "Engine") var engine: EngineOptions
     @OptionGroup(title: "Motion") var motion: MotionOptions
@@ -36,6 +43,7 @@ public struct Tiltsim: ParsableCommand {
         }
         let boards: [any EmulatedBoard]
         do {
+            try output.checkPNGPath()
             boards = try BoardFactory(engine: engine, motion: motion).makeBoards()
         } catch {
             error.report()

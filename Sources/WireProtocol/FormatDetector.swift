@@ -58,6 +58,17 @@ public struct FormatDetector: Sendable {
         return textByteCount * 10 >= seenBytes.count * 9 ? .text : .binary
     }
 
+    /// The first line seen (empty lines skipped; up to the next CR or LF, or the
+    /// end), at most `limit` bytes: what a "no valid frames" message quotes.
+    public func firstLine(limit: Int = 64) -> ArraySlice<UInt8> {
+        let lineEnd: (UInt8) -> Bool = { $0 == 0x0A || $0 == 0x0D }
+        var start = seenBytes.startIndex
+        while start < seenBytes.endIndex && lineEnd(seenBytes[start]) { start += 1 }
+        var end = start
+        while end < seenBytes.endIndex && end - start < limit && !lineEnd(seenBytes[end]) { end += 1 }
+        return seenBytes[start..<end]
+    }
+
     /// Examines more bytes; returns the verdict so far. After a decision,
     /// further bytes are ignored.
     @discardableResult

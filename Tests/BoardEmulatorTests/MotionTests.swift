@@ -1,6 +1,7 @@
 import Testing
 import TiltCore
 @testable import BoardEmulator
+@testable import TiltMotion
 
 @Suite struct MotionTests {
     @Test func restPoseReadsTheRecipesRestInMPUCounts() {

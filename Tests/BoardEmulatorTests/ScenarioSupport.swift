@@ -2,6 +2,7 @@ import TiltAssets
 import TiltCore
 import TiltPhysics
 @testable import BoardEmulator
+@testable import TiltMotion
 
 /// A scenario played through the real physics: Motion at 100 Hz with the
 /// default noise, TiltEngine with default settings and the shipped art (the

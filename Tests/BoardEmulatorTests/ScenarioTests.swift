@@ -1,6 +1,7 @@
 import Testing
 import TiltPhysics
 @testable import BoardEmulator
+@testable import TiltMotion
 
 /// Each named scenario through the real physics (see ScenarioRun).
 @Suite struct ScenarioTests {

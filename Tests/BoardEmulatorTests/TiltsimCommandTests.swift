@@ -38,6 +38,29 @@ import WireProtocol
         #expect(Array(bytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
     }
 
+    @Test func thePNGPathIsCheckedAtStartAndItsWritingAnnounced() throws {
+        let missing = try run(["--engine", "native", "--png", "/nonexistent/dir/screen.png", "--duration", "30"])
+        #expect(missing.code == 73)
+        #expect(missing.out.isEmpty, "no board was started: \(missing.out)")
+        #expect(missing.err == "tiltsim: /nonexistent/dir/screen.png: cannot write a PNG there (No such file or directory); pick a writable directory\n")
+
+        let png = FileManager.default.temporaryDirectory.appendingPathComponent("tiltsim-announce-\(getpid()).png").path
+        defer { try? FileManager.default.removeItem(atPath: png) }
+        let result = try run(["--engine", "native", "--duration", "0.3", "--png", png])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.err.contains("tiltsim: wrote the board's screen to \(png)\n"))
+    }
+
+    @Test func theBoardIsHeldOffUntilAHostOpensItsPortUnlessRunNow() throws {
+        let held = try run(["--engine", "native", "--screen", "--duration", "0.5"])
+        #expect(held.code == 0, "\(held.err)")
+        #expect(held.err.contains("native  off until a host opens /dev/pts/"))
+        let now = try run(["--engine", "native", "--screen", "--duration", "0.5", "--run-now"])
+        #expect(now.code == 0, "\(now.err)")
+        #expect(!now.err.contains("off until a host opens"))
+        #expect(now.err.contains(" Hz "))
+    }
+
     @Test func badOptionsGetOneLineAndAUsageCode() throws {
         let motion = try run(["--motion", "loop-the-loop"])
         #expect(motion.code == 64)

@@ -75,7 +75,7 @@ struct ErrorMessageTests {
         .deviceGone(port: "/dev/ttyUSB0"),
         .writeTimedOut(port: "/dev/ttyUSB0", written: 10, total: 20),
         .unsupportedBaudRate(port: "/dev/ttyUSB0", baud: 12345),
-        .ioError(port: "/dev/ttyUSB0", operation: "read", errno: EPROTO),
+        .ioError(port: "/dev/ttyUSB0", operation: "read", errno: .protocolError),
     ]
 
     @Test func messagesAreOneLineNameThePortAndTheFix() {
@@ -89,7 +89,7 @@ struct ErrorMessageTests {
         #expect(SerialError.permissionDenied(port: "p", group: nil).message.contains("dialout"))
         #expect(SerialError.portBusy(port: "p", holder: "screen (pid 4242)").message.contains("screen (pid 4242)"))
         #expect(SerialError.portBusy(port: "p", holder: nil).message.contains("serial monitor"))
-        #expect(SerialError.ioError(port: "p", operation: "read", errno: EPROTO).message.contains("errno \(EPROTO)"))
+        #expect(SerialError.ioError(port: "p", operation: "read", errno: .protocolError).message.contains("errno \(EPROTO)"))
     }
 }
 

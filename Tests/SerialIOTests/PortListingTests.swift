@@ -139,7 +139,7 @@ struct PseudoTerminalTests {
         defer { removeTree(dir) }
         let file = dir + "/precious"
         #expect(FileManager.default.createFile(atPath: file, contents: Data([9])))
-        #expect(throws: SerialError.ioError(port: file, operation: "symlink", errno: EEXIST)) {
+        #expect(throws: SerialError.ioError(port: file, operation: "symlink", errno: .fileExists)) {
             _ = try PseudoTerminal.open(link: file)
         }
         #expect(FileManager.default.contents(atPath: file) == Data([9]))

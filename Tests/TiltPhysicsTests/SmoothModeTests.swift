@@ -148,14 +148,6 @@ import TiltPhysics
         #expect(!empty)
     }
 
-    @Test func ticksEncodeAsPlainJSON() throws {
-        let ticks = Fixtures.run(Motion.sampled(hz: 100, seconds: 1) { _ in Pose(pitch: 60, roll: 30) })
-        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(ticks.last!)) as! [String: Any]
-        #expect(json["x"] as? Double == ticks.last!.xValue)
-        #expect(json["viewportX"] as? Int == ticks.last!.viewportX)
-        #expect(json["fired"] as? Bool == false)
-    }
-
     @Test func restAngleSettingMovesTheRestPose() {
         let samples = Motion.sampled(hz: 100, seconds: 5) { _ in Pose(pitch: 45) }
         let at45 = Fixtures.run(samples) { $0.restAngleDegrees = 45 }
@@ -226,15 +218,22 @@ import TiltPhysics
         }
     }
 
-    @Test func settingsDecodeWithDefaultsForMissingKeys() throws {
-        let json = #"{"mode": "recipe", "deadZone": 0.1, "wiggleStartsMicros": [1000000]}"#
-        let decoded = try JSONDecoder().decode(PhysicsSettings.self, from: Data(json.utf8))
-        var expected = PhysicsSettings()
-        expected.mode = .recipe
-        expected.deadZone = 0.1
-        expected.wiggleStartsMicros = [1_000_000]
-        #expect(decoded == expected)
-        let roundTrip = try JSONDecoder().decode(PhysicsSettings.self, from: JSONEncoder().encode(PhysicsSettings()))
-        #expect(roundTrip == PhysicsSettings())
+    @Test func aRestLeanIsLevel() {
+        // Held 60° from face-up leaning 10° right side down: no sideways tilt with
+        // restRollDegrees 10, sin 10° of it without.
+        let lean = 10.0 * Double.pi / 180, pitch = 60.0 * Double.pi / 180
+        let reading = Axes3(x: Fixed(raw: Int32((sin(lean) * 65536).rounded())),
+                            y: Fixed(raw: Int32((-cos(lean) * sin(pitch) * 65536).rounded())),
+                            z: Fixed(raw: Int32((-cos(lean) * cos(pitch) * 65536).rounded())))
+        func xTilt(roll: Double) -> Double {
+            var settings = PhysicsSettings()
+            settings.restRollDegrees = roll
+            var smooth = SmoothIntegrator(settings: settings)
+            for t in stride(from: UInt64(0), through: 2_000_000, by: 1000) { smooth.sample(reading, at: t) }
+            return Double(smooth.xTilt) / 4_294_967_296
+        }
+        #expect(abs(xTilt(roll: 10)) < 0.001)
+        #expect(abs(xTilt(roll: 0) - sin(lean)) < 0.001)
+        #expect(abs(xTilt(roll: -10) - 2 * sin(lean)) < 0.001)
     }
 }

@@ -77,6 +77,14 @@ import WireProtocol
         FileCase(name: "a config file far too large", make: { dir in
             ["/dev/null", "--config", try write(dir, "c.json", [UInt8](repeating: 0x20, count: 11 << 20))]
         }, code: 21, says: ["c.json"]),
+        FileCase(name: "both --config and --no-config", make: { dir in
+            ["/dev/null", "--no-config", "--config", try write(dir, "c.json", "{}")]
+        }, code: 21, says: ["--config and --no-config"]),
+        FileCase(name: "a broken config file calibrate would rewrite", make: { dir in
+            ["calibrate", "/dev/null", "--config", try write(dir, "c.json", #"{"deadZone": 0.08 "axes": "x,y,z"}"#)]
+        }, code: 21, says: ["c.json:1:", "fix it or move it away"], check: { _, err in
+            #expect(!err.contains("waiting for the board"), "refused before the port is opened")
+        }),
 
         // Pins files
         FileCase(name: "a pins file that is not one", make: { dir in

@@ -16,9 +16,10 @@ final class InProcessHost: @unchecked Sendable {
     private let lock = NSLock()
     private var code: Int32?
 
-    init(_ arguments: [String], terminal: Bool = false) {
+    /// `environment`: what the command sees of HOME and XDG_* (none: no default config file).
+    init(_ arguments: [String], terminal: Bool = false, environment: [String: String] = [:]) {
         captured = CapturedConsole(errIsTerminal: terminal)
-        let context = CommandContext(console: captured.console, stop: stop, handleSignals: false)
+        let context = CommandContext(console: captured.console, stop: stop, handleSignals: false, environment: environment)
         let thread = Thread { [self] in
             let result = TiltserialMain.run(arguments: arguments, context: context)
             lock.withLock { code = result }
@@ -43,8 +44,8 @@ final class InProcessHost: @unchecked Sendable {
 }
 
 /// Runs a command to completion in-process: (exit code, stdout, stderr).
-func runTiltserial(_ arguments: [String], seconds: Double = 20) -> (code: Int32?, out: String, err: String) {
-    let host = InProcessHost(arguments)
+func runTiltserial(_ arguments: [String], seconds: Double = 20, environment: [String: String] = [:]) -> (code: Int32?, out: String, err: String) {
+    let host = InProcessHost(arguments, environment: environment)
     let code = host.wait(seconds: seconds)
     if code == nil { host.stop.wake(); _ = host.wait(seconds: 5) }
     return (code, host.captured.out, host.captured.err)

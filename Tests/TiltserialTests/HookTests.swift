@@ -73,7 +73,8 @@ import TiltserialCommand
         let binary = Bundle.main.bundleURL.appendingPathComponent("tiltserial")
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["replay", try Self.pullCSV(), "--ribbon-center-x", "64", "--json",
+        // --no-config: the user's own calibration must not change what this replay does.
+        process.arguments = ["replay", try Self.pullCSV(), "--no-config", "--ribbon-center-x", "64", "--json",
                              "--on-pull", "sh -c 'echo HOOK-SAYS-HI; echo HOOK-ERR >&2'"]
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -57,10 +57,14 @@ import BoardEmulator
     }
 
     @Test func theDefaultFileLiesBesideTheConfigFile() throws {
-        #expect(try PinStore.defaultPath { ["XDG_CONFIG_HOME": "/x/cfg", "HOME": "/h"][$0] } == "/x/cfg/tiltserial/pins.json")
-        #expect(try PinStore.defaultPath { ["XDG_CONFIG_HOME": "relative", "HOME": "/h"][$0] } == "/h/.config/tiltserial/pins.json")
-        #expect(try PinStore.defaultPath { ["HOME": "/h"][$0] } == "/h/.config/tiltserial/pins.json")
-        #expect(throws: Failure.self) { try PinStore.defaultPath { _ in nil } }
+        func path(_ environment: [String: String]) -> String? { PinStore.defaultPath(ConfigPaths(environment: environment)) }
+        #expect(path(["XDG_CONFIG_HOME": "/x/cfg", "HOME": "/h"]) == "/x/cfg/tiltserial/pins.json")
+        #expect(path(["XDG_CONFIG_HOME": "relative", "HOME": "/h"]) == "/h/.config/tiltserial/pins.json")
+        #expect(path(["HOME": "/h"]) == "/h/.config/tiltserial/pins.json")
+        #expect(path([:]) == nil)
+        // The pins commands need a file: with no place for one they say so.
+        let r = runTiltserial(["pins", "list"])
+        #expect(r.code == Failure.Code.badSettings.rawValue && r.err.contains("no place for the pins file"))
     }
 
     @Test func savingIsAtomicAndCreatesTheFolder() throws {

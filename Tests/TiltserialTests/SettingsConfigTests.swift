@@ -24,7 +24,7 @@ import TiltserialSettings
     @Test func anExtremeRibbonCentreIsRefusedNotATrap() throws {
         let r1 = runTiltserial(["/dev/null", "--ribbon-center-x=-9223372036854775807"])
         #expect(r1.code == 21)
-        #expect(r1.err == "tiltserial: error: --ribbon-center-x: '-9223372036854775807' is not valid; it must be a whole number between 0 and 65535 px\n")
+        #expect(r1.err == "tiltserial: error: --ribbon-center-x: '-9223372036854775807' is not valid; it must be a whole number between 0 and 65535 px, or none\n")
         let path = try Self.config("centre.json", #"{"ribbonCenterX": -9223372036854775807}"#)
         let r2 = runTiltserial(["/dev/null", "--config", path])
         #expect(r2.code == 21)

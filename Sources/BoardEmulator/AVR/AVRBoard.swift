@@ -1,4 +1,3 @@
-import CBoardParts
 import Foundation
 import SerialIO
 import TiltCore
@@ -10,21 +9,26 @@ import Glibc
 /// with a virtual MPU-6050 (TWI 0x68), an SSD1306 OLED (TWI 0x3C) and UART0 on a
 /// pseudo-terminal.
 ///
-/// The core runs on its own thread in batches of one simulated millisecond,
-/// paced against the wall clock (`AVRPace`). Every simavr object belongs to
-/// that thread while a batch runs; the public methods take the same lock
-/// between batches, so they are safe from any thread.
+/// An `AVRMachine` on its own thread, in batches of one simulated millisecond,
+/// paced against the wall clock (`AVRPace`). The machine belongs to that thread
+/// while a batch runs; the public methods take the same lock between batches,
+/// so they are safe from any thread.
 public final class AVRBoard: @unchecked Sendable {
     /// What to build.
     public struct Configuration: Sendable {
-        /// The firmware: an ELF built by avr-gcc for the ATmega328P.
+        /// The firmware: an ELF built by avr-gcc for the ATmega328P, or an Intel HEX file.
         public var firmwarePath: String
         public var pace: AVRPace
         /// Keep a symlink here pointing at the current pty slave (stable across replugs).
         public var linkPath: String?
         public var motionSource: any MotionSource
-        /// Reset the core when a client opens the pty, like the DTR pulse that
-        /// resets an Uno or Nano when a host opens its serial port.
+        /// Hold the core in reset until a client first opens the pty, as an Uno
+        /// (reset by DTR when its port opens) is seen to start when the host
+        /// connects: the client's first bytes are the firmware's first, and
+        /// simulated time (and so the motion) starts then.
+        public var holdInResetUntilOpened = false
+        /// Reset the core whenever a client opens the pty (after the first time
+        /// too), like the DTR pulse that resets an Uno or Nano when a host opens its port.
         public var resetOnConnect = false
         public var mcu = "atmega328p"
         public var frequency: UInt32 = 16_000_000
@@ -39,97 +43,72 @@ public final class AVRBoard: @unchecked Sendable {
             self.linkPath = linkPath
             self.motionSource = motionSource
         }
+
+        var machine: AVRMachine.Configuration {
+            var machine = AVRMachine.Configuration(firmwarePath: firmwarePath, motionSource: motionSource)
+            machine.mcu = mcu
+            machine.frequency = frequency
+            machine.sensorAddress = sensorAddress
+            machine.displayAddress = displayAddress
+            return machine
+        }
     }
 
     public let configuration: Configuration
 
     // Simulation objects: touched only with `simulation` locked.
     private let simulation = NSLock()
-    private var avr: OpaquePointer?
-    private var display: OpaquePointer?
-    private let sensor: MPU6050Device
-    private let serial: AVRSerialBridge
+    private let machine: AVRMachine
+    private var link: PtyLink?
     private var pacer: AVRPacer
     private var plugged = true
     private var stopRequested = false
-    private let batchCycles: UInt64
-    private var vramScratch = [UInt8](repeating: 0, count: AVRDisplayFrame.byteCount)
+    /// Held in reset until the first client (holdInResetUntilOpened).
+    private var held: Bool
+    private var everOpened = false
+    private var readBuffer = [UInt8](repeating: 0, count: 1024)
 
     // Published state: guarded by `published`, waited on by observers.
     private let published = NSCondition()
     private var status: AVRBoardStatus
     private var speedAnchor: (wall: UInt64, simulated: UInt64) = (0, 0)
 
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    private let wake: WakeUpPipe
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
+
+    /// While held, how often the thread looks for the first client (wall ms).
+    static let heldPollMillis: UInt64 = 10
 
     /// Loads the firmware and opens the pty; the core does not run until `start()`.
     public init(_ configuration: Configuration) throws(AVRBoardError) {
         self.configuration = configuration
-        var error = [CChar](repeating: 0, count: 512)
-        guard let avr = cbp_avr_create(configuration.firmwarePath, configuration.mcu,
-                                       configuration.frequency, &error, error.count) else {
-            throw .firmware(error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
-        }
-        let terminal: AVRPseudoTerminal
+        machine = try AVRMachine(configuration.machine)
         do {
-            terminal = try AVRPseudoTerminal(linkPath: configuration.linkPath)
+            wake = try WakeUpPipe()
+            link = try PtyLink(linkPath: configuration.linkPath)
         } catch {
-            cbp_avr_destroy(avr)
-            throw error
+            throw Self.terminalError(error, link: configuration.linkPath)
         }
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else {
-            cbp_avr_destroy(avr)
-            throw .pseudoTerminal("pipe failed: \(String(cString: strerror(errno)))")
-        }
-        for end in pipeEnds {
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        }
-        wakeRead = pipeEnds[0]
-        wakeWrite = pipeEnds[1]
-        self.avr = avr
-        batchCycles = UInt64(configuration.frequency / 1000)
-        serial = AVRSerialBridge(avr: avr)
-        serial.terminal = terminal
-        sensor = MPU6050Device(avr: avr, address: configuration.sensorAddress, source: configuration.motionSource)
-        display = cbp_ssd1306_create(avr, configuration.displayAddress)
         pacer = AVRPacer(pace: configuration.pace)
-        if configuration.resetOnConnect {
-            // Runs inside pump(), on the simulation thread with the lock held.
-            serial.onConnect = { [unowned serial] in
-                cbp_avr_reset(avr)
-                serial.coreDidReset()
-            }
-        }
+        held = configuration.holdInResetUntilOpened
         status = AVRBoardStatus(
-            state: .idle, serialPath: terminal.slavePath, simulatedMicros: 0, display: AVRDisplayFrame(),
+            state: .idle, serialPath: link?.slavePath, simulatedMicros: 0, display: AVRDisplayFrame(),
             displayGeneration: 0, sensorSamples: 0, bytesFromAVR: 0, bytesToAVR: 0, droppedSerialOutput: 0)
     }
 
-    deinit {
-        stop()
-        Glibc.close(wakeRead)
-        Glibc.close(wakeWrite)
-    }
+    deinit { stop() }
 
     // MARK: Lifecycle
 
-    /// Starts the simulation thread. Does nothing if already started or stopped.
+    /// Starts the simulation thread (held in reset until a client opens the pty,
+    /// if so configured). Does nothing if already started or stopped.
     public func start() {
         simulation.lock()
         defer { simulation.unlock() }
-        guard thread == nil, avr != nil else { return }
-        let now = MonotonicClock.nanos()
-        let micros = simulatedMicros()
-        pacer.anchor(simulatedMicros: micros, wallNanos: now)
-        published.withLock {
-            status.state = .running
-            speedAnchor = (now, micros)
-        }
+        guard thread == nil, !stopRequested else { return }
+        anchorClocks()
+        published.withLock { status.state = held ? .waitingForHost : .running }
         // The thread holds the board only during an iteration, so dropping the
         // last reference (without stop()) still ends the thread and frees simavr.
         let finished = finished
@@ -152,24 +131,19 @@ public final class AVRBoard: @unchecked Sendable {
         let onSimulationThread = thread.map { $0 == Thread.current } ?? false
         stopRequested = true
         simulation.unlock()
-        wake()
+        wake.wake()
         if wasStarted && !onSimulationThread { finished.wait() }
 
         simulation.lock()
         defer { simulation.unlock() }
-        guard let avr else { return }
-        sensor.detach()
-        serial.detach()
-        cbp_ssd1306_destroy(display)
-        display = nil
-        cbp_avr_destroy(avr)
-        self.avr = nil
-        serial.terminal?.close()
-        serial.terminal?.removeLink()
-        serial.terminal = nil
+        machine.destroy()
+        link?.close()
+        link?.removeLink()
+        link = nil
         published.withLock {
             status.state = .stopped
             status.serialPath = nil
+            status.hostConnected = false
         }
         published.broadcast()
     }
@@ -179,25 +153,25 @@ public final class AVRBoard: @unchecked Sendable {
     /// Presses reset: the core restarts from address 0; RAM, the sensor and the
     /// display keep their state (they are separate chips). Also revives a halted core.
     public func reset() {
-        withSimulation { avr in
-            cbp_avr_reset(avr)
-            serial.coreDidReset()
-            if plugged { published.withLock { status.state = .running } }
+        withSimulation {
+            machine.reset()
+            if plugged && !held { published.withLock { status.state = .running } }
         }
     }
 
     /// Pulls the USB cable: the pty hangs up (clients read EOF/EIO) and the board
     /// loses power. The link, if any, stays and will point at the next pty.
     public func unplug() {
-        withSimulation { _ in
+        withSimulation {
             guard plugged else { return }
             plugged = false
-            serial.terminal?.close()
-            serial.terminal = nil
-            serial.clear()
+            link?.close()
+            link = nil
+            machine.uart.clear()
             published.withLock {
                 status.state = .unplugged
                 status.serialPath = nil
+                status.hostConnected = false
             }
         }
     }
@@ -210,39 +184,33 @@ public final class AVRBoard: @unchecked Sendable {
         defer {
             simulation.unlock()
             published.broadcast()
-            wake()
+            wake.wake()
         }
-        guard let avr, !stopRequested else { throw .pseudoTerminal("the board is stopped; make a new AVRBoard") }
-        if plugged, let path = serial.terminal?.slavePath { return path }
-        let terminal = try AVRPseudoTerminal(linkPath: configuration.linkPath)
+        guard !stopRequested else { throw .pseudoTerminal("the board is stopped; make a new AVRBoard") }
+        if plugged, let path = link?.slavePath { return path }
+        let link: PtyLink
+        do { link = try PtyLink(linkPath: configuration.linkPath) } catch {
+            throw Self.terminalError(error, link: configuration.linkPath)
+        }
+        self.link = link
         plugged = true
-        serial.terminal = terminal
-        serial.clear()
-        sensor.powerOn()
-        cbp_ssd1306_power_on(display)
-        cbp_avr_reset(avr)
-        serial.coreDidReset()
-        pacer.anchor(simulatedMicros: simulatedMicros(), wallNanos: MonotonicClock.nanos())
+        machine.powerCycle()
+        pacer.anchor(simulatedMicros: machine.simulatedMicros, wallNanos: MonotonicClock.nanos())
         published.withLock {
-            status.state = thread == nil ? .idle : .running
-            status.serialPath = terminal.slavePath
+            status.state = thread == nil ? .idle : held ? .waitingForHost : .running
+            status.serialPath = link.slavePath
         }
-        return terminal.slavePath
+        return link.slavePath
     }
 
     /// Changes the pace from now on; also restarts the speed report.
     public func setPace(_ pace: AVRPace) {
-        withSimulation { _ in
-            let now = MonotonicClock.nanos()
-            let micros = simulatedMicros()
-            pacer.anchor(simulatedMicros: micros, wallNanos: now, pace: pace)
-            published.withLock { speedAnchor = (now, micros) }
-        }
+        withSimulation { anchorClocks(pace: pace) }
     }
 
     /// Replaces the sensor's motion source from the next sample on.
     public func setMotionSource(_ source: any MotionSource) {
-        withSimulation { _ in sensor.source = source }
+        withSimulation { machine.motionSource = source }
     }
 
     // MARK: Observation
@@ -263,7 +231,8 @@ public final class AVRBoard: @unchecked Sendable {
         published.waitForValue(timeout: timeout) { condition(status) ? status : nil }
     }
 
-    /// Simulated seconds per wall second since `start()` or the last `setPace`.
+    /// Simulated seconds per wall second since `start()` (or the first client,
+    /// when held until then) or the last `setPace`.
     public func speedReport() -> AVRSpeedReport {
         published.withLock {
             AVRSpeedReport(boardMicros: status.simulatedMicros, wallNanos: MonotonicClock.nanos(),
@@ -274,64 +243,94 @@ public final class AVRBoard: @unchecked Sendable {
     // MARK: Simulation thread
 
     /// One step of the simulation thread: a batch of simulated time, or a wait
-    /// (for the pacer, client input or a command). False once stopped.
+    /// (for the pacer, client input, the first client or a command). False once stopped.
     private func iterate(_ descriptors: inout [pollfd]) -> Bool {
         simulation.lock()
         if stopRequested {
             simulation.unlock()
             return false
         }
+        pump()
         var delay: UInt64 = 100_000_000  // idle (unplugged, halted): wake on commands
-        if plugged, let avr, isRunnable(cbp_avr_state(avr)) {
-            let target = AVRClock.micros(cycle: cbp_avr_cycle(avr) + batchCycles, frequency: configuration.frequency)
-            delay = pacer.delay(beforeReaching: target, wallNanos: MonotonicClock.nanos())
+        if held {
+            delay = Self.heldPollMillis * 1_000_000
+        } else if plugged, machine.haltReason == nil {
+            delay = pacer.delay(beforeReaching: machine.nextBatchMicros, wallNanos: MonotonicClock.nanos())
             if delay == 0 {
-                let state = cbp_avr_run_until(avr, cbp_avr_cycle(avr) + batchCycles)
-                serial.pump()
-                publish(state: state)
+                machine.runBatch()
+                pump()
+                publish()
                 simulation.unlock()
                 return true
             }
         }
-        serial.pump()
-        let fd = serial.waitDescriptor
+        let fd = link.flatMap { $0.clientConnected && machine.uart.inputRoom > 0 ? $0.fd : nil }
         simulation.unlock()
 
-        descriptors[0] = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
+        descriptors[0] = pollfd(fd: wake.readEnd.rawValue, events: Int16(POLLIN), revents: 0)
         descriptors[1] = pollfd(fd: fd ?? -1, events: Int16(POLLIN), revents: 0)
         let milliseconds = Int32(min((delay + 999_999) / 1_000_000, 1000))
         _ = poll(&descriptors, 2, milliseconds)
-        if descriptors[0].revents != 0 { drainWake() }
+        if descriptors[0].revents != 0 { wake.reset() }
         return true
     }
 
-    private func isRunnable(_ state: Int32) -> Bool {
-        state != Int32(CBP_STATE_DONE) && state != Int32(CBP_STATE_CRASHED)
+    /// The serial cable, between batches: notices a client coming or going,
+    /// moves bytes both ways, and drops (counting) what the board sent while no
+    /// one was listening, as a USB serial adapter does with a closed port.
+    private func pump() {
+        guard let link else { return }
+        switch link.poll() {
+        case .opened:
+            if held {
+                held = false  // power-on: the first client sees the firmware from its first byte
+                anchorClocks()
+                published.withLock { status.state = .running }
+            } else if configuration.resetOnConnect {
+                machine.uart.clear()  // the client sees nothing from before the reset
+                machine.reset()
+            }
+            everOpened = true
+            published.withLock { status.hostConnected = true }
+            published.broadcast()
+        case .closed:
+            published.withLock { status.hostConnected = false }
+            published.broadcast()
+        case .none:
+            break
+        }
+        guard link.clientConnected else {
+            machine.uart.dropOutput()
+            return
+        }
+        while machine.uart.inputRoom > 0 {
+            let room = min(machine.uart.inputRoom, readBuffer.count)
+            let n = readBuffer.withUnsafeMutableBytes { link.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<room])) }
+            guard n > 0 else { break }
+            _ = readBuffer.withUnsafeBytes { machine.uart.send(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        }
+        let written = machine.uart.output.withUnsafeBytes { link.write($0) }
+        machine.uart.consumeOutput(written)
     }
 
     /// Called with `simulation` locked, after a batch.
-    private func publish(state: Int32) {
-        let changed = cbp_ssd1306_copy_vram(display, &vramScratch)
-        var contrast: UInt8 = 0
-        let flags = cbp_ssd1306_flags(display, &contrast)
-        let micros = simulatedMicros()
-        let halted: String? = switch state {
-        case Int32(CBP_STATE_DONE): "the firmware stopped (slept with interrupts off or returned from main); reset() restarts it"
-        case Int32(CBP_STATE_CRASHED): "the firmware crashed (bad opcode, jump or stack); reset() restarts it"
-        default: nil
-        }
+    private func publish() {
+        let changed = machine.refreshDisplay()
+        let display = changed ? machine.display : nil
+        let micros = machine.simulatedMicros
+        let halted = machine.haltReason
+        let counts = machine.serialCounts
+        let samples = machine.sensorSamples
         published.withLock {
             status.simulatedMicros = micros
-            if changed {
-                status.display = AVRDisplayFrame(
-                    vram: vramScratch, isOn: flags & 1 != 0, isInverted: flags & 2 != 0, contrast: contrast,
-                    isSegmentRemapped: flags & 4 != 0, isComScanReversed: flags & 8 != 0)
+            if let display {
+                status.display = display
                 status.displayGeneration += 1
             }
-            status.sensorSamples = sensor.model.sampleCount
-            status.bytesFromAVR = serial.bytesFromAVR
-            status.bytesToAVR = serial.bytesToAVR
-            status.droppedSerialOutput = serial.droppedOutput
+            status.sensorSamples = samples
+            status.bytesFromAVR = counts.fromAVR
+            status.bytesToAVR = counts.toAVR
+            status.droppedSerialOutput = counts.dropped
             if let halted {
                 status.state = .halted(halted)
             } else if case .halted = status.state {
@@ -343,30 +342,31 @@ public final class AVRBoard: @unchecked Sendable {
 
     // MARK: Helpers
 
-    private func withSimulation(_ body: (OpaquePointer) -> Void) {
-        simulation.lock()
-        if let avr, !stopRequested { body(avr) }
-        simulation.unlock()
-        published.broadcast()
-        wake()
+    /// Restarts pacing and the speed report from now (start, first client, new pace).
+    private func anchorClocks(pace: AVRPace? = nil) {
+        let now = MonotonicClock.nanos()
+        let micros = machine.simulatedMicros
+        pacer.anchor(simulatedMicros: micros, wallNanos: now, pace: pace)
+        published.withLock { speedAnchor = (now, micros) }
     }
 
-    private func simulatedMicros() -> UInt64 {
-        guard let avr else { return 0 }
-        return AVRClock.micros(cycle: cbp_avr_cycle(avr), frequency: configuration.frequency)
+    private func withSimulation(_ body: () -> Void) {
+        simulation.lock()
+        if !stopRequested { body() }
+        simulation.unlock()
+        published.broadcast()
+        wake.wake()
     }
 
     private func status<T>(_ keyPath: KeyPath<AVRBoardStatus, T>) -> T {
         published.withLock { status[keyPath: keyPath] }
     }
 
-    private func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
-    }
-
-    private func drainWake() {
-        var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        while read(wakeRead, &buffer, MemoryLayout.size(ofValue: buffer)) > 0 {}
+    /// A link that cannot be made gets a message about the link, not the port.
+    static func terminalError(_ error: SerialError, link: String?) -> AVRBoardError {
+        if case .ioError(let path, "symlink", let code) = error {
+            return .pseudoTerminal("cannot link \(path) to the board's pty: \(code); pick a writable path")
+        }
+        return .pseudoTerminal(error.message)
     }
 }

@@ -2,6 +2,8 @@
 public enum AVRRunState: Sendable, Equatable {
     /// Built, `start()` not called yet.
     case idle
+    /// Started, held in reset until a client first opens the pty (`holdInResetUntilOpened`).
+    case waitingForHost
     /// Running firmware.
     case running
     /// Powered off by `unplug()`; `plugIn()` powers it on again.
@@ -63,6 +65,8 @@ public struct AVRBoardStatus: Sendable {
     public var bytesFromAVR: UInt64
     public var bytesToAVR: UInt64
     public var droppedSerialOutput: UInt64
+    /// A client has the pty open now.
+    public var hostConnected = false
 }
 
 /// Simulated seconds per wall second over a stretch of running.

@@ -19,16 +19,27 @@ public protocol EmulatedBoard: AnyObject, Sendable {
     func setMotionSource(_ source: any MotionSource)
     /// Board seconds per wall second since start.
     func speedReport() -> AVRSpeedReport
+    /// What the board sent that no host received, so far.
+    var unreadOutput: UnreadOutput { get }
+}
+
+/// Output a board made that no host received: sent while no one had the port
+/// open (avr: UART bytes) or read it (native: SAMPLE frames that did not fit).
+public struct UnreadOutput: Sendable, Equatable {
+    public var count: UInt64
+    /// What is counted ("bytes"), and when it is lost ("while no host had the port open").
+    public var unit: String
+    public var circumstance: String
 }
 
 extension NativeBoard: EmulatedBoard {
     public var displayedFrame: TiltDisplay.Frame { screen }
+    public var unreadOutput: UnreadOutput { UnreadOutput(count: currentStatus.samplesDroppedUnread, unit: "SAMPLE frames",
+                                                   circumstance: "because no host read them in time") }
 }
 
 extension AVRBoard: EmulatedBoard {
-    public var displayedFrame: TiltDisplay.Frame {
-        let display = self.displayFrame
-        guard display.isOn, let frame = TiltDisplay.Frame(bytes: display.vram) else { return TiltDisplay.Frame() }
-        return frame
-    }
+    public var unreadOutput: UnreadOutput { UnreadOutput(count: currentStatus.droppedSerialOutput, unit: "bytes",
+                                                 circumstance: "while no host had the port open") }
+    public var displayedFrame: TiltDisplay.Frame { displayFrame.glass }
 }

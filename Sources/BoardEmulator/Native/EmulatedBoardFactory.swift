@@ -12,7 +12,8 @@ public struct EmulatedBoardFactory: Sendable {
     public static let defaultFirmware = "Hardware/build/tiltserial.elf"
 
     public var engine: Engine = .avr
-    /// nil: `defaultFirmware`, built if missing; a given path is never built, and missing is an error.
+    /// nil: `FirmwareLocation.find()` (the source tree's, built if missing, or
+    /// the installed one); a given path is never built, and missing is an error.
     public var firmwarePath: String?
     public var pace: AVRPace = .realTime
     /// The motion's path (script or recording); noise is added per board at its sample rate.
@@ -22,10 +23,16 @@ public struct EmulatedBoardFactory: Sendable {
     /// Native only.
     public var sampleRateHz: Int = 100
     public var faults: FaultSpec = .none
+    /// Repeat the motion instead of holding its last pose.
+    public var loopMotion = false
+    /// Keep the board off (avr: held in reset) until a host first opens its pty,
+    /// so the host sees the boot output and the motion from its start.
+    public var holdUntilOpened = false
 
     public init(engine: Engine = .avr, firmwarePath: String? = nil, pace: AVRPace = .realTime,
                 motion: Motion.Path = .script(Scenarios.rest), noiseScale: Double = 1,
-                sampleRateHz: Int = 100, faults: FaultSpec = .none) {
+                sampleRateHz: Int = 100, faults: FaultSpec = .none,
+                loopMotion: Bool = false, holdUntilOpened: Bool = false) {
         self.engine = engine
         self.firmwarePath = firmwarePath
         self.pace = pace
@@ -33,6 +40,8 @@ public struct EmulatedBoardFactory: Sendable {
         self.noiseScale = noiseScale
         self.sampleRateHz = sampleRateHz
         self.faults = faults
+        self.loopMotion = loopMotion
+        self.holdUntilOpened = holdUntilOpened
     }
 
     /// Why no board could be made: one line naming the fix.
@@ -45,7 +54,8 @@ public struct EmulatedBoardFactory: Sendable {
     /// The motion for board `index` sampling at `rateHz`.
     public func motionSource(rateHz: Double, index: Int = 0) -> Motion {
         Motion(motion, noise: noiseScale > 0
-               ? SensorNoise(sampleRate: rateHz, seed: 0x5EED &+ UInt64(index), scale: noiseScale) : .none)
+               ? SensorNoise(sampleRate: rateHz, seed: 0x5EED &+ UInt64(index), scale: noiseScale) : .none,
+               loops: loopMotion)
     }
 
     /// Board `index` (its fault seed and noise seed are offset by it). `notice`
@@ -56,29 +66,34 @@ public struct EmulatedBoardFactory: Sendable {
         var spec = faults
         spec.seed &+= UInt64(index)
         do {
-            return try NativeBoard(.init(
+            var configuration = NativeBoard.Configuration(
                 sampleRateHz: sampleRateHz, pace: pace, linkPath: linkPath,
-                motionSource: motionSource(rateHz: Double(sampleRateHz), index: index), faults: spec))
+                motionSource: motionSource(rateHz: Double(sampleRateHz), index: index), faults: spec)
+            configuration.holdUntilOpened = holdUntilOpened
+            return try NativeBoard(configuration)
         } catch {
             throw Failure(description: error.description, kind: .system)
         }
     }
 
     private func makeAVR(linkPath: String?, notice: (String) -> Void) throws(Failure) -> AVRBoard? {
-        let firmware = firmwarePath ?? Self.defaultFirmware
+        let firmware = firmwarePath ?? FirmwareLocation.find()
         if !FileManager.default.fileExists(atPath: firmware) {
             guard firmwarePath == nil else {
                 throw Failure(description: "\(firmware): no such firmware; build it with make -C Hardware or use the native engine",
                               kind: .missingFile)
             }
             guard Self.buildFirmware() else {
-                notice("firmware \(firmware) is missing and make -C Hardware could not build it; using the native engine")
+                notice("firmware \(firmware) is missing and make -C Hardware could not build it (nor is it installed in "
+                       + "share/tiltserial beside this program: make install); using the native engine")
                 return nil
             }
         }
         do {
-            return try AVRBoard(.init(firmwarePath: firmware, pace: pace, linkPath: linkPath,
-                                      motionSource: motionSource(rateHz: 100)))
+            var configuration = AVRBoard.Configuration(firmwarePath: firmware, pace: pace, linkPath: linkPath,
+                                                       motionSource: motionSource(rateHz: 100))
+            configuration.holdInResetUntilOpened = holdUntilOpened
+            return try AVRBoard(configuration)
         } catch .firmware(let reason) {
             guard firmwarePath == nil else { throw Failure(description: reason, kind: .badFile) }
             notice("cannot run \(firmware) in simavr (\(reason)); using the native engine")

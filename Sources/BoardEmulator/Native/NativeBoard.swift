@@ -28,6 +28,10 @@ public final class NativeBoard: @unchecked Sendable {
     // Board state: guarded by `lock`, touched by the board thread and commands.
     private let lock = NSLock()
     private var terminal: PseudoTerminal?
+    /// Held off until a host first opens the pty (`holdUntilOpened`); then this
+    /// descriptor keeps the slave open, as `keepSlaveOpen` does otherwise.
+    private var waitingForHost: Bool
+    private var slaveKeeper: CInt = -1
     private var plugged = true
     private var stopRequested = false
     private var motion: any MotionSource
@@ -84,9 +88,11 @@ public final class NativeBoard: @unchecked Sendable {
         motion = configuration.motionSource
         injector = FaultInjector(spec: configuration.faults)
         pacer = NativePacer(pace: configuration.pace)
+        waitingForHost = configuration.holdUntilOpened
         do {
             wake = try WakeUpPipe()
-            terminal = try PseudoTerminal.open(keepSlaveOpen: true, link: configuration.linkPath)
+            // Held: the slave is not kept open, so the master polls hung up until a host opens it.
+            terminal = try PseudoTerminal.open(keepSlaveOpen: !waitingForHost, link: configuration.linkPath)
         } catch {
             throw Self.terminalError(error)
         }
@@ -105,10 +111,15 @@ public final class NativeBoard: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard thread == nil, !stopRequested else { return }
-        let now = MonotonicClock.nanos()
-        powerOn(wallNanos: now)
-        counts.state = .running
-        published.withLock { speedAnchor = (now, lifetime) }
+        if waitingForHost {
+            counts.state = .waitingForHost
+            publishLocked()
+        } else {
+            let now = MonotonicClock.nanos()
+            powerOn(wallNanos: now)
+            counts.state = .running
+            published.withLock { speedAnchor = (now, lifetime) }
+        }
         let finished = finished
         let thread = Thread { [weak self] in
             while let board = self, board.iterate() {}
@@ -131,6 +142,7 @@ public final class NativeBoard: @unchecked Sendable {
         lock.lock()
         terminal?.close()
         terminal = nil
+        releaseSlaveKeeper()
         counts.state = .stopped
         counts.serialPath = nil
         publishLocked()
@@ -151,6 +163,7 @@ public final class NativeBoard: @unchecked Sendable {
             board.plugged = false
             board.terminal?.close()
             board.terminal = nil
+            board.releaseSlaveKeeper()
             board.output.removeAll(keepingCapacity: true)
             board.outputHead = 0
             board.counts.state = .unplugged
@@ -175,6 +188,7 @@ public final class NativeBoard: @unchecked Sendable {
             throw Self.terminalError(error)
         }
         plugged = true
+        waitingForHost = false  // a replugged board is powered by the cable, host or not
         counts.serialPath = terminal?.slavePath
         counts.state = thread == nil ? .idle : .running
         if thread != nil { powerOn(wallNanos: MonotonicClock.nanos()) }
@@ -251,6 +265,11 @@ public final class NativeBoard: @unchecked Sendable {
             waitForWake(fd: -1, events: 0, timeoutMicros: 100_000)
             return true
         }
+        if waitingForHost && !hostOpened(terminal) {
+            lock.unlock()
+            waitForWake(fd: -1, events: 0, timeoutMicros: Self.heldPollMicros)
+            return true
+        }
         let now = MonotonicClock.nanos()
         readHost(terminal)
         var timeout = takeSamples(wallNanos: now)
@@ -269,6 +288,30 @@ public final class NativeBoard: @unchecked Sendable {
         let events = Int16(POLLIN) | (pending && !stalled ? Int16(POLLOUT) : 0)
         waitForWake(fd: fd, events: events, timeoutMicros: timeout)
         return true
+    }
+
+    /// While held, how often the thread looks for the first host (wall µs).
+    static let heldPollMicros = 10_000
+
+    /// Held until now: true (and powered on) once a host has the slave open.
+    private func hostOpened(_ terminal: PseudoTerminal) -> Bool {
+        var descriptor = pollfd(fd: terminal.master.fileDescriptor.rawValue, events: Int16(POLLIN), revents: 0)
+        _ = poll(&descriptor, 1, 0)
+        guard descriptor.revents & Int16(POLLHUP) == 0 else { return false }
+        // From now on keep the slave open ourselves, as an unheld board does.
+        slaveKeeper = open(terminal.slavePath, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        waitingForHost = false
+        let now = MonotonicClock.nanos()
+        powerOn(wallNanos: now)
+        counts.state = .running
+        published.withLock { speedAnchor = (now, lifetime) }
+        publishLocked()
+        return true
+    }
+
+    private func releaseSlaveKeeper() {
+        if slaveKeeper >= 0 { Glibc.close(slaveKeeper) }
+        slaveKeeper = -1
     }
 
     /// Power-on or reset: the firmware's setup().
@@ -516,7 +559,7 @@ public final class NativeBoard: @unchecked Sendable {
     /// A link that cannot be made gets a message about the link, not the port.
     static func terminalError(_ error: SerialError) -> NativeBoardError {
         if case .ioError(let path, "symlink", let code) = error {
-            return .pseudoTerminal("cannot create the link \(path) (\(String(cString: strerror(code)))); "
+            return .pseudoTerminal("cannot create the link \(path) (\(code)); "
                 + "pick a path in a writable directory, not an existing file")
         }
         return .pseudoTerminal(error.message)

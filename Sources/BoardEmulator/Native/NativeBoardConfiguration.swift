@@ -20,6 +20,9 @@ extension NativeBoard {
         public var firmwareVersion: (major: UInt8, minor: UInt8, patch: UInt8)
         /// The art the screen is drawn with; nil = the shipped assets.
         public var art: TiltAssets.Art?
+        /// Stay off (no HELLO, board time not running) until a host first opens
+        /// the pty, as an Uno reset by its port opening is seen to start then.
+        public var holdUntilOpened = false
 
         public init(sampleRateHz: Int = 100, pace: AVRPace = .realTime, linkPath: String? = nil,
                     motionSource: any MotionSource = Motion(.script(Scenarios.rest)), faults: FaultSpec = .none,

@@ -4,7 +4,7 @@ import WireProtocol
 /// What a `NativeBoard` has done so far, published by its thread after every step.
 public struct NativeBoardStatus: Sendable {
     public enum State: Sendable, Equatable {
-        case idle, running, unplugged, stopped
+        case idle, waitingForHost, running, unplugged, stopped
     }
 
     public var state: State = .idle

@@ -25,6 +25,7 @@ public enum Scenarios {
         ("shake", "fast side-to-side shaking (±30° at 3 Hz)", shake),
         ("drawer", "a pull opens the drawer; scroll it to the home icon, tip toward you to pull it out, steer it, drop it: one pin", drawer),
         ("drawer-sideways", "a pull opens the drawer; sideways swings in it (pitch at rest) scroll it and never pull anything out", drawerSideways),
+        ("calibrate", "what `tiltserial calibrate` asks for: rest, right side down 25°, level, back 25° more; still 3 s each", calibrate),
     ]
 
     /// The names, in order.
@@ -105,6 +106,13 @@ public enum Scenarios {
         (15, 30, -20), (18.1, 30, -20), (18.6, 30, 0), (19, 30, 0),  // left to the ribbon
         (19.5, 5, 0), (21, 5, 0), (21.5, 30, 0),  // the pull: the drawer opens
     ] + pullOutAndDrop(from: 22.5))
+
+    /// `tiltserial calibrate`'s three poses, each held 3 s or more (it wants 1 s
+    /// of stillness after a 1 s lead-in), with a level pause before the tilt back.
+    public static let calibrate = script([
+        (0, 30, 0), (5, 30, 0), (5.5, 30, 25), (8.5, 30, 25), (9, 30, 0), (9.5, 30, 0),
+        (10, 55, 0), (13, 55, 0), (13.5, 30, 0), (14, 30, 0),
+    ])
 
     /// A hand's tremor: small repeatable wobbles around rest, every 0.2 s.
     public static let noise: MotionScript = {

@@ -12,10 +12,23 @@ public struct Motion: MotionSource {
 
     public var path: Path
     public var noise: SensorNoise
+    /// Play the path again and again (`loopMicros` each round) instead of holding its end.
+    public var loops: Bool
 
-    public init(_ path: Path, noise: SensorNoise = .none) {
+    public init(_ path: Path, noise: SensorNoise = .none, loops: Bool = false) {
         self.path = path
         self.noise = noise
+        self.loops = loops
+    }
+
+    /// One round when looping: the script's length, or the recording's plus its
+    /// last row's gap (so every row holds as long as it did when recorded).
+    public var loopMicros: UInt64 {
+        switch path {
+        case .script(let script): UInt64(max(0, script.duration) * 1e6)
+        case .recorded(let rows):
+            rows.count < 2 ? 0 : rows.last!.timeMicros - rows[0].timeMicros + (rows[rows.count - 1].timeMicros - rows[rows.count - 2].timeMicros)
+        }
     }
 
     /// Seconds the motion lasts (after that its last pose holds).
@@ -27,7 +40,9 @@ public struct Motion: MotionSource {
     }
 
     /// The sensor's reading at `micros` after the motion started.
-    public mutating func sample(atMicros micros: UInt64) -> RawSample {
+    public mutating func sample(atMicros t: UInt64) -> RawSample {
+        let round = loops ? loopMicros : 0
+        let micros = round > 0 ? t % round : t
         switch path {
         case .script(let script):
             let seconds = Double(micros) / 1e6

@@ -1,0 +1,226 @@
+import CBoardParts
+import CFirmwareImage
+import Foundation
+import TiltCore
+
+/// An ATmega328P running firmware in simavr with its parts (MPU-6050, SSD1306,
+/// UART0), stepped by its owner: no thread, no clock, no pty. The same inputs
+/// at the same simulated instants give the same outputs, run after run.
+///
+/// `AVRBoard` drives one on a thread against the wall clock and a pty;
+/// `SketchRun` (`tiltsim run`) drives one as fast as it goes and checks what it
+/// prints and shows. Not thread-safe: one owner at a time.
+public final class AVRMachine {
+    /// What to build.
+    public struct Configuration: Sendable {
+        /// An ELF built by avr-gcc, or an Intel HEX file (the Arduino IDE's export).
+        public var firmwarePath: String
+        public var mcu = "atmega328p"
+        public var frequency: UInt32 = 16_000_000
+        /// The MPU-6050's TWI address; nil: no sensor on the bus (every access NACKed).
+        public var sensorAddress: UInt8? = 0x68
+        public var displayAddress: UInt8 = 0x3C
+        public var motionSource: any MotionSource
+
+        public init(firmwarePath: String, motionSource: any MotionSource = ConstantMotionSource.faceUp) {
+            self.firmwarePath = firmwarePath
+            self.motionSource = motionSource
+        }
+    }
+
+    /// Simulated time per `runBatch()`.
+    public static let batchMicros: UInt64 = 1000
+
+    public let configuration: Configuration
+    private var avr: OpaquePointer?
+    private var displayPart: OpaquePointer?
+    let sensor: MPU6050Device
+    let uart: AVRUART
+    private var vramScratch = [UInt8](repeating: 0, count: AVRDisplayFrame.byteCount)
+    private var lastDisplay = AVRDisplayFrame()
+
+    /// Loads the firmware (ELF or Intel HEX, told apart by content) and wires the parts.
+    public init(_ configuration: Configuration) throws(AVRBoardError) {
+        self.configuration = configuration
+        let avr = try Self.load(configuration)
+        self.avr = avr
+        uart = AVRUART(avr: avr)
+        sensor = MPU6050Device(avr: avr, address: configuration.sensorAddress, source: configuration.motionSource)
+        displayPart = cbp_ssd1306_create(avr, configuration.displayAddress)
+    }
+
+    deinit { destroy() }
+
+    /// Frees simavr; the machine cannot run afterwards. Idempotent.
+    func destroy() {
+        guard let avr else { return }
+        sensor.detach()
+        uart.detach()
+        cbp_ssd1306_destroy(displayPart)
+        displayPart = nil
+        cbp_avr_destroy(avr)
+        self.avr = nil
+    }
+
+    // MARK: Time
+
+    /// Simulated time since power-on (it keeps counting across resets).
+    public var simulatedMicros: UInt64 {
+        guard let avr else { return 0 }
+        return AVRClock.micros(cycle: cbp_avr_cycle(avr), frequency: configuration.frequency)
+    }
+
+    /// Why the core stopped (crashed, or slept with interrupts off), or nil while it runs.
+    public var haltReason: String? {
+        guard let avr else { return "the board is stopped" }
+        return Self.haltReason(cbp_avr_state(avr))
+    }
+
+    /// Runs one batch (1 ms of simulated time, unless the core halts first).
+    public func runBatch() {
+        guard let avr else { return }
+        run(untilCycle: cbp_avr_cycle(avr) + UInt64(configuration.frequency) / 1_000_000 * Self.batchMicros)
+    }
+
+    /// Runs until simulated time reaches `micros` (or the core halts).
+    public func run(untilMicros micros: UInt64) {
+        let f = UInt64(configuration.frequency)
+        run(untilCycle: micros / 1_000_000 * f + micros % 1_000_000 * f / 1_000_000)
+    }
+
+    private func run(untilCycle cycle: UInt64) {
+        guard let avr, haltReason == nil else { return }
+        _ = cbp_avr_run_until(avr, cycle)
+        uart.feed()
+    }
+
+    /// The next batch's end, in simulated µs.
+    var nextBatchMicros: UInt64 {
+        guard let avr else { return 0 }
+        let f = UInt64(configuration.frequency)
+        return AVRClock.micros(cycle: cbp_avr_cycle(avr) + f / 1_000_000 * Self.batchMicros, frequency: configuration.frequency)
+    }
+
+    // MARK: Control
+
+    /// Presses reset: the core restarts from address 0; the sensor and the display
+    /// keep their state (they are separate chips). Also revives a halted core.
+    public func reset() {
+        guard let avr else { return }
+        cbp_avr_reset(avr)
+        uart.coreDidReset()
+    }
+
+    /// Power off and on: the core, the sensor and the display start over; the
+    /// UART's queues are emptied.
+    public func powerCycle() {
+        guard let avr else { return }
+        uart.clear()
+        sensor.powerOn()
+        cbp_ssd1306_power_on(displayPart)
+        cbp_avr_reset(avr)
+        uart.coreDidReset()
+    }
+
+    /// What the sensor feels from its next sample on.
+    public var motionSource: any MotionSource {
+        get { sensor.source }
+        set { sensor.source = newValue }
+    }
+
+    // MARK: Serial
+
+    /// Bytes the firmware sent that were not taken yet.
+    public var pendingSerialOutput: Int { uart.output.count }
+
+    /// Takes (removes and returns) what the firmware sent so far.
+    public func takeSerialOutput() -> [UInt8] {
+        let bytes = uart.output.bytes
+        uart.consumeOutput(bytes.count)
+        return bytes
+    }
+
+    /// Queues bytes for the firmware's UART; returns how many fit (4 KiB queue).
+    @discardableResult
+    public func sendSerial(_ bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBytes { uart.send($0) }
+    }
+
+    /// Room in the input queue.
+    public var serialInputRoom: Int { uart.inputRoom }
+
+    /// Bytes the firmware sent since power-on, bytes fed to it, and output dropped
+    /// because nobody took it (more than 64 KiB waiting).
+    public var serialCounts: (fromAVR: UInt64, toAVR: UInt64, dropped: UInt64) {
+        (uart.bytesFromAVR, uart.bytesToAVR, uart.droppedOutput)
+    }
+
+    /// MPU-6050 samples taken.
+    public var sensorSamples: UInt64 { sensor.model.sampleCount }
+
+    // MARK: Display
+
+    /// The SSD1306's memory and state now.
+    public var display: AVRDisplayFrame {
+        _ = refreshDisplay()
+        return lastDisplay
+    }
+
+    /// Reads the SSD1306 if it changed since the last call; true if it did.
+    func refreshDisplay() -> Bool {
+        guard let displayPart, cbp_ssd1306_copy_vram(displayPart, &vramScratch) else { return false }
+        var contrast: UInt8 = 0
+        let flags = cbp_ssd1306_flags(displayPart, &contrast)
+        lastDisplay = AVRDisplayFrame(
+            vram: vramScratch, isOn: flags & 1 != 0, isInverted: flags & 2 != 0, contrast: contrast,
+            isSegmentRemapped: flags & 4 != 0, isComScanReversed: flags & 8 != 0)
+        return true
+    }
+
+    // MARK: Loading
+
+    static func haltReason(_ state: Int32) -> String? {
+        switch state {
+        case Int32(CBP_STATE_DONE): "the firmware stopped (slept with interrupts off or returned from main); reset() restarts it"
+        case Int32(CBP_STATE_CRASHED): "the firmware crashed (bad opcode, jump or stack); reset() restarts it"
+        default: nil
+        }
+    }
+
+    /// An ELF through simavr's reader; anything that starts like Intel HEX through `IntelHex`.
+    private static func load(_ configuration: Configuration) throws(AVRBoardError) -> OpaquePointer {
+        let path = configuration.firmwarePath
+        var error = [CChar](repeating: 0, count: 512)
+        func reason() -> String { error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            let code = errno
+            let why = code == ENOENT ? "no such file" : String(cString: strerror(code))
+            throw .firmware("cannot open firmware \(path): \(why)")
+        }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 64)) ?? Data()
+        guard IntelHex.looksLikeHex(head) else {
+            guard let avr = cbp_avr_create(path, configuration.mcu, configuration.frequency, &error, error.count) else {
+                let why = reason()
+                guard why.contains("is not an ELF file") else { throw .firmware(why) }
+                throw .firmware("\(path) is not an ELF file nor Intel HEX; pass the .elf or .hex that avr-gcc or the Arduino IDE built")
+            }
+            return avr
+        }
+        try? handle.seek(toOffset: 0)
+        // A HEX file holds two characters per byte plus framing: 4 MiB covers any AVR's flash.
+        guard let data = try? handle.read(upToCount: 4 << 20), let text = String(data: data, encoding: .utf8) else {
+            throw .firmware("\(path): cannot read it as text; give the .hex or .elf the compiler wrote")
+        }
+        let hex: IntelHex
+        do { hex = try IntelHex(parsing: Substring(text)) } catch {
+            throw .firmware("\(path) is not a valid Intel HEX file (\(error.description))")
+        }
+        let avr = hex.image.withUnsafeBufferPointer {
+            cbp_avr_create_from_image($0.baseAddress, UInt32($0.count), configuration.mcu, configuration.frequency,
+                                      &error, error.count)
+        }
+        guard let avr else { throw .firmware("\(path): \(reason())") }
+        return avr
+    }
+}

@@ -1,0 +1,82 @@
+import TiltDisplay
+
+/// What `tiltsim run` does with a sketch, as values: steps taken in order,
+/// screens checked at fixed instants, and text that fails the run. Times are
+/// simulated microseconds since power-on.
+public struct RunPlan: Sendable {
+    /// The run ends (timed out, if anything is still pending) at this simulated time.
+    public var timeoutMicros: UInt64
+    /// Regular expressions: a serial line matching any of them fails the run.
+    public var failPatterns: [String]
+    public var steps: [RunStep]
+    /// Screens saved or compared at fixed instants, whatever the steps are doing.
+    public var timedScreens: [TimedScreen]
+
+    public init(timeoutMicros: UInt64, failPatterns: [String] = [], steps: [RunStep] = [], timedScreens: [TimedScreen] = []) {
+        self.timeoutMicros = timeoutMicros
+        self.failPatterns = failPatterns
+        self.steps = steps
+        self.timedScreens = timedScreens
+    }
+
+    /// Whether the plan waits for anything (else it simply runs to its timeout).
+    var expectsSomething: Bool { !steps.isEmpty || !timedScreens.isEmpty }
+}
+
+/// One step of a scenario.
+public enum RunStep: Sendable {
+    /// Waits until a serial line matches the regular expression (an unfinished
+    /// last line counts once the sketch has been quiet for 20 ms: a prompt); with a timeout (simulated µs from the step's start)
+    /// the run times out if it does not.
+    case waitSerial(pattern: String, timeoutMicros: UInt64?)
+    /// What the sensor feels from now on; the motion's time 0 is now.
+    case setMotion(Motion)
+    /// Bytes for the sketch's serial input, fed as its UART takes them.
+    case sendSerial([UInt8])
+    /// Lets simulated time pass.
+    case wait(micros: UInt64)
+    /// The screen now, handed to the run's sink under this name.
+    case saveScreen(name: String)
+    /// The screen now must equal this frame (named for messages).
+    case expectScreen(name: String, frame: Frame)
+}
+
+/// A screen to save or check at a fixed simulated time.
+public struct TimedScreen: Sendable {
+    public enum Action: Sendable {
+        case save(name: String)
+        case expect(name: String, frame: Frame)
+    }
+
+    public var atMicros: UInt64
+    public var action: Action
+
+    public init(atMicros: UInt64, action: Action) {
+        self.atMicros = atMicros
+        self.action = action
+    }
+}
+
+/// How a run ended.
+public enum RunOutcome: Sendable, Equatable {
+    /// Every step done and every screen checked (or nothing expected and the time is up).
+    case passed
+    /// A screen differed, or the sketch halted with expectations pending.
+    case missedExpectation(String)
+    /// A serial line matched a failure pattern.
+    case failureText(String)
+    /// The time ran out (the run's, or a step's) while waiting.
+    case timedOut(String)
+}
+
+/// What a run reports while it goes, in simulated-time order.
+public enum RunEvent: Sendable {
+    /// Bytes the sketch sent, as they came.
+    case serial([UInt8])
+    /// A screen to save (`saveScreen`, `TimedScreen.save`).
+    case screen(name: String, frame: Frame, atMicros: UInt64)
+    /// A screen that differed from what was expected: what it showed instead.
+    case screenMismatch(name: String, actual: Frame, atMicros: UInt64)
+    /// A one-line account of a step (matched text, screens, motions).
+    case note(String, atMicros: UInt64)
+}

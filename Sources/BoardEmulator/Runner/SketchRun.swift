@@ -1,0 +1,253 @@
+import TiltDisplay
+
+/// Runs a sketch on an `AVRMachine` by a `RunPlan`, as fast as it goes,
+/// deterministically: everything happens at simulated instants (batches of at
+/// most 1 ms, cut short at the plan's own times), so the same sketch, plan and
+/// motion give the same serial bytes, screens and outcome, run after run.
+public final class SketchRun {
+    public let machine: AVRMachine
+    public let plan: RunPlan
+    /// Simulated time reached.
+    public private(set) var nowMicros: UInt64
+
+    private let failRegexes: [(String, Regex<AnyRegexOutput>)]
+    private var waitRegexes: [Int: Regex<AnyRegexOutput>] = [:]
+    private var text = SerialText()
+    private var stepIndex = 0
+    private var stepStartedMicros: UInt64
+    private var waitUntilMicros: UInt64?
+    private var scannedLines = 0
+    private var pendingInput: [UInt8] = []
+    private var timed: [TimedScreen]
+    private var timedIndex = 0
+    private var failure: RunOutcome?
+    private var partialChecked = false
+    private var lastOutputMicros: UInt64 = 0
+
+    /// An unfinished line counts as a line (a prompt) once the sketch has sent
+    /// nothing more for this long; before that a pattern could match half a line.
+    public static let quietMicros: UInt64 = 20_000
+
+    /// Why a pattern is not a regular expression (nil if it is one).
+    public static func patternProblem(_ pattern: String) -> String? {
+        do {
+            _ = try Regex(pattern)
+            return nil
+        } catch {
+            return "'\(pattern)' is not a regular expression (\(error)); escape special characters with a backslash"
+        }
+    }
+
+    /// Every pattern must be valid (check with `patternProblem` first; an invalid one never matches).
+    public init(machine: AVRMachine, plan: RunPlan) {
+        self.machine = machine
+        self.plan = plan
+        nowMicros = machine.simulatedMicros
+        stepStartedMicros = nowMicros
+        failRegexes = plan.failPatterns.compactMap { pattern in (try? Regex(pattern)).map { (pattern, $0) } }
+        for (index, step) in plan.steps.enumerated() {
+            if case .waitSerial(let pattern, _) = step, let regex = try? Regex(pattern) { waitRegexes[index] = regex }
+        }
+        timed = plan.timedScreens.enumerated().sorted { ($0.element.atMicros, $0.offset) < ($1.element.atMicros, $1.offset) }.map(\.element)
+    }
+
+    /// Runs to the end and says how it ended; `sink` sees every event in order.
+    public func run(_ sink: (RunEvent) -> Void) -> RunOutcome {
+        while true {
+            if let outcome = checkpoint(sink) { return outcome }
+            advance(sink)
+            if let failure { return failure }
+        }
+    }
+
+    // MARK: The loop
+
+    /// Everything due now; an outcome once the run is over.
+    private func checkpoint(_ sink: (RunEvent) -> Void) -> RunOutcome? {
+        while timedIndex < timed.count, timed[timedIndex].atMicros <= nowMicros {
+            let screen = timed[timedIndex]
+            timedIndex += 1
+            switch screen.action {
+            case .save(let name): save(name, sink)
+            case .expect(let name, let frame): if let missed = expect(name, frame, sink) { return missed }
+            }
+        }
+        if let outcome = takeSteps(sink) { return outcome }
+        let stepsDone = stepIndex == plan.steps.count, screensDone = timedIndex == timed.count
+        if stepsDone && screensDone && plan.expectsSomething { return .passed }
+        if nowMicros >= plan.timeoutMicros {
+            return plan.expectsSomething ? .timedOut("the run's time (\(Self.seconds(plan.timeoutMicros))) ran out \(pending())") : .passed
+        }
+        if let halted = machine.haltReason {
+            let reason = halted.split(separator: ";").first.map(String.init) ?? halted
+            guard plan.expectsSomething else {
+                sink(.note("\(reason); nothing more will happen", atMicros: nowMicros))
+                return .passed
+            }
+            return .missedExpectation("at \(Self.seconds(nowMicros)) \(reason), \(pending())")
+        }
+        return nil
+    }
+
+    /// Runs the machine to the next instant the plan cares about (at most 1 ms on).
+    private func advance(_ sink: (RunEvent) -> Void) {
+        var next = min(nowMicros + AVRMachine.batchMicros, plan.timeoutMicros)
+        if timedIndex < timed.count { next = min(next, timed[timedIndex].atMicros) }
+        if let waitUntilMicros { next = min(next, waitUntilMicros) }
+        if !text.partial.isEmpty && !partialChecked && lastOutputMicros + Self.quietMicros > nowMicros {
+            next = min(next, lastOutputMicros + Self.quietMicros)
+        }
+        if stepIndex < plan.steps.count, case .waitSerial(_, let timeout?) = plan.steps[stepIndex] {
+            next = min(next, stepStartedMicros + timeout)
+        }
+        next = max(next, nowMicros + 1)
+        if !pendingInput.isEmpty {
+            let taken = machine.sendSerial(pendingInput)
+            pendingInput.removeFirst(taken)
+        }
+        machine.run(untilMicros: next)
+        nowMicros = next
+        let bytes = machine.takeSerialOutput()
+        if !bytes.isEmpty {
+            sink(.serial(bytes))
+            lastOutputMicros = nowMicros
+            partialChecked = false
+            text.feed(bytes) { line in if failure == nil { checkFailure(line) } }
+        }
+        if failure == nil, !partialChecked, let partial = quietPartial {
+            checkFailure(partial)
+            partialChecked = true
+        }
+    }
+
+    /// The unfinished line, once the sketch has been quiet long enough.
+    private var quietPartial: String? {
+        nowMicros >= lastOutputMicros + Self.quietMicros ? text.partialText : nil
+    }
+
+    private func checkFailure(_ line: String) {
+        for (pattern, regex) in failRegexes where line.contains(regex) {
+            failure = .failureText("at \(Self.seconds(nowMicros)) the sketch printed '\(Self.quoted(line))', which matches the failure pattern /\(pattern)/")
+            return
+        }
+    }
+
+    // MARK: Steps
+
+    /// Takes every step that can complete now; an outcome if one ends the run.
+    private func takeSteps(_ sink: (RunEvent) -> Void) -> RunOutcome? {
+        while stepIndex < plan.steps.count {
+            switch plan.steps[stepIndex] {
+            case .waitSerial(let pattern, let timeout):
+                if let line = match(stepIndex) {
+                    sink(.note("serial matched /\(pattern)/: \(Self.quoted(line))", atMicros: nowMicros))
+                } else if let timeout, nowMicros >= stepStartedMicros + timeout {
+                    return .timedOut("/\(pattern)/ did not appear within \(Self.seconds(timeout)) (step \(stepIndex + 1)); "
+                                     + "serial so far ends with '\(Self.quoted(lastLine()))'")
+                } else {
+                    return nil
+                }
+            case .setMotion(let motion):
+                machine.motionSource = ShiftedMotion(motion, startingAt: nowMicros)
+                sink(.note("motion set (\(Self.seconds(UInt64(motion.duration * 1e6))) long)", atMicros: nowMicros))
+            case .sendSerial(let bytes):
+                pendingInput += bytes
+                sink(.note("sent \(bytes.count) bytes: '\(Self.quoted(String(decoding: bytes, as: UTF8.self)))'", atMicros: nowMicros))
+            case .wait(let micros):
+                let end = waitUntilMicros ?? stepStartedMicros + micros
+                guard nowMicros >= end else {
+                    waitUntilMicros = end
+                    return nil
+                }
+                waitUntilMicros = nil
+            case .saveScreen(let name):
+                save(name, sink)
+            case .expectScreen(let name, let frame):
+                if let missed = expect(name, frame, sink) { return missed }
+            }
+            stepIndex += 1
+            stepStartedMicros = nowMicros
+            scannedLines = text.droppedLines
+        }
+        return nil
+    }
+
+    /// The current wait step's pattern against the lines since the last match.
+    private func match(_ index: Int) -> String? {
+        guard let regex = waitRegexes[index] else { return nil }
+        let first = max(0, scannedLines - text.droppedLines)
+        for i in first..<max(first, text.backlog.count) where text.backlog[i].contains(regex) {
+            let line = text.backlog[i]
+            text.consumeBacklog(through: i)
+            return line
+        }
+        scannedLines = text.droppedLines + text.backlog.count
+        if let partial = quietPartial, partial.contains(regex) {
+            text.consumePartial()
+            return partial
+        }
+        return nil
+    }
+
+    // MARK: Screens
+
+    private func save(_ name: String, _ sink: (RunEvent) -> Void) {
+        sink(.screen(name: name, frame: machine.display.glass, atMicros: nowMicros))
+    }
+
+    private func expect(_ name: String, _ expected: Frame, _ sink: (RunEvent) -> Void) -> RunOutcome? {
+        let actual = machine.display.glass
+        var differing = 0
+        for y in 0..<Frame.height {
+            for x in 0..<Frame.width where actual[x, y] != expected[x, y] { differing += 1 }
+        }
+        guard differing > 0 else {
+            sink(.note("screen equals \(name)", atMicros: nowMicros))
+            return nil
+        }
+        sink(.screenMismatch(name: name, actual: actual, atMicros: nowMicros))
+        return .missedExpectation("at \(Self.seconds(nowMicros)) the screen differs from \(name) in \(differing) of 8192 pixels")
+    }
+
+    // MARK: Wording
+
+    private func pending() -> String {
+        if stepIndex < plan.steps.count {
+            let what: String = switch plan.steps[stepIndex] {
+            case .waitSerial(let pattern, _): "waiting for /\(pattern)/; serial so far ends with '\(Self.quoted(lastLine()))'"
+            case .wait: "during a wait"
+            default: "at a step"
+            }
+            return "\(what) (step \(stepIndex + 1) of \(plan.steps.count))"
+        }
+        if timedIndex < timed.count { return "before the screen at \(Self.seconds(timed[timedIndex].atMicros))" }
+        return "with nothing pending"
+    }
+
+    private func lastLine() -> String {
+        text.partialText ?? text.backlog.last ?? ""
+    }
+
+    /// Simulated time for people: "1.234 s".
+    public static func seconds(_ micros: UInt64) -> String {
+        let millis = (micros + 500) / 1000
+        let fraction = String(millis % 1000)
+        return "\(millis / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
+    }
+
+    /// A line as it can be shown in one line: control characters escaped, long ones cut.
+    static func quoted(_ line: String) -> String {
+        var out = ""
+        for scalar in line.unicodeScalars.prefix(120) {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                out += (scalar.value < 0x10 ? "\\x0" : "\\x") + String(scalar.value, radix: 16)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return line.unicodeScalars.count > 120 ? out + "…" : out
+    }
+}

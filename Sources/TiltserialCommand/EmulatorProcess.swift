@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SerialIO
+
+/// `tiltsim` run as a child of `tiltserial demo`: the host binary links no
+/// emulator (no simavr, no libelf), it starts the one the user has. Found
+/// beside this executable (a build folder, `make install`'s bin), else on PATH.
+/// The child gets a process group of its own, so a Ctrl-C at the terminal
+/// reaches only us: the host stops first, then the board (`stop`), and the
+/// host never sees its port vanish.
+final class EmulatorProcess {
+    let child: ChildProcess
+    /// The board's pty, as tiltsim printed it.
+    let serialPath: String
+    private let output: CInt
+
+    /// Starts `tiltsim ARGUMENTS` and waits (at most `timeoutSeconds`) for the
+    /// pty path it prints first.
+    init(arguments: [String], timeoutSeconds: Int = 120) throws(Failure) {
+        let program = Self.locate()
+        var pipeEnds: [CInt] = [-1, -1]
+        guard pipe(&pipeEnds) == 0 else {
+            throw Failure(.emulatorFailed, "cannot start tiltsim: pipe: \(String(cString: strerror(errno)))")
+        }
+        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }  // only the dup2 below reaches the child
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // Its own group; no signal blocked or ignored that we block or ignore
+        // (a stopping host blocks SIGINT: tiltsim must still hear it).
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var none = sigset_t(), defaults = sigset_t()
+        sigemptyset(&none)
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGUSR1, SIGQUIT] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = program.contains("/")
+            ? posix_spawn(&pid, program, &actions, &attributes, argv, environ)
+            : posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
+        close(pipeEnds[1])
+        guard spawned == 0 else {
+            close(pipeEnds[0])
+            throw Failure(.emulatorFailed, spawned == ENOENT
+                ? "cannot find tiltsim beside tiltserial or on PATH; build it (swift build --product tiltsim) or install both (make install)"
+                : "cannot start \(program): \(String(cString: strerror(spawned)))")
+        }
+        child = ChildProcess(pid: pid)
+        output = pipeEnds[0]
+        serialPath = Self.firstLine(output, timeoutSeconds: timeoutSeconds) ?? ""
+        if serialPath.isEmpty {
+            stop()
+            let ended = stoppedEarly
+            throw Failure(.emulatorFailed, ended
+                ? "tiltsim stopped before it opened a port; its message is above"
+                : "tiltsim printed no port within \(timeoutSeconds) s; its messages are above")
+        }
+    }
+
+    deinit { stop() }
+
+    /// Ends tiltsim as Ctrl-C would (it writes its --png then), and reaps it;
+    /// SIGKILL if it has not ended within `graceSeconds`. Idempotent.
+    func stop(graceSeconds: Int = 10) {
+        guard !stopped else { return }
+        stopped = true
+        if let ending = child.reapIfEnded() {
+            stoppedEarly = true
+            _ = ending
+            close(output)
+            return
+        }
+        child.send(SIGINT)
+        let deadline = MonotonicClock.micros() + UInt64(graceSeconds) * 1_000_000
+        while child.reapIfEnded() == nil {
+            let now = MonotonicClock.micros()
+            if now >= deadline {
+                child.send(SIGKILL)
+                var status: Int32 = 0
+                _ = waitpid(child.pid, &status, 0)
+                break
+            }
+            ChildProcess.waitForAnExit([child], timeoutMicros: Int(deadline - now))
+        }
+        close(output)
+    }
+    private var stopped = false
+    /// tiltsim had ended on its own when `stop` came.
+    private(set) var stoppedEarly = false
+
+    /// `tiltsim` in this executable's folder if it is there, else the bare name (PATH).
+    static func locate() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if count > 0 {
+            let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if let slash = path.lastIndex(of: "/") {
+                let sibling = String(path[...slash]) + "tiltsim"
+                if access(sibling, X_OK) == 0 { return sibling }
+            }
+        }
+        return "tiltsim"
+    }
+
+    /// The first line on `fd`, waiting at most `timeoutSeconds`; nil at EOF or timeout.
+    static func firstLine(_ fd: CInt, timeoutSeconds: Int) -> String? {
+        var line: [UInt8] = []
+        let deadline = MonotonicClock.micros() + UInt64(timeoutSeconds) * 1_000_000
+        var byte: UInt8 = 0
+        while line.count < 4096 {
+            let now = MonotonicClock.micros()
+            guard now < deadline else { return nil }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(clamping: (deadline - now) / 1000 + 1))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return nil }
+            let n = read(fd, &byte, 1)
+            if n < 0 && errno == EINTR { continue }
+            guard n == 1 else { return nil }
+            if byte == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
+            line.append(byte)
+        }
+        return nil
+    }
+}

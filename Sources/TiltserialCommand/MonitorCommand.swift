@@ -1,0 +1,123 @@
+import ArgumentParser
+import SerialIO
+import WireProtocol
+
+/// `tiltserial monitor [PORT]`: what the board sends, one line per text line,
+/// frame or run of other bytes (as arduino-cli's monitor or miniterm, with our
+/// frames decoded). The splitting and wording are `MonitorReader` and
+/// `MonitorLine` (WireProtocol, pure); this is the loop around the port.
+struct Monitor: TiltserialSubcommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show what the board sends: text lines as text, frames decoded one per line, other bytes in hex.",
+        discussion: """
+            For checking a board, a sketch or the wiring: SAMPLE seq=12 t=1012000 ax=… lines for our frames, \
+            any text a sketch prints as it is, anything else as HEX bytes. Lines go to stdout; Ctrl-C stops.
+            """)
+
+    @Argument(help: "Serial port (/dev/ttyUSB0, /dev/ttyACM0, /dev/serial/by-id/...), or auto (the default): the only board plugged in.")
+    var port: String?
+
+    @Option(name: .customLong("port"), help: ArgumentHelp("Same as the PORT argument.", valueName: "PORT"))
+    var portOption: String?
+
+    @Option(name: .customLong("baud"), help: ArgumentHelp(SettingSpec.spec(flag: "baud")?.optionHelp ?? ""))
+    var baud: String?
+
+    @Option(name: .customLong("dtr"), help: ArgumentHelp(SettingSpec.spec(flag: "dtr")?.optionHelp ?? ""))
+    var dtr: String?
+
+    @Flag(name: .customLong("no-dtr"), help: "Same as --dtr leave: don't reset the board when opening.")
+    var noDTR = false
+
+    @Flag(help: "Send HOST_HELLO after opening, so a board that the open did not reset says HELLO (with its firmware version).")
+    var hello = false
+
+    /// A line that stops arriving part way is shown after this much quiet.
+    static let idleMicros = 200_000
+
+    func execute(_ context: CommandContext) throws(Failure) {
+        let (baud, dtr) = try serialSettings()
+        let logger = context.console.logger()
+        let path: String
+        if let given = port ?? portOption, given != "auto" {
+            path = given
+        } else {
+            path = try PortPicker.pick { logger.info("\($0)") }
+        }
+        let transport: any SerialTransport
+        do { transport = try SerialPort.open(path: path, baud: baud, options: SerialOptions(dtr: dtr)) } catch {
+            throw Failure(error)
+        }
+        defer { transport.close() }
+        if context.handleSignals { StopSignals.install(context.stop) }
+        defer { if context.handleSignals { StopSignals.restore() } }
+        logger.info("monitor: \(path) at \(baud) baud; Ctrl-C to stop")
+        if hello {
+            var failure: SerialError?
+            HostHelloFrame().encoded().withUnsafeBytes { raw in
+                do throws(SerialError) { try transport.write(raw) } catch { failure = error }
+            }
+            if let failure { throw Failure(failure) }
+        }
+        try watch(transport, path: path, context: context)
+    }
+
+    /// Reads and shows until Ctrl-C (or stdout closing) or the device goes.
+    func watch(_ transport: any SerialTransport, path: String, context: CommandContext) throws(Failure) {
+        var reader = MonitorReader()
+        var text = ""
+        let show: (MonitorItem) -> Void = { item in
+            text += MonitorLine.line(item)
+            text += "\n"
+        }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+        defer { buffer.deallocate() }
+        defer {
+            reader.flush(show)
+            if !text.isEmpty { context.console.writeOut(text) }
+        }
+        do throws(SerialError) {
+            while true {
+                let timeout = reader.pendingByteCount > 0 ? Self.idleMicros : -1
+                switch try transport.wait(timeoutMicros: timeout, orWakeUp: context.stop.readEnd) {
+                case .wokenUp:
+                    return
+                case .timedOut:
+                    reader.flush(show)
+                case .readable:
+                    var budget = 64 * 1024  // a flood still lets Ctrl-C in
+                    while budget > 0 {
+                        let count = try transport.read(into: buffer)
+                        if count == 0 { break }
+                        budget -= count
+                        reader.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), show)
+                    }
+                }
+                if !text.isEmpty {
+                    context.console.writeOut(text)
+                    text.removeAll(keepingCapacity: true)
+                }
+            }
+        } catch .deviceGone {
+            throw Failure(.deviceGone, "\(path): device gone (unplugged or closed); plug it in and start the monitor again")
+        } catch {
+            throw Failure(error)
+        }
+    }
+
+    /// `--baud` and `--dtr` checked by the settings table, as for `run`.
+    func serialSettings() throws(Failure) -> (baud: Int, dtr: SerialOptions.DTR) {
+        var given: [(String, String)] = []
+        if let baud { given.append(("baud", baud)) }
+        if let dtr { given.append(("dtr", dtr)) }
+        if noDTR { given.append(("dtr", "leave")) }
+        do {
+            var resolver = SettingsResolver()
+            for (flag, text) in given { try resolver.addOption(flag: flag, text: text) }
+            let settings = try resolver.resolve()
+            return (settings.baud, settings.dtr)
+        } catch {
+            throw Failure(.badSettings, error.message)
+        }
+    }
+}

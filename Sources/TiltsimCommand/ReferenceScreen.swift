@@ -1,0 +1,51 @@
+import CLibPNG
+import Foundation
+import TiltDisplay
+
+/// A PNG of the board's screen, as `--expect-screen` compares it: any PNG
+/// (libpng reads every colour type; transparency is laid on black) whose size
+/// is the 128 × 64 screen at a whole scale (1× … 16×, e.g. the 4× that
+/// `--screenshot` writes). A scale × scale block is lit when its mean grey is
+/// at least half.
+enum ReferenceScreen {
+    static func load(_ path: String) throws(TiltsimFailure) -> Frame {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .file("\(path): no such reference screen; save one with --screenshot SECONDS:\(path)")
+        }
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        guard png_image_begin_read_from_file(&image, path) != 0 else {
+            throw .data("\(path): not a PNG the reader understands (\(message(image))); save one with --screenshot")
+        }
+        defer { png_image_free(&image) }
+        let width = Int(image.width), height = Int(image.height)
+        let scale = width / Frame.width
+        guard scale >= 1, scale <= 16, width == Frame.width * scale, height == Frame.height * scale else {
+            throw .data("\(path) is \(width)×\(height); a reference screen is 128×64 at a whole scale (e.g. 512×256), as --screenshot writes")
+        }
+        image.format = UInt32(PNG_FORMAT_GRAY)
+        var gray = [UInt8](repeating: 0, count: width * height)
+        var black = png_color(red: 0, green: 0, blue: 0)
+        guard png_image_finish_read(&image, &black, &gray, 0, nil) != 0 else {
+            throw .data("\(path): the PNG is damaged (\(message(image))); save it again with --screenshot")
+        }
+        var bytes = [UInt8](repeating: 0, count: Frame.byteCount)
+        for y in 0..<Frame.height {
+            for x in 0..<Frame.width {
+                var sum = 0
+                for dy in 0..<scale {
+                    let row = (y * scale + dy) * width + x * scale
+                    for dx in 0..<scale { sum += Int(gray[row + dx]) }
+                }
+                if sum * 2 >= 255 * scale * scale { bytes[(y >> 3) * Frame.width + x] |= 1 << (y & 7) }
+            }
+        }
+        return Frame(bytes: bytes)!
+    }
+
+    private static func message(_ image: png_image) -> String {
+        withUnsafeBytes(of: image.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}

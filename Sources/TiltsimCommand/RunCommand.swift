@@ -1,0 +1,186 @@
+import ArgumentParser
+import BoardEmulator
+import Foundation
+import TiltDisplay
+
+/// `tiltsim run`: a sketch in simavr for CI, deterministic in simulated time.
+struct RunSketch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a sketch (ELF or Intel HEX) in simulated time and check what it prints and shows (for CI).",
+        discussion: """
+            Runs as fast as the machine allows; every time is simulated, so a run gives the same \
+            bytes and screens every time. The sketch's serial output goes to stdout (unless --quiet), \
+            what the run checks to stderr. Exit codes: 0 passed; 1 an expectation missed (a screen \
+            differed, or the sketch halted first); 2 a --fail-serial pattern matched; 3 the time ran out \
+            while waiting; 4 the firmware file is missing or bad; 64 bad options; 65 a bad scenario, \
+            motion or reference file; 66 such a file is missing; 73 an output file cannot be written.
+            """)
+
+    @Argument(help: ArgumentHelp("The sketch: an ELF from avr-gcc, or the .hex the Arduino IDE exports.", valueName: "sketch"))
+    var sketch: String
+
+    @OptionGroup(title: "Motion at power-on") var motion: MotionOptions
+
+    @Option(help: ArgumentHelp("Steps to take (YAML, or JSON by the .json extension): wait for serial text, set the motion, send serial input, wait, save or expect the screen.", valueName: "file"))
+    var scenario: String?
+
+    @Option(name: .customLong("expect-serial"), help: ArgumentHelp("A regular expression a serial line must match; repeat for several, matched in order (after the scenario's steps).", valueName: "regex"))
+    var expectSerial: [String] = []
+
+    @Option(name: .customLong("fail-serial"), help: ArgumentHelp("A regular expression that fails the run when a serial line matches it; repeatable.", valueName: "regex"))
+    var failSerial: [String] = []
+
+    @Option(help: ArgumentHelp("Save the screen (PNG, 4x) at this simulated time; repeatable.", valueName: "seconds:file.png"))
+    var screenshot: [String] = []
+
+    @Option(name: .customLong("expect-screen"), help: ArgumentHelp("At this simulated time the screen must equal this PNG (as --screenshot writes it); repeatable.", valueName: "seconds:file.png"))
+    var expectScreen: [String] = []
+
+    @Option(help: ArgumentHelp("Simulated seconds before the run ends (default: the scenario's, else 30); waiting past it exits 3.", valueName: "seconds"))
+    var timeout: Double?
+
+    @Option(name: .customLong("serial-log"), help: ArgumentHelp("Also write the sketch's serial output (raw bytes) to this file.", valueName: "file"))
+    var serialLog: String?
+
+    @Flag(help: "Do not copy the serial output to stdout.")
+    var quiet = false
+
+    static let defaultTimeoutSeconds = 30.0
+
+    func validate() throws {
+        try motion.validate()
+        for pattern in expectSerial + failSerial {
+            if let problem = SketchRun.patternProblem(pattern) { throw ValidationError(problem) }
+        }
+        if let timeout, !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout \(timeout): use simulated seconds above 0, at most 86400") }
+        for (option, values) in [("--screenshot", screenshot), ("--expect-screen", expectScreen)] {
+            for value in values { _ = try Self.timedFile(value, option) }
+        }
+    }
+
+    /// "SECONDS:FILE" → (µs, file).
+    static func timedFile(_ value: String, _ option: String) throws -> (micros: UInt64, file: String) {
+        guard let colon = value.firstIndex(of: ":"), let seconds = Double(value[..<colon]), seconds >= 0, seconds <= 86_400,
+              value.index(after: colon) < value.endIndex else {
+            throw ValidationError("\(option) \(value): write SECONDS:FILE.png, e.g. \(option) 2.5:screen.png")
+        }
+        return (UInt64((seconds * 1e6).rounded()), String(value[value.index(after: colon)...]))
+    }
+
+    func run() throws {
+        let code: Int32
+        do throws(TiltsimFailure) {
+            code = try execute()
+        } catch {
+            error.report()
+            throw ExitCode(error.exitCode)
+        }
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    private func execute() throws(TiltsimFailure) -> Int32 {
+        let file = try scenario.map { path throws(TiltsimFailure) in try ScenarioFile.load(path, noise: motion.noise) }
+        let timeoutSeconds = timeout ?? file?.timeoutSeconds ?? Self.defaultTimeoutSeconds
+        let timeoutMicros = UInt64((timeoutSeconds * 1e6).rounded())
+        var timed: [TimedScreen] = []
+        var outputs = file?.screenshotPaths ?? []
+        for value in screenshot {
+            let (micros, path) = try Self.timed(value, "--screenshot", before: timeoutMicros)
+            timed.append(TimedScreen(atMicros: micros, action: .save(name: path)))
+            outputs.append(path)
+        }
+        for value in expectScreen {
+            let (micros, path) = try Self.timed(value, "--expect-screen", before: timeoutMicros)
+            timed.append(TimedScreen(atMicros: micros, action: .expect(name: path, frame: try ReferenceScreen.load(path))))
+        }
+        for path in outputs { try PNGFile.checkWritable(path) }
+        let log = try serialLog.map { path throws(TiltsimFailure) in try SerialLogFile(path) }
+
+        let path = motion.isGiven ? try motion.path() : file?.motion ?? .script(Scenarios.rest)
+        let noise = file?.noise ?? motion.noise
+        let source = Motion(path, noise: noise > 0 ? SensorNoise(sampleRate: 100, seed: 0x5EED, scale: noise) : .none, loops: motion.loop)
+        let machine: AVRMachine
+        do { machine = try AVRMachine(.init(firmwarePath: sketch, motionSource: source)) } catch {
+            throw TiltsimFailure(description: error.description, exitCode: RunExit.badFirmware.rawValue)
+        }
+        let plan = RunPlan(timeoutMicros: timeoutMicros, failPatterns: (file?.failPatterns ?? []) + failSerial,
+                           steps: (file?.steps ?? []) + expectSerial.map { .waitSerial(pattern: $0, timeoutMicros: nil) },
+                           timedScreens: timed)
+        var writeFailure: TiltsimFailure?
+        let outcome = SketchRun(machine: machine, plan: plan).run { event in
+            switch event {
+            case .serial(let bytes):
+                if !quiet { FileHandle.standardOutput.write(Data(bytes)) }
+                log?.write(bytes)
+            case .screen(let name, let frame, let micros):
+                do throws(TiltsimFailure) {
+                    try PNGFile.write(frame, to: name)
+                    say("\(SketchRun.seconds(micros)): saved the screen to \(name)")
+                } catch {
+                    writeFailure = writeFailure ?? error
+                }
+            case .screenMismatch(let name, let actual, let micros):
+                let actualPath = Self.actualPath(for: name)
+                if (try? PNGFile.write(actual, to: actualPath)) != nil {
+                    say("\(SketchRun.seconds(micros)): the screen it showed instead is in \(actualPath)")
+                }
+            case .note(let text, let micros):
+                say("\(SketchRun.seconds(micros)): \(text)")
+            }
+        }
+        log?.close()
+        if let writeFailure { throw writeFailure }
+        let (exit, verdict): (RunExit, String) = switch outcome {
+        case .passed: (.passed, "passed")
+        case .missedExpectation(let why): (.missedExpectation, "FAILED, expectation missed: \(why)")
+        case .failureText(let why): (.failureText, "FAILED, failure text: \(why)")
+        case .timedOut(let why): (.timedOut, "FAILED, timed out: \(why)")
+        }
+        say("\(verdict) (\(SketchRun.seconds(machine.simulatedMicros)) simulated)")
+        return exit.rawValue
+    }
+
+    private static func timed(_ value: String, _ option: String, before timeout: UInt64) throws(TiltsimFailure) -> (UInt64, String) {
+        guard let (micros, path) = try? timedFile(value, option) else { throw .usage("\(option) \(value): write SECONDS:FILE.png") }
+        guard micros <= timeout else {
+            throw .usage("\(option) \(value): after the run ends (\(SketchRun.seconds(timeout))); raise --timeout")
+        }
+        return (micros, path)
+    }
+
+    /// Where the screen that differed from `reference` goes: beside it, ".actual.png".
+    static func actualPath(for reference: String) -> String {
+        let stem = reference.lowercased().hasSuffix(".png") ? String(reference.dropLast(4)) : reference
+        return stem + ".actual.png"
+    }
+
+    private func say(_ line: String) {
+        FileHandle.standardError.write(Data("tiltsim run: \(line)\n".utf8))
+    }
+}
+
+/// `tiltsim run`'s exit codes besides the shared ones (64, 65, 66, 71, 73).
+enum RunExit: Int32 {
+    case passed = 0
+    case missedExpectation = 1
+    case failureText = 2
+    case timedOut = 3
+    case badFirmware = 4
+}
+
+/// `--serial-log`: the raw bytes, written as they come.
+final class SerialLogFile {
+    private let handle: FileHandle
+
+    init(_ path: String) throws(TiltsimFailure) {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw .cannotCreate("\(path): cannot write the serial log there; pick a writable path")
+        }
+        self.handle = handle
+    }
+
+    func write(_ bytes: [UInt8]) { handle.write(Data(bytes)) }
+
+    func close() { try? handle.close() }
+}

@@ -1,0 +1,205 @@
+import BoardEmulator
+import Foundation
+import TiltCore
+import TiltDisplay
+import Yams
+
+/// A `tiltsim run --scenario FILE`: YAML (or JSON, by the .json extension)
+/// with optional settings and a list of steps, each a mapping with one action:
+///
+///     timeout: 20                 # simulated seconds (the command line's --timeout wins)
+///     motion: rest                # the motion at power-on: motion NAME, script FILE or csv FILE
+///     noise: 0                    # sensor noise scale (default: --noise, 1)
+///     fail-serial: ["panic", "ERROR \\d+"]
+///     steps:
+///       - wait-serial: "MPU6050 (ok|found)"   # a regular expression
+///         timeout: 5                           # optional, simulated seconds for this step
+///       - motion: tilt-right                   # or script: FILE, csv: FILE, pose: [back, right]
+///       - send-serial: "r\n"
+///       - wait: 2.5
+///       - screenshot: tilted.png
+///       - expect-screen: expected.png
+///
+/// Files named in it are relative to the scenario's folder.
+struct ScenarioFile {
+    var timeoutSeconds: Double?
+    var motion: Motion.Path?
+    var noise: Double?
+    var failPatterns: [String] = []
+    var steps: [RunStep] = []
+    /// Screenshot files, to check they can be written before the run.
+    var screenshotPaths: [String] = []
+
+    static let settingKeys = ["timeout", "motion", "script", "csv", "noise", "fail-serial", "steps"]
+    static let actionKeys = ["wait-serial", "motion", "script", "csv", "pose", "send-serial", "wait", "screenshot", "expect-screen"]
+
+    /// Reads and checks the whole file; `noise` is the command line's scale, used unless the file sets one.
+    static func load(_ path: String, noise defaultNoise: Double) throws(TiltsimFailure) -> ScenarioFile {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .file(FileManager.default.fileExists(atPath: path)
+                        ? "\(path): cannot read this scenario; check its permissions" : "\(path): no such scenario file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else { throw .data("\(path): not UTF-8 text; a scenario is YAML or JSON") }
+        let tree: Any?
+        do {
+            tree = path.lowercased().hasSuffix(".json")
+                ? try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+                : try Yams.load(yaml: text)
+        } catch {
+            throw .data("\(path): not valid \(path.lowercased().hasSuffix(".json") ? "JSON" : "YAML"): \(Self.oneLine("\(error)"))")
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        var reader = Reader(file: path, folder: folder.isEmpty ? "." : folder)
+        return try reader.scenario(tree, defaultNoise: defaultNoise)
+    }
+
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    }
+
+    /// Walks the parsed tree with messages that name the file, the step and the fix.
+    private struct Reader {
+        let file: String
+        let folder: String
+
+        mutating func scenario(_ tree: Any?, defaultNoise: Double) throws(TiltsimFailure) -> ScenarioFile {
+            guard let root = tree as? [String: Any] else {
+                throw fail("the top level must be a mapping with 'steps:' (and optionally \(ScenarioFile.settingKeys.dropLast().joined(separator: ", ")))")
+            }
+            try unknownKeys(root, allowed: ScenarioFile.settingKeys, what: "setting")
+            var result = ScenarioFile()
+            result.timeoutSeconds = try root["timeout"].map { v throws(TiltsimFailure) in try seconds(v, "timeout") }
+            if let noise = root["noise"] {
+                let value = try number(noise, "noise")
+                guard value >= 0 && value <= 100 else { throw fail("noise \(value): use a scale from 0 to 100") }
+                result.noise = value
+            }
+            let noise = result.noise ?? defaultNoise
+            let motions = ScenarioFile.motionKeys.filter { root[$0] != nil }
+            if motions.count > 1 { throw fail("give one of motion, script, csv at the top level") }
+            if let key = motions.first { result.motion = try motionPath(key, root[key]!, "") }
+            result.failPatterns = try patterns(root["fail-serial"], "fail-serial")
+            guard let steps = root["steps"] else { throw fail("no 'steps:' list; add one (see docs/emulator.md)") }
+            guard let list = steps as? [Any] else { throw fail("'steps' must be a list of mappings, one action each") }
+            for (index, item) in list.enumerated() {
+                try step(item, number: index + 1, noise: noise, into: &result)
+            }
+            return result
+        }
+
+        private func step(_ item: Any, number: Int, noise: Double, into result: inout ScenarioFile) throws(TiltsimFailure) {
+            let at = "step \(number): "
+            guard let map = item as? [String: Any] else {
+                throw fail(at + "a step is a mapping with one action: \(ScenarioFile.actionKeys.joined(separator: ", "))")
+            }
+            try unknownKeys(map, allowed: ScenarioFile.actionKeys + ["timeout"], what: "key", at: at)
+            let actions = ScenarioFile.actionKeys.filter { map[$0] != nil }
+            guard actions.count == 1, let action = actions.first else {
+                throw fail(at + "give exactly one action (found \(actions.isEmpty ? "none" : actions.joined(separator: ", ")))")
+            }
+            if map["timeout"] != nil && action != "wait-serial" { throw fail(at + "'timeout' belongs to a wait-serial step") }
+            let value = map[action]!
+            switch action {
+            case "wait-serial":
+                let pattern = try string(value, at + "wait-serial")
+                if let problem = SketchRun.patternProblem(pattern) { throw fail(at + problem) }
+                let timeout = try map["timeout"].map { v throws(TiltsimFailure) in try seconds(v, at + "timeout") }
+                result.steps.append(.waitSerial(pattern: pattern, timeoutMicros: timeout.map { UInt64($0 * 1e6) }))
+            case "send-serial":
+                result.steps.append(.sendSerial(Array(try string(value, at + "send-serial").utf8)))
+            case "wait":
+                result.steps.append(.wait(micros: UInt64(try seconds(value, at + "wait") * 1e6)))
+            case "screenshot":
+                let path = resolve(try string(value, at + "screenshot"))
+                result.screenshotPaths.append(path)
+                result.steps.append(.saveScreen(name: path))
+            case "expect-screen":
+                let path = resolve(try string(value, at + "expect-screen"))
+                result.steps.append(.expectScreen(name: path, frame: try ReferenceScreen.load(path)))
+            default:
+                let path = try motionPath(action, value, at)
+                result.steps.append(.setMotion(Motion(path, noise: noise > 0
+                    ? SensorNoise(sampleRate: 100, seed: 0x5EED &+ UInt64(number), scale: noise) : .none)))
+            }
+        }
+
+        private func motionPath(_ key: String, _ value: Any, _ at: String) throws(TiltsimFailure) -> Motion.Path {
+            switch key {
+            case "motion":
+                let name = try string(value, at + "motion")
+                guard let script = Scenarios.named(name) else {
+                    throw fail(at + "motion '\(name)': unknown; use one of \(Scenarios.names.joined(separator: ", "))")
+                }
+                return .script(script)
+            case "pose":
+                let angles: [Double]
+                if let list = value as? [Any] {
+                    angles = try list.map { v throws(TiltsimFailure) in try number(v, at + "pose") }
+                } else if let map = value as? [String: Any] {
+                    try unknownKeys(map, allowed: ["back", "right"], what: "pose key", at: at)
+                    angles = [try number(map["back"] ?? 30, at + "pose back"), try number(map["right"] ?? 0, at + "pose right")]
+                } else {
+                    throw fail(at + "pose is [back°, right°] or {back: …, right: …}")
+                }
+                guard angles.count == 2, angles.allSatisfy({ abs($0) <= 180 }) else {
+                    throw fail(at + "pose is two angles in degrees from -180 to 180: [back, right]")
+                }
+                return .script(MotionScript(keys: [.init(0, Pose(back: angles[0], right: angles[1]))]))
+            case "script":
+                let path = resolve(try string(value, at + "script"))
+                do { return .script(try MotionScript(parsing: try MotionOptions.read(path, what: "motion script"))) } catch let error as TiltsimFailure {
+                    throw error
+                } catch {
+                    throw .data("\(path): \(error)")
+                }
+            default:  // csv
+                let path = resolve(try string(value, at + "csv"))
+                return try MotionOptions.recorded(path)
+            }
+        }
+
+        private func patterns(_ value: Any?, _ what: String) throws(TiltsimFailure) -> [String] {
+            guard let value else { return [] }
+            let list: [String]
+            if let one = value as? String { list = [one] } else if let many = value as? [Any] {
+                list = try many.map { v throws(TiltsimFailure) in try string(v, what) }
+            } else {
+                throw fail("\(what) is a regular expression or a list of them")
+            }
+            for pattern in list { if let problem = SketchRun.patternProblem(pattern) { throw fail("\(what): \(problem)") } }
+            return list
+        }
+
+        private func unknownKeys(_ map: [String: Any], allowed: [String], what: String, at: String = "") throws(TiltsimFailure) {
+            if let unknown = map.keys.sorted().first(where: { !allowed.contains($0) }) {
+                throw fail(at + "unknown \(what) '\(unknown)'; use one of \(allowed.joined(separator: ", "))")
+            }
+        }
+
+        private func string(_ value: Any, _ what: String) throws(TiltsimFailure) -> String {
+            guard let text = value as? String else { throw fail("\(what) must be text (quote it)") }
+            return text
+        }
+
+        private func number(_ value: Any, _ what: String) throws(TiltsimFailure) -> Double {
+            if value is Bool { throw fail("\(what) must be a number") }
+            if let int = value as? Int { return Double(int) }
+            if let double = value as? Double, double.isFinite { return double }
+            throw fail("\(what) must be a number")
+        }
+
+        private func seconds(_ value: Any, _ what: String) throws(TiltsimFailure) -> Double {
+            let seconds = try number(value, what)
+            guard seconds >= 0 && seconds <= 86_400 else { throw fail("\(what) \(seconds): use simulated seconds from 0 to 86400") }
+            return seconds
+        }
+
+        private func resolve(_ path: String) -> String {
+            path.hasPrefix("/") ? path : folder + "/" + path
+        }
+
+        private func fail(_ message: String) -> TiltsimFailure { .data("\(file): \(message)") }
+    }
+
+    static let motionKeys = ["motion", "script", "csv"]
+}

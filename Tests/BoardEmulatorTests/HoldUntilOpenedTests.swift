@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import TiltCore
+@testable import BoardEmulator
+
+/// Nothing lost at boot: a board held off until a host first opens its pty
+/// starts then, so the host reads the firmware's first byte and the motion
+/// from its start (issue 13 §4).
+@Suite(.serialized) struct HoldUntilOpenedTests {
+    /// Long enough that an unheld free-running board would have run for a while.
+    static let quiet: Duration = .milliseconds(300)
+
+    @Test func anAVRBoardHeldInResetBootsWhenAClientOpensThePty() throws {
+        var configuration = try AVRBoard.Configuration(
+            firmwarePath: AVRTestFirmware.path(), pace: .freeRunning, motionSource: TimeStampMotionSource())
+        configuration.holdInResetUntilOpened = true
+        let board = try AVRBoard(configuration)
+        defer { board.stop() }
+        board.start()
+        #expect(board.currentStatus.state == .waitingForHost)
+        #expect(board.waitFor(timeout: Self.quiet) { $0.simulatedMicros > 0 || $0.bytesFromAVR > 0 } == nil,
+                "a held board must not run")
+
+        let client = try AVRPtyClient(path: #require(board.serialPath))
+        // The very first bytes are the firmware's boot banner.
+        #expect(client.readLine() == "W68")
+        #expect(client.readLine() == "D")
+        let line = try #require(client.readLine { $0.hasPrefix("S") })
+        let bytes = try #require(line.sampleBytes)
+        let sample = try #require(RawSample(burst: bytes))
+        // Simulated time (what the motion is asked at) began at the open: the
+        // first sample is 10 ms after the sensor woke, not 300 ms of waiting later.
+        #expect(TimeStampMotionSource.time(of: sample) < 50_000)
+        let status = board.currentStatus
+        #expect(status.state == .running && status.hostConnected)
+        #expect(status.droppedSerialOutput == 0)
+    }
+
+    @Test func anUnheldAVRBoardCountsWhatNoClientRead() throws {
+        let board = try AVRBoard(.init(firmwarePath: AVRTestFirmware.path(), pace: .freeRunning,
+                                       motionSource: ConstantMotionSource.faceUp))
+        defer { board.stop() }
+        board.start()
+        let dropped = board.waitFor(timeout: .seconds(10)) { $0.droppedSerialOutput > 0 }
+        #expect(dropped?.hostConnected == false)
+        #expect(board.unreadOutput.count > 0 && board.unreadOutput.unit == "bytes")
+    }
+
+    @Test func aNativeBoardHeldOffSaysHelloWhenAHostOpensThePty() throws {
+        var configuration = NativeBoard.Configuration.test(rate: 100, motion: TimeStampMotionSource(), limit: 5)
+        configuration.holdUntilOpened = true
+        let board = try NativeBoard(configuration)
+        defer { board.stop() }
+        board.start()
+        #expect(board.currentStatus.state == .waitingForHost)
+        #expect(board.waitFor(timeout: Self.quiet) { $0.hellosSent > 0 || $0.lifetimeMicros > 0 } == nil)
+
+        let host = try HostEnd(try #require(board.serialPath))
+        try host.read(timeout: .seconds(10)) { $0.samples.count == 5 }
+        guard case .hello? = host.frames.first else {
+            Issue.record("the first frame is not HELLO: \(host.frames.prefix(2))")
+            return
+        }
+        // Board lifetime, and so the motion, started at the open.
+        #expect(host.samples.map { TimeStampMotionSource.time(of: $0.raw) } == [10_000, 20_000, 30_000, 40_000, 50_000])
+        #expect(board.currentStatus.state == .running)
+        #expect(board.currentStatus.samplesDroppedUnread == 0)
+    }
+
+    @Test func aLoopingMotionStartsOverAfterEachRound() {
+        let script = MotionScript(keys: [.init(0, Pose(back: 30)), .init(1, Pose(back: 30, right: 20))])
+        var looping = Motion(.script(script), loops: true)
+        var once = Motion(.script(script))
+        #expect(looping.loopMicros == 1_000_000)
+        #expect(looping.sample(atMicros: 2_250_000) == once.sample(atMicros: 250_000))
+        #expect(once.sample(atMicros: 2_250_000) == once.sample(atMicros: 1_000_000))
+        // Rows at 0 and 10 ms (relative): each holds 10 ms, a round is 20 ms.
+        let rows = [TimedSample(timeMicros: 5_000, sequence: 0, raw: RawSample(accel: Axes3(x: 1, y: 0, z: 0))),
+                    TimedSample(timeMicros: 15_000, sequence: 1, raw: RawSample(accel: Axes3(x: 2, y: 0, z: 0)))]
+        var recorded = Motion(.recorded(rows), loops: true)
+        #expect(recorded.loopMicros == 20_000)
+        #expect(recorded.sample(atMicros: 35_000).accel.x == 2)
+        #expect(recorded.sample(atMicros: 41_000).accel.x == 1)
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+import TiltCore
+import TiltDisplay
+@testable import BoardEmulator
+
+/// `tiltsim run`'s engine in-process: fixture sketches of our own, checked in
+/// simulated time (no wall clock anywhere).
+@Suite(.serialized) struct SketchRunTests {
+    struct Record {
+        var serial: [UInt8] = []
+        var screens: [(String, Frame, UInt64)] = []
+        var notes: [(String, UInt64)] = []
+        var mismatches: [String] = []
+    }
+
+    func run(_ firmware: String, _ plan: RunPlan, motion: any MotionSource = ConstantMotionSource.faceUp) throws -> (RunOutcome, Record, UInt64) {
+        let machine = try AVRMachine(.init(firmwarePath: firmware, motionSource: motion))
+        var record = Record()
+        let run = SketchRun(machine: machine, plan: plan)
+        let outcome = run.run { event in
+            switch event {
+            case .serial(let bytes): record.serial += bytes
+            case .screen(let name, let frame, let micros): record.screens.append((name, frame, micros))
+            case .screenMismatch(let name, _, _): record.mismatches.append(name)
+            case .note(let text, let micros): record.notes.append((text, micros))
+            }
+        }
+        return (outcome, record, run.nowMicros)
+    }
+
+    static let tour = Motion(.script(Scenarios.tour), noise: SensorNoise(sampleRate: 100, seed: 7))
+
+    @Test func theHexTheIDEExportsRunsLikeTheELF() throws {
+        let sketch = try SketchFixtures.bootEcho.get()
+        let plan = RunPlan(timeoutMicros: 1_000_000)
+        let (elfOutcome, elf, _) = try run(sketch.elf, plan)
+        let (hexOutcome, hex, _) = try run(sketch.hex, plan)
+        #expect(elfOutcome == .passed && hexOutcome == .passed)
+        let text = String(decoding: hex.serial, as: UTF8.self)
+        #expect(text.hasPrefix("boot_echo 1.0 ready\r\ntick 250\r\n"))
+        #expect(text.contains("tick 750\r\n"))
+        #expect(hex.serial == elf.serial)
+    }
+
+    @Test func twoRunsGiveTheSameBytesAndScreensAtTheSameSimulatedTimes() throws {
+        let sketch = try SketchFixtures.tiltBar.get()
+        // The tour: level at 1 s, right side down 21° at 4.3 s and 35° at 6 s.
+        let plan = RunPlan(timeoutMicros: 6_500_000, timedScreens: [1_000_000, 4_300_000, 6_000_000].map {
+            TimedScreen(atMicros: UInt64($0), action: .save(name: "t\($0)"))
+        })
+        let (firstOutcome, first, _) = try run(sketch.hex, plan, motion: Self.tour)
+        let (secondOutcome, second, _) = try run(sketch.hex, plan, motion: Self.tour)
+        #expect(firstOutcome == .passed && secondOutcome == .passed)
+        #expect(first.serial.count > 500)
+        #expect(first.serial == second.serial)
+        #expect(first.screens.map(\.2) == [1_000_000, 4_300_000, 6_000_000])
+        #expect(first.screens.map(\.1) == second.screens.map(\.1))
+        // Not vacuous: the tour moves the bar between the screenshots.
+        #expect(Set(first.screens.map(\.1)).count == 3)
+    }
+
+    @Test func stepsWaitSendAndSetTheMotionInOrder() throws {
+        let echo = try SketchFixtures.bootEcho.get()
+        let (outcome, record, now) = try run(echo.elf, RunPlan(timeoutMicros: 5_000_000, steps: [
+            .waitSerial(pattern: "ready$", timeoutMicros: 100_000),
+            .sendSerial(Array("hello there\n".utf8)),
+            .waitSerial(pattern: "^echo: hello there$", timeoutMicros: 100_000),
+            .wait(micros: 400_000),
+            .waitSerial(pattern: "tick \\d+", timeoutMicros: nil),
+        ]))
+        #expect(outcome == .passed)
+        let matched = record.notes.filter { $0.0.hasPrefix("serial matched") }
+        #expect(matched.count == 3)
+        // The echo comes after the send; the wait lets 0.4 s pass; ticks since then count.
+        let echoed = try #require(matched.dropFirst().first?.1)
+        #expect(now >= echoed + 400_000)
+        // Ticks printed during the wait count: the first one matches as the wait ends.
+        let tick = try #require(matched.last)
+        #expect(tick.0.contains(": tick ") && tick.1 == echoed + 400_000)
+
+        let bar = try SketchFixtures.tiltBar.get()
+        let steps: [RunStep] = [
+            .waitSerial(pattern: "ready", timeoutMicros: nil),
+            .wait(micros: 200_000), .saveScreen(name: "level"),
+            .setMotion(Motion(.script(MotionScript(keys: [.init(0, Pose(back: 30, right: 30))])))),
+            .wait(micros: 200_000), .saveScreen(name: "right"),
+        ]
+        let (barOutcome, barRecord, _) = try run(bar.hex, RunPlan(timeoutMicros: 2_000_000, steps: steps))
+        #expect(barOutcome == .passed)
+        let lit = barRecord.screens.map { screen in (0..<128).filter { screen.1[$0, 10] }.count }
+        // Level: a bar to the middle; right side down 30°: ax = -0.5 g, 32 columns shorter.
+        #expect(lit == [64, 32])
+    }
+
+    @Test func aFailurePatternEndsTheRunWhenItsLineArrives() throws {
+        let echo = try SketchFixtures.bootEcho.get()
+        let (outcome, _, now) = try run(echo.elf, RunPlan(timeoutMicros: 5_000_000, failPatterns: ["FATAL"], steps: [
+            .waitSerial(pattern: "ready", timeoutMicros: nil), .sendSerial(Array("crash\n".utf8)),
+            .waitSerial(pattern: "never printed", timeoutMicros: nil),
+        ]))
+        guard case .failureText(let why) = outcome else {
+            Issue.record("expected the failure text, got \(outcome)")
+            return
+        }
+        #expect(why.contains("'FATAL: asked to fail'") && why.contains("/FATAL/"))
+        #expect(now < 100_000)
+    }
+
+    @Test func waitingPastAStepsTimeoutOrTheRunsTimesOutAtThatSimulatedInstant() throws {
+        let echo = try SketchFixtures.bootEcho.get()
+        let (step, _, stepEnd) = try run(echo.elf, RunPlan(timeoutMicros: 5_000_000, steps: [
+            .wait(micros: 100_000), .waitSerial(pattern: "never printed", timeoutMicros: 300_000),
+        ]))
+        guard case .timedOut(let why) = step else { Issue.record("got \(step)"); return }
+        #expect(stepEnd == 400_000)
+        #expect(why.contains("/never printed/ did not appear within 0.300 s") && why.contains("tick"))
+
+        let (whole, _, wholeEnd) = try run(echo.elf, RunPlan(timeoutMicros: 700_000, steps: [
+            .waitSerial(pattern: "never printed", timeoutMicros: nil),
+        ]))
+        guard case .timedOut = whole else { Issue.record("got \(whole)"); return }
+        #expect(wholeEnd == 700_000)
+
+        // Nothing expected: the run just lasts its time and passes.
+        let (plain, record, plainEnd) = try run(echo.elf, RunPlan(timeoutMicros: 600_000))
+        #expect(plain == .passed && plainEnd == 600_000)
+        #expect(String(decoding: record.serial, as: UTF8.self).hasSuffix("tick 500\r\n"))
+    }
+
+    @Test func aScreenThatDiffersIsAMissedExpectation() throws {
+        let bar = try SketchFixtures.tiltBar.get()
+        let (saved, record, _) = try run(bar.elf, RunPlan(timeoutMicros: 1_000_000, timedScreens: [
+            TimedScreen(atMicros: 500_000, action: .save(name: "now")),
+        ]))
+        #expect(saved == .passed)
+        let screen = try #require(record.screens.first?.1)
+        let same = try run(bar.elf, RunPlan(timeoutMicros: 1_000_000, timedScreens: [
+            TimedScreen(atMicros: 500_000, action: .expect(name: "same", frame: screen)),
+        ]))
+        #expect(same.0 == .passed)
+        let (differs, differing, _) = try run(bar.elf, RunPlan(timeoutMicros: 1_000_000, steps: [
+            .wait(micros: 500_000), .expectScreen(name: "blank", frame: Frame()),
+        ]))
+        #expect(differs == .missedExpectation("at 0.500 s the screen differs from blank in 4096 of 8192 pixels"))
+        #expect(differing.mismatches == ["blank"])
+    }
+
+    @Test func intelHexRecordsAndTheirErrors() throws {
+        let hex = try IntelHex(parsing: ":0400000001020304F2\r\n:020000040000FA\r\n:00000001FF\r\n")
+        #expect(hex.image == [1, 2, 3, 4])
+        let offset = try IntelHex(parsing: ":020010001122BB\n:00000001FF\n")
+        #expect(offset.image.count == 0x12 && offset.image[0x10] == 0x11 && offset.image[0] == 0xFF)
+        #expect(throws: IntelHex.ParseError(line: 1, reason: "bad checksum; the file is damaged, export it again")) {
+            try IntelHex(parsing: ":0400000001020304F3\n:00000001FF\n")
+        }
+        #expect(throws: IntelHex.ParseError(line: 1, reason: "no end-of-file record (:00000001FF); the file is cut short")) {
+            try IntelHex(parsing: ":0400000001020304F2\n")
+        }
+        #expect(throws: IntelHex.ParseError.self) { try IntelHex(parsing: "hello\n") }
+        #expect(IntelHex.looksLikeHex(Array("\n:00000001FF".utf8)) && !IntelHex.looksLikeHex(Array("\u{7f}ELF".utf8)))
+    }
+}

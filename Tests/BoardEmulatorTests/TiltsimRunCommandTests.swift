@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import TiltDisplay
+
+/// `tiltsim run` as CI runs it: a subprocess with fixture sketches, its exit
+/// codes, scenario files and output files.
+@Suite struct TiltsimRunCommandTests {
+    let tiltsim = TiltsimCommandTests()
+
+    func temporary(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("tiltsim-run-\(getpid())-\(UUID().uuidString.prefix(6))-\(name)").path
+    }
+
+    @Test func exitCodesSayHowTheRunWent() throws {
+        let echo = try SketchFixtures.bootEcho.get()
+        let passed = try tiltsim.run(["run", echo.hex, "--expect-serial", "ready", "--expect-serial", "tick 500"])
+        #expect(passed.code == 0, "\(passed.err)")
+        #expect(passed.out.hasPrefix("boot_echo 1.0 ready\r\ntick 250\r\ntick 500\r\n"))
+        #expect(passed.err.contains("tiltsim run: 0.502 s: serial matched /tick 500/: tick 500\n"))
+        #expect(passed.err.hasSuffix("tiltsim run: passed (0.502 s simulated)\n"))
+
+        let failure = try tiltsim.run(["run", echo.elf, "--fail-serial", "tick 2\\d\\d$", "--timeout", "2", "--quiet"])
+        #expect(failure.code == 2, "\(failure.err)")
+        #expect(failure.out.isEmpty)
+
+        let timeout = try tiltsim.run(["run", echo.elf, "--expect-serial", "never printed", "--timeout", "0.5", "--quiet"])
+        #expect(timeout.code == 3)
+        #expect(timeout.err.contains("FAILED, timed out: the run's time (0.500 s) ran out waiting for /never printed/"))
+
+        let missed = try tiltsim.run(["run", echo.elf, "--expect-screen", "0.2:" + Self.blankPNG(), "--quiet"])
+        #expect(missed.code == 0, "boot_echo has no display: the screen stays dark \(missed.err)")
+
+        let text = temporary("not-firmware.txt")
+        try "hello\n".write(toFile: text, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: text) }
+        let bad = try tiltsim.run(["run", text])
+        #expect(bad.code == 4)
+        #expect(bad.err == "tiltsim: \(text) is not an ELF file nor Intel HEX; pass the .elf or .hex that avr-gcc or the Arduino IDE built\n")
+        let missing = try tiltsim.run(["run", "/nonexistent/sketch.hex"])
+        #expect(missing.code == 4)
+        #expect(missing.err.hasPrefix("tiltsim: cannot open firmware /nonexistent/sketch.hex: no such file"))
+
+        let usage = try tiltsim.run(["run", echo.hex, "--screenshot", "40:x.png"])
+        #expect(usage.code == 64)
+        #expect(usage.err == "tiltsim: --screenshot 40:x.png: after the run ends (30.000 s); raise --timeout\n")
+    }
+
+    @Test func twoProcessesWriteTheSameScreensAndSerialLogAndAScreenMismatchExitsOne() throws {
+        let bar = try SketchFixtures.tiltBar.get()
+        var outputs: [(png: Data, log: Data)] = []
+        for run in 0..<2 {
+            let png = temporary("bar\(run).png"), log = temporary("bar\(run).log")
+            defer { try? FileManager.default.removeItem(atPath: png); try? FileManager.default.removeItem(atPath: log) }
+            let result = try tiltsim.run(["run", bar.hex, "--motion", "tilt-right", "--timeout", "1.5", "--quiet",
+                                          "--screenshot", "1.2:\(png)", "--serial-log", log])
+            #expect(result.code == 0, "\(result.err)")
+            #expect(result.err.contains("1.200 s: saved the screen to \(png)"))
+            outputs.append((try Data(contentsOf: URL(fileURLWithPath: png)), try Data(contentsOf: URL(fileURLWithPath: log))))
+        }
+        #expect(outputs[0].png == outputs[1].png)
+        #expect(outputs[0].log == outputs[1].log)
+        #expect(String(decoding: outputs[0].log, as: UTF8.self).hasPrefix("tilt_bar ready\r\nax="))
+
+        // The same screen expected at the same time passes; at rest the bar differs.
+        let reference = temporary("reference.png")
+        try outputs[0].png.write(to: URL(fileURLWithPath: reference))
+        defer {
+            try? FileManager.default.removeItem(atPath: reference)
+            try? FileManager.default.removeItem(atPath: String(reference.dropLast(4)) + ".actual.png")
+        }
+        let same = try tiltsim.run(["run", bar.elf, "--motion", "tilt-right", "--timeout", "1.5", "--quiet", "--expect-screen", "1.2:\(reference)"])
+        #expect(same.code == 0, "\(same.err)")
+        let still = try tiltsim.run(["run", bar.elf, "--motion", "rest", "--timeout", "1.5", "--quiet", "--expect-screen", "1.2:\(reference)"])
+        #expect(still.code == 1)
+        #expect(still.err.contains("the screen differs from \(reference) in"))
+        #expect(FileManager.default.fileExists(atPath: String(reference.dropLast(4)) + ".actual.png"))
+    }
+
+    @Test(arguments: ["yaml", "json"])
+    func aScenarioFileDrivesTheRun(format: String) throws {
+        let echo = try SketchFixtures.bootEcho.get()
+        let scenario = temporary("scenario.\(format)")
+        let yaml = """
+            # boot_echo, checked step by step
+            timeout: 3
+            fail-serial: FATAL
+            steps:
+              - wait-serial: "ready$"
+                timeout: 0.1
+              - send-serial: "ping\\n"
+              - wait-serial: "^echo: ping$"
+              - wait: 0.5
+              - pose: [30, 10]
+              - wait-serial: "tick \\\\d+"
+            """
+        let json = """
+            {"timeout": 3, "fail-serial": ["FATAL"], "steps": [
+              {"wait-serial": "ready$", "timeout": 0.1}, {"send-serial": "ping\\n"},
+              {"wait-serial": "^echo: ping$"}, {"wait": 0.5}, {"pose": {"back": 30, "right": 10}},
+              {"wait-serial": "tick \\\\d+"}]}
+            """
+        try (format == "yaml" ? yaml : json).write(toFile: scenario, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: scenario) }
+        let result = try tiltsim.run(["run", echo.elf, "--scenario", scenario, "--quiet"])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.err.contains("serial matched /^echo: ping$/: echo: ping"))
+        #expect(result.err.contains("serial matched /tick \\d+/"))
+
+        let broken = temporary("broken.\(format)")
+        try (format == "yaml" ? "steps:\n  - wiat-serial: ready\n" : #"{"steps": [{"wiat-serial": "ready"}]}"#)
+            .write(toFile: broken, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: broken) }
+        let bad = try tiltsim.run(["run", echo.elf, "--scenario", broken])
+        #expect(bad.code == 65)
+        #expect(bad.err.hasPrefix("tiltsim: \(broken): step 1: unknown key 'wiat-serial'; use one of wait-serial,"))
+        #expect(bad.err.split(separator: "\n").count == 1)
+    }
+
+    /// A dark 128×64 PNG at 1×.
+    static func blankPNG() -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tiltsim-blank-\(getpid()).png").path
+        if !FileManager.default.fileExists(atPath: path) {
+            FileManager.default.createFile(atPath: path, contents: Data(PNGEncoder.encode(Frame(), scale: 1)))
+        }
+        return path
+    }
+}

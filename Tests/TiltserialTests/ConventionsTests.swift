@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import TiltPipeline
+import TiltVersion
+@testable import TiltserialCommand
+
+/// What makers expect of a command-line tool: `--version`, usage errors as
+/// one line with a fix and a documented code, completions, `--help`.
+@Suite struct ConventionsTests {
+    @Test func versionComesFromTheOneConstant() throws {
+        let r = runTiltserial(["--version"])
+        #expect(r.code == 0)
+        #expect(r.out == "tiltserial \(TiltVersion.number) (wire protocol 1)\n")
+        #expect(r.err.isEmpty)
+        #expect(runTiltserial(["monitor", "--version"]).out == r.out)
+
+        let tiltsim = try runTiltsim(["--version"])
+        #expect(tiltsim.code == 0)
+        #expect(tiltsim.out == "tiltsim \(TiltVersion.number) (wire protocol 1)\n")
+    }
+
+    @Test func aNegativeValueGetsTheAttachedFormAsItsFix() {
+        let r = runTiltserial(["/dev/null", "--rest-angle", "-30"])
+        #expect(r.code == 21)
+        #expect(r.err == "tiltserial: error: Missing value for '--rest-angle <DEG>'; "
+                + "a value that starts with '-' must be attached with '=': --rest-angle=-30\n")
+        // ... and the attached form is read as the value.
+        let attached = runTiltserial(["/dev/null", "--tick-ms=-5"])
+        #expect(attached.err == "tiltserial: error: --tick-ms: '-5' is not valid; it must be a number between 1 and 1000 ms\n")
+    }
+
+    @Test(arguments: [
+        (["run", "--tilt-harder"], "tiltserial: error: Unknown option '--tilt-harder'; see `tiltserial run --help` for the options\n"),
+        (["replay"], "tiltserial: error: Missing expected argument '<file>'; see `tiltserial replay --help` for the options\n"),
+        (["demo", "--speed", "fast"], "tiltserial: error: The value 'fast' is invalid for '--speed <N>'; see `tiltserial demo --help` for the options\n"),
+        (["monitor", "--baud"], "tiltserial: error: Missing value for '--baud <baud>'; see `tiltserial monitor --help` for the options\n"),
+        (["list", "extra"], "tiltserial: error: Unexpected argument 'extra'; see `tiltserial list --help` for the options\n"),
+    ])
+    func usageErrorsAreOneLineWithAFixAndCode21(arguments: [String], line: String) {
+        let r = runTiltserial(arguments)
+        #expect(r.code == 21)
+        #expect(r.err == line)
+        #expect(r.out.isEmpty)
+    }
+
+    @Test func helpAndCompletionScriptsStayArgumentParsers() {
+        let help = runTiltserial(["monitor", "--help"])
+        #expect(help.code == 0)
+        #expect(help.out.contains("USAGE: tiltserial monitor [<port>]"))
+        for shell in ["bash", "zsh", "fish"] {
+            let script = runTiltserial(["--generate-completion-script", shell])
+            #expect(script.code == 0)
+            #expect(script.out.contains("monitor") && script.out.contains("tick-ms"), "\(shell)")
+        }
+    }
+
+    @Test func theHelloLineShowsTheHostVersionBesideTheFirmwares() throws {
+        let link = tempPath("board")
+        let board = try TestBoard(link: link)
+        defer { board.close() }
+        let host = InProcessHost(["run", link])
+        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        try board.send(Stream.hello() + Stream.samples(0..<10).wire)
+        #expect(host.captured.waitFor(seconds: 20) { _, err in
+            err.contains("board: firmware 1.0.0 (host: tiltserial \(TiltVersion.number)), protocol 1,")
+        }, "\(host.captured.err)")
+        #expect(host.interrupt() == 0)
+    }
+
+    @Test func noValidFramesQuotesWhatCameFirst() throws {
+        for (bytes, quote) in [(Array("\r\nTemperature: 21.5 C\r\nTemperature: 21.6 C\r\n".utf8), "(first line 'Temperature: 21.5 C')"),
+                               ([0x81, 0xF3, 0x0A, 0x9C] + [UInt8](repeating: 0xEE, count: 20), "(first bytes 81 f3 0a 9c ee ee ee ee ee ee ee ee …)")] {
+            let link = tempPath("board")
+            let board = try TestBoard(link: link)
+            defer { board.close() }
+            let host = InProcessHost(["run", link, "--hello-timeout", "300"])
+            #expect(try board.waitFor { _ in board.hostHellos == 1 })
+            try board.send(bytes)
+            #expect(host.wait() == 15)
+            #expect(host.captured.err.contains(quote), "\(host.captured.err)")
+        }
+    }
+
+    @Test func theSummaryCountsInTheRightFormAndRoundsTheDuration() {
+        var counters = HostCounters()
+        counters.samples = 1
+        counters.decoder.framesDecoded = 1
+        counters.decoder.crcErrors = 1
+        counters.ticks = 1
+        counters.fires = 1
+        #expect(HostSummary(durationMicros: 61_400_000, counters: counters).line == "1 min 1 s, 1 frame, 0 lost, 1 error, 1 tick, 1 fire")
+        counters.decoder.framesDecoded = 12301
+        counters.decoder.crcErrors = 0
+        counters.ticks = 410
+        counters.fires = 2
+        #expect(HostSummary(durationMicros: 12_345_678, counters: counters).line == "12.3 s, 12301 frames, 0 lost, 0 errors, 410 ticks, 2 fires")
+    }
+
+    @Test func numbersForPeople() {
+        #expect(ForPeople.count(0, "ribbon pull") == "0 ribbon pulls")
+        #expect(ForPeople.count(1, "ribbon pull") == "1 ribbon pull")
+        #expect(ForPeople.count(UInt64(2), "fire") == "2 fires")
+        #expect(ForPeople.duration(micros: 0) == "0.0 s")
+        #expect(ForPeople.duration(micros: 449_999) == "0.4 s")
+        #expect(ForPeople.duration(micros: 59_949_999) == "59.9 s")
+        #expect(ForPeople.duration(micros: 59_950_000) == "1 min 0 s")
+        #expect(ForPeople.duration(micros: 3_725_000_000) == "1 h 2 min")
+        #expect(ForPeople.decimal(2.996, places: 2) == "3.00")
+        #expect(ForPeople.decimal(0.04, places: 1) == "0.0")
+        #expect(ForPeople.decimal(-1.25, places: 1) == "-1.3")
+        #expect(ForPeople.decimal(12, places: 0) == "12")
+    }
+
+    /// The `tiltsim` executable built beside the tests.
+    func runTiltsim(_ arguments: [String]) throws -> (code: Int32, out: String) {
+        let process = Process()
+        process.executableURL = Bundle.main.bundleURL.appendingPathComponent("tiltsim")
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+}
