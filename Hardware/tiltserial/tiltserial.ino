@@ -2,8 +2,9 @@
  * tiltserial companion firmware for Arduino Uno / Nano (ATmega328P, 16 MHz).
  *
  * Streams MPU-6050 readings to the host as SAMPLE frames and draws the host's
- * OFFSETS on a 128x64 SSD1306: the viewport of the content tile plus the ribbon,
- * pixel for pixel as docs/display.md defines it. Protocol: docs/protocol.md.
+ * OFFSETS, DRAWER and PIN on a 128x64 SSD1306: the viewport of the content tile,
+ * the pins, the ribbon, the drawer and the dragged item, pixel for pixel as
+ * docs/display.md defines it. Protocol: docs/protocol.md.
  * Wiring and flashing: docs/hardware.md.
  *
  * The loop never blocks for long: each pass reads the serial line, takes at most
@@ -43,6 +44,7 @@ static const tilt_art art = {
     asset_tile, TILE_WIDTH, TILE_HEIGHT,
     asset_ribbon_drawn, asset_ribbon_lit, RIBBON_WIDTH, RIBBON_HEIGHT,
     read_flash,
+    asset_items_lit, asset_items_drawn, ITEM_COUNT,
 };
 
 /* ---- State. What the board does with frames and time (settings, the host's
@@ -56,10 +58,12 @@ static uint8_t sample_seq;
 static uint32_t last_sample_us;
 static uint32_t last_probe_ms;
 
-/* The frame being sent: latched at its start so one frame never mixes two views. */
+/* The frame being sent: latched at its start so one frame never mixes two views
+ * (the pin table is not latched: a PIN mid-frame shows from the next frame on). */
 static struct {
     bool active, live, sensor;
     tilt_view view;
+    tilt_drawer drawer;
     uint8_t page, column;
 } drawing;
 
@@ -77,6 +81,7 @@ static void send_hello(void) {
                      (sensor_ok ? TILT_STATUS_SENSOR : 0) | (display_ok ? TILT_STATUS_DISPLAY : 0), &hello);
     send(tilt_encode_hello(&hello, wire_out), true);
     sample_seq = 0; /* sequence numbers restart after every HELLO */
+    tilt_board_reset_scene(&board);
 }
 
 /* ---- Sensor. */
@@ -122,7 +127,7 @@ static void handle_payload(const uint8_t *payload, uint8_t length) {
         send_hello();
         break;
     case TILT_BOARD_NOTHING:
-        break; /* OFFSETS (the view is kept), or anything skipped */
+        break; /* OFFSETS, DRAWER, PIN (kept for the screen), or anything skipped */
     }
 }
 
@@ -147,6 +152,7 @@ static void step_display(void) {
         drawing.live = board.host_live;
         drawing.sensor = sensor_ok;
         drawing.view = board.wanted;
+        drawing.drawer = board.drawer;
         drawing.page = 0;
         drawing.column = 0;
     }
@@ -158,7 +164,10 @@ static void step_display(void) {
     uint8_t chunk[SSD1306_CHUNK];
     uint8_t count = (uint8_t)min(SSD1306_CHUNK, TILT_DISPLAY_WIDTH - drawing.column);
     if (drawing.live) {
-        tilt_render_span(&art, &drawing.view, drawing.page, drawing.column, count, chunk);
+        const tilt_drawer *d = &drawing.drawer;
+        const tilt_scene scene = {d->height, d->shown, d->scroll, d->current, d->drag_item,
+                                  d->drag_left, d->drag_top, d->pin_count, board.pins};
+        tilt_render_scene_span(&art, &drawing.view, &scene, drawing.page, drawing.column, count, chunk);
     } else {
         const tilt_status_info info = {FIRMWARE_MAJOR, FIRMWARE_MINOR, FIRMWARE_PATCH, drawing.sensor};
         tilt_status_span(&info, drawing.page, drawing.column, count, chunk);

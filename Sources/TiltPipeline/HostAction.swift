@@ -32,12 +32,16 @@ public enum HostWrite: Hashable, Sendable {
     case hostHello
     /// The tick's OFFSETS frame.
     case offsets(OffsetsWire)
+    /// The tick's DRAWER and PIN frames, after its OFFSETS.
+    case scene(SceneWire)
 }
 
 /// A hook to start, with the event's values (they go into its environment).
 public enum HookRequest: Hashable, Sendable {
     /// The ribbon fired: the tick it fired on and the run's fire count so far.
     case pull(Tick, fires: UInt64)
+    /// An item was dropped as a pin (`--on-pin`).
+    case pin(Tick, Pin)
 }
 
 /// Connection news for people, decided by the driver.
@@ -118,6 +122,8 @@ public enum HostWait: Hashable, Sendable {
 public struct HostSummary: Hashable, Sendable {
     public var durationMicros: UInt64
     public var counters: HostCounters
+    /// Pins on the map at the end (those kept from earlier runs included).
+    public var pinCount = 0
 
     public init(durationMicros: UInt64, counters: HostCounters) {
         self.durationMicros = durationMicros
@@ -133,6 +139,8 @@ public struct HostSnapshot: Sendable {
     public var hello: HelloFrame?
     public var lastTick: Tick?
     public var lastOffsets: OffsetsFrame?
+    /// What the board was told to draw (OFFSETS, drawer, pins): `DisplayMirror.show(_:)` draws it.
+    public var scene = BoardScene()
     /// The last sample as received (raw counts).
     public var lastSample: TimedSample?
     /// Counts to units with the ranges HELLO named and the mounting's axes.

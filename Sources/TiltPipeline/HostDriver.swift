@@ -189,6 +189,12 @@ public struct HostDriver: Sendable {
         case .fired(let tick, let fires):
             emit(.event(event))
             emit(.runHook(.pull(tick, fires: fires)))
+        case .sceneFrames(let wire):
+            emit(.write(.scene(wire)))
+            emit(.event(event))
+        case .pinned(let tick, let pin, _):
+            emit(.event(event))
+            emit(.runHook(.pin(tick, pin)))
         default:
             emit(.event(event))
         }
@@ -279,17 +285,21 @@ public struct HostDriver: Sendable {
 
     /// The run's summary so far.
     public func summary(at now: UInt64) -> HostSummary {
-        HostSummary(durationMicros: elapsed(now), counters: session.counters)
+        var summary = HostSummary(durationMicros: elapsed(now), counters: session.counters)
+        summary.pinCount = session.pins.count
+        return summary
     }
 
     /// The current state, for a live view.
     public func snapshot(at now: UInt64) -> HostSnapshot {
         let engine = session.engine
-        return HostSnapshot(
+        var snapshot = HostSnapshot(
             elapsedMicros: elapsed(now), counters: session.counters, format: session.format,
             hello: session.hello, lastTick: engine.lastTick, lastOffsets: session.lastOffsets,
             lastSample: session.lastSample, converter: engine.converter, mode: engine.settings.mode,
             restDegrees: engine.smooth.rest.degrees, fireThreshold: engine.settings.fireThreshold)
+        snapshot.scene = session.scene
+        return snapshot
     }
 
     // MARK: - Internals

@@ -96,7 +96,7 @@ final class LiveView {
         if c.errors > seen.errors { grew.errors = now }
         if c.fires > seen.fires { grew.fires = now }
         seen = (c.lostFrames, c.errors, c.fires)
-        if let o = s.lastOffsets { mirror.show(o) }
+        mirror.show(s.scene)  // OFFSETS, the drawer and the pins, as sent to the board
     }
 
     private func model(_ s: HostSnapshot) -> ViewModel {

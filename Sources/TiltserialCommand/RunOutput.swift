@@ -13,15 +13,21 @@ final class RunOutput {
     let logger: Logger
     let json: Bool
     let pull: Hook?
+    let pin: Hook?
+    /// Where dropped pins are saved (nil: kept in memory only).
+    let pinStore: PinStore?
     let view: LiveView?
     let port: String
 
     /// `renderer` nil: no live view whatever `view` says (replay).
-    init(console: Console, output: OutputOptions, port: String, renderer: FrameRenderer?, view mode: ViewMode = .none) throws(Failure) {
+    init(console: Console, output: OutputOptions, port: String, renderer: FrameRenderer?, view mode: ViewMode = .none,
+         pinStore: PinStore? = nil) throws(Failure) {
+        self.pinStore = pinStore
         self.console = console
         logger = console.logger()
         json = output.json
         pull = try output.onPull.map { text throws(Failure) in try Hook(option: "--on-pull", commandLine: text) }
+        pin = try output.onPin.map { text throws(Failure) in try Hook(option: "--on-pin", commandLine: text) }
         self.port = port
         let decision = try ViewDecision.make(
             mode: renderer == nil ? .none : mode, errIsTerminal: console.errIsTerminal,
@@ -79,8 +85,10 @@ final class RunOutput {
             break  // the run stops with the error
         case .fired(let tick, let fires):
             say("ribbon fired (#\(fires)) at board time \(tick.timeMicros) µs")
-        case .tick:
+        case .tick, .sceneFrames:
             break
+        case .drawer, .pulledOut, .pinned:
+            sayDrawer(event)
         }
     }
 
@@ -102,6 +110,8 @@ final class RunOutput {
                 say(message, level: .warning)
                 if json { console.writeOut(JSONLines.hookFailed(option: "--on-pull", message: message)) }
             }
+        case .pin(let tick, let dropped):
+            firePinHook(tick, dropped)
         }
     }
 
@@ -152,11 +162,13 @@ final class RunOutput {
 
     /// What the summary line adds about hooks (nothing when all went well).
     func hookSummary(_ shutdown: HookShutdown?) -> String {
-        guard let pull else { return "" }
         var parts: [String] = []
-        let failed = pull.counters.spawnFailed
-        if failed > 0 { parts.append("\(failed) \(pull.option) hook\(failed == 1 ? "" : "s") failed to start") }
-        if pull.counters.skipped > 0 { parts.append("\(pull.counters.skipped) skipped (\(pull.maxRunning) still running)") }
+        for hook in [pull, pin].compactMap({ $0 }) {
+            let failed = hook.counters.spawnFailed
+            if failed > 0 { parts.append("\(failed) \(hook.option) hook\(failed == 1 ? "" : "s") failed to start") }
+            let which = hook === pull ? "" : "\(hook.option) "
+            if hook.counters.skipped > 0 { parts.append("\(hook.counters.skipped) \(which)skipped (\(hook.maxRunning) still running)") }
+        }
         if let cut = shutdown?.cutShort, cut > 0 { parts.append("\(cut) cut short at exit") }
         return parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")
     }
@@ -170,12 +182,20 @@ final class RunOutput {
     @discardableResult
     func finish() -> HookShutdown? {
         view?.stop()
-        guard let pull else { return nil }
-        let shutdown = pull.finish()
-        if shutdown.cutShort > 0 {
-            let n = shutdown.cutShort
-            logger.warning("\(n) \(pull.option) hook\(n == 1 ? "" : "s") cut short at exit (still running after 0.5 s)")
+        var total: HookShutdown?
+        for hook in [pull, pin].compactMap({ $0 }) {
+            let shutdown = hook.finish()
+            if shutdown.cutShort > 0 {
+                let n = shutdown.cutShort
+                logger.warning("\(n) \(hook.option) hook\(n == 1 ? "" : "s") cut short at exit (still running after 0.5 s)")
+            }
+            var sum = total ?? HookShutdown()
+            sum.endedInTime += shutdown.endedInTime
+            sum.terminated += shutdown.terminated
+            sum.killed += shutdown.killed
+            sum.stillRunning += shutdown.stillRunning
+            total = sum
         }
-        return shutdown
+        return total
     }
 }

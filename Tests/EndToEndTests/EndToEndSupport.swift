@@ -131,7 +131,7 @@ final class RunningHost: @unchecked Sendable {
         var offsets: [OffsetsFrame] = []
         var hellos = 0
         var fires = 0
-        /// The last OFFSETS the host sent, drawn by the host's renderer.
+        /// The last OFFSETS, DRAWER and PIN the host sent, drawn by the host's renderer.
         var mirror = DisplayMirror(renderer: shippedArt.renderer)
         var snapshot: HostSnapshot?
         var summary: HostSummary?
@@ -184,6 +184,8 @@ final class RunningHost: @unchecked Sendable {
             case .tick(let tick, let wire):
                 if s.keepEvents { s.ticks.append(tick); s.offsets.append(wire.frame) }
                 s.mirror.show(wire.frame)
+            case .sceneFrames(let wire):
+                s.mirror.apply(wire)
             default: break
             }
         }

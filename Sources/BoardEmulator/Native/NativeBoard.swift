@@ -12,8 +12,8 @@ import Glibc
 /// firmware's own C) on a SerialIO pseudo-terminal, with a Swift sample
 /// schedule and screen. HELLO at power-on and on HOST_HELLO/CONFIGURE
 /// (sequence restart), one SAMPLE per period stamped with exact multiples of
-/// the period in board time, PONG, and a screen drawn from OFFSETS with
-/// `FrameRenderer` (the firmware's status screen without them). Faults can be
+/// the period in board time, PONG, and a screen drawn from OFFSETS, DRAWER and
+/// PIN with `FrameRenderer` (the firmware's status screen without them). Faults can be
 /// injected and are counted exactly.
 ///
 /// One `BoardThread`, paced by `BoardPacer` to wall time × factor (no busy
@@ -348,8 +348,8 @@ public final class NativeBoard: @unchecked Sendable {
         let redraw = firmware.takeRedraw()
         guard redraw.due else { return }
         if let view = redraw.view {
-            renderer.render(viewportX: view.viewport_x, viewportY: view.viewport_y,
-                            ribbonX: view.ribbon_x, ribbonBottom: view.ribbon_bottom, into: &counts.screen)
+            renderer.render(viewportX: view.viewport_x, viewportY: view.viewport_y, ribbonX: view.ribbon_x,
+                            ribbonBottom: view.ribbon_bottom, scene: redraw.scene, into: &counts.screen)
         } else {
             counts.screen = firmware.statusScreen()
         }
@@ -416,6 +416,7 @@ public final class NativeBoard: @unchecked Sendable {
         }
         counts.hellosSent += 1
         sequence = 0
+        firmware.helloSent()
     }
 
     private func publishLocked() {

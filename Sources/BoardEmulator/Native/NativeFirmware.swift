@@ -88,11 +88,31 @@ struct NativeFirmware {
         tilt_board_host_timed_out(&board, UInt32(truncatingIfNeeded: nowMicros / 1000))
     }
 
-    /// step_display()'s start: the view to draw (nil: the status screen), if a redraw is due.
-    mutating func takeRedraw() -> (due: Bool, view: tilt_view?) {
-        guard board.redraw else { return (false, nil) }
+    /// step_display()'s start: the view to draw (nil: the status screen) with
+    /// the drawer and pins DRAWER and PIN set, if a redraw is due.
+    mutating func takeRedraw() -> (due: Bool, view: tilt_view?, scene: DrawerScene) {
+        guard board.redraw else { return (false, nil, DrawerScene()) }
         board.redraw = false
-        return (true, board.host_live ? board.wanted : nil)
+        return (true, board.host_live ? board.wanted : nil, scene)
+    }
+
+    /// The drawer and the pin table as the firmware keeps them.
+    var scene: DrawerScene {
+        var scene = DrawerScene()
+        let d = board.drawer
+        scene.setDrawer(height: d.height, shown: d.shown, scroll: d.scroll, current: d.current,
+                        dragItem: d.drag_item, dragLeft: d.drag_left, dragTop: d.drag_top, pinCount: d.pin_count)
+        withUnsafeBytes(of: board.pins) { raw in
+            for (slot, pin) in raw.bindMemory(to: tilt_pin.self).enumerated() {
+                scene[pin: slot] = ScenePin(item: pin.item, x: pin.x, y: pin.y)
+            }
+        }
+        return scene
+    }
+
+    /// send_hello()'s end: every HELLO starts a clean drawer (the firmware's rule).
+    mutating func helloSent() {
+        tilt_board_reset_scene(&board)
     }
 
     /// HELLO for the current settings, as the firmware encodes it (delimiter included).

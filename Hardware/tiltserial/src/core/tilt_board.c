@@ -14,13 +14,36 @@ void tilt_board_init(tilt_board *board, uint16_t rate_hz, uint8_t accel_fs, uint
     set_rate(board, rate_hz);
     board->accel_fs = accel_fs;
     board->gyro_fs = gyro_fs;
+    tilt_board_reset_scene(board);
     board->redraw = true;
+}
+
+void tilt_board_reset_scene(tilt_board *board) {
+    const tilt_drawer *d = &board->drawer;
+    bool shown = d->shown != 0 || d->drag_item != TILT_NO_ITEM || d->pin_count != 0;
+    memset(&board->drawer, 0, sizeof board->drawer);
+    board->drawer.current = TILT_NO_ITEM;
+    board->drawer.drag_item = TILT_NO_ITEM;
+    memset(board->pins, 0, sizeof board->pins);
+    if (shown && board->host_live) board->redraw = true;
+}
+
+static void set_pin(tilt_board *board, const tilt_pin_frame *pin) {
+    if (pin->slot >= TILT_PIN_SLOTS) return;
+    tilt_pin *slot = &board->pins[pin->slot];
+    if (slot->item == pin->item && slot->x == pin->x && slot->y == pin->y) return;
+    if (pin->slot < board->drawer.pin_count) board->redraw = true;
+    slot->item = pin->item;
+    slot->x = pin->x;
+    slot->y = pin->y;
 }
 
 tilt_board_action tilt_board_handle(tilt_board *board, const uint8_t *payload, uint8_t length,
                                     uint32_t now_ms, uint32_t *pong_token) {
     tilt_offsets offsets;
     tilt_configure configure;
+    tilt_drawer drawer;
+    tilt_pin_frame pin;
     uint8_t version;
     if (tilt_decode_offsets(payload, length, &offsets)) {
         tilt_view view = {offsets.viewport_x, offsets.viewport_y, offsets.ribbon_x, offsets.ribbon_bottom};
@@ -28,6 +51,15 @@ tilt_board_action tilt_board_handle(tilt_board *board, const uint8_t *payload, u
         board->wanted = view;
         board->host_live = true;
         board->last_offsets_ms = now_ms;
+        return TILT_BOARD_NOTHING;
+    }
+    if (tilt_decode_drawer(payload, length, &drawer)) {
+        if (memcmp(&drawer, &board->drawer, sizeof drawer) != 0) board->redraw = true;
+        board->drawer = drawer;
+        return TILT_BOARD_NOTHING;
+    }
+    if (tilt_decode_pin(payload, length, &pin)) {
+        set_pin(board, &pin);
         return TILT_BOARD_NOTHING;
     }
     if (tilt_decode_ping(payload, length, pong_token)) return TILT_BOARD_SEND_PONG;
@@ -43,6 +75,7 @@ tilt_board_action tilt_board_handle(tilt_board *board, const uint8_t *payload, u
 
 bool tilt_board_host_timed_out(tilt_board *board, uint32_t now_ms) {
     if (!board->host_live || now_ms - board->last_offsets_ms <= TILT_HOST_TIMEOUT_MS) return false;
+    tilt_board_reset_scene(board);
     board->host_live = false;
     board->redraw = true;
     return true;

@@ -26,6 +26,8 @@ typedef struct {
     bool host_live;         /* OFFSETS seen within TILT_HOST_TIMEOUT_MS */
     uint32_t last_offsets_ms;
     tilt_view wanted;       /* the latest OFFSETS */
+    tilt_drawer drawer;     /* the latest DRAWER */
+    tilt_pin pins[TILT_PIN_SLOTS]; /* the pin table PIN frames fill */
     bool redraw;            /* something on screen is out of date */
 } tilt_board;
 
@@ -42,13 +44,20 @@ void tilt_board_init(tilt_board *board, uint16_t rate_hz, uint8_t accel_fs, uint
 
 /** Handles one checked payload (type first, as tilt_rx_push delivers it) at
  *  board time `now_ms`. OFFSETS update the view (redraw when it changed or the
- *  host just came back); CONFIGURE applies the rate rule (4..1000 Hz, nearest
+ *  host just came back); DRAWER and PIN update the scene (redraw when what is
+ *  drawn changed); CONFIGURE applies the rate rule (4..1000 Hz, nearest
  *  1000 / (1 + d)) and the full scales (0..3; others are ignored). Anything
  *  else (unknown types, wrong lengths, the board's own types) is skipped. */
 tilt_board_action tilt_board_handle(tilt_board *board, const uint8_t *payload, uint8_t length,
                                     uint32_t now_ms, uint32_t *pong_token);
 
-/** True once, when the host has sent no OFFSETS for TILT_HOST_TIMEOUT_MS (then redraw). */
+/** Closed drawer, nothing dragged, no pins: the caller does this at every
+ *  HELLO, and a host timeout does it too, so a host always starts from a clean
+ *  scene (docs/protocol.md). Redraws a live screen that showed any of it. */
+void tilt_board_reset_scene(tilt_board *board);
+
+/** True once, when the host has sent no OFFSETS for TILT_HOST_TIMEOUT_MS (then
+ *  the scene is reset and the screen redrawn). */
 bool tilt_board_host_timed_out(tilt_board *board, uint32_t now_ms);
 
 /** The HELLO for the current settings. `status`: TILT_STATUS_* bits. */
