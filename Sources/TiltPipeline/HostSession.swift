@@ -180,17 +180,14 @@ public struct HostSession: Sendable {
     // MARK: - Internals
 
     mutating func detect(_ bytes: UnsafeRawBufferPointer, atHostMicros hostMicros: UInt64, _ handle: (HostEvent) -> Void) {
-        let before = detector.seenBytes.count
-        guard case .found(let found) = detector.feed(bytes) else { return }
-        format = found
-        handle(.formatDetected(found))
+        guard let found = detector.detect(bytes) else { return }
+        format = found.format
+        handle(.formatDetected(found.format))
         // Everything the detector looked at goes through the chosen reader, then
         // whatever of this chunk lay past its limit.
-        let seen = detector.seenBytes
-        let taken = seen.count - before
-        seen.withUnsafeBytes { receive($0, atHostMicros: hostMicros, handle) }
-        if taken < bytes.count {
-            receive(UnsafeRawBufferPointer(rebasing: bytes[taken...]), atHostMicros: hostMicros, handle)
+        found.seen.withUnsafeBytes { receive($0, atHostMicros: hostMicros, handle) }
+        if found.restStart < bytes.count {
+            receive(UnsafeRawBufferPointer(rebasing: bytes[found.restStart...]), atHostMicros: hostMicros, handle)
         }
     }
 
