@@ -78,6 +78,12 @@ public struct TiltEngine: Sendable {
         ingest(converter.convert(sample.raw).accel, at: sample.timeMicros, onTick: onTick)
     }
 
+    /// Whether a sample at board time `timeMicros` would run at least one tick
+    /// (`ingest`'s rule), so a caller can skip its per-tick work for the others.
+    public func ticks(at timeMicros: UInt64) -> Bool {
+        clock.started && max(timeMicros, lastSampleTime) >= clock.nextMicros
+    }
+
     /// Applies one decoded reading (iOS convention, g) at board time `timeMicros`.
     public mutating func ingest(_ accel: Axes3<Fixed>, at timeMicros: UInt64, onTick: (Tick) -> Void) {
         let t = clock.started ? max(timeMicros, lastSampleTime) : timeMicros

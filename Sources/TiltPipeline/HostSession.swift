@@ -234,6 +234,12 @@ public struct HostSession: Sendable {
         sawSample = true
         counters.samples += 1
         lastSample = sample
+        // Most samples complete no tick: give them to the physics without
+        // handing the session's tick state (scene, pins) over and back.
+        guard engine.ticks(at: timed.timeMicros) else {
+            engine.ingest(timed) { _ in preconditionFailure("TiltEngine.ticks(at:) said no tick") }
+            return
+        }
 
         var sequence = offsetsSequence
         var ticks = counters.ticks
