@@ -22,8 +22,22 @@ public enum TiltAssets {
         public var renderer: FrameRenderer { FrameRenderer(tile: tile, ribbon: ribbon, items: items) }
     }
 
-    /// Parses the embedded art.
-    public static func load() throws(LoadError) -> Art {
+    /// The embedded art, parsed once per process (the host asks at start-up, the
+    /// mirror, the pins file and the JSON names ask again).
+    public static func load() throws(LoadError) -> Art { try parsed.get() }
+
+    private static let parsed: Result<Art, LoadError> = {
+        do throws(LoadError) { return .success(try parse()) } catch { return .failure(error) }
+    }()
+
+    /// The drawer's item names, in icon order, without parsing any art.
+    public static let itemNames: [String] = itemPBMs.map { name(ofItemFile: $0.0) }
+
+    private static func name(ofItemFile file: String) -> String {
+        String(file.dropFirst("item-".count).dropLast(".pbm".count))
+    }
+
+    private static func parse() throws(LoadError) -> Art {
         let tileBytes = bytes(of: mapTilePBM)
         let ribbonBytes = bytes(of: ribbonPGM)
         do {
@@ -31,7 +45,7 @@ public enum TiltAssets {
             let ribbon = try RibbonArt(mask: PGM.parse(ribbonBytes))
             var names: [String] = [], icons: [Bitmap] = []
             for (file, text) in itemPBMs {
-                names.append(String(file.dropFirst("item-".count).dropLast(".pbm".count)))
+                names.append(name(ofItemFile: file))
                 icons.append(try PBM.parse(bytes(of: text)))
             }
             return Art(tile: tile, ribbon: ribbon, items: try ItemArt(names: names, icons: icons))

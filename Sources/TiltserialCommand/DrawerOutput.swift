@@ -5,7 +5,7 @@ import TiltPipeline
 /// The drawer's part of a run's output: log lines and `--on-pin`.
 extension RunOutput {
     /// An item's name, for people and hooks.
-    func itemName(_ index: Int) -> String { JSONLines.itemName(index, TiltAssets.items.names) }
+    func itemName(_ index: Int) -> String { JSONLines.itemName(index, TiltAssets.itemNames) }
 
     /// A log line (or the view's message) for a drawer event.
     func sayDrawer(_ event: HostEvent) {

@@ -13,7 +13,7 @@ import WireProtocol
 enum JSONLines {
     /// The line for an event (newline included), or nil for events not printed.
     /// `items`: the drawer's item names, by index.
-    static func line(for event: HostEvent, items: [String] = TiltAssets.items.names) -> String? {
+    static func line(for event: HostEvent, items: [String] = TiltAssets.itemNames) -> String? {
         switch event {
         case .tick(let tick, let wire):
             var line = JSONBytes()

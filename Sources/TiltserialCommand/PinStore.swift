@@ -18,7 +18,7 @@ struct PinStore {
     /// The drawer's item names (the file names items, the wire numbers them).
     let items: [String]
 
-    init(path: String, items: [String] = TiltAssets.items.names) {
+    init(path: String, items: [String] = TiltAssets.itemNames) {
         self.path = path
         self.items = items
     }
