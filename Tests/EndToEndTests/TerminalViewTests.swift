@@ -249,9 +249,13 @@ final class Tmux {
         return (child.status(), out)
     }
 
-    /// A detached session of `columns` × `rows` running `command` in sh.
+    /// A detached session of `columns` × `rows` running `command` in sh, with
+    /// config and state folders of its own: tiltserial there neither reads the
+    /// user's config nor marks the user's first-run notice as shown.
     func start(columns: Int, rows: Int, command: String) throws {
-        let result = run(["new-session", "-d", "-s", Self.session, "-x", String(columns), "-y", String(rows), "sh", "-c", command],
+        let home = socket + "-xdg"
+        let isolated = "export XDG_CONFIG_HOME='\(home)/config' XDG_STATE_HOME='\(home)/state'; " + command
+        let result = run(["new-session", "-d", "-s", Self.session, "-x", String(columns), "-y", String(rows), "sh", "-c", isolated],
                          startsServer: true)
         guard result.code == 0 else { throw E2EFailure("tmux new-session failed (\(result.code)); is tmux installed? (scripts/install-deps)") }
     }
@@ -288,5 +292,6 @@ final class Tmux {
     func stop() {
         run(["kill-server"])
         try? FileManager.default.removeItem(atPath: socket)
+        try? FileManager.default.removeItem(atPath: socket + "-xdg")
     }
 }
