@@ -8,6 +8,7 @@ import WireProtocol
 /// `MonitorLine` (WireProtocol, pure); this is the loop around the port.
 struct Monitor: TiltserialSubcommand {
     static let configuration = CommandConfiguration(
+        commandName: "monitor",
         abstract: "Show what the board sends: text lines as text, frames decoded one per line, other bytes in hex.",
         discussion: """
             For checking a board, a sketch or the wiring: SAMPLE seq=12 t=1012000 ax=… lines for our frames, \
