@@ -65,6 +65,8 @@ let package = Package(
         .target(name: "BoardEmulator", dependencies: [
             "TiltMotion", "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR", "CBoardParts",
             "CFirmwareImage",
+            // The native board runs the firmware's own C for its behaviour.
+            "FirmwareCore",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
 
@@ -107,6 +109,7 @@ let package = Package(
         .testTarget(name: "FirmwareProtocolTests", dependencies: ["FirmwareCore", "WireProtocol", "TiltDisplay", "TiltAssets", "TiltCore"]),
         .testTarget(name: "BoardEmulatorTests", dependencies: [
             "BoardEmulator", "TiltMotion", "TiltPipeline", "TiltDisplay", "TiltAssets", "SerialIO", "TiltCore", "WireProtocol", "TiltPhysics",
+            "FirmwareCore",
         ], exclude: ["Fixtures"]),
         .testTarget(name: "TiltserialTests", dependencies: [
             "TiltserialCommand", "TiltserialSettings", "BoardEmulator", "SerialIO",

@@ -4,6 +4,7 @@
 //   cd Benchmarks
 //   swift run -c release emulator-speed avr [firmware.elf]   # default ../Hardware/build/tiltserial.elf (make -C Hardware)
 //   swift run -c release emulator-speed native
+//   swift run -c release emulator-speed sketches [firmware.elf]   # tiltsim run's stepping: our firmware vs a 400 kHz bus sketch
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -20,8 +21,16 @@ case "avr":
     AVRSpeed.runAll(firmware: firmware)
 case "native":
     NativeThroughput.runAll()
+case "sketches":
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path
+    let firmware = arguments.count > 1 ? arguments[1] : root + "/Hardware/build/tiltserial.elf"
+    guard FileManager.default.fileExists(atPath: firmware) else {
+        print("emulator-speed: no firmware at \(firmware); build it with `make -C Hardware` or pass an ELF path")
+        exit(1)
+    }
+    SketchSpeed.runAll(firmware: firmware, sketch: SketchSpeed.buildFixture(root: root))
 default:
-    print("usage: emulator-speed avr [firmware.elf] | emulator-speed native")
+    print("usage: emulator-speed avr [firmware.elf] | emulator-speed native | emulator-speed sketches [firmware.elf]")
     exit(2)
 }
 

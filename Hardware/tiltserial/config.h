@@ -21,8 +21,7 @@
 #define DEFAULT_ACCEL_FS 0 /* AFS_SEL 0: +-2 g */
 #define DEFAULT_GYRO_FS 0  /* FS_SEL 0: +-250 deg/s */
 
-/* No OFFSETS for this long: show the waiting screen. */
-#define HOST_TIMEOUT_MS 1000UL
+/* No OFFSETS for TILT_HOST_TIMEOUT_MS (src/core/tilt_board.h, 1 s): the waiting screen. */
 /* How often to look for a sensor or display that did not answer. */
 #define PROBE_INTERVAL_MS 1000UL
 

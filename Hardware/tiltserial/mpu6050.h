@@ -6,15 +6,10 @@
 
 #define MPU6050_BURST_LEN 14
 
-/** Checks WHO_AM_I, wakes the part and applies the settings. The rate is clamped
- *  to 4..1000 Hz and rounded to the nearest 1000 / (1 + SMPLRT_DIV); the full
- *  scales to 0..3. Returns false if the sensor did not answer as an MPU-6050. */
-bool mpu6050_begin(uint16_t rate_hz, uint8_t accel_fs, uint8_t gyro_fs);
-
-/** The rate the last mpu6050_begin chose, Hz (rounded). */
-uint16_t mpu6050_rate_hz(void);
-/** Its sample period, microseconds. */
-uint32_t mpu6050_period_us(void);
+/** Checks WHO_AM_I, wakes the part and applies the settings: SMPLRT_DIV
+ *  `divider` (src/core/tilt_rate.h's rule chose it) with the DLPF on, the full
+ *  scales (0..3). Returns false if the sensor did not answer as an MPU-6050. */
+bool mpu6050_begin(uint8_t divider, uint8_t accel_fs, uint8_t gyro_fs);
 
 /** 1 if a new sample is ready, 0 if not, -1 if the sensor did not answer. */
 int8_t mpu6050_data_ready(void);

@@ -2,8 +2,9 @@
  * tiltserial companion firmware for Arduino Uno / Nano (ATmega328P, 16 MHz).
  *
  * Streams MPU-6050 readings to the host as SAMPLE frames and draws the host's
- * OFFSETS on a 128x64 SSD1306: the viewport of the content tile plus the ribbon,
- * pixel for pixel as docs/display.md defines it. Protocol: docs/protocol.md.
+ * OFFSETS, DRAWER and PIN on a 128x64 SSD1306: the viewport of the content tile,
+ * the pins, the ribbon, the drawer and the dragged item, pixel for pixel as
+ * docs/display.md defines it. Protocol: docs/protocol.md.
  * Wiring and flashing: docs/hardware.md.
  *
  * The loop never blocks for long: each pass reads the serial line, takes at most
@@ -21,9 +22,11 @@
 #include "i2c.h"
 #include "mpu6050.h"
 #include "ssd1306.h"
-#include "status_screen.h"
+#include "src/core/tilt_board.h"
 #include "src/core/tilt_frames.h"
+#include "src/core/tilt_rate.h"
 #include "src/core/tilt_render.h"
+#include "src/core/tilt_status.h"
 
 /* ---- Reset handling: after a watchdog reset the watchdog stays enabled (with
  * its shortest timeout) until WDRF in MCUSR is cleared, so it is switched off
@@ -41,28 +44,26 @@ static const tilt_art art = {
     asset_tile, TILE_WIDTH, TILE_HEIGHT,
     asset_ribbon_drawn, asset_ribbon_lit, RIBBON_WIDTH, RIBBON_HEIGHT,
     read_flash,
+    asset_items_lit, asset_items_drawn, ITEM_COUNT,
 };
 
-/* ---- State. */
+/* ---- State. What the board does with frames and time (settings, the host's
+ * view, redraws) is src/core/tilt_board.c, shared with the host's native model. */
 static tilt_rx rx;
 static uint8_t wire_out[TILT_MAX_WIRE];
+static tilt_board board;
 
 static bool sensor_ok, display_ok;
-static uint16_t sample_rate_hz = DEFAULT_SAMPLE_RATE_HZ;
-static uint8_t accel_fs = DEFAULT_ACCEL_FS, gyro_fs = DEFAULT_GYRO_FS;
 static uint8_t sample_seq;
 static uint32_t last_sample_us;
 static uint32_t last_probe_ms;
 
-static bool host_live;            /* OFFSETS seen within HOST_TIMEOUT_MS */
-static uint32_t last_offsets_ms;
-static tilt_view wanted;          /* the latest OFFSETS */
-static bool redraw = true;        /* something on screen is out of date */
-
-/* The frame being sent: latched at its start so one frame never mixes two views. */
+/* The frame being sent: latched at its start so one frame never mixes two views
+ * (the pin table is not latched: a PIN mid-frame shows from the next frame on). */
 static struct {
     bool active, live, sensor;
     tilt_view view;
+    tilt_drawer drawer;
     uint8_t page, column;
 } drawing;
 
@@ -76,25 +77,16 @@ static void send(uint8_t length, bool must) {
 
 static void send_hello(void) {
     tilt_hello hello;
-    hello.version = TILT_PROTOCOL_VERSION;
-    hello.fw_major = FIRMWARE_MAJOR;
-    hello.fw_minor = FIRMWARE_MINOR;
-    hello.fw_patch = FIRMWARE_PATCH;
-    hello.accel_fs = accel_fs;
-    hello.gyro_fs = gyro_fs;
-    hello.sample_rate_hz = sample_rate_hz;
-    hello.display_width = TILT_DISPLAY_WIDTH;
-    hello.display_height = TILT_DISPLAY_HEIGHT;
-    hello.tile_id = TILE_ID;
-    hello.status = (sensor_ok ? TILT_STATUS_SENSOR : 0) | (display_ok ? TILT_STATUS_DISPLAY : 0);
+    tilt_board_hello(&board, FIRMWARE_MAJOR, FIRMWARE_MINOR, FIRMWARE_PATCH, TILE_ID,
+                     (sensor_ok ? TILT_STATUS_SENSOR : 0) | (display_ok ? TILT_STATUS_DISPLAY : 0), &hello);
     send(tilt_encode_hello(&hello, wire_out), true);
     sample_seq = 0; /* sequence numbers restart after every HELLO */
+    tilt_board_reset_scene(&board);
 }
 
 /* ---- Sensor. */
 static void start_sensor(void) {
-    sensor_ok = mpu6050_begin(sample_rate_hz, accel_fs, gyro_fs);
-    sample_rate_hz = mpu6050_rate_hz();
+    sensor_ok = mpu6050_begin(board.divider, board.accel_fs, board.gyro_fs);
     last_sample_us = micros();
 }
 
@@ -102,7 +94,7 @@ static void poll_sensor(void) {
     if (!sensor_ok) return;
     /* The next sample cannot be ready much before a period has passed: skip the
      * INT_STATUS read until then, leaving the bus to the display. */
-    uint32_t period = mpu6050_period_us();
+    uint32_t period = tilt_rate_period_us(board.divider);
     if (micros() - last_sample_us < period - period / 4) return;
     int8_t ready = mpu6050_data_ready();
     uint32_t now = micros();
@@ -111,7 +103,7 @@ static void poll_sensor(void) {
     tilt_sample sample;
     if (ready < 0 || !mpu6050_read_burst(sample.raw)) {
         sensor_ok = false;
-        redraw = true;
+        board.redraw = true;
         return;
     }
     last_sample_us = now;
@@ -122,28 +114,21 @@ static void poll_sensor(void) {
 
 /* ---- Frames from the host. */
 static void handle_payload(const uint8_t *payload, uint8_t length) {
-    tilt_offsets offsets;
-    tilt_configure configure;
-    uint32_t token;
-    uint8_t version;
-    if (tilt_decode_offsets(payload, length, &offsets)) {
-        tilt_view view = {offsets.viewport_x, offsets.viewport_y, offsets.ribbon_x, offsets.ribbon_bottom};
-        if (!host_live || memcmp(&view, &wanted, sizeof view) != 0) redraw = true;
-        wanted = view;
-        host_live = true;
-        last_offsets_ms = millis();
-    } else if (tilt_decode_ping(payload, length, &token)) {
+    uint32_t token = 0;
+    switch (tilt_board_handle(&board, payload, length, millis(), &token)) {
+    case TILT_BOARD_SEND_PONG:
         send(tilt_encode_pong(token, wire_out), true);
-    } else if (tilt_decode_host_hello(payload, length, &version)) {
-        send_hello();
-    } else if (tilt_decode_configure(payload, length, &configure)) {
-        sample_rate_hz = configure.sample_rate_hz;
-        if (configure.accel_fs <= 3) accel_fs = configure.accel_fs;
-        if (configure.gyro_fs <= 3) gyro_fs = configure.gyro_fs;
+        break;
+    case TILT_BOARD_RECONFIGURE:
         start_sensor();
         send_hello();
+        break;
+    case TILT_BOARD_SEND_HELLO:
+        send_hello();
+        break;
+    case TILT_BOARD_NOTHING:
+        break; /* OFFSETS, DRAWER, PIN (kept for the screen), or anything skipped */
     }
-    /* Anything else (an unknown type, a known type with the wrong length) is skipped. */
 }
 
 static void poll_serial(void) {
@@ -161,12 +146,13 @@ static void poll_serial(void) {
 static void step_display(void) {
     if (!display_ok) return;
     if (!drawing.active) {
-        if (!redraw) return;
-        redraw = false;
+        if (!board.redraw) return;
+        board.redraw = false;
         drawing.active = true;
-        drawing.live = host_live;
+        drawing.live = board.host_live;
         drawing.sensor = sensor_ok;
-        drawing.view = wanted;
+        drawing.view = board.wanted;
+        drawing.drawer = board.drawer;
         drawing.page = 0;
         drawing.column = 0;
     }
@@ -178,9 +164,13 @@ static void step_display(void) {
     uint8_t chunk[SSD1306_CHUNK];
     uint8_t count = (uint8_t)min(SSD1306_CHUNK, TILT_DISPLAY_WIDTH - drawing.column);
     if (drawing.live) {
-        tilt_render_span(&art, &drawing.view, drawing.page, drawing.column, count, chunk);
+        const tilt_drawer *d = &drawing.drawer;
+        const tilt_scene scene = {d->height, d->shown, d->scroll, d->current, d->drag_item,
+                                  d->drag_left, d->drag_top, d->pin_count, board.pins};
+        tilt_render_scene_span(&art, &drawing.view, &scene, drawing.page, drawing.column, count, chunk);
     } else {
-        status_screen_span(drawing.sensor, drawing.page, drawing.column, count, chunk);
+        const tilt_status_info info = {FIRMWARE_MAJOR, FIRMWARE_MINOR, FIRMWARE_PATCH, drawing.sensor};
+        tilt_status_span(&info, drawing.page, drawing.column, count, chunk);
     }
     if (!ssd1306_write_data(chunk, count)) {
         display_ok = false;
@@ -197,24 +187,22 @@ static void step_display(void) {
 /* ---- Host timeout and re-probing parts that did not answer. */
 static void check_timers(void) {
     uint32_t now = millis();
-    if (host_live && now - last_offsets_ms > HOST_TIMEOUT_MS) {
-        host_live = false;
-        redraw = true;
-    }
+    tilt_board_host_timed_out(&board, now);
     if ((!sensor_ok || !display_ok) && now - last_probe_ms > PROBE_INTERVAL_MS) {
         last_probe_ms = now;
         if (!display_ok && i2c_probe(SSD1306_ADDRESS)) {
             display_ok = ssd1306_begin();
-            redraw = true;
+            board.redraw = true;
         }
         if (!sensor_ok) {
             start_sensor();
-            if (sensor_ok) redraw = true;
+            if (sensor_ok) board.redraw = true;
         }
     }
 }
 
 void setup(void) {
+    tilt_board_init(&board, DEFAULT_SAMPLE_RATE_HZ, DEFAULT_ACCEL_FS, DEFAULT_GYRO_FS);
     Serial.begin(SERIAL_BAUD);
     i2c_begin();
     display_ok = ssd1306_begin();

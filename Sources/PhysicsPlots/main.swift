@@ -31,22 +31,28 @@ let geometry = ContentGeometry(displayWidth: 128, displayHeight: 64, tileWidth: 
 struct Run {
     var ticks: [Tick] = []
     var poses: [(Double, Pose)] = []
+    /// After each tick: the pull-out gesture's displacement (px, right and down) and whether one is under way.
+    var gestures: [(dx: Double, dy: Double, active: Bool)] = []
 }
 
-/// Drives an engine at `hz` for `seconds` with a closed-loop pose policy.
-func drive(_ configure: (inout PhysicsSettings) -> Void = { _ in }, hz: Double = 200, seconds: Double,
+/// Drives an engine at `hz` for `seconds` with a closed-loop pose policy
+/// (`drawerItems`: the drawer's item count, 0 for none).
+func drive(_ configure: (inout PhysicsSettings) -> Void = { _ in }, hz: Double = 200, seconds: Double, drawerItems: Int = 0,
            _ policy: (Double, Tick?) -> Pose) -> Run {
     var settings = PhysicsSettings()
     configure(&settings)
-    var engine = try! TiltEngine(settings: settings, geometry: geometry, ribbonArt: ribbon)
+    var engine = try! TiltEngine(settings: settings, geometry: geometry, ribbonArt: ribbon, drawerItems: drawerItems)
     var run = Run()
     for i in 0...Int(seconds * hz) {
         let t = Double(i) / hz
         let pose = policy(t, run.ticks.last)
         run.poses.append((t, pose))
+        let before = run.ticks.count
         engine.ingest(TimedSample(timeMicros: UInt64((t * 1e6).rounded()), sequence: 0, raw: raw(pose))) {
             run.ticks.append($0)
         }
+        let g = engine.gesture
+        for _ in before..<run.ticks.count { run.gestures.append((Double(g.dx) / 65536, Double(g.dy) / 65536, g.active)) }
     }
     return run
 }
@@ -206,3 +212,66 @@ do {
     }
 }
 print(figures.joined(separator: "\n"))
+
+// 6. The drawer: a pull-out (Recipe 1-12's "down") and a sideways miss.
+do {
+    func centred(_ s: inout PhysicsSettings) { s.ribbonCenterX = 64 }
+    /// Opens the drawer (a pull until it fires, rest until open), then plays `after` from 3 s.
+    func withDrawerOpen(_ after: @escaping (Double) -> Pose) -> (Double, Tick?) -> Pose {
+        var fired = false
+        return { t, last in
+            if last?.fired == true { fired = true }
+            if t < 3 { return fired ? Pose(pitch: restPitch) : Pose(pitch: 90) }
+            return after(t - 3)
+        }
+    }
+    func gesturePanels(_ run: Run, _ markers: [(x: Double, label: String)], xRange: ClosedRange<Double>) -> [Panel] {
+        let times = run.ticks.map(seconds)
+        func line(_ y: Double, _ label: String) -> Series {
+            Series(label: label, color: "#aaa", points: [(xRange.lowerBound, y), (xRange.upperBound, y)], dashed: true)
+        }
+        return [
+            Panel(title: "Input: pitch forward of rest and roll (right side down)", yLabel: "degrees", yRange: -30...30, series: [
+                Series(label: "pitch − 60°", color: "#555", points: run.poses.map { ($0.0, $0.1.pitch - restPitch) }),
+                Series(label: "roll", color: "#8c564b", points: run.poses.map { ($0.0, $0.1.roll) }),
+            ]),
+            Panel(title: "The gesture's displacement since it started (display px; down and right positive)", yLabel: "px",
+                  yRange: -40...40, series: [
+                      Series(label: "dy (down)", color: "#1f77b4", points: zip(times, run.gestures).map { ($0, $1.active ? $1.dy : 0) }),
+                      Series(label: "dx (right)", color: "#ff7f0e", points: zip(times, run.gestures).map { ($0, $1.active ? $1.dx : 0) }),
+                      line(16, "dy > 16"), line(12, "|dx| < 12"), line(-12, ""),
+                  ], markers: markers),
+            Panel(title: "The drawer: rows showing, dragged item's top row", yLabel: "rows", yRange: 0...64, series: [
+                Series(label: "drawer shown", color: "#9467bd", points: run.ticks.map { (seconds($0), Double($0.drawer.shown)) }),
+                Series(label: "dragged top", color: "#2ca02c", points: run.ticks.map { (seconds($0), Double($0.drawer.dragged?.top ?? 0)) }),
+            ]),
+        ]
+    }
+    func events(_ run: Run) -> [(x: Double, label: String)] {
+        run.ticks.compactMap { t in
+            if t.drawerEvents.pulledOut != nil { return (seconds(t), "pulled out") }
+            if t.drawerEvents.dropped != nil { return (seconds(t), "dropped") }
+            return nil
+        }
+    }
+    // Scroll a little to an item, rest, tip toward you 15°, a little right side down, rest.
+    let pullOut = drive(centred, seconds: 10, drawerItems: 8, withDrawerOpen { t in
+        t < 0.8 ? Pose(pitch: restPitch, roll: -20) : t < 2 ? Pose(pitch: restPitch)
+            : t < 3 ? Pose(pitch: restPitch + 15) : t < 4 ? Pose(pitch: restPitch + 15, roll: 10) : Pose(pitch: restPitch)
+    })
+    write("drawer-pull-out.svg", SVGChart(title: "Drawer: a tip toward you pulls the marked item out; at rest it drops",
+                                          xRange: 0...10, panels: gesturePanels(pullOut, events(pullOut), xRange: 0...10)))
+    // Scroll, rest, then a diagonal: down 10° but sideways 25°: past 16 down only when far past 12 across.
+    let miss = drive(centred, seconds: 10, drawerItems: 8, withDrawerOpen { t in
+        t < 0.8 ? Pose(pitch: restPitch, roll: -20) : t < 2 ? Pose(pitch: restPitch)
+            : t < 4 ? Pose(pitch: restPitch + 10, roll: 25) : Pose(pitch: restPitch)
+    })
+    write("drawer-sideways-miss.svg", SVGChart(title: "Drawer: a diagonal tilt misses (down > 16 only with |dx| ≥ 12): nothing pulled out",
+                                               xRange: 0...10, panels: gesturePanels(miss, events(miss), xRange: 0...10)))
+    let pulled = pullOut.ticks.firstIndex { $0.drawerEvents.pulledOut != nil }
+    let crossing = miss.gestures.indices.first { seconds(miss.ticks[$0]) > 5 && miss.gestures[$0].active && miss.gestures[$0].dy > 16 }
+    print("drawer: pull-out \(pulled.map { String(format: "%.2f s", seconds(pullOut.ticks[$0]) - 5) } ?? "-") into the tip, at dy \(pulled.map { String(format: "%.1f", pullOut.gestures[$0].dy) } ?? "-") px, "
+          + "dx \(pulled.map { String(format: "%.1f", pullOut.gestures[$0].dx) } ?? "-") px; "
+          + "the diagonal passes dy 16 at dx \(crossing.map { String(format: "%.1f", miss.gestures[$0].dx) } ?? "-") px, "
+          + "\(miss.ticks.filter { $0.drawerEvents.pulledOut != nil }.count) pulled out")
+}

@@ -1,7 +1,8 @@
 import TiltCore
 import TiltDisplay
 
-/// The shipped art (Resources/map-tile.pbm and ribbon.pgm), parsed. The same
+/// The shipped art (Resources/map-tile.pbm, ribbon.pgm and the drawer's
+/// item-NAME.pbm icons), parsed. The same
 /// files generate the firmware's PROGMEM data (Hardware/tiltserial/assets.h)
 /// and the host's copy, compiled in (EmbeddedArt.swift): no resource bundle to
 /// find at run time, no Foundation in the host.
@@ -11,22 +12,43 @@ public enum TiltAssets {
         public let description: String
     }
 
-    /// The content tile and the ribbon art, ready for a `FrameRenderer`.
+    /// The content tile, the ribbon art and the drawer's items, ready for a `FrameRenderer`.
     public struct Art: Sendable {
         public let tile: ContentTile
         public let ribbon: RibbonArt
+        /// The drawer's item icons, in its order, named after their files (item-NAME.pbm).
+        public let items: ItemArt
         /// A renderer over this art.
-        public var renderer: FrameRenderer { FrameRenderer(tile: tile, ribbon: ribbon) }
+        public var renderer: FrameRenderer { FrameRenderer(tile: tile, ribbon: ribbon, items: items) }
     }
 
-    /// Parses the embedded art.
-    public static func load() throws(LoadError) -> Art {
+    /// The embedded art, parsed once per process (the host asks at start-up, the
+    /// mirror, the pins file and the JSON names ask again).
+    public static func load() throws(LoadError) -> Art { try parsed.get() }
+
+    private static let parsed: Result<Art, LoadError> = {
+        do throws(LoadError) { return .success(try parse()) } catch { return .failure(error) }
+    }()
+
+    /// The drawer's item names, in icon order, without parsing any art.
+    public static let itemNames: [String] = itemPBMs.map { name(ofItemFile: $0.0) }
+
+    private static func name(ofItemFile file: String) -> String {
+        String(file.dropFirst("item-".count).dropLast(".pbm".count))
+    }
+
+    private static func parse() throws(LoadError) -> Art {
         let tileBytes = bytes(of: mapTilePBM)
         let ribbonBytes = bytes(of: ribbonPGM)
         do {
             let tile = try ContentTile(bitmap: PBM.parse(tileBytes))
             let ribbon = try RibbonArt(mask: PGM.parse(ribbonBytes))
-            return Art(tile: tile, ribbon: ribbon)
+            var names: [String] = [], icons: [Bitmap] = []
+            for (file, text) in itemPBMs {
+                names.append(name(ofItemFile: file))
+                icons.append(try PBM.parse(bytes(of: text)))
+            }
+            return Art(tile: tile, ribbon: ribbon, items: try ItemArt(names: names, icons: icons))
         } catch let error as NetpbmError {
             throw LoadError(description: "bundled asset is malformed (\(error)); rebuild from a clean checkout")
         } catch let error as ArtError {
@@ -40,6 +62,8 @@ public enum TiltAssets {
     public static let tile: ContentTile = loaded.tile
     /// The ribbon art (loaded once; traps only if the package's own resources are broken).
     public static let ribbon: RibbonArt = loaded.ribbon
+    /// The drawer's items (loaded once; traps only if the package's own resources are broken).
+    public static let items: ItemArt = loaded.items
 
     private static let loaded: Art = {
         do { return try load() } catch { fatalError("TiltAssets: \(error)") }

@@ -6,10 +6,13 @@
 public struct FrameRenderer: Hashable, Sendable {
     public let tile: ContentTile
     public let ribbon: RibbonArt
+    /// The drawer's item icons (none: the drawer scene draws no icons).
+    public let items: ItemArt
 
-    public init(tile: ContentTile, ribbon: RibbonArt) {
+    public init(tile: ContentTile, ribbon: RibbonArt, items: ItemArt = .none) {
         self.tile = tile
         self.ribbon = ribbon
+        self.items = items
     }
 
     /// Renders one frame. The inputs are the OFFSETS fields, in content pixels:

@@ -7,7 +7,9 @@
 /// `right°` (right side down). The ribbon hangs at the content's top centre: a
 /// pull needs the viewport at the top edge with the display's centre column over
 /// the 12-px-wide ribbon art (viewport x 186…197 of 0…384), then a forward tilt
-/// (toward upright) held until the stretch passes the threshold.
+/// (toward upright) held until the stretch passes the threshold. The fire opens
+/// the drawer with the ribbon's slot at the centre; left side down scrolls its
+/// row toward the first items (docs/physics.md, "The drawer").
 public enum Scenarios {
     /// Every scenario, by name, with a one-line summary.
     public static let all: [(name: String, summary: String, script: MotionScript)] = [
@@ -16,11 +18,13 @@ public enum Scenarios {
         ("tilt-right", "right side down 25°: scrolls to the right edge", tiltRight),
         ("tilt-forward", "back into the map, then forward (toward upright) up into the top edge away from the ribbon", tiltForward),
         ("tilt-back", "tilted back 25° more: scrolls to the bottom edge", tiltBack),
-        ("tour", "all four corners, then over to the ribbon and a deliberate pull (fires once, at the end)", tour),
+        ("tour", "all four corners, over to the ribbon, a pull that opens the drawer, and an item pulled out and dropped: one pin", tour),
         ("pull", "over to the ribbon, then a deliberate pull: fires once", pull),
         ("bump", "over to the ribbon, then a short bump into the top edge: engages, must not fire", bump),
         ("noise", "rest with a hand's tremor (±1.5°) inside the dead zone: stays put", noise),
         ("shake", "fast side-to-side shaking (±30° at 3 Hz)", shake),
+        ("drawer", "a pull opens the drawer; scroll it to the home icon, tip toward you to pull it out, steer it, drop it: one pin", drawer),
+        ("drawer-sideways", "a pull opens the drawer; sideways swings in it (pitch at rest) scroll it and never pull anything out", drawerSideways),
         ("calibrate", "what `tiltserial calibrate` asks for: rest, right side down 25°, level, back 25° more; still 3 s each", calibrate),
     ]
 
@@ -60,15 +64,48 @@ public enum Scenarios {
 
     public static let bump = script(toRibbon + [(7.0, 5, 0), (7.3, 5, 0), (7.5, 30, 0), (9.3, 30, 0)])
 
+    /// After a pull that opened the drawer (at rest from `start`): left side
+    /// down scrolls the row from the ribbon's slot to the home icon, a tip toward you
+    /// (15° forward) pulls it out, a little right side down steers it left over
+    /// the map, and back at rest it is dropped.
+    static func pullOutAndDrop(from s: Double) -> [(Double, Double, Double)] {
+        let t = s + 2.0  // the scroll to the home icon ends
+        return [
+            (s, 30, 0), (s + 0.3, 30, -20), (t, 30, -20), (t + 0.3, 30, 0), (t + 1.0, 30, 0),  // to the home icon
+            (t + 1.3, 15, 0), (t + 2.1, 15, 0),  // tip toward you: pulled out, and down
+            (t + 2.3, 15, 12), (t + 3.0, 15, 12),  // steer it
+            (t + 3.3, 30, 0), (t + 5.0, 30, 0),  // rest: dropped, the drawer closes
+        ]
+    }
+
+    public static let drawer = script(toRibbon + [(7.3, 5, 0), (8.8, 5, 0), (9.3, 30, 0)] + pullOutAndDrop(from: 10.0))
+
+    /// After a pull that opened the drawer: into the row, then swings of
+    /// 20–25° either side, the pitch at rest, for 8 s.
+    public static let drawerSideways: MotionScript = {
+        var keys = toRibbon + [(7.3, 5, 0), (8.8, 5, 0), (9.3, 30, 0), (10.0, 30, 0), (10.3, 30, -20), (11.3, 30, -20)]
+        var t = 11.3
+        for k in 0..<10 {
+            let roll = (k % 2 == 0 ? -1.0 : 1.0) * Double(20 + 5 * (k % 2))
+            keys.append((t + 0.3, 30, roll))
+            keys.append((t + 0.8, 30, roll))
+            t += 0.8
+        }
+        keys.append((t + 0.3, 30, 0))
+        keys.append((t + 1.5, 30, 0))
+        return script(keys)
+    }()
+
     /// Bottom-left, bottom-right, top-right (from the start at top-left), then
-    /// left side down back to the ribbon from the right edge, and a pull.
+    /// left side down back to the ribbon from the right edge, a pull that opens
+    /// the drawer, and an item pulled out and dropped on the map.
     public static let tour = script([
         (0, 30, 0), (0.5, 70, 0), (3.0, 70, 0), (3.5, 30, 0), (4, 30, 0),  // down to bottom-left
         (4.5, 30, 35), (9, 30, 35), (9.5, 30, 0), (10, 30, 0),  // right to bottom-right
         (10.5, 0, 0), (13.5, 0, 0), (14, 30, 0), (14.5, 30, 0),  // up to top-right
         (15, 30, -20), (18.1, 30, -20), (18.6, 30, 0), (19, 30, 0),  // left to the ribbon
-        (19.5, 5, 0), (21, 5, 0), (21.5, 30, 0), (23, 30, 0),  // the pull
-    ])
+        (19.5, 5, 0), (21, 5, 0), (21.5, 30, 0),  // the pull: the drawer opens
+    ] + pullOutAndDrop(from: 22.5))
 
     /// `tiltserial calibrate`'s three poses, each held 3 s or more (it wants 1 s
     /// of stillness after a 1 s lead-in), with a level pause before the tilt back.

@@ -73,6 +73,11 @@ public struct PhysicsSettings: Hashable, Sendable {
     /// The largest sway either way, content pixels.
     public var swayLimit: Int = 2
 
+    // MARK: Drawer
+
+    /// The drawer's rows when open (about a third of the 64-row display).
+    public var drawerHeight: Int = 22
+
     /// The documented defaults.
     public init() {}
 }
@@ -125,6 +130,7 @@ extension PhysicsSettings {
                   "times between \(L.wiggleStartMicros.lowerBound) and \(L.wiggleStartMicros.upperBound) µs")
         try check(swayPixelsPerG, L.swayPixelsPerG, "swayPixelsPerG")
         try check(swayLimit, L.swayLimit, "swayLimit", " px")
+        try check(drawerHeight, L.drawerHeight, "drawerHeight", " rows")
     }
 
     /// The accepted range of every setting, in the settings' own units (µs,
@@ -176,6 +182,8 @@ extension PhysicsSettings {
         public static let swayPixelsPerG = -1000.0...1000
         /// `swayLimit`, content px.
         public static let swayLimit = 0...1000
+        /// `drawerHeight`, display rows: room for its icons, marker and border, at most the display.
+        public static let drawerHeight = DrawerLayout.minimumHeight...64
 
         /// A bound as people write it: 0.25, 90, 10000 (no ".0", no exponent).
         public static func text(_ value: Double) -> String {

@@ -28,6 +28,10 @@ public struct SmoothIntegrator: Hashable, Sendable {
 
     var x = Axis()
     var y = Axis()
+    /// The last tick's step per axis before clamping, Q32 offset (gain × input):
+    /// how far the tilt moved (or, held, would have moved) the view.
+    public private(set) var xStep: Int64 = 0
+    public private(set) var yStep: Int64 = 0
     let constants: Constants
     var filters: Axes3<LowPassFilter>
     /// The rest pose tilt is measured from.
@@ -75,13 +79,22 @@ public struct SmoothIntegrator: Hashable, Sendable {
     public var yTilt: Int64 { -rest.pitch(ay: filters.y.value, az: filters.z.value) }
 
     /// Integrates once at tick time `t`. Returns how far y would have gone past
-    /// the top, Q32 (≥ 0), for the ribbon.
-    @discardableResult public mutating func tick(at t: UInt64) -> Int64 {
+    /// the top, Q32 (≥ 0), for the ribbon. `holdingOffsets` (the drawer holds
+    /// the map): the gains and steps update as usual, the offsets stay put, and
+    /// the result is measured from where y is held.
+    @discardableResult public mutating func tick(at t: UInt64, holdingOffsets: Bool = false) -> Int64 {
         filters.x.advance(to: t)
         filters.y.advance(to: t)
         filters.z.advance(to: t)
-        _ = Self.integrate(&x, tilt: xTilt, scale: 1 << 16, constants)
-        return Self.integrate(&y, tilt: yTilt, scale: constants.yScale, constants)
+        let heldX = x.offset, heldY = y.offset
+        xStep = Self.integrate(&x, tilt: xTilt, scale: 1 << 16, constants).step
+        let (pastTop, step) = Self.integrate(&y, tilt: yTilt, scale: constants.yScale, constants)
+        yStep = step
+        if holdingOffsets {
+            x.offset = heldX
+            y.offset = heldY
+        }
+        return pastTop
     }
 
     /// Starts the y gain over at its base (the ribbon engaging: a pull starts slow).
@@ -94,8 +107,9 @@ public struct SmoothIntegrator: Hashable, Sendable {
         return max(-inputLimit, min(inputLimit, shifted))
     }
 
-    /// One axis's tick: gain update, velocity, offset. `scale` is Q16.
-    static func integrate(_ axis: inout Axis, tilt: Int64, scale: Int64, _ c: Constants) -> Int64 {
+    /// One axis's tick: gain update, velocity, offset. `scale` is Q16. Returns how
+    /// far the offset would have gone below 0 (≥ 0) and the step (gain × input).
+    static func integrate(_ axis: inout Axis, tilt: Int64, scale: Int64, _ c: Constants) -> (pastEdge: Int64, step: Int64) {
         let input = FixedPoint.mulShift(deadBand(tilt, c.deadZone), scale, 16)
         let direction: Int8 = input > 0 ? 1 : input < 0 ? -1 : 0
         if direction == 0 {
@@ -117,8 +131,9 @@ public struct SmoothIntegrator: Hashable, Sendable {
         }
         axis.direction = direction
         axis.tilt = tilt
-        let moved = axis.offset + FixedPoint.mulShift(axis.gain, input, 32)
+        let step = FixedPoint.mulShift(axis.gain, input, 32)
+        let moved = axis.offset + step
         axis.offset = max(0, min(FixedPoint.q32One, moved))
-        return moved < 0 ? -moved : 0
+        return (moved < 0 ? -moved : 0, step)
     }
 }

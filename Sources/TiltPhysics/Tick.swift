@@ -27,11 +27,16 @@ public struct Tick: Hashable, Sendable {
     public var fired: Bool
     /// A discoverability wiggle is under way.
     public var wiggling: Bool
+    /// The drawer as drawn after this tick (closed, height 0, without a drawer).
+    public var drawer: DrawerView
+    /// What happened to the drawer on this tick.
+    public var drawerEvents: DrawerEvents
 
     public init(
         timeMicros: UInt64, index: UInt64, x: Fixed, y: Fixed, recipeOffsets: RecipeOffsets?,
         viewportX: Int, viewportY: Int, stretch: Fixed, ribbonX: Int, ribbonBottom: Int,
-        engaged: Bool, fired: Bool, wiggling: Bool
+        engaged: Bool, fired: Bool, wiggling: Bool,
+        drawer: DrawerView = .closed(height: 0), drawerEvents: DrawerEvents = DrawerEvents()
     ) {
         self.timeMicros = timeMicros
         self.index = index
@@ -46,6 +51,8 @@ public struct Tick: Hashable, Sendable {
         self.engaged = engaged
         self.fired = fired
         self.wiggling = wiggling
+        self.drawer = drawer
+        self.drawerEvents = drawerEvents
     }
 
     /// Doubles for JSON and logs at the edges.

@@ -19,6 +19,10 @@ public struct TiltEngine: Sendable {
     public private(set) var smooth: SmoothIntegrator
     public private(set) var ribbon: RibbonDetector
     public private(set) var clock: TickClock
+    /// The drawer of map markers (nil when the engine was given no items).
+    public private(set) var drawer: Drawer?
+    /// The pull-out gesture, tracked on every tick.
+    public private(set) var gesture: PullOutGesture
     /// The last tick produced (nil before the first).
     public private(set) var lastTick: Tick?
     var lastSampleTime: UInt64 = 0
@@ -29,9 +33,11 @@ public struct TiltEngine: Sendable {
     ///   - geometry: display and content sizes (content 512 × 256 for the shipped tile).
     ///   - ribbonArt: the ribbon's alpha mask (Sources/TiltAssets/Resources/ribbon.pgm).
     ///   - converter: raw counts to g, with the mounting's axis mapping.
+    ///   - drawerItems: how many items the drawer holds (TiltAssets' item icons);
+    ///     0: no drawer, a fire opens nothing.
     public init(
         settings: PhysicsSettings = PhysicsSettings(), geometry: ContentGeometry, ribbonArt: AlphaMask,
-        converter: SampleConverter = SampleConverter()
+        converter: SampleConverter = SampleConverter(), drawerItems: Int = 0
     ) throws(PhysicsSettings.InvalidSetting) {
         try settings.validate()
         self.settings = settings
@@ -40,6 +46,12 @@ public struct TiltEngine: Sendable {
         smooth = SmoothIntegrator(settings: settings)
         ribbon = RibbonDetector(art: ribbonArt, settings: settings, geometry: geometry)
         clock = TickClock(periodMicros: UInt64(settings.tickMicros))
+        gesture = PullOutGesture(deadZone: FixedPoint.fixed(settings.deadZone, bits: 32))
+        if drawerItems > 0 {
+            drawer = Drawer(layout: DrawerLayout(
+                itemCount: drawerItems, height: settings.drawerHeight,
+                displayWidth: geometry.displayWidth, displayHeight: geometry.displayHeight))
+        }
     }
 
     /// Starts over as if no sample had come (offsets 0, wiggles rescheduled from
@@ -51,6 +63,8 @@ public struct TiltEngine: Sendable {
         smooth.rest = rest
         ribbon = RibbonDetector(art: ribbon.art, settings: settings, geometry: geometry)
         clock = TickClock(periodMicros: UInt64(settings.tickMicros))
+        drawer = drawer.map { Drawer(layout: $0.layout) }
+        gesture = PullOutGesture(deadZone: FixedPoint.fixed(settings.deadZone, bits: 32))
         lastTick = nil
         lastSampleTime = 0
         lastAccel = Axes3(x: .zero, y: .zero, z: .zero)
@@ -62,6 +76,12 @@ public struct TiltEngine: Sendable {
     /// the tick).
     public mutating func ingest(_ sample: TimedSample, onTick: (Tick) -> Void) {
         ingest(converter.convert(sample.raw).accel, at: sample.timeMicros, onTick: onTick)
+    }
+
+    /// Whether a sample at board time `timeMicros` would run at least one tick
+    /// (`ingest`'s rule), so a caller can skip its per-tick work for the others.
+    public func ticks(at timeMicros: UInt64) -> Bool {
+        clock.started && max(timeMicros, lastSampleTime) >= clock.nextMicros
     }
 
     /// Applies one decoded reading (iOS convention, g) at board time `timeMicros`.
@@ -130,11 +150,20 @@ public struct TiltEngine: Sendable {
     /// Runs the tick due now and advances the clock.
     mutating func runTick() -> Tick {
         let t = clock.nextMicros
+        let hold = drawer?.holdsMap ?? false
         let x: Fixed, y: Fixed, px: Int, py: Int, pastTop: Int64, roll: Int64
+        // This tick's tilt from rest (Q32 g) and how far it moves the view (Q16 px).
+        let tiltX: Int64, tiltY: Int64, viewStepX: Int64, viewStepY: Int64
         var exact: RecipeOffsets? = nil
         switch settings.mode {
         case .recipe:
-            let over = recipe.tick()
+            let over: Float
+            if hold {
+                let moved = recipe.yOffset + recipe.yVelocity
+                over = moved < 0 ? -moved : 0
+            } else {
+                over = recipe.tick()
+            }
             exact = RecipeOffsets(x: recipe.xOffset, y: recipe.yOffset)
             x = Self.fixed(recipe.xOffset)
             y = Self.fixed(recipe.yOffset)
@@ -142,24 +171,63 @@ public struct TiltEngine: Sendable {
             py = Self.pixel(recipe.yOffset, geometry.maxViewportY)
             pastTop = Int64((Double(over) * 4_294_967_296).rounded())
             roll = Int64(lastAccel.x.raw) << 16
+            tiltX = roll
+            tiltY = (Int64(lastAccel.z.raw) << 16) + (1 << 31)  // the recipe's rest: az = −0.5
+            viewStepX = Self.q16Pixels(recipe.xVelocity, geometry.maxViewportX)
+            viewStepY = Self.q16Pixels(recipe.yVelocity, geometry.maxViewportY)
         case .smooth:
-            pastTop = smooth.tick(at: t)
+            pastTop = smooth.tick(at: t, holdingOffsets: hold)
             x = Fixed(raw: Int32(FixedPoint.divRound(smooth.xOffset, FixedPoint.q16One)))
             y = Fixed(raw: Int32(FixedPoint.divRound(smooth.yOffset, FixedPoint.q16One)))
             px = Self.pixel(smooth.xOffset, geometry.maxViewportX)
             py = Self.pixel(smooth.yOffset, geometry.maxViewportY)
             roll = smooth.rest.roll(ax: smooth.filteredAcceleration.x)
+            tiltX = smooth.xTilt
+            tiltY = smooth.yTilt
+            viewStepX = FixedPoint.mulShift(smooth.xStep, Int64(geometry.maxViewportX), 16)
+            viewStepY = FixedPoint.mulShift(smooth.yStep, Int64(geometry.maxViewportY), 16)
         }
-        let (r, engagedNow) = ribbon.tick(at: t, pastTop: pastTop, viewportX: px, viewportY: py, roll: roll)
+        // A finger moves the content: the viewport's opposite.
+        let phase = gesture.tick(tiltX: tiltX, tiltY: tiltY, stepX: -viewStepX, stepY: -viewStepY)
+
+        // With the drawer out, the ribbon hangs from it: the grab test looks where it is drawn.
+        let ribbonMapLeft = ribbon.c.leftX - px
+        var grabViewportX = px
+        if let drawer, hold {
+            grabViewportX = ribbon.c.leftX - drawer.ribbonLeft(mapLeft: ribbonMapLeft, ribbonWidth: ribbon.art.width)
+        }
+        let push = drawer?.feedsRibbon ?? true ? pastTop : 0
+        let (r, engagedNow) = ribbon.tick(at: t, pastTop: push, viewportX: grabViewportX, viewportY: py, roll: roll)
         if engagedNow && settings.mode == .smooth { smooth.restartYGain() }
+
+        var ribbonX = r.ribbonX, ribbonBottom = r.ribbonBottom
+        var drawerView = DrawerView.closed(height: 0), events = DrawerEvents()
+        if drawer != nil {
+            events = drawer!.tick(
+                at: t, fired: r.fired, gesture: phase, direction: gesture.direction,
+                viewStepX: viewStepX, viewStepY: viewStepY, ribbonMapLeft: ribbonMapLeft, ribbonWidth: ribbon.art.width,
+                viewportX: px, viewportY: py)
+            let d = drawer!
+            drawerView = d.view
+            if d.holdsMap {
+                let sway = r.ribbonX - ribbon.c.leftX
+                ribbonX = px + d.ribbonLeft(mapLeft: ribbonMapLeft, ribbonWidth: ribbon.art.width) + sway
+                if ribbonBottom != 0 { ribbonBottom += py + d.shown }
+            }
+        }
         let tick = Tick(
             timeMicros: t, index: clock.nextIndex, x: x, y: y, recipeOffsets: exact,
             viewportX: px, viewportY: py,
-            stretch: Fixed(raw: Int32(clamping: r.stretch)), ribbonX: r.ribbonX, ribbonBottom: r.ribbonBottom,
-            engaged: r.engaged, fired: r.fired, wiggling: r.wiggling)
+            stretch: Fixed(raw: Int32(clamping: r.stretch)), ribbonX: ribbonX, ribbonBottom: ribbonBottom,
+            engaged: r.engaged, fired: r.fired, wiggling: r.wiggling, drawer: drawerView, drawerEvents: events)
         clock.advance()
         lastTick = tick
         return tick
+    }
+
+    /// The recipe's Float32 step (offset per tick) as Q16 pixels of `travel`.
+    static func q16Pixels(_ step: Float, _ travel: Int) -> Int64 {
+        Int64((Double(step) * Double(travel) * 65536).rounded())
     }
 
     /// A Q32 offset (0...2^32) as whole pixels of `travel`, rounded.

@@ -1,25 +1,46 @@
 import TiltDisplay
 import WireProtocol
 
-/// The board's screen as the host last told it to draw: the last OFFSETS
-/// rendered with the same `FrameRenderer` the firmware's algorithm matches
-/// (docs/display.md), so a live view shows exactly what the OLED shows.
+/// The board's screen as the host last told it to draw: the last OFFSETS and
+/// the drawer scene (DRAWER, PIN), rendered with the same `FrameRenderer` the
+/// firmware's algorithm matches (docs/display.md), so a live view shows
+/// exactly what the OLED shows.
 public struct DisplayMirror: Sendable {
     public let renderer: FrameRenderer
     /// The current frame (blank until the first `show`).
     public private(set) var frame = Frame()
+    /// What is drawn.
+    public private(set) var scene = BoardScene()
     /// The OFFSETS frame drawn last.
-    public private(set) var shown: OffsetsFrame?
+    public var shown: OffsetsFrame? { scene.offsets }
 
     public init(renderer: FrameRenderer) {
         self.renderer = renderer
     }
 
-    /// Redraws for `offsets` (no allocation: renders into the existing frame).
+    /// Redraws for `offsets` with the drawer scene as it is (no allocation:
+    /// renders into the existing frame).
     public mutating func show(_ offsets: OffsetsFrame) {
+        scene.offsets = offsets
+        redraw()
+    }
+
+    /// Applies a tick's DRAWER and PIN frames and redraws (once OFFSETS came).
+    public mutating func apply(_ wire: SceneWire) {
+        scene.apply(wire)
+        redraw()
+    }
+
+    /// Shows a whole scene (e.g. `HostSnapshot.scene`).
+    public mutating func show(_ scene: BoardScene) {
+        self.scene = scene
+        redraw()
+    }
+
+    mutating func redraw() {
+        guard let offsets = scene.offsets else { return }
         renderer.render(
             viewportX: offsets.viewportX, viewportY: offsets.viewportY, ribbonX: offsets.ribbonX,
-            ribbonBottom: offsets.ribbonBottom, into: &frame)
-        shown = offsets
+            ribbonBottom: offsets.ribbonBottom, scene: scene.drawer, into: &frame)
     }
 }

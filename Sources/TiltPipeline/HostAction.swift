@@ -1,3 +1,4 @@
+import TiltCore
 import TiltPhysics
 import WireProtocol
 
@@ -31,12 +32,16 @@ public enum HostWrite: Hashable, Sendable {
     case hostHello
     /// The tick's OFFSETS frame.
     case offsets(OffsetsWire)
+    /// The tick's DRAWER and PIN frames, after its OFFSETS.
+    case scene(SceneWire)
 }
 
 /// A hook to start, with the event's values (they go into its environment).
 public enum HookRequest: Hashable, Sendable {
     /// The ribbon fired: the tick it fired on and the run's fire count so far.
     case pull(Tick, fires: UInt64)
+    /// An item was dropped as a pin (`--on-pin`).
+    case pin(Tick, Pin)
 }
 
 /// Connection news for people, decided by the driver.
@@ -56,6 +61,20 @@ public enum HostNews: Hashable, Sendable {
     /// Damage since the last such news (rate-limited): frames lost on the wire
     /// and damaged frames or lines, with the run's totals.
     case trouble(lost: UInt64, errors: UInt64, totalLost: UInt64, totalErrors: UInt64)
+    /// What a `recalibrate` request did.
+    case recalibrated(Recalibration)
+}
+
+/// The outcome of making the current pose the rest pose.
+public enum Recalibration: Hashable, Sendable {
+    /// Done: the new rest pose, degrees from face-up toward face-forward.
+    case restPose(degrees: Double)
+    /// Recipe mode's rest pose is fixed (az = −0.5); nothing changed.
+    case fixedInRecipeMode
+    /// No sample arrived yet, so there is no pose to take.
+    case noSampleYet
+    /// The board lies on its side (pitch undefined); nothing changed.
+    case onItsSide
 }
 
 /// How a run ended.
@@ -103,6 +122,8 @@ public enum HostWait: Hashable, Sendable {
 public struct HostSummary: Hashable, Sendable {
     public var durationMicros: UInt64
     public var counters: HostCounters
+    /// Pins on the map at the end (those kept from earlier runs included).
+    public var pinCount = 0
 
     public init(durationMicros: UInt64, counters: HostCounters) {
         self.durationMicros = durationMicros
@@ -118,4 +139,34 @@ public struct HostSnapshot: Sendable {
     public var hello: HelloFrame?
     public var lastTick: Tick?
     public var lastOffsets: OffsetsFrame?
+    /// What the board was told to draw (OFFSETS, drawer, pins): `DisplayMirror.show(_:)` draws it.
+    public var scene = BoardScene()
+    /// The last sample as received (raw counts).
+    public var lastSample: TimedSample?
+    /// Counts to units with the ranges HELLO named and the mounting's axes.
+    public var converter: SampleConverter
+    /// The integrator, its rest pose (degrees from face-up; smooth mode) and the
+    /// ribbon's fire threshold (points).
+    public var mode: IntegratorMode
+    public var restDegrees: Double
+    public var fireThreshold: Double
+
+    public init(
+        elapsedMicros: UInt64, counters: HostCounters, format: StreamFormat? = nil, hello: HelloFrame? = nil,
+        lastTick: Tick? = nil, lastOffsets: OffsetsFrame? = nil, lastSample: TimedSample? = nil,
+        converter: SampleConverter = SampleConverter(), mode: IntegratorMode = .smooth, restDegrees: Double = 60,
+        fireThreshold: Double = 75
+    ) {
+        self.elapsedMicros = elapsedMicros
+        self.counters = counters
+        self.format = format
+        self.hello = hello
+        self.lastTick = lastTick
+        self.lastOffsets = lastOffsets
+        self.lastSample = lastSample
+        self.converter = converter
+        self.mode = mode
+        self.restDegrees = restDegrees
+        self.fireThreshold = fireThreshold
+    }
 }

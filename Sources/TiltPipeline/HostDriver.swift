@@ -189,6 +189,12 @@ public struct HostDriver: Sendable {
         case .fired(let tick, let fires):
             emit(.event(event))
             emit(.runHook(.pull(tick, fires: fires)))
+        case .sceneFrames(let wire):
+            emit(.write(.scene(wire)))
+            emit(.event(event))
+        case .pinned(let tick, let pin, _):
+            emit(.event(event))
+            emit(.runHook(.pin(tick, pin)))
         default:
             emit(.event(event))
         }
@@ -236,6 +242,13 @@ public struct HostDriver: Sendable {
         finish(nil, at: now, emit)
     }
 
+    /// Make the current (smoothed) pose the rest pose now (the live view's `c`
+    /// key, or a replay's `recalibrated` record); the outcome comes as news.
+    public mutating func recalibrate(at now: UInt64, _ emit: (HostAction) -> Void) {
+        guard link != .finished else { return }
+        emit(.news(.recalibrated(session.recalibrate())))
+    }
+
     /// The link restarted without the driver seeing the port close (a replay's
     /// `linkRestarted` record): the same as a vouched-for reopen, without news.
     public mutating func linkRestarted(at now: UInt64) {
@@ -272,14 +285,21 @@ public struct HostDriver: Sendable {
 
     /// The run's summary so far.
     public func summary(at now: UInt64) -> HostSummary {
-        HostSummary(durationMicros: elapsed(now), counters: session.counters)
+        var summary = HostSummary(durationMicros: elapsed(now), counters: session.counters)
+        summary.pinCount = session.pins.count
+        return summary
     }
 
     /// The current state, for a live view.
     public func snapshot(at now: UInt64) -> HostSnapshot {
-        HostSnapshot(
+        let engine = session.engine
+        var snapshot = HostSnapshot(
             elapsedMicros: elapsed(now), counters: session.counters, format: session.format,
-            hello: session.hello, lastTick: session.engine.lastTick, lastOffsets: session.lastOffsets)
+            hello: session.hello, lastTick: engine.lastTick, lastOffsets: session.lastOffsets,
+            lastSample: session.lastSample, converter: engine.converter, mode: engine.settings.mode,
+            restDegrees: engine.smooth.rest.degrees, fireThreshold: engine.settings.fireThreshold)
+        snapshot.scene = session.scene
+        return snapshot
     }
 
     // MARK: - Internals

@@ -20,6 +20,15 @@ public enum HostEvent: Hashable, Sendable {
     case tick(Tick, OffsetsWire)
     /// The ribbon fired on this tick (reported right after its `.tick`).
     case fired(Tick, fires: UInt64)
+    /// The DRAWER and PIN frames to send after the tick's OFFSETS (right after its `.tick`).
+    case sceneFrames(SceneWire)
+    /// A fire opened (`open`) or a fire or a drop closed the drawer on this tick.
+    case drawer(Tick, open: Bool)
+    /// A "down" gesture pulled item `item` out of the drawer on this tick.
+    case pulledOut(Tick, item: Int)
+    /// The dragged item was dropped: a new pin; `pins`: all of them now, oldest
+    /// first (what a host saves).
+    case pinned(Tick, Pin, pins: [Pin])
 }
 
 /// Exact counts of everything a session has seen.
@@ -36,6 +45,8 @@ public struct HostCounters: Hashable, Sendable {
     public var ticks: UInt64 = 0
     /// Ticks on which the ribbon fired.
     public var fires: UInt64 = 0
+    /// Items dropped as pins.
+    public var pinsDropped: UInt64 = 0
 
     public init() {}
 

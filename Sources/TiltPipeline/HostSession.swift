@@ -32,9 +32,16 @@ public struct HostSession: Sendable {
     public private(set) var hello: HelloFrame?
     /// The last OFFSETS frame produced.
     public private(set) var lastOffsets: OffsetsFrame?
+    /// The pins, oldest first (the host owns them; the board gets them slot by slot).
+    public private(set) var pins: PinBoard
+    /// What the board was told to draw: OFFSETS, DRAWER and PIN as sent.
+    public private(set) var scene = BoardScene()
     /// Set after a version mismatch: input is ignored from then on.
     public private(set) var halted = false
     public private(set) var counters = HostCounters()
+    /// The last sample given to the physics, as received (raw counts, board
+    /// time): what the live view's sensor panel shows.
+    public private(set) var lastSample: TimedSample?
 
     var detector: FormatDetector
     var decoder = FrameDecoder()
@@ -46,17 +53,20 @@ public struct HostSession: Sendable {
     var lastEngineTime: UInt64 = 0
     var rejoinPending = false
     var sawSample = false
+    var sceneSync = SceneSync()
 
     /// - Parameters:
     ///   - engine: the physics, with its settings, geometry and axis mapping.
     ///   - hostTileID: the tile the host renders (`ContentTile.id`), or nil.
     ///   - format: skip detection (e.g. CSV-free replays of a known stream).
     ///   - detectionLimit: bytes examined before detection gives up.
-    public init(engine: TiltEngine, hostTileID: UInt16?, format: StreamFormat? = nil, detectionLimit: Int = 2048) {
+    ///   - pins: the pins kept from earlier runs (the newest `PinBoard.capacity`).
+    public init(engine: TiltEngine, hostTileID: UInt16?, format: StreamFormat? = nil, detectionLimit: Int = 2048, pins: [Pin] = []) {
         self.engine = engine
         self.hostTileID = hostTileID
         self.format = format
         detector = FormatDetector(limit: detectionLimit)
+        self.pins = PinBoard(pins)
     }
 
     /// What the stream looked like so far, for the shell's "no valid frames" message.
@@ -144,7 +154,23 @@ public struct HostSession: Sendable {
     public mutating func linkRestarted() {
         decoder.linkRestarted()
         rejoinPhysics()
+        sceneSync.restart(pins: &pins)
     }
+
+    /// Makes the current (smoothed) pose the rest pose, as the live view's `c`
+    /// key asks; says what came of it.
+    public mutating func recalibrate() -> Recalibration {
+        guard engine.settings.mode == .smooth else { return .fixedInRecipeMode }
+        guard sawSample else { return .noSampleYet }
+        guard engine.calibrateToCurrentPose() else { return .onItsSide }
+        return .restPose(degrees: engine.smooth.rest.degrees)
+    }
+
+    /// Removes pin `index` (0 = oldest); the board is told from the next tick on.
+    @discardableResult public mutating func removePin(at index: Int) -> Pin? { pins.remove(at: index) }
+
+    /// Removes every pin.
+    public mutating func removeAllPins() { pins.removeAll() }
 
     /// Join the next sample's time to the last one's (HELLO, a replug).
     mutating func rejoinPhysics() {
@@ -154,17 +180,14 @@ public struct HostSession: Sendable {
     // MARK: - Internals
 
     mutating func detect(_ bytes: UnsafeRawBufferPointer, atHostMicros hostMicros: UInt64, _ handle: (HostEvent) -> Void) {
-        let before = detector.seenBytes.count
-        guard case .found(let found) = detector.feed(bytes) else { return }
-        format = found
-        handle(.formatDetected(found))
+        guard let found = detector.detect(bytes) else { return }
+        format = found.format
+        handle(.formatDetected(found.format))
         // Everything the detector looked at goes through the chosen reader, then
         // whatever of this chunk lay past its limit.
-        let seen = detector.seenBytes
-        let taken = seen.count - before
-        seen.withUnsafeBytes { receive($0, atHostMicros: hostMicros, handle) }
-        if taken < bytes.count {
-            receive(UnsafeRawBufferPointer(rebasing: bytes[taken...]), atHostMicros: hostMicros, handle)
+        found.seen.withUnsafeBytes { receive($0, atHostMicros: hostMicros, handle) }
+        if found.restStart < bytes.count {
+            receive(UnsafeRawBufferPointer(rebasing: bytes[found.restStart...]), atHostMicros: hostMicros, handle)
         }
     }
 
@@ -172,7 +195,7 @@ public struct HostSession: Sendable {
         switch frame {
         case .hello(let hello): applyHello(hello, handle)
         case .sample(let sample): ingestTracked(sample, handle)
-        case .pong, .offsets, .hostHello, .ping, .configure: break  // not ours to act on (loopback, echoes)
+        case .pong, .offsets, .hostHello, .ping, .configure, .drawer, .pin: break  // not ours to act on (loopback, echoes)
         }
     }
 
@@ -196,6 +219,8 @@ public struct HostSession: Sendable {
         }
         offsetsSequence = 0
         rejoinPhysics()  // the decoder already restarted its tracking for this HELLO
+        scene.drawer = .empty  // a board says HELLO with nothing of the drawer in its RAM
+        sceneSync.restart(pins: &pins)
     }
 
     mutating func ingestTracked(_ sample: TimedSample, _ handle: (HostEvent) -> Void) {
@@ -208,25 +233,56 @@ public struct HostSession: Sendable {
         lastEngineTime = timed.timeMicros
         sawSample = true
         counters.samples += 1
+        lastSample = sample
+        // Most samples complete no tick: give them to the physics without
+        // handing the session's tick state (scene, pins) over and back.
+        guard engine.ticks(at: timed.timeMicros) else {
+            engine.ingest(timed) { _ in preconditionFailure("TiltEngine.ticks(at:) said no tick") }
+            return
+        }
 
         var sequence = offsetsSequence
         var ticks = counters.ticks
         var fires = counters.fires
+        var dropped = counters.pinsDropped
         var last = lastOffsets
+        // Moved out, not copied: a drop then appends without copying the list.
+        var pins = PinBoard.placeholder
+        swap(&pins, &self.pins)
+        var scene = self.scene
+        var sync = sceneSync
         engine.ingest(timed) { tick in
             let frame = OffsetsFrame(tick: tick, sequence: sequence)
             sequence &+= 1
             ticks += 1
             last = frame
+            scene.offsets = frame
+            let events = tick.drawerEvents
+            if let pin = events.dropped {
+                pins.add(pin)
+                dropped += 1
+            }
             handle(.tick(tick, OffsetsWire(frame)))
+            if let wire = sync.frames(for: tick.drawer, pins: &pins) {
+                scene.apply(wire)
+                handle(.sceneFrames(wire))
+            }
             if tick.fired {
                 fires += 1
                 handle(.fired(tick, fires: fires))
             }
+            if events.isEmpty { return }
+            if let item = events.pulledOut { handle(.pulledOut(tick, item: item)) }
+            if let pin = events.dropped { handle(.pinned(tick, pin, pins: pins.pins)) }
+            if events.opened || events.closed { handle(.drawer(tick, open: events.opened)) }
         }
         offsetsSequence = sequence
         counters.ticks = ticks
         counters.fires = fires
+        counters.pinsDropped = dropped
         lastOffsets = last
+        self.pins = pins
+        self.scene = scene
+        sceneSync = sync
     }
 }

@@ -6,7 +6,8 @@
 ///
 ///     header  "TILTREC1" (8 bytes), baud u32
 ///     record  direction u8 (0 from the board, 1 to the board, 2 the port was
-///             reopened after an unplug: no bytes), host time µs u64,
+///             reopened after an unplug: no bytes, 3 the user made the current
+///             pose the rest pose: no bytes), host time µs u64,
 ///             length u16, then `length` bytes
 ///
 /// A record's chunk is at most 65535 bytes; the writer splits longer ones.
@@ -24,6 +25,9 @@ public enum Recording {
         /// No bytes: the port was reopened after an unplug here (`HostSession.linkRestarted()`),
         /// so a replay joins the timelines exactly where the live run did.
         case linkRestarted = 2
+        /// No bytes: the user made the current pose the rest pose here (the live
+        /// view's `c`, `HostDriver.recalibrate`), so a replay does it at the same point.
+        case recalibrated = 3
     }
 
     public static func header(baud: UInt32) -> [UInt8] {

@@ -32,16 +32,13 @@ public struct SampleFeed: Sendable {
     public mutating func receive(_ bytes: UnsafeRawBufferPointer, atHostMicros hostMicros: UInt64, _ handle: (Event) -> Void) {
         if bytes.isEmpty { return }
         guard let format else {
-            let before = detector.seenBytes.count
-            guard case .found(let found) = detector.feed(bytes) else { return }
-            format = found
-            handle(.formatDetected(found))
+            guard let found = detector.detect(bytes) else { return }
+            format = found.format
+            handle(.formatDetected(found.format))
             // What the detector looked at goes through the chosen reader, then the rest of this chunk.
-            let seen = detector.seenBytes
-            let taken = seen.count - before
-            seen.withUnsafeBytes { receive($0, atHostMicros: hostMicros, handle) }
-            if taken < bytes.count {
-                receive(UnsafeRawBufferPointer(rebasing: bytes[taken...]), atHostMicros: hostMicros, handle)
+            found.seen.withUnsafeBytes { receive($0, atHostMicros: hostMicros, handle) }
+            if found.restStart < bytes.count {
+                receive(UnsafeRawBufferPointer(rebasing: bytes[found.restStart...]), atHostMicros: hostMicros, handle)
             }
             return
         }

@@ -13,11 +13,15 @@ public final class Console: Sendable {
     public let writeErr: @Sendable (String) -> Void
     /// stderr is a terminal: draw the live view instead of log lines.
     public let errIsTerminal: Bool
+    /// The terminal the view draws on: size, colour, keys.
+    public let screen: TerminalScreen
 
     /// - Parameter outBytes: writes UTF-8 bytes to stdout (default: as a String through `out`).
-    public init(errIsTerminal: Bool, out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+    public init(errIsTerminal: Bool, screen: TerminalScreen = .fixed(columns: 80, rows: 24),
+                out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
                 outBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil) {
         self.errIsTerminal = errIsTerminal
+        self.screen = screen
         writeOut = out
         writeOutBytes = outBytes ?? { out(String(decoding: $0, as: UTF8.self)) }
         writeErr = err
@@ -33,7 +37,7 @@ public final class Console: Sendable {
     /// the command can stop cleanly instead of writing into the void.
     static func descriptors(out: Int32, err: Int32, errIsTerminal: Bool,
                             onOutClosed: @escaping @Sendable () -> Void) -> Console {
-        Console(errIsTerminal: errIsTerminal,
+        Console(errIsTerminal: errIsTerminal, screen: errIsTerminal ? .standard() : .fixed(columns: 80, rows: 24),
                 out: { if !writeAll(out, $0) && errno == EPIPE { onOutClosed() } },
                 err: { _ = writeAll(err, $0) },
                 outBytes: { if !writeAll(out, $0) && errno == EPIPE { onOutClosed() } })
@@ -79,10 +83,10 @@ public final class CapturedConsole: Sendable {
     private let storage = Storage()
     public let console: Console
 
-    public init(errIsTerminal: Bool = false) {
+    public init(errIsTerminal: Bool = false, screen: TerminalScreen = .fixed(columns: 140, rows: 45)) {
         let storage = self.storage
         console = Console(
-            errIsTerminal: errIsTerminal,
+            errIsTerminal: errIsTerminal, screen: screen,
             out: { storage.append($0, toErr: false) },
             err: { storage.append($0, toErr: true) })
     }

@@ -37,6 +37,11 @@ struct Demo: TiltserialSubcommand {
 
     @OptionGroup var settings: SettingsOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var view: ViewOptions
+
+    @Option(name: .customLong("pins"), help: ArgumentHelp(
+        "Keep the pins in this file (default: none; the demo starts with no pins and saves none).", valueName: "FILE"))
+    var pinsPath: String?
 
     func execute(_ context: CommandContext) throws(Failure) {
         guard let script = Scenarios.named(scenario) else {
@@ -46,6 +51,8 @@ struct Demo: TiltserialSubcommand {
             throw Failure(.badSettings, "--speed \(speed): give a factor from 0 (exclusive) to 1000, e.g. --speed 4")
         }
         let resolved = try settings.resolve().settings  // no default config file: the emulated board is mounted as the defaults say
+        let store = pinsPath.map { PinStore(path: $0) }  // no default pins file either: the demo starts with none
+        let kept = try store?.load() ?? []
         let logger = context.console.logger()
         let board = try EmulatorProcess(arguments: tiltsimArguments)
         defer { board.stop() }
@@ -54,12 +61,13 @@ struct Demo: TiltserialSubcommand {
 
         var player = ScenarioPlayer(lengthMicros: UInt64((script.duration + Self.settleSeconds) * 1e6), forever: forever)
         let summary = try Run.live(
-            path: board.serialPath, settings: resolved, output: output, record: nil, context: context,
+            path: board.serialPath, settings: resolved, output: output, view: view.view, record: nil, context: context,
             observe: { event in
                 if player.step(event) == .finished { context.stop.wake() }
-            })
+            }, pinStore: store, pins: kept)
         board.stop()  // tiltsim writes the PNG and says how fast the board ran
-        context.console.writeErr("tiltserial: demo: \(ForPeople.count(summary.counters.fires, "ribbon pull")) fired\n")
+        context.console.writeErr("tiltserial: demo: \(ForPeople.count(summary.counters.fires, "ribbon pull")) fired, "
+            + "\(ForPeople.count(summary.counters.pinsDropped, "pin")) dropped, \(summary.pinCount) on the map\n")
     }
 
     /// What tiltsim is asked to do: this engine, motion and pace; hold the

@@ -1,4 +1,5 @@
 import SerialIO
+import TiltPhysics
 import TiltPipeline
 
 /// How `HostRunner` runs a port.
@@ -9,6 +10,8 @@ public struct HostRunOptions: Sendable {
     public var settings: HostSettings
     /// `--record FILE`: raw bytes both ways with host times (TiltPipeline.Recording).
     public var recordPath: String?
+    /// The pins kept from earlier runs (`--pins FILE`), oldest first.
+    public var pins: [Pin] = []
     /// The driver's timing decisions (doze, reopen backoff, refresh); the hello
     /// timeout, reconnect and line rate come from `settings`.
     public var timing = HostDriver.Configuration()

@@ -8,13 +8,14 @@ import TiltPhysics
 import TiltPipeline
 import WireProtocol
 
-/// Builds the session a run or a replay uses: the shipped art, the settings, the axes.
-public func makeHostSession(settings: HostSettings, art: TiltAssets.Art) throws(Failure) -> HostSession {
+/// Builds the session a run or a replay uses: the shipped art (the drawer gets
+/// its items), the settings, the axes, and the pins kept from earlier runs.
+public func makeHostSession(settings: HostSettings, art: TiltAssets.Art, pins: [Pin] = []) throws(Failure) -> HostSession {
     do {
         let engine = try TiltEngine(
             settings: settings.physics, geometry: art.tile.geometry, ribbonArt: art.ribbon.mask,
-            converter: SampleConverter(mapping: settings.axes))
-        return HostSession(engine: engine, hostTileID: art.tile.id)
+            converter: SampleConverter(mapping: settings.axes), drawerItems: art.items.count)
+        return HostSession(engine: engine, hostTileID: art.tile.id, pins: pins)
     } catch {
         throw Failure(.badSettings, error.description)
     }
@@ -68,7 +69,7 @@ public final class HostRunner {
         openPort = open
         let loaded: TiltAssets.Art
         if let art { loaded = art } else { loaded = try Self.loadArt() }
-        let session = try makeHostSession(settings: options.settings, art: loaded)
+        let session = try makeHostSession(settings: options.settings, art: loaded, pins: options.pins)
         driver = HostDriver(session: session, configuration: options.driverConfiguration)
     }
 
@@ -119,7 +120,7 @@ public final class HostRunner {
             case .sleep(let until):
                 let woken = waitForWakeUp(stop.readEnd.rawValue, timeoutMicros: Int(clamping: until > start ? until - start : 0))
                 if woken {
-                    driver.stop(at: tick()) { perform($0) }
+                    wokenUp(&driver, stop)
                 } else {
                     // After a doze the port has bytes waiting, most likely: read them
                     // straight away (a read never blocks) instead of polling first.
@@ -152,7 +153,7 @@ public final class HostRunner {
         do {
             switch try transport.wait(timeoutMicros: Int(clamping: micros), orWakeUp: stop.readEnd) {
             case .wokenUp:
-                driver.stop(at: tick()) { perform($0) }
+                wokenUp(&driver, stop)
                 return
             case .readable:
                 try drain(&driver, transport, buffer)
@@ -214,6 +215,7 @@ public final class HostRunner {
                 switch bytes {
                 case .hostHello: try write(hostHello, transport)
                 case .offsets(let wire): try write(wire, transport)
+                case .scene(let wire): try write(wire, transport)
                 }
             } catch .deviceGone {
                 pendingGone = true
@@ -246,6 +248,14 @@ public final class HostRunner {
     }
 
     func write(_ wire: OffsetsWire, _ transport: any SerialTransport) throws(SerialError) {
+        var failure: SerialError?
+        wire.withUnsafeBytes { raw in
+            do throws(SerialError) { try write(raw, transport) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    func write(_ wire: SceneWire, _ transport: any SerialTransport) throws(SerialError) {
         var failure: SerialError?
         wire.withUnsafeBytes { raw in
             do throws(SerialError) { try write(raw, transport) } catch { failure = error }

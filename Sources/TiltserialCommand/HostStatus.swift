@@ -22,6 +22,8 @@ public enum HostStatus: Sendable, Equatable {
     case recordingFailed(String)
     /// Other programs have the device open too: they take bytes meant for the host.
     case otherOpeners(port: String, [DeviceOpener])
+    /// The user asked for the current pose as the rest pose (the view's `c`).
+    case recalibrated(Recalibration)
 }
 
 extension HostStatus {
@@ -35,6 +37,7 @@ extension HostStatus {
         case .silentAfterReopen(let micros): self = .silentAfterReopen(port: port, micros: micros)
         case .trouble(let lost, let errors, let totalLost, let totalErrors):
             self = .trouble(lost: lost, errors: errors, totalLost: totalLost, totalErrors: totalErrors)
+        case .recalibrated(let outcome): self = .recalibrated(outcome)
         }
     }
 }

@@ -1,3 +1,4 @@
+import TiltAssets
 import TiltCore
 import TiltPhysics
 import TiltPipeline
@@ -11,7 +12,8 @@ import WireProtocol
 /// Schema: docs/usage.md.
 enum JSONLines {
     /// The line for an event (newline included), or nil for events not printed.
-    static func line(for event: HostEvent) -> String? {
+    /// `items`: the drawer's item names, by index.
+    static func line(for event: HostEvent, items: [String] = TiltAssets.itemNames) -> String? {
         switch event {
         case .tick(let tick, let wire):
             var line = JSONBytes()
@@ -33,7 +35,20 @@ enum JSONLines {
             return "{\"event\":\"unsupported_range\",\"afs_sel\":\(a),\"fs_sel\":\(g)}\n"
         case .fired:
             return nil  // already in the tick's "fired"
+        case .sceneFrames:
+            return nil  // bytes for the board
+        case .drawer(let tick, let open):
+            return "{\"event\":\"drawer\",\"open\":\(open),\"t_us\":\(tick.timeMicros)}\n"
+        case .pulledOut(let tick, let item):
+            return "{\"event\":\"pull_out\",\"item\":\"\(escaped(itemName(item, items)))\",\"t_us\":\(tick.timeMicros)}\n"
+        case .pinned(let tick, let pin, _):
+            return "{\"event\":\"pin\",\"item\":\"\(escaped(itemName(pin.item, items)))\",\"x\":\(pin.x),\"y\":\(pin.y),\"t_us\":\(tick.timeMicros)}\n"
         }
+    }
+
+    /// An item's name ("item7" for an index past the names: a board or file from another build).
+    static func itemName(_ index: Int, _ names: [String]) -> String {
+        names.indices.contains(index) ? names[index] : "item\(index)"
     }
 
     /// A hook that could not be started at run time.
@@ -42,23 +57,7 @@ enum JSONLines {
     }
 
     /// JSON string escaping for text we did not write ourselves.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    static func escaped(_ text: String) -> String { JSONString.escaped(text) }
 
     static func name(_ format: StreamFormat) -> String {
         switch format {

@@ -8,6 +8,7 @@ import WireProtocol
 /// `MonitorLine` (WireProtocol, pure); this is the loop around the port.
 struct Monitor: TiltserialSubcommand {
     static let configuration = CommandConfiguration(
+        commandName: "monitor",
         abstract: "Show what the board sends: text lines as text, frames decoded one per line, other bytes in hex.",
         discussion: """
             For checking a board, a sketch or the wiring: SAMPLE seq=12 t=1012000 ax=… lines for our frames, \
@@ -20,11 +21,17 @@ struct Monitor: TiltserialSubcommand {
     @Option(name: .customLong("port"), help: ArgumentHelp("Same as the PORT argument.", valueName: "PORT"))
     var portOption: String?
 
-    @Option(name: .customLong("baud"), help: ArgumentHelp(SettingSpec.spec(flag: "baud")?.optionHelp ?? ""))
+    @Option(name: .customLong("baud"), help: Self.help("baud"))
     var baud: String?
 
-    @Option(name: .customLong("dtr"), help: ArgumentHelp(SettingSpec.spec(flag: "dtr")?.optionHelp ?? ""))
+    @Option(name: .customLong("dtr"), help: Self.help("dtr"))
     var dtr: String?
+
+    /// Help and placeholder from the settings table, as `run` shows them.
+    static func help(_ flag: String) -> ArgumentHelp {
+        let spec = SettingSpec.spec(flag: flag)
+        return ArgumentHelp(spec?.optionHelp ?? "", valueName: spec?.placeholder)
+    }
 
     @Flag(name: .customLong("no-dtr"), help: "Same as --dtr leave: don't reset the board when opening.")
     var noDTR = false

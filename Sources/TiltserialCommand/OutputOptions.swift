@@ -8,4 +8,8 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("on-pull"), help: ArgumentHelp(
         "Run CMD each time the ribbon fires; data in TILT_* environment variables (no shell).", valueName: "CMD"))
     var onPull: String?
+
+    @Option(name: .customLong("on-pin"), help: ArgumentHelp(
+        "Run CMD each time an item is dropped as a pin; data in TILT_* environment variables (no shell).", valueName: "CMD"))
+    var onPin: String?
 }

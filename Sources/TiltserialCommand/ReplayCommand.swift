@@ -70,6 +70,7 @@ struct Replay: TiltserialSubcommand {
                             guard !driver.isFinished else { return }
                             switch record.direction {
                             case .linkRestarted: driver.linkRestarted(at: record.hostMicros)
+                            case .recalibrated: driver.recalibrate(at: record.hostMicros, perform)
                             case .toBoard: break
                             case .fromBoard: driver.received(record.bytes, at: record.hostMicros, perform)
                             }

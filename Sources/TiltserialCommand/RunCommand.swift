@@ -1,6 +1,7 @@
 import ArgumentParser
 import SerialIO
 import TiltAssets
+import TiltPhysics
 import TiltPipeline
 
 /// `tiltserial [PORT]`: the live host.
@@ -20,9 +21,13 @@ struct Run: TiltserialSubcommand {
 
     @OptionGroup var settings: SettingsOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var view: ViewOptions
+    @OptionGroup var pins: PinsOptions
 
     func execute(_ context: CommandContext) throws(Failure) {
         let (resolved, config) = try settings.resolve(defaultFile: context.paths.configFile)
+        let store = pins.store(paths: context.paths)
+        let kept = try store?.load() ?? []
         let logger = context.console.logger()
         switch config {
         case .defaultFile(let file): logger.info("settings from \(file)")
@@ -35,22 +40,25 @@ struct Run: TiltserialSubcommand {
         } else {
             path = try PortPicker.pick { logger.info("\($0)") }
         }
-        try Self.live(path: path, settings: resolved, output: output, record: record, context: context)
+        try Self.live(path: path, settings: resolved, output: output, view: view.view, record: record, context: context,
+                      pinStore: store, pins: kept)
     }
 
     /// The live run with its console output (live view or log lines, JSON,
     /// --on-pull, the summary): what `tiltserial PORT` does once its options are
     /// read. `transport`: an already-open port (e.g. an emulated board's pty);
     /// nil opens `path`. `observe` sees every event after the output has (the
-    /// demo steers its emulated board with it). Returns after Ctrl-C /
-    /// `context.stop`, or throws.
+    /// demo steers its emulated board with it). `pins`: kept from earlier runs;
+    /// `pinStore`: where drops are saved (nil: memory only). Returns after
+    /// Ctrl-C / `context.stop`, or throws.
     @discardableResult
     static func live(
-        path: String, settings: HostSettings, output: OutputOptions, record: String?, context: CommandContext,
-        transport: (any SerialTransport)? = nil, observe: ((HostEvent) -> Void)? = nil
+        path: String, settings: HostSettings, output: OutputOptions, view: ViewMode = .auto, record: String?, context: CommandContext,
+        transport: (any SerialTransport)? = nil, observe: ((HostEvent) -> Void)? = nil,
+        pinStore: PinStore? = nil, pins: [Pin] = []
     ) throws(Failure) -> HostSummary {
         let art = try HostRunner.loadArt()
-        let out = try RunOutput(console: context.console, output: output, port: path, renderer: art.renderer)
+        let out = try RunOutput(console: context.console, output: output, port: path, renderer: art.renderer, view: view, pinStore: pinStore)
         var sinks = out.sinks
         if let observe {
             let show = sinks.onEvent
@@ -60,11 +68,12 @@ struct Run: TiltserialSubcommand {
             }
         }
         var options = HostRunOptions(port: path, settings: settings, recordPath: record)
+        options.pins = pins
         if out.view == nil { options.timing.refreshMicros = 3_600_000_000 }  // nothing to redraw: no wake-ups for it
         let runner = try HostRunner(options: options, sinks: sinks, art: art)
         if context.handleSignals { StopSignals.install(context.stop) }
         defer { if context.handleSignals { StopSignals.restore() } }
-        out.view?.start()
+        out.view?.start(wake: context.handleSignals ? context.stop : nil)
         let summary: HostSummary
         do {
             summary = try runner.run(transport: transport, stop: context.stop)

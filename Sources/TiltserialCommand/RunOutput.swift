@@ -13,16 +13,32 @@ final class RunOutput {
     let logger: Logger
     let json: Bool
     let pull: Hook?
+    let pin: Hook?
+    /// Where dropped pins are saved (nil: kept in memory only).
+    let pinStore: PinStore?
     let view: LiveView?
     let port: String
 
-    init(console: Console, output: OutputOptions, port: String, renderer: FrameRenderer?) throws(Failure) {
+    /// `renderer` nil: no live view whatever `view` says (replay).
+    init(console: Console, output: OutputOptions, port: String, renderer: FrameRenderer?, view mode: ViewMode = .none,
+         pinStore: PinStore? = nil) throws(Failure) {
+        self.pinStore = pinStore
         self.console = console
         logger = console.logger()
         json = output.json
         pull = try output.onPull.map { text throws(Failure) in try Hook(option: "--on-pull", commandLine: text) }
+        pin = try output.onPin.map { text throws(Failure) in try Hook(option: "--on-pin", commandLine: text) }
         self.port = port
-        view = console.errIsTerminal ? renderer.map { LiveView(console: console, port: port, renderer: $0) } : nil
+        let decision = try ViewDecision.make(
+            mode: renderer == nil ? .none : mode, errIsTerminal: console.errIsTerminal,
+            jsonToSameTerminal: output.json && console.screen.outIsSameTerminal, dumbTerminal: console.screen.dumb)
+        switch decision {
+        case .view:
+            view = renderer.map { LiveView(console: console, port: port, renderer: $0, mode: mode) }
+        case .logLines(let note):
+            view = nil
+            if let note { logger.info("\(note)") }
+        }
     }
 
     var sinks: HostSinks {
@@ -37,6 +53,7 @@ final class RunOutput {
     func say(_ text: String, level: Logger.Level = .info) {
         if let view {
             view.message = level == .warning ? "warning: " + text : text
+            view.messageIsWarning = level == .warning
         } else {
             logger.log(level: level, "\(text)")
         }
@@ -68,8 +85,10 @@ final class RunOutput {
             break  // the run stops with the error
         case .fired(let tick, let fires):
             say("ribbon fired (#\(fires)) at board time \(tick.timeMicros) µs")
-        case .tick:
+        case .tick, .sceneFrames:
             break
+        case .drawer, .pulledOut, .pinned:
+            sayDrawer(event)
         }
     }
 
@@ -91,6 +110,8 @@ final class RunOutput {
                 say(message, level: .warning)
                 if json { console.writeOut(JSONLines.hookFailed(option: "--on-pull", message: message)) }
             }
+        case .pin(let tick, let dropped):
+            firePinHook(tick, dropped)
         }
     }
 
@@ -109,7 +130,12 @@ final class RunOutput {
             }
         case .deviceGone(let port, let reconnecting):
             let text = reconnecting ? "\(port): device gone; waiting for it to come back (Ctrl-C to quit)…" : "\(port): device gone"
-            if let view { view.message = text } else { logger.warning("\(text)") }
+            if let view {
+                view.message = text
+                view.messageIsWarning = true
+            } else {
+                logger.warning("\(text)")
+            }
         case .reopened(let port, let verified):
             say(verified ? "\(port): reconnected; the view keeps its place"
                 : "\(port): reopened; waiting for the board to speak before writing to it")
@@ -121,6 +147,14 @@ final class RunOutput {
             say(message, level: .warning)
         case .otherOpeners(let port, let others):
             say("\(port) is also open in \(others.map(\.description).joined(separator: ", ")): it takes bytes meant for tiltserial (lost frames); close it", level: .warning)
+        case .recalibrated(.restPose(let degrees)):
+            say("rest pose set to the current pose: \(Figures.fixed(degrees, 1))° from face-up (for this run; tiltserial calibrate saves one)")
+        case .recalibrated(.fixedInRecipeMode):
+            say("recipe mode keeps the recipe's rest pose (az = -0.5); --physics smooth lets you set it", level: .warning)
+        case .recalibrated(.noSampleYet):
+            say("no sample yet: nothing to take the rest pose from", level: .warning)
+        case .recalibrated(.onItsSide):
+            say("the board lies on its side (pitch undefined): rest pose unchanged; hold it as you look at it and press c again", level: .warning)
         case .trouble(let lost, let errors, let totalLost, let totalErrors):
             say("\(ForPeople.count(lost, "frame")) lost and \(errors) damaged in the last second (\(totalLost) lost, \(ForPeople.count(totalErrors, "error")) in all); check the cable, the baud rate and that nothing else reads the port", level: .warning)
         }
@@ -128,11 +162,13 @@ final class RunOutput {
 
     /// What the summary line adds about hooks (nothing when all went well).
     func hookSummary(_ shutdown: HookShutdown?) -> String {
-        guard let pull else { return "" }
         var parts: [String] = []
-        let failed = pull.counters.spawnFailed
-        if failed > 0 { parts.append("\(failed) \(pull.option) hook\(failed == 1 ? "" : "s") failed to start") }
-        if pull.counters.skipped > 0 { parts.append("\(pull.counters.skipped) skipped (\(pull.maxRunning) still running)") }
+        for hook in [pull, pin].compactMap({ $0 }) {
+            let failed = hook.counters.spawnFailed
+            if failed > 0 { parts.append("\(failed) \(hook.option) hook\(failed == 1 ? "" : "s") failed to start") }
+            let which = hook === pull ? "" : "\(hook.option) "
+            if hook.counters.skipped > 0 { parts.append("\(hook.counters.skipped) \(which)skipped (\(hook.maxRunning) still running)") }
+        }
         if let cut = shutdown?.cutShort, cut > 0 { parts.append("\(cut) cut short at exit") }
         return parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")
     }
@@ -146,12 +182,20 @@ final class RunOutput {
     @discardableResult
     func finish() -> HookShutdown? {
         view?.stop()
-        guard let pull else { return nil }
-        let shutdown = pull.finish()
-        if shutdown.cutShort > 0 {
-            let n = shutdown.cutShort
-            logger.warning("\(n) \(pull.option) hook\(n == 1 ? "" : "s") cut short at exit (still running after 0.5 s)")
+        var total: HookShutdown?
+        for hook in [pull, pin].compactMap({ $0 }) {
+            let shutdown = hook.finish()
+            if shutdown.cutShort > 0 {
+                let n = shutdown.cutShort
+                logger.warning("\(n) \(hook.option) hook\(n == 1 ? "" : "s") cut short at exit (still running after 0.5 s)")
+            }
+            var sum = total ?? HookShutdown()
+            sum.endedInTime += shutdown.endedInTime
+            sum.terminated += shutdown.terminated
+            sum.killed += shutdown.killed
+            sum.stillRunning += shutdown.stillRunning
+            total = sum
         }
-        return shutdown
+        return total
     }
 }

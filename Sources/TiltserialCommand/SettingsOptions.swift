@@ -59,6 +59,8 @@ struct SettingsOptions: ParsableArguments {
     var swayPixelsPerG: String?
     @Option(name: .customLong("sway-limit"), help: ArgumentHelp("Largest sway either way. 0 to 1000 px; default 2 px.", valueName: "PX"))
     var swayLimit: String?
+    @Option(name: .customLong("drawer-height"), help: ArgumentHelp("The drawer's height when open. 22 to 64 rows; default 22 rows.", valueName: "ROWS"))
+    var drawerHeight: String?
     @Option(name: .customLong("axes"), help: ArgumentHelp("Sensor mounting: each board axis from a sensor axis, maybe negated. x, y, z each once, maybe negated; default x,y,z.", valueName: "x,-y,z"))
     var axes: String?
     @Option(name: .customLong("baud"), help: ArgumentHelp("Serial line speed (i2cdevlib's MPU6050_raw uses 38400). 50 to 4000000 baud; default 115200 baud.", valueName: "N"))
@@ -101,6 +103,7 @@ struct SettingsOptions: ParsableArguments {
         if let wiggleStartsMs { given.append(("wiggle-starts-ms", wiggleStartsMs)) }
         if let swayPixelsPerG { given.append(("sway-pixels-per-g", swayPixelsPerG)) }
         if let swayLimit { given.append(("sway-limit", swayLimit)) }
+        if let drawerHeight { given.append(("drawer-height", drawerHeight)) }
         if let axes { given.append(("axes", axes)) }
         if let baud { given.append(("baud", baud)) }
         if let dtr { given.append(("dtr", dtr)) }

@@ -21,6 +21,16 @@ enum StopSignals {
             action.sa_flags = SA_RESTART
             sigaction(sig, &action, nil)
         }
+        // A parent may have left them blocked (a thread of a test runner does); they would never arrive.
+        unblock([SIGINT, SIGTERM])
+    }
+
+    /// Unblocks `signals` for the calling thread (and the threads it starts later).
+    static func unblock(_ signals: [Int32]) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for sig in signals { sigaddset(&set, sig) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     static func restore() {

@@ -47,7 +47,7 @@ public struct Tiltserial: ParsableCommand {
         abstract: "Scroll the board's display by tilting it: reads the accelerometer, writes scroll offsets back.",
         discussion: "Exit codes and the --json schema: docs/usage.md.",
         version: Tiltserial.version,
-        subcommands: [Run.self, List.self, Monitor.self, Replay.self, Demo.self, Calibrate.self],
+        subcommands: [Run.self, List.self, Monitor.self, Replay.self, Demo.self, Calibrate.self, Pins.self],
         defaultSubcommand: Run.self)
 
     public init() {}

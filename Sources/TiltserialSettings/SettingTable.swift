@@ -50,6 +50,7 @@ extension SettingSpec {
         .double("swayPixelsPerG", "sway-pixels-per-g", \.physics.swayPixelsPerG, L.swayPixelsPerG, .none,
                 "Ribbon sway, content pixels per g of sideways tilt (0: off)."),
         .int("swayLimit", "sway-limit", \.physics.swayLimit, L.swayLimit, .named("px"), "Largest sway either way."),
+        .int("drawerHeight", "drawer-height", \.physics.drawerHeight, L.drawerHeight, .named("rows"), "The drawer's height when open."),
         SettingSpec(key: "axes", flag: "axes", type: .axes, unit: .none,
                     meaning: "Sensor mounting: each board axis from a sensor axis, maybe negated.",
                     read: { .text($0.axes.description) },

@@ -10,4 +10,6 @@ public enum DecodedFrame: Hashable, Sendable {
     case hostHello(HostHelloFrame)
     case ping(PingFrame)
     case configure(ConfigureFrame)
+    case drawer(DrawerFrame)
+    case pin(PinFrame)
 }

@@ -102,3 +102,23 @@ public struct FormatDetector: Sendable {
         return result
     }
 }
+
+/// What a stream's reader takes once its format is found: every byte the
+/// detector looked at, then the rest of the chunk that decided it.
+public struct FormatFound: Sendable {
+    public let format: StreamFormat
+    /// The bytes the detector kept (whole chunks, the deciding one included up to `restStart`).
+    public let seen: [UInt8]
+    /// Where the deciding chunk's bytes not in `seen` start.
+    public let restStart: Int
+}
+
+extension FormatDetector {
+    /// Feeds `bytes`; once a format is found, says what its reader must be fed
+    /// (`seen`, then `bytes[restStart...]`), so no byte is lost or read twice.
+    public mutating func detect(_ bytes: UnsafeRawBufferPointer) -> FormatFound? {
+        let before = seenBytes.count
+        guard case .found(let format) = feed(bytes) else { return nil }
+        return FormatFound(format: format, seen: seenBytes, restStart: seenBytes.count - before)
+    }
+}

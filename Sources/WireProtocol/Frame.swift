@@ -9,6 +9,8 @@ public enum Frame: Hashable, Sendable {
     case hostHello(HostHelloFrame)
     case ping(PingFrame)
     case configure(ConfigureFrame)
+    case drawer(DrawerFrame)
+    case pin(PinFrame)
 
     /// Why a payload is not a frame. Each maps to one `DecoderCounters` field.
     public enum ParseError: Error, Hashable, Sendable {
@@ -43,6 +45,8 @@ public enum Frame: Hashable, Sendable {
         case .hostHello: self = .hostHello(HostHelloFrame(body: body))
         case .ping: self = .ping(PingFrame(body: body))
         case .configure: self = .configure(ConfigureFrame(body: body))
+        case .drawer: self = .drawer(DrawerFrame(body: body))
+        case .pin: self = .pin(PinFrame(body: body))
         }
     }
 
@@ -65,6 +69,8 @@ public enum Frame: Hashable, Sendable {
         case .hostHello(let frame): frame.encode(into: &output)
         case .ping(let frame): frame.encode(into: &output)
         case .configure(let frame): frame.encode(into: &output)
+        case .drawer(let frame): frame.encode(into: &output)
+        case .pin(let frame): frame.encode(into: &output)
         }
     }
 

@@ -194,6 +194,8 @@ public struct FrameDecoder: Sendable {
         case .hostHello(let frame): return .hostHello(frame)
         case .ping(let frame): return .ping(frame)
         case .configure(let frame): return .configure(frame)
+        case .drawer(let frame): return .drawer(frame)
+        case .pin(let frame): return .pin(frame)
         }
     }
 }

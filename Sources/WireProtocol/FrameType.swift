@@ -8,6 +8,8 @@ public enum FrameType: UInt8, CaseIterable, Hashable, Sendable {
     case hostHello = 0x11
     case ping = 0x12
     case configure = 0x13
+    case drawer = 0x14
+    case pin = 0x15
 
     /// Body bytes between the type byte and the CRC.
     @inlinable public var bodyCount: Int {
@@ -19,6 +21,8 @@ public enum FrameType: UInt8, CaseIterable, Hashable, Sendable {
         case .hostHello: 1
         case .ping: 4
         case .configure: 4
+        case .drawer: 11
+        case .pin: 6
         }
     }
 }

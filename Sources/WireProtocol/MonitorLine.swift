@@ -40,6 +40,12 @@ public enum MonitorLine {
             return "PING token=\(p.token)"
         case .configure(let c):
             return "CONFIGURE rate=\(c.sampleRateHz)Hz afs_sel=\(c.accelFullScaleSelect) fs_sel=\(c.gyroFullScaleSelect)"
+        case .drawer(let d):
+            func item(_ i: UInt8) -> String { i == DrawerFrame.noItem ? "-" : String(i) }
+            return "DRAWER height=\(d.height) shown=\(d.shown) scroll=\(d.scroll) current=\(item(d.current)) "
+                + "drag=\(item(d.dragItem))@\(d.dragLeft),\(d.dragTop) pins=\(d.pinCount)"
+        case .pin(let p):
+            return "PIN slot=\(p.slot) item=\(p.item) x=\(p.x) y=\(p.y)"
         }
     }
 

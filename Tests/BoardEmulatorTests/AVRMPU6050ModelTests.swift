@@ -95,24 +95,24 @@ struct AVRMPU6050ModelTests {
     }
 }
 
-struct AVRPacerTests {
+struct BoardPacerTests {
     @Test func waitsUntilTheWallClockCatchesUp() {
-        var pacer = AVRPacer(pace: .realTime)
-        pacer.anchor(simulatedMicros: 1000, wallNanos: 5_000_000)
+        var pacer = BoardPacer(pace: .realTime)
+        pacer.anchor(boardMicros: 1000, wallNanos: 5_000_000)
         #expect(pacer.delay(beforeReaching: 2000, wallNanos: 5_000_000) == 1_000_000)
         #expect(pacer.delay(beforeReaching: 2000, wallNanos: 5_400_000) == 600_000)
         #expect(pacer.delay(beforeReaching: 2000, wallNanos: 6_000_000) == 0)
     }
 
     @Test func scalesBySpeedAndNeverWaitsWhenFreeRunning() {
-        var half = AVRPacer(pace: .speed(0.5))
+        var half = BoardPacer(pace: .speed(0.5))
         #expect(half.delay(beforeReaching: 1000, wallNanos: 0) == 2_000_000)
-        var free = AVRPacer(pace: .freeRunning)
+        var free = BoardPacer(pace: .freeRunning)
         #expect(free.delay(beforeReaching: 1_000_000_000, wallNanos: 0) == 0)
     }
 
     @Test func forgivesALongStallInsteadOfRacing() {
-        var pacer = AVRPacer(pace: .realTime)
+        var pacer = BoardPacer(pace: .realTime)
         // One second behind: re-anchor, so the next millisecond waits a millisecond.
         #expect(pacer.delay(beforeReaching: 1000, wallNanos: 1_000_000_000) == 0)
         #expect(pacer.delay(beforeReaching: 2000, wallNanos: 1_000_000_000) == 1_000_000)

@@ -5,7 +5,8 @@ import TiltPhysics
 @testable import TiltMotion
 
 /// A scenario played through the real physics: Motion at 100 Hz with the
-/// default noise, TiltEngine with default settings and the shipped art.
+/// default noise, TiltEngine with default settings and the shipped art (the
+/// drawer holding the shipped items, as the host has it).
 struct ScenarioRun {
     var ticks: [Tick] = []
     let geometry: ContentGeometry
@@ -16,7 +17,7 @@ struct ScenarioRun {
          hostJoinsAt: Double = 0) throws {
         let art = try TiltAssets.load()
         geometry = art.tile.geometry
-        var engine = try TiltEngine(geometry: geometry, ribbonArt: art.ribbon.mask)
+        var engine = try TiltEngine(geometry: geometry, ribbonArt: art.ribbon.mask, drawerItems: art.items.count)
         var motion = Motion(.script(script), noise: SensorNoise(sampleRate: Double(rateHz), seed: noiseSeed))
         let period = UInt64(1_000_000 / rateHz)
         let count = UInt64((script.duration + extraSeconds) * Double(rateHz))
@@ -32,6 +33,8 @@ struct ScenarioRun {
     }
 
     var fires: [Tick] { ticks.filter(\.fired) }
+    var pulledOut: [Tick] { ticks.filter { $0.drawerEvents.pulledOut != nil } }
+    var dropped: [Pin] { ticks.compactMap(\.drawerEvents.dropped) }
     var engagements: Int {
         zip(ticks.dropFirst(), ticks).filter { $0.engaged && !$1.engaged }.count + (ticks.first?.engaged == true ? 1 : 0)
     }
@@ -63,8 +66,11 @@ struct ScenarioRun {
         var lines: [String] = []
         var next = 0.0
         for t in ticks where Double(t.timeMicros) / 1e6 >= next || t.fired {
-            lines.append(String(format: "%6.2f s x %3d y %3d stretch %6.1f%@%@", Double(t.timeMicros) / 1e6,
-                                t.viewportX, t.viewportY, t.stretchValue, t.engaged ? " engaged" : "", t.fired ? " FIRED" : ""))
+            let d = t.drawer
+            let drawer = d.shown == 0 ? "" : " drawer \(d.shown) scroll \(d.scroll) current \(d.current.map(String.init) ?? "-")"
+                + (d.dragged.map { " drag \($0.item) at \($0.left),\($0.top)" } ?? "")
+            lines.append(String(format: "%6.2f s x %3d y %3d stretch %6.1f%@%@%@", Double(t.timeMicros) / 1e6,
+                                t.viewportX, t.viewportY, t.stretchValue, t.engaged ? " engaged" : "", t.fired ? " FIRED" : "", drawer))
             if Double(t.timeMicros) / 1e6 >= next { next += 0.5 }
         }
         return lines.joined(separator: "\n")

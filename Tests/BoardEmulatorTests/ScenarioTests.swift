@@ -7,7 +7,8 @@ import TiltPhysics
 @Suite struct ScenarioTests {
     @Test func everyScenarioHasAUniqueNameAndAScript() {
         #expect(Set(Scenarios.names).count == Scenarios.all.count)
-        for name in ["rest", "tilt-left", "tilt-right", "tilt-forward", "tilt-back", "tour", "pull", "bump", "noise", "shake"] {
+        for name in ["rest", "tilt-left", "tilt-right", "tilt-forward", "tilt-back", "tour", "pull", "bump", "noise", "shake",
+                     "drawer", "drawer-sideways"] {
             #expect(Scenarios.named(name) != nil, "\(name)")
         }
         #expect(Scenarios.named("nope") == nil)
@@ -86,13 +87,52 @@ import TiltPhysics
         }
     }
 
-    @Test func tourVisitsAllFourCornersAndFiresOnceAtItsEnd() throws {
+    @Test func tourVisitsAllFourCornersThenFiresOnceAndEndsWithAPinDropped() throws {
         let run = try ScenarioRun(Scenarios.tour)
         #expect(run.corners() == ["top-left", "top-right", "bottom-left", "bottom-right"])
         #expect(run.fires.count == 1)
         let fire = try #require(run.fires.first)
-        #expect(Double(fire.timeMicros) / 1e6 > Scenarios.tour.duration - 4)
-        #expect(try ScenarioRun(Scenarios.tour, rateHz: 1000).fires.count == 1)
+        let lastCorner = try #require(run.ticks.last { $0.viewportY == 0 && $0.viewportX == run.geometry.maxViewportX })
+        #expect(fire.timeMicros > lastCorner.timeMicros, "the pull comes after the corners")
+        #expect(run.pulledOut.count == 1 && run.dropped.count == 1)
+        let drop = try #require(run.ticks.first { $0.drawerEvents.dropped != nil })
+        #expect(Double(drop.timeMicros) / 1e6 > Scenarios.tour.duration - 3, "the pin is dropped at the end")
+        #expect(run.last.drawer.isClosed)
+        let fast = try ScenarioRun(Scenarios.tour, rateHz: 1000)
+        #expect(fast.fires.count == 1 && fast.dropped.count == 1)
+    }
+
+    @Test func drawerPullsOneItemOutAndDropsItAsOnePin() throws {
+        let run = try ScenarioRun(Scenarios.drawer)
+        #expect(run.fires.count == 1)
+        #expect(run.pulledOut.map(\.drawerEvents.pulledOut) == [3], "the home icon (\(run.trace))")
+        let pin = try #require(run.dropped.first)
+        #expect(run.dropped.count == 1 && pin.item == 3)
+        // Dropped where the dragged icon's centre was, over the held map.
+        let drop = try #require(run.ticks.firstIndex { $0.drawerEvents.dropped != nil })
+        let dragged = try #require(run.ticks[drop - 1].drawer.dragged)
+        #expect(pin == Pin(item: 3, x: run.ticks[drop].viewportX + dragged.left + 8, y: run.ticks[drop].viewportY + dragged.top + 8))
+        #expect(run.last.drawer.isClosed && run.last.viewportX == run.ticks[drop].viewportX)
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func drawerDropsExactlyOnePinWhateverTheNoiseAndRate(seed: UInt64) throws {
+        for rate in [100, 1000] {
+            let run = try ScenarioRun(Scenarios.drawer, rateHz: rate, noiseSeed: seed)
+            #expect(run.fires.count == 1 && run.dropped.count == 1, "seed \(seed), \(rate) Hz")
+        }
+        #expect(try ScenarioRun(Scenarios.drawer, noiseSeed: seed, hostJoinsAt: 0.2 * Double(seed)).dropped.count == 1)
+    }
+
+    @Test(arguments: [0, 1, 2, 3, 4, 5] as [UInt64])
+    func drawerSidewaysScrollsTheOpenDrawerAndNeverPullsAnythingOut(seed: UInt64) throws {
+        for rate in [100, 1000] {
+            let run = try ScenarioRun(Scenarios.drawerSideways, rateHz: rate, noiseSeed: 0x5EED &+ seed)
+            #expect(run.fires.count == 1)
+            #expect(run.pulledOut.isEmpty && run.dropped.isEmpty, "seed \(seed), \(rate) Hz")
+            #expect(Set(run.ticks.compactMap(\.drawer.current)).count >= 3, "the swings scrolled through items")
+            #expect(run.last.drawer.shown == 22, "still open")
+        }
     }
 
     @Test func shakeNeverFiresNorScrollsVertically() throws {

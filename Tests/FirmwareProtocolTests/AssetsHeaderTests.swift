@@ -39,5 +39,14 @@ import Testing
         #expect(define("TILE_ID") == Int(art.tile.id))
         #expect(define("TILE_WIDTH") == art.tile.width && define("TILE_HEIGHT") == art.tile.height)
         #expect(define("RIBBON_WIDTH") == art.ribbon.width && define("RIBBON_HEIGHT") == art.ribbon.height)
+        #expect(define("ITEM_COUNT") == art.items.count && define("ITEM_SIZE") == ItemArt.size)
+        #expect(array("asset_items_lit") == art.items.litPages)
+        #expect(array("asset_items_drawn") == art.items.drawnPages)
+    }
+
+    @Test func theDrawerHoldsTheIssuesEightItemsInOrder() throws {
+        let art = try TiltAssets.load()
+        #expect(art.items.names == ["pin", "flag", "star", "home", "heart", "camera", "tent", "fuel"])
+        #expect(art.items.icons.allSatisfy { $0.pixels.contains(1) })
     }
 }

@@ -14,7 +14,7 @@ func firmwareFrame(_ renderer: FrameRenderer, vx: UInt16, vy: UInt16, rx: UInt16
         var art = tilt_art(tile: tile.baseAddress, tile_width: UInt16(renderer.tile.width), tile_height: UInt16(renderer.tile.height),
                            ribbon_drawn: drawn.baseAddress, ribbon_lit: lit.baseAddress,
                            ribbon_width: UInt8(renderer.ribbon.width), ribbon_height: UInt8(renderer.ribbon.height),
-                           read: tilt_read_ram)
+                           read: tilt_read_ram, items_lit: nil, items_drawn: nil, item_count: 0)
         var view = tilt_view(viewport_x: vx, viewport_y: vy, ribbon_x: rx, ribbon_bottom: rb)
         out.withUnsafeMutableBufferPointer { buffer in
             for page in 0..<8 {

@@ -27,13 +27,20 @@ import WireProtocol
 
     @Test func documentedExamplesPassTheCReceiverAndReEncodeIdentically() throws {
         let wires = try Self.documentedWires()
-        #expect(wires.count == 7)
+        #expect(wires.count == 9)
         for (name, wire) in wires {
             var rx = tilt_rx()
             let events = receive(wire, into: &rx)
             let frames = events.filter { $0.0 == TILT_RX_FRAME }
             try #require(frames.count == 1, "\(name): the C receiver rejects the documented bytes")
             #expect(reencode(payload: frames[0].1) == wire, "\(name)")
+        }
+    }
+
+    @Test func bothSidesKnowTheSameTypesAndBodyLengths() {
+        for byte in 0...255 {
+            let swift = FrameType(rawValue: UInt8(byte)).map { Int32($0.bodyCount) } ?? -1
+            #expect(tilt_body_length(UInt8(byte)) == swift, "type 0x\(String(byte, radix: 16))")
         }
     }
 
@@ -89,6 +96,14 @@ import WireProtocol
                 var configure = tilt_configure()
                 guard tilt_decode_configure(base, length, &configure) else { return nil }
                 return wire { tilt_encode_configure(&configure, $0) }
+            case Int32(TILT_DRAWER.rawValue):
+                var drawer = tilt_drawer()
+                guard tilt_decode_drawer(base, length, &drawer) else { return nil }
+                return wire { tilt_encode_drawer(&drawer, $0) }
+            case Int32(TILT_PIN.rawValue):
+                var pin = tilt_pin_frame()
+                guard tilt_decode_pin(base, length, &pin) else { return nil }
+                return wire { tilt_encode_pin(&pin, $0) }
             default:
                 return nil
             }
@@ -100,7 +115,7 @@ import WireProtocol
         func u16() -> UInt16 { UInt16(truncatingIfNeeded: rng.next()) }
         func u32() -> UInt32 { UInt32(truncatingIfNeeded: rng.next()) }
         func i16() -> Int16 { Int16(truncatingIfNeeded: rng.next()) }
-        switch rng.next() % 7 {
+        switch rng.next() % 9 {
         case 0:
             return .hello(HelloFrame(
                 protocolVersion: u8(), firmwareMajor: u8(), firmwareMinor: u8(), firmwarePatch: u8(),
@@ -115,6 +130,10 @@ import WireProtocol
                                          ribbonBottom: u16(), flags: OffsetsFrame.Flags(rawValue: u8())))
         case 4: return .hostHello(HostHelloFrame(protocolVersion: u8()))
         case 5: return .ping(PingFrame(token: u32()))
+        case 6:
+            return .drawer(DrawerFrame(height: u8(), shown: u8(), scroll: i16(), current: u8(), dragItem: u8(),
+                                       dragLeft: i16(), dragTop: i16(), pinCount: u8()))
+        case 7: return .pin(PinFrame(slot: u8(), item: u8(), x: u16(), y: u16()))
         default: return .configure(ConfigureFrame(sampleRateHz: u16(), accelFullScaleSelect: u8(), gyroFullScaleSelect: u8()))
         }
     }

@@ -1,3 +1,4 @@
+import TiltAssets
 import Testing
 import TiltCore
 import TiltDisplay
@@ -31,5 +32,12 @@ import TiltDisplay
         let art = try RibbonArt(mask: AlphaMask(width: 2, height: 9, alpha: [UInt8](repeating: 255, count: 18))!)
         #expect(art.pageCount == 2)
         #expect(art.litPages == [0xFF, 0xFF, 0x01, 0x01])
+    }
+
+    /// The item names known without parsing (start-up, the pins file) are the parsed art's, in order.
+    @Test func itemNamesWithoutParsingAreTheParsedOnes() throws {
+        let art = try TiltAssets.load()
+        #expect(TiltAssets.itemNames == art.items.names)
+        #expect(TiltAssets.itemNames.count >= 8)
     }
 }

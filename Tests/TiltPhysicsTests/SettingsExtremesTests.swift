@@ -44,6 +44,7 @@ import TiltPhysics
                      { $0.wiggleStartsMicros = Array(repeating: L.wiggleStartMicros.upperBound, count: L.maxWiggles) }))
         doubles(\.swayPixelsPerG, "swayPixelsPerG", L.swayPixelsPerG)
         ints(\.swayLimit, "swayLimit", L.swayLimit)
+        ints(\.drawerHeight, "drawerHeight", L.drawerHeight)
 
         /// Moves a partner a cross-check ties the setting to, so the variant is valid.
         func settle(_ s: inout PhysicsSettings) {
@@ -86,7 +87,7 @@ import TiltPhysics
     static func drive(_ settings: PhysicsSettings, range: AccelRange) throws -> Int {
         var engine = try TiltEngine(
             settings: settings, geometry: Fixtures.geometry, ribbonArt: Fixtures.ribbon,
-            converter: SampleConverter(accelRange: range))
+            converter: SampleConverter(accelRange: range), drawerItems: 8)
         var t: UInt64 = 1_000_000
         var ticks = 0
         for i in 0..<300 {

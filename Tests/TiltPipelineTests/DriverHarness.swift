@@ -133,6 +133,7 @@ struct DriverHarness {
             let bytes = switch what {
             case .hostHello: HostHelloFrame().encoded()
             case .offsets(let wire): wire.bytes
+            case .scene(let wire): wire.bytes
             }
             let at = clock
             var frames: [DecodedFrame] = []

@@ -86,6 +86,18 @@ import WireProtocol
             #expect(!err.contains("waiting for the board"), "refused before the port is opened")
         }),
 
+        // Pins files
+        FileCase(name: "a pins file that is not one", make: { dir in
+            ["/dev/null", "--pins", try write(dir, "pins.json", "{\n  \"pins\": [\n    {\"item\": \"rocket\", \"x\": 1, \"y\": 2}\n  ]\n}\n")]
+        }, code: 18, says: ["pins.json", "line 3, column 14", "no item \"rocket\"", "pins clear"]),
+        FileCase(name: "a pins file with more pins than the board keeps", make: { dir in
+            let pins = (0..<40).map { "{\"item\": \"star\", \"x\": \($0), \"y\": 0}" }.joined(separator: ",")
+            return ["/dev/null", "--pins", try write(dir, "pins.json", "{\"pins\": [\(pins)]}")]
+        }, code: 18, says: ["pins.json", "40 pins", "at most 32", "pins remove"]),
+        FileCase(name: "a pins file far too large", make: { dir in
+            ["/dev/null", "--pins", try write(dir, "pins.json", [UInt8](repeating: 0x20, count: 1 << 20))]
+        }, code: 18, says: ["pins.json", "too large"]),
+
         // Replay files
         FileCase(name: "a CSV with Windows line endings", make: { dir in
             ["replay", try write(dir, "s.csv", "t_us,ax,ay,az\r\n" + csvLines.joined(separator: "\r\n") + "\r\n")]

@@ -33,7 +33,7 @@ import TiltVersion
         (["run", "--tilt-harder"], "tiltserial: error: Unknown option '--tilt-harder'; see `tiltserial run --help` for the options\n"),
         (["replay"], "tiltserial: error: Missing expected argument '<file>'; see `tiltserial replay --help` for the options\n"),
         (["demo", "--speed", "fast"], "tiltserial: error: The value 'fast' is invalid for '--speed <N>'; see `tiltserial demo --help` for the options\n"),
-        (["monitor", "--baud"], "tiltserial: error: Missing value for '--baud <baud>'; see `tiltserial monitor --help` for the options\n"),
+        (["monitor", "--baud"], "tiltserial: error: Missing value for '--baud <N>'; see `tiltserial monitor --help` for the options\n"),
         (["list", "extra"], "tiltserial: error: Unexpected argument 'extra'; see `tiltserial list --help` for the options\n"),
     ])
     func usageErrorsAreOneLineWithAFixAndCode21(arguments: [String], line: String) {

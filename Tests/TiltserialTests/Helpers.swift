@@ -17,8 +17,10 @@ final class InProcessHost: @unchecked Sendable {
     private var code: Int32?
 
     /// `environment`: what the command sees of HOME and XDG_* (none: no default config file).
-    init(_ arguments: [String], terminal: Bool = false, environment: [String: String] = [:]) {
-        captured = CapturedConsole(errIsTerminal: terminal)
+    /// `screen`: the terminal the live view draws on when `terminal`.
+    init(_ arguments: [String], terminal: Bool = false, environment: [String: String] = [:],
+         screen: TerminalScreen = .fixed(columns: 140, rows: 45)) {
+        captured = CapturedConsole(errIsTerminal: terminal, screen: screen)
         let context = CommandContext(console: captured.console, stop: stop, handleSignals: false, environment: environment)
         let thread = Thread { [self] in
             let result = TiltserialMain.run(arguments: arguments, context: context)
@@ -44,8 +46,9 @@ final class InProcessHost: @unchecked Sendable {
 }
 
 /// Runs a command to completion in-process: (exit code, stdout, stderr).
-func runTiltserial(_ arguments: [String], seconds: Double = 20, environment: [String: String] = [:]) -> (code: Int32?, out: String, err: String) {
-    let host = InProcessHost(arguments, environment: environment)
+func runTiltserial(_ arguments: [String], seconds: Double = 20, environment: [String: String] = [:], terminal: Bool = false,
+                   screen: TerminalScreen = .fixed(columns: 140, rows: 45)) -> (code: Int32?, out: String, err: String) {
+    let host = InProcessHost(arguments, terminal: terminal, environment: environment, screen: screen)
     let code = host.wait(seconds: seconds)
     if code == nil { host.stop.wake(); _ = host.wait(seconds: 5) }
     return (code, host.captured.out, host.captured.err)

@@ -120,6 +120,14 @@ import WireProtocol
         #expect(hex == "HEX 8f 13 0a")
     }
 
+    @Test func drawerAndPinFramesReadAsTheirFields() {
+        let drawer = Frame.drawer(DrawerFrame(height: 22, shown: 22, scroll: -20, current: 1, dragItem: 0xFF, dragLeft: 0, dragTop: 0, pinCount: 3))
+        let pin = Frame.pin(PinFrame(slot: 2, item: 3, x: 300, y: 140))
+        #expect(pieces(drawer.encoded() + pin.encoded()) == [.frame(drawer), .frame(pin)])
+        #expect(MonitorLine.line(drawer) == "DRAWER height=22 shown=22 scroll=-20 current=1 drag=-@0,0 pins=3")
+        #expect(MonitorLine.line(pin) == "PIN slot=2 item=3 x=300 y=140")
+    }
+
     @Test func noiseStaysOneBlockOfHex() {
         // A wrong baud rate: mostly high bytes, some printable ones among them.
         var random = SplitMix64(seed: 7)

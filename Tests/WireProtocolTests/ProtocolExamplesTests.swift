@@ -19,6 +19,8 @@ import WireProtocol
         ("HOST_HELLO", .hostHello(HostHelloFrame(protocolVersion: 1))),
         ("PING", .ping(PingFrame(token: 1))),
         ("CONFIGURE", .configure(ConfigureFrame(sampleRateHz: 200, accelFullScaleSelect: 1, gyroFullScaleSelect: 0))),
+        ("DRAWER", .drawer(DrawerFrame(height: 22, shown: 22, scroll: -20, current: 1, dragItem: 1, dragLeft: 46, dragTop: 31, pinCount: 3))),
+        ("PIN", .pin(PinFrame(slot: 2, item: 3, x: 300, y: 140))),
     ]
 
     /// The documented `payload` and `wire` hex lines per example heading.

@@ -22,13 +22,13 @@ func samples(count: Int, periodMicros: UInt64) -> [TimedSample] {
     }
 }
 
-func engine(_ mode: IntegratorMode) -> TiltEngine {
+func engine(_ mode: IntegratorMode, drawerItems: Int = 0) -> TiltEngine {
     var settings = PhysicsSettings()
     settings.mode = mode
     settings.ribbonCenterX = 64  // the ribbon under the grab point at viewport x 0
     let art = AlphaMask(width: 12, height: 36, alpha: [UInt8](repeating: 255, count: 12 * 36))!
     let geometry = ContentGeometry(displayWidth: 128, displayHeight: 64, tileWidth: 256, tileHeight: 128)
-    return try! TiltEngine(settings: settings, geometry: geometry, ribbonArt: art)
+    return try! TiltEngine(settings: settings, geometry: geometry, ribbonArt: art, drawerItems: drawerItems)
 }
 
 let benchmarks: @Sendable () -> Void = {
@@ -42,10 +42,14 @@ let benchmarks: @Sendable () -> Void = {
     let inputs = [(samples(count: 1000, periodMicros: 1000), "1000 samples at 1 kHz"),
                   (samples(count: 1000, periodMicros: 30000), "1000 samples at 33.3 Hz, a tick each")]
 
+    // With the drawer (8 items, as the host has it): the pulls open and close it,
+    // the swings scroll its row and pull items out, the gesture is tracked.
     for mode in IntegratorMode.allCases {
         for (input, name) in inputs {
-            let template = engine(mode)
-            Benchmark("TiltEngine \(mode): \(name)", configuration: configuration) { benchmark in
+            for items in [0, 8] {
+            let template = engine(mode, drawerItems: items)
+            let label = items == 0 ? "TiltEngine \(mode): \(name)" : "TiltEngine \(mode), drawer: \(name)"
+            Benchmark(label, configuration: configuration) { benchmark in
                 var e = template
                 var fired = 0
                 benchmark.startMeasurement()
@@ -57,6 +61,7 @@ let benchmarks: @Sendable () -> Void = {
                 }
                 benchmark.stopMeasurement()
                 blackHole(fired)
+            }
             }
         }
     }

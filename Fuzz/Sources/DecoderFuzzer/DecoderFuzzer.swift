@@ -47,6 +47,8 @@ func wireFrame(_ decoded: DecodedFrame) -> Frame {
     case .hostHello(let frame): .hostHello(frame)
     case .ping(let frame): .ping(frame)
     case .configure(let frame): .configure(frame)
+    case .drawer(let frame): .drawer(frame)
+    case .pin(let frame): .pin(frame)
     }
 }
 

@@ -64,7 +64,7 @@ public final class AVRBoard: @unchecked Sendable {
     private let simulation = NSLock()
     private let machine: AVRMachine
     private var link: PtyLink?
-    private var pacer: AVRPacer
+    private var pacer: BoardPacer
     private var plugged = true
     private var stopRequested = false
     /// Held in reset until the first client (holdInResetUntilOpened).
@@ -77,9 +77,7 @@ public final class AVRBoard: @unchecked Sendable {
     private var status: AVRBoardStatus
     private var speedAnchor: (wall: UInt64, simulated: UInt64) = (0, 0)
 
-    private let wake: WakeUpPipe
-    private var thread: Thread?
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread: BoardThread
 
     /// While held, how often the thread looks for the first client (wall ms).
     static let heldPollMillis: UInt64 = 10
@@ -89,12 +87,12 @@ public final class AVRBoard: @unchecked Sendable {
         self.configuration = configuration
         machine = try AVRMachine(configuration.machine)
         do {
-            wake = try WakeUpPipe()
+            thread = try BoardThread()
             link = try PtyLink(linkPath: configuration.linkPath)
         } catch {
             throw Self.terminalError(error, link: configuration.linkPath)
         }
-        pacer = AVRPacer(pace: configuration.pace)
+        pacer = BoardPacer(pace: configuration.pace)
         held = configuration.holdInResetUntilOpened
         status = AVRBoardStatus(
             state: .idle, serialPath: link?.slavePath, simulatedMicros: 0, display: AVRDisplayFrame(),
@@ -110,33 +108,22 @@ public final class AVRBoard: @unchecked Sendable {
     public func start() {
         simulation.lock()
         defer { simulation.unlock() }
-        guard thread == nil, !stopRequested else { return }
+        guard !thread.isStarted, !stopRequested else { return }
         anchorClocks()
         published.withLock { status.state = held ? .waitingForHost : .running }
         // The thread holds the board only during an iteration, so dropping the
         // last reference (without stop()) still ends the thread and frees simavr.
-        let finished = finished
-        let thread = Thread { [weak self] in
-            var descriptors = [pollfd](repeating: pollfd(), count: 2)
-            while let board = self, board.iterate(&descriptors) {}
-            finished.signal()
-        }
-        thread.name = "AVRBoard"
-        thread.stackSize = 1 << 20
-        self.thread = thread
-        thread.start()
+        thread.start(name: "AVRBoard") { [weak self] in self?.iterate() ?? false }
     }
 
     /// Stops the core, joins its thread, frees simavr, closes the pty and removes
     /// the link. Idempotent; also done on deinit.
     public func stop() {
         simulation.lock()
-        let wasStarted = thread != nil && !stopRequested
-        let onSimulationThread = thread.map { $0 == Thread.current } ?? false
         stopRequested = true
         simulation.unlock()
-        wake.wake()
-        if wasStarted && !onSimulationThread { finished.wait() }
+        thread.wakeUp()
+        thread.join()
 
         simulation.lock()
         defer { simulation.unlock() }
@@ -188,7 +175,7 @@ public final class AVRBoard: @unchecked Sendable {
         defer {
             simulation.unlock()
             published.broadcast()
-            wake.wake()
+            thread.wakeUp()
         }
         guard !stopRequested else { throw .pseudoTerminal("the board is stopped; make a new AVRBoard") }
         if plugged, let path = link?.slavePath { return path }
@@ -199,9 +186,9 @@ public final class AVRBoard: @unchecked Sendable {
         self.link = link
         plugged = true
         machine.powerCycle()
-        pacer.anchor(simulatedMicros: machine.simulatedMicros, wallNanos: MonotonicClock.nanos())
+        pacer.anchor(boardMicros: machine.simulatedMicros, wallNanos: MonotonicClock.nanos())
         published.withLock {
-            status.state = thread == nil ? .idle : held ? .waitingForHost : .running
+            status.state = !thread.isStarted ? .idle : held ? .waitingForHost : .running
             status.serialPath = link.slavePath
         }
         return link.slavePath
@@ -264,14 +251,14 @@ public final class AVRBoard: @unchecked Sendable {
 
     /// One step of the simulation thread: a batch of simulated time, or a wait
     /// (for the pacer, client input, the first client or a command). False once stopped.
-    private func iterate(_ descriptors: inout [pollfd]) -> Bool {
+    private func iterate() -> Bool {
         simulation.lock()
         if stopRequested {
             simulation.unlock()
             return false
         }
         pump()
-        var delay: UInt64 = 100_000_000  // idle (unplugged, halted): wake on commands
+        var delay: UInt64 = 100_000_000  // idle (unplugged, halted): wake on commands (ns)
         if held {
             delay = Self.heldPollMillis * 1_000_000
         } else if plugged, machine.haltReason == nil {
@@ -286,12 +273,7 @@ public final class AVRBoard: @unchecked Sendable {
         }
         let fd = link.flatMap { $0.clientConnected && machine.uart.inputRoom > 0 ? $0.fd : nil }
         simulation.unlock()
-
-        descriptors[0] = pollfd(fd: wake.readEnd.rawValue, events: Int16(POLLIN), revents: 0)
-        descriptors[1] = pollfd(fd: fd ?? -1, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(min((delay + 999_999) / 1_000_000, 1000))
-        _ = poll(&descriptors, 2, milliseconds)
-        if descriptors[0].revents != 0 { wake.reset() }
+        thread.wait(fd: fd ?? -1, events: Int16(POLLIN), timeoutMicros: Int(min((delay + 999) / 1000, 1_000_000)))
         return true
     }
 
@@ -368,7 +350,7 @@ public final class AVRBoard: @unchecked Sendable {
     private func anchorClocks(pace: AVRPace? = nil) {
         let now = MonotonicClock.nanos()
         let micros = machine.simulatedMicros
-        pacer.anchor(simulatedMicros: micros, wallNanos: now, pace: pace)
+        pacer.anchor(boardMicros: micros, wallNanos: now, pace: pace)
         published.withLock { speedAnchor = (now, micros) }
     }
 
@@ -377,7 +359,7 @@ public final class AVRBoard: @unchecked Sendable {
         if !stopRequested { body() }
         simulation.unlock()
         published.broadcast()
-        wake.wake()
+        thread.wakeUp()
     }
 
     private func status<T>(_ keyPath: KeyPath<AVRBoardStatus, T>) -> T {

@@ -1,4 +1,3 @@
-import CSerialShims
 import Foundation
 import SerialIO
 import TiltAssets
@@ -9,14 +8,15 @@ import WireProtocol
 import Glibc
 #endif
 
-/// A board model in Swift that speaks protocol v1 like the firmware
-/// (Hardware/tiltserial/tiltserial.ino) on a pseudo-terminal, without simulating
-/// an AVR: HELLO at power-on and on HOST_HELLO/CONFIGURE (sequence restart), one
-/// SAMPLE per period stamped with exact multiples of the period in board time,
-/// PONG, and a screen drawn from OFFSETS with `FrameRenderer` (the firmware's
-/// waiting screen without them). Faults can be injected and are counted exactly.
+/// The board without an AVR: the firmware's behaviour (`NativeFirmware`, the
+/// firmware's own C) on a SerialIO pseudo-terminal, with a Swift sample
+/// schedule and screen. HELLO at power-on and on HOST_HELLO/CONFIGURE
+/// (sequence restart), one SAMPLE per period stamped with exact multiples of
+/// the period in board time, PONG, and a screen drawn from OFFSETS, DRAWER and
+/// PIN with `FrameRenderer` (the firmware's status screen without them). Faults can be
+/// injected and are counted exactly.
 ///
-/// One thread per board, paced to wall time × factor by poll timeouts (no busy
+/// One `BoardThread`, paced by `BoardPacer` to wall time × factor (no busy
 /// spin), or free-running: as fast as the host reads, never dropping. Paced, a
 /// board whose host does not read drops whole SAMPLE frames like a full UART
 /// buffer. All public methods are safe from any thread.
@@ -27,47 +27,34 @@ public final class NativeBoard: @unchecked Sendable {
 
     // Board state: guarded by `lock`, touched by the board thread and commands.
     private let lock = NSLock()
-    private var terminal: PseudoTerminal?
-    /// Held off until a host first opens the pty (`holdUntilOpened`); then this
-    /// descriptor keeps the slave open, as `keepSlaveOpen` does otherwise.
+    private var terminal: PtyLink?
+    /// Held off until a host first opens the pty (`holdUntilOpened`).
     private var waitingForHost: Bool
-    private var slaveKeeper: CInt = -1
     private var plugged = true
     private var stopRequested = false
+    private var firmware: NativeFirmware
     private var motion: any MotionSource
-    private var injector: FaultInjector
-    private var pacer: NativePacer
+    private var wire: NativeWire
+    private var pacer: BoardPacer
     private var inputDecoder = FrameDecoder()
     private var lifetime: UInt64 = 0
     private var boot: UInt64 = 0
-    private var periodMicros: UInt64 = 10_000
-    private var rateHz = 100
     private var nextSampleBoard: UInt64 = 0
     private var samplesSinceBoot: UInt64 = 0
     private var sequence: UInt8 = 0
-    private var accelSelect: UInt8 = 0
-    private var gyroSelect: UInt8 = 0
-    private var hostLive = false
-    private var lastOffsetsBoard: UInt64 = 0
     private var stallUntilNanos: UInt64 = 0
-    private var output: [UInt8] = []
-    private var outputHead = 0
-    private var scratch: [UInt8] = []
     private var readBuffer = [UInt8](repeating: 0, count: 1024)
+    private var actions: [NativeFirmware.Action] = []
     private var counts = NativeBoardStatus()
-    private var screenDirty = true
 
     // Published: guarded by `published`.
     private let published = NSCondition()
     private var status = NativeBoardStatus()
     private var speedAnchor: (wall: UInt64, life: UInt64) = (0, 0)
 
-    private let wake: WakeUpPipe
-    private var thread: Thread?
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread: BoardThread
 
-    static let hostTimeoutMicros: UInt64 = 1_000_000
-    static let hardOutputLimit = 1 << 16
+    static let hostTimeoutMicros = UInt64(NativeFirmware.hostTimeoutMillis) * 1000
 
     /// Opens the pty (and link); the board does not run until `start()`.
     public init(_ configuration: Configuration) throws(NativeBoardError) {
@@ -84,19 +71,20 @@ public final class NativeBoard: @unchecked Sendable {
         renderer = art.renderer
         tileID = art.tile.id
         motion = configuration.motionSource
-        injector = FaultInjector(spec: configuration.faults)
-        pacer = NativePacer(pace: configuration.pace)
+        firmware = NativeFirmware(version: configuration.firmwareVersion)
+        wire = NativeWire(faults: configuration.faults, bufferBytes: configuration.outputBufferBytes)
+        pacer = BoardPacer(pace: configuration.pace)
         waitingForHost = configuration.holdUntilOpened
         do {
-            wake = try WakeUpPipe()
-            // Held: the slave is not kept open, so the master polls hung up until a host opens it.
-            terminal = try PseudoTerminal.open(keepSlaveOpen: !waitingForHost, link: configuration.linkPath)
+            thread = try BoardThread()
+            // Held: the slave is kept open only once a host opened it (until then the master polls hung up).
+            terminal = try PtyLink(linkPath: configuration.linkPath, keepSlave: waitingForHost ? .afterFirstClient : .always)
         } catch {
             throw Self.terminalError(error)
         }
         counts.serialPath = terminal?.slavePath
         counts.sampleRateHz = configuration.sampleRateHz
-        WaitingScreen.render(version: configuration.firmwareVersion, into: &counts.screen)
+        counts.screen = firmware.statusScreen()
         status = counts
     }
 
@@ -104,43 +92,32 @@ public final class NativeBoard: @unchecked Sendable {
 
     // MARK: Lifecycle
 
-    /// Powers the board on (HELLO) and starts its thread. Does nothing if already started.
+    /// Powers the board on (HELLO) and starts its thread, or, held until a host
+    /// opens the pty, starts the thread only. Does nothing if already started.
     public func start() {
         lock.lock()
         defer { lock.unlock() }
-        guard thread == nil, !stopRequested else { return }
+        guard !thread.isStarted, !stopRequested else { return }
         if waitingForHost {
             counts.state = .waitingForHost
             publishLocked()
         } else {
-            let now = MonotonicClock.nanos()
-            powerOn(wallNanos: now)
-            counts.state = .running
-            published.withLock { speedAnchor = (now, lifetime) }
+            powerOnAndAnchor()
         }
-        let finished = finished
-        let thread = Thread { [weak self] in
-            while let board = self, board.iterate() {}
-            finished.signal()
-        }
-        thread.name = "NativeBoard"
-        self.thread = thread
-        thread.start()
+        thread.start(name: "NativeBoard") { [weak self] in self?.iterate() ?? false }
     }
 
     /// Stops the thread, closes the pty and removes the link. Idempotent.
     public func stop() {
         lock.lock()
-        let wasRunning = thread != nil && !stopRequested
-        let onBoardThread = thread.map { $0 == Thread.current } ?? false
         stopRequested = true
         lock.unlock()
-        wake.wake()
-        if wasRunning && !onBoardThread { finished.wait() }
+        thread.wakeUp()
+        thread.join()
         lock.lock()
         terminal?.close()
+        terminal?.removeLink()
         terminal = nil
-        releaseSlaveKeeper()
         counts.state = .stopped
         counts.serialPath = nil
         publishLocked()
@@ -161,9 +138,7 @@ public final class NativeBoard: @unchecked Sendable {
             board.plugged = false
             board.terminal?.close()
             board.terminal = nil
-            board.releaseSlaveKeeper()
-            board.output.removeAll(keepingCapacity: true)
-            board.outputHead = 0
+            board.wire.clear()
             board.counts.state = .unplugged
             board.counts.serialPath = nil
         }
@@ -176,20 +151,20 @@ public final class NativeBoard: @unchecked Sendable {
         defer {
             publishLocked()
             lock.unlock()
-            wake.wake()
+            thread.wakeUp()
         }
         guard !stopRequested else { throw .pseudoTerminal("the board is stopped; make a new NativeBoard") }
         if plugged, let path = terminal?.slavePath { return path }
         do {
-            terminal = try PseudoTerminal.open(keepSlaveOpen: true, link: configuration.linkPath)
+            terminal = try PtyLink(linkPath: configuration.linkPath, keepSlave: .always)
         } catch {
             throw Self.terminalError(error)
         }
         plugged = true
         waitingForHost = false  // a replugged board is powered by the cable, host or not
         counts.serialPath = terminal?.slavePath
-        counts.state = thread == nil ? .idle : .running
-        if thread != nil { powerOn(wallNanos: MonotonicClock.nanos()) }
+        counts.state = thread.isStarted ? .running : .idle
+        if thread.isStarted { powerOn(wallNanos: MonotonicClock.nanos()) }
         return terminal!.slavePath
     }
 
@@ -198,7 +173,7 @@ public final class NativeBoard: @unchecked Sendable {
     public func stall(milliseconds: Int) {
         command { board in
             board.stallUntilNanos = MonotonicClock.nanos() + UInt64(max(0, milliseconds)) * 1_000_000
-            board.injector.countStall()
+            board.wire.injector.countStall()
         }
     }
 
@@ -209,14 +184,14 @@ public final class NativeBoard: @unchecked Sendable {
 
     /// Replaces the fault settings (the generator restarts from the new seed).
     public func setFaults(_ spec: FaultSpec) {
-        command { board in board.injector.setSpec(spec) }
+        command { board in board.wire.injector.setSpec(spec) }
     }
 
     /// Changes the pace from now on; also restarts the speed report.
     public func setPace(_ pace: AVRPace) {
         command { board in
             let now = MonotonicClock.nanos()
-            board.pacer.anchor(life: board.lifetime, wallNanos: now, pace: pace)
+            board.pacer.anchor(boardMicros: board.lifetime, wallNanos: now, pace: pace)
             board.published.withLock { board.speedAnchor = (now, board.lifetime) }
         }
     }
@@ -239,7 +214,7 @@ public final class NativeBoard: @unchecked Sendable {
         published.waitForValue(timeout: timeout) { condition(status) ? status : nil }
     }
 
-    /// Board seconds per wall second since `start()` or the last `setPace`.
+    /// Board seconds per wall second since power-on or the last `setPace`.
     public func speedReport() -> AVRSpeedReport {
         published.withLock {
             AVRSpeedReport(boardMicros: status.lifetimeMicros, wallNanos: MonotonicClock.nanos(),
@@ -249,8 +224,8 @@ public final class NativeBoard: @unchecked Sendable {
 
     // MARK: Board thread
 
-    /// One step: read the host, take the samples that are due, write, then wait in
-    /// poll() for the next sample, the host, room to write, or a command.
+    /// One step: read the host, take the samples that are due, write, then wait
+    /// for the next sample, the host, room to write, or a command.
     private func iterate() -> Bool {
         lock.lock()
         if stopRequested {
@@ -260,31 +235,30 @@ public final class NativeBoard: @unchecked Sendable {
         guard plugged, let terminal else {
             publishLocked()
             lock.unlock()
-            waitForWake(fd: -1, events: 0, timeoutMicros: 100_000)
+            thread.wait(fd: -1, events: 0, timeoutMicros: 100_000)
             return true
         }
         if waitingForHost && !hostOpened(terminal) {
             lock.unlock()
-            waitForWake(fd: -1, events: 0, timeoutMicros: Self.heldPollMicros)
+            thread.wait(fd: -1, events: 0, timeoutMicros: Self.heldPollMicros)
             return true
         }
         let now = MonotonicClock.nanos()
         readHost(terminal)
         var timeout = takeSamples(wallNanos: now)
-        checkHostTimeout()
-        flushOutput(terminal, wallNanos: now)
-        let pending = output.count > outputHead
+        if firmware.hostTimedOut(nowMicros: lifetime - boot) { redrawIfDue() }
+        if now >= stallUntilNanos { counts.bytesWritten += UInt64(wire.flush(to: terminal)) }
         let stalled = now < stallUntilNanos
         if pacer.pace.factor == nil && !stalled && !limitReached {
             // Free-running: go on at once while there is room, else wait for the reader (POLLOUT).
-            timeout = configuration.outputBufferBytes - (output.count - outputHead) > WireFormat.maxEncodedCount ? 0 : 100_000
+            timeout = wire.room > WireFormat.maxEncodedCount ? 0 : 100_000
         }
         if stalled { timeout = min(timeout, Int((stallUntilNanos - now) / 1000) + 1) }
-        let fd = terminal.master.fileDescriptor.rawValue
+        let fd = terminal.fd
+        let events = Int16(POLLIN) | (wire.pending > 0 && !stalled ? Int16(POLLOUT) : 0)
         publishLocked()
         lock.unlock()
-        let events = Int16(POLLIN) | (pending && !stalled ? Int16(POLLOUT) : 0)
-        waitForWake(fd: fd, events: events, timeoutMicros: timeout)
+        thread.wait(fd: fd, events: events, timeoutMicros: timeout)
         return true
     }
 
@@ -292,99 +266,95 @@ public final class NativeBoard: @unchecked Sendable {
     static let heldPollMicros = 10_000
 
     /// Held until now: true (and powered on) once a host has the slave open.
-    private func hostOpened(_ terminal: PseudoTerminal) -> Bool {
-        var descriptor = pollfd(fd: terminal.master.fileDescriptor.rawValue, events: Int16(POLLIN), revents: 0)
-        _ = poll(&descriptor, 1, 0)
-        guard descriptor.revents & Int16(POLLHUP) == 0 else { return false }
-        // From now on keep the slave open ourselves, as an unheld board does.
-        slaveKeeper = open(terminal.slavePath, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+    private func hostOpened(_ terminal: PtyLink) -> Bool {
+        guard terminal.poll() == .opened else { return false }
         waitingForHost = false
-        let now = MonotonicClock.nanos()
-        powerOn(wallNanos: now)
-        counts.state = .running
-        published.withLock { speedAnchor = (now, lifetime) }
+        powerOnAndAnchor()
         publishLocked()
         return true
     }
 
-    private func releaseSlaveKeeper() {
-        if slaveKeeper >= 0 { Glibc.close(slaveKeeper) }
-        slaveKeeper = -1
+    /// Power-on at start (or at the first host), with the speed report anchored there.
+    private func powerOnAndAnchor() {
+        let now = MonotonicClock.nanos()
+        powerOn(wallNanos: now)
+        counts.state = .running
+        published.withLock { speedAnchor = (now, lifetime) }
     }
 
     /// Power-on or reset: the firmware's setup().
     private func powerOn(wallNanos now: UInt64) {
         boot = lifetime
-        rateHz = configuration.sampleRateHz
-        periodMicros = Self.period(rateHz)
-        nextSampleBoard = periodMicros
+        firmware.powerOn(rateHz: configuration.sampleRateHz)
+        nextSampleBoard = firmware.periodMicros
         samplesSinceBoot = 0
-        accelSelect = 0
-        gyroSelect = 0
-        hostLive = false
         inputDecoder = FrameDecoder()
         counts.lastOffsets = nil
         counts.boots += 1
-        counts.sampleRateHz = rateHz
-        pacer.anchor(life: lifetime, wallNanos: now)
-        showWaitingScreen()
+        counts.sampleRateHz = firmware.sampleRateHz
+        pacer.anchor(boardMicros: lifetime, wallNanos: now)
+        redrawIfDue()
         sendHello()
     }
 
-    private func readHost(_ terminal: PseudoTerminal) {
+    private func readHost(_ terminal: PtyLink) {
         for _ in 0..<8 {
-            let n: Int
-            do {
-                n = try readBuffer.withUnsafeMutableBytes { try terminal.master.read(into: $0) }
-            } catch {
-                return
-            }
+            let n = readBuffer.withUnsafeMutableBytes { terminal.read(into: $0) }
             if n == 0 { return }
-            readBuffer.withUnsafeBytes { bytes in
-                inputDecoder.feed(UnsafeRawBufferPointer(rebasing: bytes[0..<n])) { frame in handle(frame) }
+            readBuffer.withUnsafeBytes { buffer in
+                let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+                // The host's decoder only counts (status.input); the firmware's C decides.
+                inputDecoder.feed(bytes) { _ in }
+                // Byte by byte, so each frame's actions (which read the firmware's
+                // state) happen before the next frame is handled, as on the board.
+                for offset in bytes.indices {
+                    firmware.receive(UnsafeRawBufferPointer(rebasing: bytes[offset...offset]), nowMicros: lifetime - boot) {
+                        actions.append($0)
+                    }
+                    for action in actions { perform(action) }
+                    actions.removeAll(keepingCapacity: true)
+                }
             }
             counts.input = inputDecoder.counters
+            redrawIfDue()
         }
     }
 
-    /// The firmware's handle_payload().
-    private func handle(_ frame: DecodedFrame) {
-        switch frame {
+    /// Does what the firmware asked for.
+    private func perform(_ action: NativeFirmware.Action) {
+        switch action {
         case .offsets(let offsets):
             counts.offsetsReceived += 1
-            let changed = !hostLive || counts.lastOffsets.map { !Self.sameView($0, offsets) } ?? true
             counts.lastOffsets = offsets
-            hostLive = true
-            lastOffsetsBoard = lifetime - boot
-            if changed {
-                renderer.render(viewportX: offsets.viewportX, viewportY: offsets.viewportY,
-                                ribbonX: offsets.ribbonX, ribbonBottom: offsets.ribbonBottom, into: &counts.screen)
-                counts.showsWaitingScreen = false
-                counts.screenGeneration += 1
-            }
-        case .ping(let ping):
+        case .ping:
             counts.pingsReceived += 1
-            send(PongFrame(token: ping.token), isSample: false, must: true)
+        case .sendPong(let token):
+            if wire.queue(PongFrame(token: token), isSample: false, must: true, lifetimeMicros: lifetime) {
+                counts.framesSent += 1
+            }
             counts.pongsSent += 1
-        case .hostHello:
+        case .sendHello:
             sendHello()
-        case .configure(let configure):
-            let divider = Self.firmwareDivider(Int(configure.sampleRateHz))
-            rateHz = 1000 / (1 + divider)
-            periodMicros = UInt64(1 + divider) * 1000
-            if configure.accelFullScaleSelect <= 3 { accelSelect = configure.accelFullScaleSelect }
-            if configure.gyroFullScaleSelect <= 3 { gyroSelect = configure.gyroFullScaleSelect }
-            let now = lifetime - boot
-            nextSampleBoard = (now / periodMicros + 1) * periodMicros
-            counts.sampleRateHz = rateHz
-            sendHello()
-        case .hello, .sample, .pong:
-            break  // board → host frames: skipped, like the firmware
+        case .reconfigured:
+            // The next sample falls on the next multiple of the new period.
+            let period = firmware.periodMicros, now = lifetime - boot
+            nextSampleBoard = (now / period + 1) * period
+            counts.sampleRateHz = firmware.sampleRateHz
         }
     }
 
-    static func sameView(_ a: OffsetsFrame, _ b: OffsetsFrame) -> Bool {
-        a.viewportX == b.viewportX && a.viewportY == b.viewportY && a.ribbonX == b.ribbonX && a.ribbonBottom == b.ribbonBottom
+    /// step_display(): the view, or the status screen, when the firmware says so.
+    private func redrawIfDue() {
+        let redraw = firmware.takeRedraw()
+        guard redraw.due else { return }
+        if let view = redraw.view {
+            renderer.render(viewportX: view.viewport_x, viewportY: view.viewport_y, ribbonX: view.ribbon_x,
+                            ribbonBottom: view.ribbon_bottom, scene: redraw.scene, into: &counts.screen)
+        } else {
+            counts.screen = firmware.statusScreen()
+        }
+        counts.showsWaitingScreen = redraw.view == nil
+        counts.screenGeneration += 1
     }
 
     private var limitReached: Bool {
@@ -393,19 +363,18 @@ public final class NativeBoard: @unchecked Sendable {
 
     /// Emits every sample due by now; returns µs to wait before the next one.
     private func takeSamples(wallNanos now: UInt64) -> Int {
-        let allowed = pacer.allowedLife(wallNanos: now, next: boot + nextSampleBoard)
+        let allowed = pacer.allowedBoardMicros(wallNanos: now, next: boot + nextSampleBoard)
         var budget = 1024
         while budget > 0 {
             if let limit = configuration.sampleLimit, samplesSinceBoot >= limit { break }
             let due = boot + nextSampleBoard
             if let allowed, due > allowed { break }
-            let room = configuration.outputBufferBytes - (output.count - outputHead)
-            if allowed == nil && (room < WireFormat.maxEncodedCount + 1 || now < stallUntilNanos) {
+            if allowed == nil && (wire.room < WireFormat.maxEncodedCount + 1 || now < stallUntilNanos) {
                 return 100_000  // free-running: wait for the reader (POLLOUT) or the stall's end
             }
             lifetime = due
             emitSample()
-            nextSampleBoard += periodMicros
+            nextSampleBoard += firmware.periodMicros
             budget -= 1
         }
         if budget == 0 { return 0 }
@@ -414,8 +383,8 @@ public final class NativeBoard: @unchecked Sendable {
             if let limit = configuration.sampleLimit, samplesSinceBoot >= limit { return 100_000 }
             // Above 1 kHz, wake once a millisecond and send what is due (like a USB
             // adapter's 1 ms frames) rather than once per sample; times stay exact.
-            let wait = pacer.microsUntil(life: boot + nextSampleBoard, wallNanos: now)
-            return min(100_000, periodMicros < 1000 ? max(wait, 1000) : wait)
+            let wait = pacer.microsUntil(boardMicros: boot + nextSampleBoard, wallNanos: now)
+            return min(100_000, firmware.periodMicros < 1000 ? max(wait, 1000) : wait)
         }
         if let limit = configuration.sampleLimit, samplesSinceBoot >= limit { return 100_000 }
         return 0
@@ -423,16 +392,18 @@ public final class NativeBoard: @unchecked Sendable {
 
     private func emitSample() {
         var raw = motion.sample(atMicros: lifetime)
-        if accelSelect > 0 {
-            raw.accel = Axes3(x: raw.accel.x >> accelSelect, y: raw.accel.y >> accelSelect, z: raw.accel.z >> accelSelect)
+        let accel = firmware.accelSelect, gyro = firmware.gyroSelect
+        if accel > 0 {
+            raw.accel = Axes3(x: raw.accel.x >> accel, y: raw.accel.y >> accel, z: raw.accel.z >> accel)
         }
-        if gyroSelect > 0 {
-            raw.gyro = Axes3(x: raw.gyro.x >> gyroSelect, y: raw.gyro.y >> gyroSelect, z: raw.gyro.z >> gyroSelect)
+        if gyro > 0 {
+            raw.gyro = Axes3(x: raw.gyro.x >> gyro, y: raw.gyro.y >> gyro, z: raw.gyro.z >> gyro)
         }
         let frame = SampleFrame(sequence: sequence, boardTime: UInt32(truncatingIfNeeded: nextSampleBoard) & 0xFF_FFFF, raw: raw)
         sequence &+= 1  // like the firmware: a dropped sample still uses its number
         samplesSinceBoot += 1
-        if send(frame, isSample: true, must: false) {
+        if plugged && wire.queue(frame, isSample: true, must: false, lifetimeMicros: lifetime) {
+            counts.framesSent += 1
             counts.samplesSent += 1
         } else {
             counts.samplesDroppedUnread += 1
@@ -440,69 +411,18 @@ public final class NativeBoard: @unchecked Sendable {
     }
 
     private func sendHello() {
-        let version = configuration.firmwareVersion
-        let hello = HelloFrame(
-            protocolVersion: WireFormat.version, firmwareMajor: version.major, firmwareMinor: version.minor,
-            firmwarePatch: version.patch, accelFullScaleSelect: accelSelect, gyroFullScaleSelect: gyroSelect,
-            sampleRateHz: UInt16(clamping: rateHz), displayWidth: UInt8(TiltDisplay.Frame.width), displayHeight: UInt8(TiltDisplay.Frame.height),
-            contentTileID: tileID, status: 3)
-        send(hello, isSample: false, must: true)
+        if plugged && wire.queue(wire: firmware.hello(tileID: tileID, status: 3), isSample: false, must: true, lifetimeMicros: lifetime) {
+            counts.framesSent += 1
+        }
         counts.hellosSent += 1
         sequence = 0
-    }
-
-    /// Queues one frame through the fault injector. Frames that are not a must
-    /// go only if they fit the buffer whole (the firmware's rule).
-    @discardableResult
-    private func send(_ frame: some WireFrame, isSample: Bool, must: Bool) -> Bool {
-        scratch.removeAll(keepingCapacity: true)
-        frame.encode(into: &scratch)
-        let queued = output.count - outputHead
-        let limit = must ? Self.hardOutputLimit : configuration.outputBufferBytes
-        guard plugged, queued + scratch.count <= limit else { return false }
-        _ = injector.emit(scratch, isSample: isSample, lifetimeMicros: lifetime, into: &output)
-        counts.framesSent += 1
-        return true
-    }
-
-    private func flushOutput(_ terminal: PseudoTerminal, wallNanos now: UInt64) {
-        guard output.count > outputHead, now >= stallUntilNanos else { return }
-        let written: Int
-        do {
-            written = try output.withUnsafeBytes { bytes in
-                try terminal.master.writeWithoutWaiting(UnsafeRawBufferPointer(rebasing: bytes[outputHead...]))
-            }
-        } catch {
-            return
-        }
-        outputHead += written
-        counts.bytesWritten += UInt64(written)
-        if outputHead == output.count {
-            output.removeAll(keepingCapacity: true)
-            outputHead = 0
-        } else if outputHead > 16_384 {
-            output.removeFirst(outputHead)
-            outputHead = 0
-        }
-    }
-
-    private func checkHostTimeout() {
-        if hostLive && (lifetime - boot) - lastOffsetsBoard > Self.hostTimeoutMicros {
-            hostLive = false
-            showWaitingScreen()
-        }
-    }
-
-    private func showWaitingScreen() {
-        WaitingScreen.render(version: configuration.firmwareVersion, into: &counts.screen)
-        counts.showsWaitingScreen = true
-        counts.screenGeneration += 1
+        firmware.helloSent()
     }
 
     private func publishLocked() {
         counts.lifetimeMicros = lifetime
         counts.boardMicros = lifetime - boot
-        counts.faults = injector.counters
+        counts.faults = wire.injector.counters
         published.withLock { status = counts }
         published.broadcast()
     }
@@ -512,25 +432,7 @@ public final class NativeBoard: @unchecked Sendable {
         if !stopRequested { body(self) }
         publishLocked()
         lock.unlock()
-        wake.wake()
-    }
-
-    /// Waits in ppoll on the wake pipe and `fd` (if ≥ 0); negative timeout = forever.
-    private func waitForWake(fd: CInt, events: Int16, timeoutMicros: Int) {
-        var fds = (pollfd(fd: wake.readEnd.rawValue, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: fd, events: events, revents: 0))
-        let count: nfds_t = fd >= 0 ? 2 : 1
-        var spec = timespec(tv_sec: timeoutMicros / 1_000_000, tv_nsec: (timeoutMicros % 1_000_000) * 1000)
-        _ = withUnsafeMutableBytes(of: &fds) { raw in
-            let base = raw.baseAddress!.assumingMemoryBound(to: pollfd.self)
-            return timeoutMicros < 0 ? cserial_ppoll(base, count, nil) : cserial_ppoll(base, count, &spec)
-        }
-        if fds.0.revents != 0 { wake.reset() }
-        // A hung-up or invalid pty would poll ready forever: pace those by the timeout instead.
-        if fd >= 0, fds.1.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0, timeoutMicros > 0 {
-            var rest = timespec(tv_sec: 0, tv_nsec: min(timeoutMicros, 10_000) * 1000)
-            _ = nanosleep(&rest, nil)
-        }
+        thread.wakeUp()
     }
 
     /// A link that cannot be made gets a message about the link, not the port.
@@ -540,21 +442,5 @@ public final class NativeBoard: @unchecked Sendable {
                 + "pick a path in a writable directory, not an existing file")
         }
         return .pseudoTerminal(error.message)
-    }
-
-    // MARK: Rates and time
-
-    /// The sample period for a rate, rounded to whole µs.
-    static func period(_ hz: Int) -> UInt64 { UInt64(max(1, (1_000_000 + hz / 2) / max(1, hz))) }
-
-    /// The firmware's CONFIGURE rule: 4…1000 Hz, the SMPLRT_DIV whose rate
-    /// 1000 / (1 + d) is nearest; the period is then exactly (1 + d) ms.
-    static func firmwareDivider(_ requested: Int) -> Int {
-        let hz = Double(max(4, min(1000, requested)))
-        var best = 0
-        for divider in 0...249 where abs(1000 / Double(1 + divider) - hz) < abs(1000 / Double(1 + best) - hz) {
-            best = divider
-        }
-        return best
     }
 }

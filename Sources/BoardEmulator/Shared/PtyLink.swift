@@ -4,27 +4,43 @@ import SystemPackage
 import Glibc
 #endif
 
-/// The board's end of its serial cable: SerialIO's pseudo-terminal, with the
-/// slave not held open, so the master polls as hung up whenever no client has
-/// the slave open. That is how a board knows a host opened the port (to power
-/// on, or reset like DTR) and that nobody is listening (output dropped, counted).
+/// The board's end of its serial cable, for both engines: SerialIO's
+/// pseudo-terminal. With the slave not held open (`.never`, the AVR board) the
+/// master polls as hung up whenever no client has the slave open: that is how
+/// a board knows a host opened the port (to power on, or reset like DTR) and
+/// that nobody is listening (output dropped, counted). Holding it open
+/// (`.always`, or `.afterFirstClient`: the native board) lets output queue in
+/// the kernel while no host reads, and survives host restarts; the link then
+/// cannot tell a client leaving.
 ///
 /// The optional link is replaced atomically and outlives `close()`, so a host
 /// retrying it across a replug never finds it missing; `removeLink()` drops it.
 final class PtyLink {
     enum Change { case none, opened, closed }
 
+    /// When the board's side holds the slave open.
+    enum KeepSlave { case never, always, afterFirstClient }
+
     private let terminal: PseudoTerminal
+    private let keep: KeepSlave
+    private var slaveKeeper: CInt = -1
     let slavePath: String
     let linkPath: String?
     private(set) var clientConnected = false
     private var isClosed = false
 
-    init(linkPath: String?) throws(SerialError) {
-        terminal = try PseudoTerminal.open(keepSlaveOpen: false, link: nil)
+    init(linkPath: String?, keepSlave: KeepSlave = .never) throws(SerialError) {
+        terminal = try PseudoTerminal.open(keepSlaveOpen: keepSlave == .always, link: nil)
         slavePath = terminal.slavePath
         self.linkPath = linkPath
+        keep = keepSlave
+        clientConnected = keepSlave == .always
         if let linkPath {
+            var existing = stat()
+            if lstat(linkPath, &existing) == 0 && (existing.st_mode & S_IFMT) != S_IFLNK {
+                terminal.close()
+                throw .ioError(port: linkPath, operation: "symlink", errno: .fileExists)  // never replace a real file
+            }
             let temporary = linkPath + ".tmp\(getpid())"
             unlink(temporary)
             guard symlink(slavePath, temporary) == 0, rename(temporary, linkPath) == 0 else {
@@ -45,13 +61,17 @@ final class PtyLink {
     /// the last look. A client that leaves has its unread bytes flushed, so the
     /// next one sees no stale output.
     func poll() -> Change {
-        guard !isClosed else { return .none }
+        guard !isClosed, keep == .never || !clientConnected else { return .none }
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         _ = Glibc.poll(&descriptor, 1, 0)
         let hungUp = descriptor.revents & Int16(POLLHUP) != 0
         if hungUp == !clientConnected { return .none }
         clientConnected = !hungUp
         if hungUp { _ = tcflush(fd, TCIOFLUSH) }
+        if !hungUp && keep == .afterFirstClient {
+            // From now on hold the slave ourselves, as `.always` does from the start.
+            slaveKeeper = open(slavePath, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        }
         return hungUp ? .closed : .opened
     }
 
@@ -73,6 +93,8 @@ final class PtyLink {
         guard !isClosed else { return }
         isClosed = true
         clientConnected = false
+        if slaveKeeper >= 0 { Glibc.close(slaveKeeper) }
+        slaveKeeper = -1
         terminal.close()
     }
 

@@ -12,6 +12,8 @@ int tilt_body_length(uint8_t type) {
     case TILT_HOST_HELLO: return TILT_HOST_HELLO_LEN;
     case TILT_PING: return TILT_PING_LEN;
     case TILT_CONFIGURE: return TILT_CONFIGURE_LEN;
+    case TILT_DRAWER: return TILT_DRAWER_LEN;
+    case TILT_PIN: return TILT_PIN_LEN;
     default: return -1;
     }
 }
@@ -85,6 +87,23 @@ uint8_t tilt_encode_configure(const tilt_configure *c, uint8_t *out) {
     return tilt_frame_encode(TILT_CONFIGURE, b, sizeof b, out);
 }
 
+uint8_t tilt_encode_drawer(const tilt_drawer *d, uint8_t *out) {
+    uint8_t b[TILT_DRAWER_LEN];
+    b[0] = d->height; b[1] = d->shown;
+    put16(b + 2, (uint16_t)d->scroll);
+    b[4] = d->current; b[5] = d->drag_item;
+    put16(b + 6, (uint16_t)d->drag_left); put16(b + 8, (uint16_t)d->drag_top);
+    b[10] = d->pin_count;
+    return tilt_frame_encode(TILT_DRAWER, b, sizeof b, out);
+}
+
+uint8_t tilt_encode_pin(const tilt_pin_frame *p, uint8_t *out) {
+    uint8_t b[TILT_PIN_LEN];
+    b[0] = p->slot; b[1] = p->item;
+    put16(b + 2, p->x); put16(b + 4, p->y);
+    return tilt_frame_encode(TILT_PIN, b, sizeof b, out);
+}
+
 /* The body, if the payload has the type and its exact length. */
 static const uint8_t *body_of(const uint8_t *payload, uint8_t len, uint8_t type, uint8_t body_len) {
     if (len != 1u + body_len || payload[0] != type) return 0;
@@ -148,6 +167,25 @@ bool tilt_decode_configure(const uint8_t *payload, uint8_t len, tilt_configure *
     if (!b) return false;
     c->sample_rate_hz = get16(b);
     c->accel_fs = b[2]; c->gyro_fs = b[3];
+    return true;
+}
+
+bool tilt_decode_drawer(const uint8_t *payload, uint8_t len, tilt_drawer *d) {
+    const uint8_t *b = body_of(payload, len, TILT_DRAWER, TILT_DRAWER_LEN);
+    if (!b) return false;
+    d->height = b[0]; d->shown = b[1];
+    d->scroll = (int16_t)get16(b + 2);
+    d->current = b[4]; d->drag_item = b[5];
+    d->drag_left = (int16_t)get16(b + 6); d->drag_top = (int16_t)get16(b + 8);
+    d->pin_count = b[10];
+    return true;
+}
+
+bool tilt_decode_pin(const uint8_t *payload, uint8_t len, tilt_pin_frame *p) {
+    const uint8_t *b = body_of(payload, len, TILT_PIN, TILT_PIN_LEN);
+    if (!b) return false;
+    p->slot = b[0]; p->item = b[1];
+    p->x = get16(b + 2); p->y = get16(b + 4);
     return true;
 }
 

@@ -27,6 +27,8 @@ enum tilt_type {
     TILT_HOST_HELLO = 0x11,
     TILT_PING = 0x12,
     TILT_CONFIGURE = 0x13,
+    TILT_DRAWER = 0x14,
+    TILT_PIN = 0x15,
 };
 
 enum tilt_body_length {
@@ -37,6 +39,8 @@ enum tilt_body_length {
     TILT_HOST_HELLO_LEN = 1,
     TILT_PING_LEN = 4,
     TILT_CONFIGURE_LEN = 4,
+    TILT_DRAWER_LEN = 11,
+    TILT_PIN_LEN = 6,
 };
 
 /** HELLO status bits. */
@@ -74,6 +78,24 @@ typedef struct {
     uint8_t accel_fs, gyro_fs;
 } tilt_configure;
 
+/** "No item" in DRAWER's item fields. */
+#define TILT_NO_ITEM 0xFFu
+
+/** DRAWER: the drawer, the dragged item and how many pins are drawn. */
+typedef struct {
+    uint8_t height, shown;
+    int16_t scroll;
+    uint8_t current, drag_item;
+    int16_t drag_left, drag_top;
+    uint8_t pin_count;
+} tilt_drawer;
+
+/** PIN: one slot of the pin table. */
+typedef struct {
+    uint8_t slot, item;
+    uint16_t x, y;
+} tilt_pin_frame;
+
 /** The body length of a known type, or -1 for a type this version does not know. */
 int tilt_body_length(uint8_t type);
 
@@ -89,6 +111,8 @@ uint8_t tilt_encode_offsets(const tilt_offsets *offsets, uint8_t *out);
 uint8_t tilt_encode_host_hello(uint8_t version, uint8_t *out);
 uint8_t tilt_encode_ping(uint32_t token, uint8_t *out);
 uint8_t tilt_encode_configure(const tilt_configure *configure, uint8_t *out);
+uint8_t tilt_encode_drawer(const tilt_drawer *drawer, uint8_t *out);
+uint8_t tilt_encode_pin(const tilt_pin_frame *pin, uint8_t *out);
 
 /* Decoders take a checked payload without its CRC (type first, as the receiver
  * delivers it) and return false unless the type and body length match. */
@@ -99,6 +123,8 @@ bool tilt_decode_offsets(const uint8_t *payload, uint8_t len, tilt_offsets *out)
 bool tilt_decode_host_hello(const uint8_t *payload, uint8_t len, uint8_t *version);
 bool tilt_decode_ping(const uint8_t *payload, uint8_t len, uint32_t *token);
 bool tilt_decode_configure(const uint8_t *payload, uint8_t len, tilt_configure *out);
+bool tilt_decode_drawer(const uint8_t *payload, uint8_t len, tilt_drawer *out);
+bool tilt_decode_pin(const uint8_t *payload, uint8_t len, tilt_pin_frame *out);
 
 typedef enum {
     TILT_RX_NONE = 0,     /* byte taken, no frame ended (or an empty frame) */

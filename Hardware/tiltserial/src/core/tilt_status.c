@@ -1,0 +1,97 @@
+#include "tilt_status.h"
+
+#include <string.h>
+
+/* Tables live in flash on the AVR (read with pgm_read_byte), in memory elsewhere. */
+#ifdef __AVR__
+#include <avr/pgmspace.h>
+#define TILT_FLASH PROGMEM
+#define tilt_flash_byte(address) pgm_read_byte(address)
+#else
+#define TILT_FLASH
+#define tilt_flash_byte(address) (*(const uint8_t *)(address))
+#endif
+
+/* 5x7 glyphs, one byte per column, LSB = top row: ' ' '-' '.' '0'-'9' 'A'-'Z'. */
+static const uint8_t glyphs[][5] TILT_FLASH = {
+    {0x00, 0x00, 0x00, 0x00, 0x00}, {0x08, 0x08, 0x08, 0x08, 0x08}, {0x00, 0x60, 0x60, 0x00, 0x00},
+    {0x3E, 0x51, 0x49, 0x45, 0x3E}, {0x00, 0x42, 0x7F, 0x40, 0x00}, {0x42, 0x61, 0x51, 0x49, 0x46},
+    {0x21, 0x41, 0x45, 0x4B, 0x31}, {0x18, 0x14, 0x12, 0x7F, 0x10}, {0x27, 0x45, 0x45, 0x45, 0x39},
+    {0x3C, 0x4A, 0x49, 0x49, 0x30}, {0x01, 0x71, 0x09, 0x05, 0x03}, {0x36, 0x49, 0x49, 0x49, 0x36},
+    {0x06, 0x49, 0x49, 0x29, 0x1E},
+    {0x7E, 0x11, 0x11, 0x11, 0x7E}, {0x7F, 0x49, 0x49, 0x49, 0x36}, {0x3E, 0x41, 0x41, 0x41, 0x22},
+    {0x7F, 0x41, 0x41, 0x22, 0x1C}, {0x7F, 0x49, 0x49, 0x49, 0x41}, {0x7F, 0x09, 0x09, 0x09, 0x01},
+    {0x3E, 0x41, 0x49, 0x49, 0x7A}, {0x7F, 0x08, 0x08, 0x08, 0x7F}, {0x00, 0x41, 0x7F, 0x41, 0x00},
+    {0x20, 0x40, 0x41, 0x3F, 0x01}, {0x7F, 0x08, 0x14, 0x22, 0x41}, {0x7F, 0x40, 0x40, 0x40, 0x40},
+    {0x7F, 0x02, 0x0C, 0x02, 0x7F}, {0x7F, 0x04, 0x08, 0x10, 0x7F}, {0x3E, 0x41, 0x41, 0x41, 0x3E},
+    {0x7F, 0x09, 0x09, 0x09, 0x06}, {0x3E, 0x41, 0x51, 0x21, 0x5E}, {0x7F, 0x09, 0x19, 0x29, 0x46},
+    {0x46, 0x49, 0x49, 0x49, 0x31}, {0x01, 0x01, 0x7F, 0x01, 0x01}, {0x3F, 0x40, 0x40, 0x40, 0x3F},
+    {0x1F, 0x20, 0x40, 0x20, 0x1F}, {0x3F, 0x40, 0x38, 0x40, 0x3F}, {0x63, 0x14, 0x08, 0x14, 0x63},
+    {0x07, 0x08, 0x70, 0x08, 0x07}, {0x61, 0x51, 0x49, 0x45, 0x43},
+};
+
+static uint8_t glyph_index(char c) {
+    if (c >= 'A' && c <= 'Z') return (uint8_t)(13 + c - 'A');
+    if (c >= '0' && c <= '9') return (uint8_t)(3 + c - '0');
+    if (c == '-') return 1;
+    if (c == '.') return 2;
+    return 0;
+}
+
+static const char line_title[] TILT_FLASH = "TILTSERIAL ";
+static const char line_waiting[] TILT_FLASH = "WAITING FOR HOST";
+static const char line_no_sensor[] TILT_FLASH = "NO SENSOR";
+static const char line_check[] TILT_FLASH = "CHECK SDA A4 SCL A5";
+static const char line_baud[] TILT_FLASH = "115200 BAUD";
+
+#define LINE_MAX 21u /* 21 glyphs fill the 128 columns */
+
+/* Appends a flash string; returns the new length. */
+static uint8_t append_flash(char *text, uint8_t length, const char *flash) {
+    for (char c; length < LINE_MAX && (c = (char)tilt_flash_byte(flash)) != 0; flash++) text[length++] = c;
+    return length;
+}
+
+static uint8_t append_number(char *text, uint8_t length, uint8_t value) {
+    char digits[3];
+    uint8_t n = 0;
+    do {
+        digits[n++] = (char)('0' + value % 10u);
+        value = (uint8_t)(value / 10u);
+    } while (value != 0 && n < sizeof digits);
+    while (n > 0 && length < LINE_MAX) text[length++] = digits[--n];
+    return length;
+}
+
+/* The text on `page` (length 0 = blank). */
+static uint8_t line_for(const tilt_status_info *info, uint8_t page, char *text) {
+    uint8_t length = 0;
+    switch (page) {
+    case 1:
+        length = append_flash(text, 0, line_title);
+        length = append_number(text, length, info->fw_major);
+        if (length < LINE_MAX) text[length++] = '.';
+        length = append_number(text, length, info->fw_minor);
+        if (length < LINE_MAX) text[length++] = '.';
+        return append_number(text, length, info->fw_patch);
+    case 3: return append_flash(text, 0, info->sensor_ok ? line_waiting : line_no_sensor);
+    case 5: return append_flash(text, 0, info->sensor_ok ? line_baud : line_check);
+    default: return 0;
+    }
+}
+
+void tilt_status_span(const tilt_status_info *info, uint8_t page, uint8_t first, uint8_t count, uint8_t *out) {
+    memset(out, 0, count);
+    char text[LINE_MAX];
+    uint8_t length = line_for(info, page, text);
+    if (length == 0) return;
+    uint8_t width = (uint8_t)(length * 6u - 1u); /* 5 columns + 1 gap per glyph */
+    uint8_t left = (uint8_t)((128u - width) / 2u);
+    for (uint8_t i = 0; i < count; i++) {
+        uint8_t x = (uint8_t)(first + i);
+        if (x < left || x >= left + width) continue;
+        uint8_t offset = (uint8_t)(x - left), column = (uint8_t)(offset % 6u);
+        if (column == 5) continue;
+        out[i] = tilt_flash_byte(&glyphs[glyph_index(text[offset / 6u])][column]);
+    }
+}

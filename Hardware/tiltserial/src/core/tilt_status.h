@@ -1,0 +1,25 @@
+/* The screen shown while no host is talking: a few lines of 5x7 text. Shared
+ * with the host's native board model, which draws it with this same code. */
+#ifndef TILT_STATUS_H
+#define TILT_STATUS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    uint8_t fw_major, fw_minor, fw_patch; /* the title: "TILTSERIAL 1.0.0" */
+    bool sensor_ok;                       /* "WAITING FOR HOST" or "NO SENSOR" */
+} tilt_status_info;
+
+/** Renders columns first..first+count of `page` (0..7) of the status screen
+ *  into out[0..count). first + count must be at most 128. */
+void tilt_status_span(const tilt_status_info *info, uint8_t page, uint8_t first, uint8_t count, uint8_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,147 @@
+import FirmwareCore
+import TiltDisplay
+import WireProtocol
+
+/// The firmware's behaviour for the native board, run from the firmware's own
+/// C (Hardware/tiltserial/src/core, the FirmwareCore target) rather than a
+/// Swift port of it: the frame receiver (`tilt_rx`), payload handling and the
+/// sample-rate rule (`tilt_board`, `tilt_rate`), HELLO, and the status screen
+/// (`tilt_status`). A value: no clock, no I/O; the board feeds it bytes and
+/// board time and performs what it asks.
+struct NativeFirmware {
+    enum Action: Equatable {
+        case sendPong(token: UInt32)
+        case sendHello
+        /// CONFIGURE: the rate, period and full scales changed; HELLO follows.
+        case reconfigured
+        /// An OFFSETS frame (the view is kept; `takeRedraw` says if the screen must change).
+        case offsets(OffsetsFrame)
+        case ping
+    }
+
+    /// No OFFSETS for this long: the status screen (the firmware's TILT_HOST_TIMEOUT_MS).
+    static let hostTimeoutMillis = UInt32(TILT_HOST_TIMEOUT_MS)
+
+    let version: (major: UInt8, minor: UInt8, patch: UInt8)
+    private var board = tilt_board()
+    private var rx = tilt_rx()
+
+    init(version: (major: UInt8, minor: UInt8, patch: UInt8)) {
+        self.version = version
+    }
+
+    /// setup(): the defaults, no host, the status screen due. The model may
+    /// power on at any rate (up to 65535 Hz, beyond the firmware's 1000) with
+    /// the period rounded to whole µs; CONFIGURE then follows the firmware's rule.
+    mutating func powerOn(rateHz: Int) {
+        tilt_board_init(&board, 100, 0, 0)
+        board.sample_rate_hz = UInt16(clamping: rateHz)
+        tilt_rx_reset(&rx)
+        powerOnPeriod = Self.period(rateHz)
+        configured = false
+    }
+
+    private var powerOnPeriod: UInt64 = 10_000
+    private var configured = false
+
+    var sampleRateHz: Int { Int(board.sample_rate_hz) }
+    var accelSelect: UInt8 { board.accel_fs }
+    var gyroSelect: UInt8 { board.gyro_fs }
+    var hostLive: Bool { board.host_live }
+
+    /// The sample period in effect: exactly (1 + SMPLRT_DIV) ms after CONFIGURE.
+    var periodMicros: UInt64 { configured ? UInt64(tilt_rate_period_us(board.divider)) : powerOnPeriod }
+
+    /// Feeds host bytes through the firmware's receiver and payload handling at
+    /// board time `nowMicros`; `action` gets what the firmware would do, in order.
+    mutating func receive(_ bytes: UnsafeRawBufferPointer, nowMicros: UInt64, _ action: (Action) -> Void) {
+        let now = UInt32(truncatingIfNeeded: nowMicros / 1000)
+        for byte in bytes {
+            var payload: UnsafePointer<UInt8>?
+            var length: UInt8 = 0
+            guard tilt_rx_push(&rx, byte, &payload, &length) == TILT_RX_FRAME, let payload else { continue }
+            var token: UInt32 = 0
+            switch tilt_board_handle(&board, payload, length, now, &token) {
+            case TILT_BOARD_SEND_PONG:
+                action(.ping)
+                action(.sendPong(token: token))
+            case TILT_BOARD_SEND_HELLO:
+                action(.sendHello)
+            case TILT_BOARD_RECONFIGURE:
+                configured = true
+                action(.reconfigured)
+                action(.sendHello)
+            default:
+                var offsets = tilt_offsets()
+                if tilt_decode_offsets(payload, length, &offsets) {
+                    action(.offsets(OffsetsFrame(
+                        sequence: offsets.seq, viewportX: offsets.viewport_x, viewportY: offsets.viewport_y,
+                        ribbonX: offsets.ribbon_x, ribbonBottom: offsets.ribbon_bottom,
+                        flags: OffsetsFrame.Flags(rawValue: offsets.flags))))
+                }
+            }
+        }
+    }
+
+    /// check_timers(): true once when the host has been silent for a second (then redraw).
+    mutating func hostTimedOut(nowMicros: UInt64) -> Bool {
+        tilt_board_host_timed_out(&board, UInt32(truncatingIfNeeded: nowMicros / 1000))
+    }
+
+    /// step_display()'s start: the view to draw (nil: the status screen) with
+    /// the drawer and pins DRAWER and PIN set, if a redraw is due.
+    mutating func takeRedraw() -> (due: Bool, view: tilt_view?, scene: DrawerScene) {
+        guard board.redraw else { return (false, nil, DrawerScene()) }
+        board.redraw = false
+        return (true, board.host_live ? board.wanted : nil, scene)
+    }
+
+    /// The drawer and the pin table as the firmware keeps them.
+    var scene: DrawerScene {
+        var scene = DrawerScene()
+        let d = board.drawer
+        scene.setDrawer(height: d.height, shown: d.shown, scroll: d.scroll, current: d.current,
+                        dragItem: d.drag_item, dragLeft: d.drag_left, dragTop: d.drag_top, pinCount: d.pin_count)
+        withUnsafeBytes(of: board.pins) { raw in
+            for (slot, pin) in raw.bindMemory(to: tilt_pin.self).enumerated() {
+                scene[pin: slot] = ScenePin(item: pin.item, x: pin.x, y: pin.y)
+            }
+        }
+        return scene
+    }
+
+    /// send_hello()'s end: every HELLO starts a clean drawer (the firmware's rule).
+    mutating func helloSent() {
+        tilt_board_reset_scene(&board)
+    }
+
+    /// HELLO for the current settings, as the firmware encodes it (delimiter included).
+    func hello(tileID: UInt16, status: UInt8) -> [UInt8] {
+        var hello = tilt_hello()
+        var board = self.board
+        tilt_board_hello(&board, version.major, version.minor, version.patch, tileID, status, &hello)
+        var wire = [UInt8](repeating: 0, count: Int(TILT_MAX_WIRE))
+        let length = tilt_encode_hello(&hello, &wire)
+        return Array(wire[0..<Int(length)])
+    }
+
+    /// The firmware's status screen (sensor answered: "WAITING FOR HOST").
+    func statusScreen(sensorOK: Bool = true) -> TiltDisplay.Frame {
+        Self.statusScreen(version: version, sensorOK: sensorOK)
+    }
+
+    static func statusScreen(version: (major: UInt8, minor: UInt8, patch: UInt8), sensorOK: Bool) -> TiltDisplay.Frame {
+        var info = tilt_status_info(fw_major: version.major, fw_minor: version.minor, fw_patch: version.patch, sensor_ok: sensorOK)
+        typealias Frame = TiltDisplay.Frame
+        var bytes = [UInt8](repeating: 0, count: Frame.byteCount)
+        bytes.withUnsafeMutableBufferPointer { out in
+            for page in 0..<Frame.pageCount {
+                tilt_status_span(&info, UInt8(page), 0, UInt8(Frame.width), out.baseAddress! + page * Frame.width)
+            }
+        }
+        return Frame(bytes: bytes)!
+    }
+
+    /// The power-on sample period for a rate, rounded to whole µs.
+    static func period(_ hz: Int) -> UInt64 { UInt64(max(1, (1_000_000 + hz / 2) / max(1, hz))) }
+}

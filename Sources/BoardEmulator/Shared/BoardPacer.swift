@@ -1,0 +1,73 @@
+/// How fast board time runs against the wall clock.
+public enum AVRPace: Sendable, Equatable {
+    /// One simulated second per wall second (a real board).
+    case realTime
+    /// `factor` simulated seconds per wall second (0.5 = half speed); factor > 0.
+    case speed(Double)
+    /// As fast as the host allows.
+    case freeRunning
+
+    /// Simulated seconds per wall second this pace aims at; nil when unbounded.
+    public var factor: Double? {
+        switch self {
+        case .realTime: 1
+        case .speed(let factor): factor > 0 ? factor : 1
+        case .freeRunning: nil
+        }
+    }
+}
+
+/// Keeps board time at or behind wall time × factor, for both engines: how
+/// long to wait before the board may reach an instant (the AVR's batches, the
+/// native board's samples) and how far it may run now. Falling far behind (a
+/// stalled host) re-anchors instead of racing to catch up.
+struct BoardPacer: Sendable {
+    /// Debt (wall time) beyond which the pacer forgives and re-anchors.
+    static let maximumDebtNanos: UInt64 = 250_000_000
+
+    private(set) var pace: AVRPace
+    private var anchorWallNanos: UInt64 = 0
+    private var anchorBoardMicros: UInt64 = 0
+
+    init(pace: AVRPace) {
+        self.pace = pace
+    }
+
+    /// Starts measuring from (`boardMicros`, `wallNanos`), optionally with a new pace.
+    mutating func anchor(boardMicros: UInt64, wallNanos: UInt64, pace: AVRPace? = nil) {
+        if let pace { self.pace = pace }
+        anchorBoardMicros = boardMicros
+        anchorWallNanos = wallNanos
+    }
+
+    /// Nanoseconds to wait before board time may reach `target`; 0 = go now.
+    mutating func delay(beforeReaching target: UInt64, wallNanos now: UInt64) -> UInt64 {
+        guard let factor = pace.factor, target > anchorBoardMicros else { return 0 }
+        let due = UInt64(Double(target - anchorBoardMicros) * 1000 / factor)
+        let elapsed = now &- anchorWallNanos
+        if due > elapsed { return due - elapsed }
+        if elapsed - due > Self.maximumDebtNanos {
+            anchor(boardMicros: target, wallNanos: now)
+        }
+        return 0
+    }
+
+    /// The board time wall time allows now; nil when free-running. `next` is
+    /// the next instant the board wants to reach (where a large debt re-anchors).
+    mutating func allowedBoardMicros(wallNanos now: UInt64, next: UInt64) -> UInt64? {
+        guard let factor = pace.factor else { return nil }
+        var allowed = anchorBoardMicros + UInt64(Double(now &- anchorWallNanos) / 1000 * factor)
+        if allowed > next, allowed - next > UInt64(Double(Self.maximumDebtNanos / 1000) * factor) {
+            anchor(boardMicros: next, wallNanos: now)
+            allowed = next
+        }
+        return allowed
+    }
+
+    /// Wall µs until board time may reach `boardMicros` (0 if it may now).
+    func microsUntil(boardMicros: UInt64, wallNanos now: UInt64) -> Int {
+        guard let factor = pace.factor, boardMicros > anchorBoardMicros else { return 0 }
+        let dueNanos = anchorWallNanos + UInt64(Double(boardMicros - anchorBoardMicros) * 1000 / factor)
+        return dueNanos > now ? Int((dueNanos - now + 999) / 1000) : 0
+    }
+}

@@ -1,0 +1,44 @@
+import TiltAssets
+import TiltPhysics
+import TiltPipeline
+
+/// The drawer's part of a run's output: log lines and `--on-pin`.
+extension RunOutput {
+    /// An item's name, for people and hooks.
+    func itemName(_ index: Int) -> String { JSONLines.itemName(index, TiltAssets.itemNames) }
+
+    /// A log line (or the view's message) for a drawer event.
+    func sayDrawer(_ event: HostEvent) {
+        switch event {
+        case .drawer(_, let open):
+            say(open ? "drawer opened: tilt sideways to choose, tip toward you to pull an item out" : "drawer closed")
+        case .pulledOut(_, let item):
+            say("pulled \(itemName(item)) out of the drawer: steer it, then hold still to drop it")
+        case .pinned(_, let pin, let all):
+            // Saved before it is announced: whoever reads the line finds the file written.
+            var failure: Failure?
+            if let pinStore {
+                do throws(Failure) { try pinStore.save(all) } catch { failure = error }
+            }
+            say("pin: \(itemName(pin.item)) dropped at \(pin.x),\(pin.y)")
+            if let failure { say("\(failure.message); this run keeps its \(all.count) pins in memory", level: .warning) }
+        default:
+            break
+        }
+    }
+
+    /// Starts `--on-pin` with the pin in its environment.
+    func firePinHook(_ tick: Tick, _ dropped: Pin) {
+        let launch = pin?.fire(environment: [
+            ("TILT_T_US", String(tick.timeMicros)),
+            ("TILT_ITEM", itemName(dropped.item)),
+            ("TILT_PIN_X", String(dropped.x)),
+            ("TILT_PIN_Y", String(dropped.y)),
+            ("TILT_PORT", port),
+        ])
+        if case .failed(let message)? = launch {
+            say(message, level: .warning)
+            if json { console.writeOut(JSONLines.hookFailed(option: "--on-pin", message: message)) }
+        }
+    }
+}

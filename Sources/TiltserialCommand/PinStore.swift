@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TiltAssets
+import TiltPhysics
+import TiltPipeline
+
+/// Where the pins live between runs (`--pins FILE`, by default beside the
+/// config file) and how they are read and written: a missing file is no pins;
+/// a bad one is one line naming the file, line and column (exit code 18); a
+/// save writes a temporary file in the same folder, syncs it and renames it
+/// over the old one, so a crash leaves either the old list or the new one.
+struct PinStore {
+    /// Larger files are refused before reading: 32 pins take under 2 KB.
+    static let maxBytes = 64 * 1024
+
+    let path: String
+    /// The drawer's item names (the file names items, the wire numbers them).
+    let items: [String]
+
+    init(path: String, items: [String] = TiltAssets.itemNames) {
+        self.path = path
+        self.items = items
+    }
+
+    /// Beside the default config file: $XDG_CONFIG_HOME/tiltserial/pins.json,
+    /// else ~/.config/tiltserial/pins.json; nil when `paths` has no config folder.
+    static func defaultPath(_ paths: ConfigPaths) -> String? {
+        paths.configFile.map { ConfigPaths.folder(of: $0) + "/pins.json" }
+    }
+
+    /// The pins in the file, oldest first; none when it does not exist.
+    /// - Parameter bounded: refuse more than the board keeps (`PinBoard.capacity`).
+    func load(bounded: Bool = true) throws(Failure) -> [Pin] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        if fd < 0 && errno == ENOENT { return [] }
+        guard fd >= 0 else { throw failure(.badInputFile, "cannot open the pins file (\(String(cString: strerror(errno)))); check the path or pass another --pins") }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFDIR { throw failure(.badInputFile, "is a directory; name a file for --pins") }
+            if info.st_mode & S_IFMT == S_IFREG, info.st_size > Self.maxBytes {
+                throw failure(.badInputFile, "\(info.st_size) bytes is too large for a pins file (at most \(Self.maxBytes)); name another --pins")
+            }
+        }
+        var bytes = [UInt8](repeating: 0, count: Self.maxBytes + 1)
+        let (count, error) = bytes.withUnsafeMutableBytes { readFilling(fd, $0) }
+        if let error { throw failure(.badInputFile, "cannot read the pins file (\(String(cString: strerror(error)))); check the path") }
+        guard count <= Self.maxBytes else { throw failure(.badInputFile, "more than \(Self.maxBytes) bytes is too large for a pins file; name another --pins") }
+        let pins: [Pin]
+        do {
+            pins = try PinsFile.parse(Array(bytes[..<count]), items: items)
+        } catch {
+            throw failure(.badInputFile, "line \(error.line), column \(error.column): \(error.message); fix it, or start afresh with `tiltserial pins clear`")
+        }
+        if bounded && pins.count > PinBoard.capacity {
+            throw failure(.badInputFile, "holds \(pins.count) pins; the board keeps at most \(PinBoard.capacity): remove some with `tiltserial pins remove N`")
+        }
+        return pins
+    }
+
+    /// Writes `pins` atomically (the folder of the default path is created).
+    func save(_ pins: [Pin]) throws(Failure) {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        try makeFolder(folder)
+        var template = Array((folder + "/." + name + ".XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw failure(.ioError, "cannot create a file beside it (\(String(cString: strerror(errno)))); check the folder's permissions") }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        var info = stat()
+        let mask = umask(0o022)
+        umask(mask)
+        _ = fchmod(fd, stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o666 & ~mask)
+        let text = Array(PinsFile.format(pins, items: items).utf8)
+        var written = 0
+        var error: Int32 = 0
+        while written < text.count {
+            let n = text.withUnsafeBytes { write(fd, $0.baseAddress! + written, text.count - written) }
+            if n > 0 { written += n } else if n < 0 && errno == EINTR { continue } else { error = n < 0 ? errno : EIO; break }
+        }
+        if error == 0 && fsync(fd) != 0 { error = errno }
+        if close(fd) != 0 && error == 0 { error = errno }
+        if error == 0 && rename(temporary, path) != 0 { error = errno }
+        if error != 0 {
+            unlink(temporary)
+            throw failure(.ioError, "cannot save the pins (\(String(cString: strerror(error)))); check the disk and the folder's permissions")
+        }
+    }
+
+    /// Creates `folder` and its parents when missing (0755 less the umask).
+    private func makeFolder(_ folder: String) throws(Failure) {
+        var info = stat()
+        if folder.isEmpty || stat(folder, &info) == 0 { return }
+        if let slash = folder.lastIndex(of: "/"), slash != folder.startIndex { try makeFolder(String(folder[..<slash])) }
+        if mkdir(folder, 0o755) != 0 && errno != EEXIST {
+            throw failure(.ioError, "cannot create the folder \(folder) (\(String(cString: strerror(errno)))); create it or pass another --pins")
+        }
+    }
+
+    private func failure(_ code: Failure.Code, _ message: String) -> Failure {
+        Failure(code, "\(path): \(message)")
+    }
+}

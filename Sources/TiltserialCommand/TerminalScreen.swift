@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A terminal's size in character cells.
+public struct TerminalSize: Hashable, Sendable {
+    public var columns: Int
+    public var rows: Int
+
+    public init(columns: Int, rows: Int) {
+        self.columns = columns
+        self.rows = rows
+    }
+}
+
+/// What the live view needs to know about the terminal it draws on (stderr).
+public struct TerminalScreen: Sendable {
+    /// The size now (asked at every redraw); nil when unknown.
+    public var size: @Sendable () -> TerminalSize?
+    /// stdout is the same terminal as stderr: `--json` lines would land in the view.
+    public var outIsSameTerminal: Bool
+    /// Colour allowed: a terminal, NO_COLOR unset or empty, TERM not `dumb`.
+    public var colour: Bool
+    /// TERM is `dumb` or unset: no cursor movement, so no view in auto mode.
+    public var dumb: Bool
+    /// stdin when it is a terminal: the view reads its keys there (nil: no keys).
+    public var keyInput: Int32?
+
+    public init(size: @escaping @Sendable () -> TerminalSize?, outIsSameTerminal: Bool = false, colour: Bool = false,
+                dumb: Bool = false, keyInput: Int32? = nil) {
+        self.size = size
+        self.outIsSameTerminal = outIsSameTerminal
+        self.colour = colour
+        self.dumb = dumb
+        self.keyInput = keyInput
+    }
+
+    /// A terminal of a fixed size with no keys (tests, captured consoles).
+    public static func fixed(columns: Int, rows: Int, colour: Bool = false) -> TerminalScreen {
+        let size = TerminalSize(columns: columns, rows: rows)
+        return TerminalScreen(size: { size }, colour: colour)
+    }
+
+    /// The process's own: stderr's size, stdout compared with stderr, stdin for keys.
+    static func standard() -> TerminalScreen {
+        let errIsTerminal = isatty(2) == 1
+        let term = environment("TERM")
+        return TerminalScreen(
+            size: { windowSize(2) },
+            outIsSameTerminal: errIsTerminal && sameDevice(1, 2),
+            colour: colourAllowed(noColor: environment("NO_COLOR"), term: term, isTerminal: errIsTerminal),
+            dumb: term == nil || term == "dumb" || term == "",
+            keyInput: isatty(0) == 1 ? 0 : nil)
+    }
+
+    /// Colour only on a terminal, never with NO_COLOR set to anything
+    /// (no-color.org: any non-empty value) or on a dumb terminal.
+    static func colourAllowed(noColor: String?, term: String?, isTerminal: Bool) -> Bool {
+        isTerminal && (noColor ?? "").isEmpty && term != "dumb"
+    }
+
+    static func environment(_ name: String) -> String? {
+        getenv(name).map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) }
+    }
+
+    /// TIOCGWINSZ on `fd`; nil when it is not a terminal or reports 0 × 0.
+    static func windowSize(_ fd: Int32) -> TerminalSize? {
+        var size = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        return TerminalSize(columns: Int(size.ws_col), rows: Int(size.ws_row))
+    }
+
+    /// Both descriptors are terminals and the same device.
+    static func sameDevice(_ a: Int32, _ b: Int32) -> Bool {
+        guard isatty(a) == 1, isatty(b) == 1 else { return false }
+        var sa = stat(), sb = stat()
+        guard fstat(a, &sa) == 0, fstat(b, &sb) == 0 else { return false }
+        return sa.st_rdev == sb.st_rdev
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import TiltPhysics
+import BoardEmulator
+@testable import TiltserialCommand
+
+/// The pins file, `tiltserial pins list|clear|remove N`, and the drawer's
+/// output of a run (JSON lines, `--on-pin`), driven by a replay of the
+/// `drawer` motion.
+@Suite struct PinsTests {
+    static let items = ["pin", "flag", "star", "home", "heart", "camera", "tent", "fuel"]
+
+    // MARK: The file
+
+    @Test func theFileReadsBackWhatWasWritten() throws {
+        let pins = [Pin(item: 2, x: 300, y: 140), Pin(item: 7, x: 0, y: 65_535), Pin(item: 0, x: 12, y: 3)]
+        let text = PinsFile.format(pins, items: Self.items)
+        #expect(text == """
+            {
+              "pins": [
+                {"item": "star", "x": 300, "y": 140},
+                {"item": "fuel", "x": 0, "y": 65535},
+                {"item": "pin", "x": 12, "y": 3}
+              ]
+            }
+
+            """)
+        #expect(try PinsFile.parse(Array(text.utf8), items: Self.items) == pins)
+        #expect(try PinsFile.parse(Array(PinsFile.format([], items: Self.items).utf8), items: Self.items) == [])
+        // Any key order and spacing a person may write.
+        let typed = "{\"pins\":[{\"y\":5,\"item\":\"home\",\"x\":6}]}"
+        #expect(try PinsFile.parse(Array(typed.utf8), items: Self.items) == [Pin(item: 3, x: 6, y: 5)])
+    }
+
+    @Test(arguments: [
+        ("", 1, 1, "expected a pins file is a JSON object"),
+        ("[]", 1, 1, "expected a pins file is a JSON object"),
+        ("{\"pin\": []}", 1, 2, "expected the key \"pins\""),
+        ("{\"pins\": [\n  {\"item\": \"rocket\", \"x\": 1, \"y\": 2}]}", 2, 12, "no item \"rocket\""),
+        ("{\"pins\": [{\"item\": \"star\", \"x\": 1}]}", 1, 11, "lacks \"y\""),
+        ("{\"pins\": [{\"item\": \"star\", \"x\": -1, \"y\": 2}]}", 1, 33, "whole number from 0 to 65535"),
+        ("{\"pins\": [{\"item\": \"star\", \"x\": 65536, \"y\": 2}]}", 1, 33, "whole number from 0 to 65535"),
+        ("{\"pins\": [{\"item\": \"star\", \"x\": 1.5, \"y\": 2}]}", 1, 33, "whole number from 0 to 65535"),
+        ("{\"pins\": [{\"item\": \"star\", \"x\": 1, \"x\": 2}]}", 1, 36, "\"x\" appears twice"),
+        ("{\"pins\": [{\"item\": \"star\", \"x\": 1, \"y\": 2, \"z\": 3}]}", 1, 44, "unknown key \"z\""),
+        ("{\"pins\": []} x", 1, 14, "text after the object"),
+        ("{\"pins\": [], \"more\": 1}", 1, 12, "the object holds only \"pins\""),
+    ] as [(String, Int, Int, String)])
+    func badFilesAreRefusedWithTheirPlace(text: String, line: Int, column: Int, message: String) {
+        do {
+            _ = try PinsFile.parse(Array(text.utf8), items: Self.items)
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(error.line == line && error.column == column, "\(error)")
+            #expect(error.message.contains(message), "\(error.message)")
+        }
+    }
+
+    @Test func theDefaultFileLiesBesideTheConfigFile() throws {
+        func path(_ environment: [String: String]) -> String? { PinStore.defaultPath(ConfigPaths(environment: environment)) }
+        #expect(path(["XDG_CONFIG_HOME": "/x/cfg", "HOME": "/h"]) == "/x/cfg/tiltserial/pins.json")
+        #expect(path(["XDG_CONFIG_HOME": "relative", "HOME": "/h"]) == "/h/.config/tiltserial/pins.json")
+        #expect(path(["HOME": "/h"]) == "/h/.config/tiltserial/pins.json")
+        #expect(path([:]) == nil)
+        // The pins commands need a file: with no place for one they say so.
+        let r = runTiltserial(["pins", "list"])
+        #expect(r.code == Failure.Code.badSettings.rawValue && r.err.contains("no place for the pins file"))
+    }
+
+    @Test func savingIsAtomicAndCreatesTheFolder() throws {
+        let dir = tempPath("cfg")
+        let store = PinStore(path: dir + "/tiltserial/pins.json", items: Self.items)
+        #expect(try store.load() == [], "no file: no pins")
+        try store.save([Pin(item: 1, x: 2, y: 3)])
+        #expect(try store.load() == [Pin(item: 1, x: 2, y: 3)])
+        try store.save([])
+        #expect(try store.load() == [])
+        // Nothing left behind but the file itself.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/tiltserial") == ["pins.json"])
+    }
+
+    @Test func aBadOrOversizedFileIsOneLineWithItsExitCode() throws {
+        let path = tempPath("pins.json")
+        try Data("{\"pins\": [oops]}".utf8).write(to: URL(fileURLWithPath: path))
+        let r = runTiltserial(["pins", "list", "--pins", path])
+        #expect(r.code == Failure.Code.badInputFile.rawValue)
+        #expect(r.err == "tiltserial: error: \(path): line 1, column 11: expected a pin like {\"item\": \"star\", \"x\": 300, \"y\": 140}, found 'o'; fix it, or start afresh with `tiltserial pins clear`\n")
+        let many = (0..<40).map { Pin(item: $0 % 8, x: $0, y: $0) }
+        try Data(PinsFile.format(many, items: Self.items).utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: Failure.self) { try PinStore(path: path).load() }
+        #expect(try PinStore(path: path).load(bounded: false).count == 40)
+        let dir = tempPath("adir")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let d = runTiltserial(["pins", "list", "--pins", dir])
+        #expect(d.code == Failure.Code.badInputFile.rawValue && d.err.contains("is a directory"))
+    }
+
+    // MARK: The commands
+
+    @Test func listRemoveAndClear() throws {
+        let path = tempPath("pins.json")
+        let store = PinStore(path: path)
+        try store.save([Pin(item: 2, x: 300, y: 140), Pin(item: 3, x: 10, y: 20), Pin(item: 7, x: 5, y: 6)])
+        let list = runTiltserial(["pins", "list", "--pins", path])
+        #expect(list.code == 0 && list.out == "1  star  300,140\n2  home  10,20\n3  fuel  5,6\n")
+        #expect(runTiltserial(["pins", "--pins", path]).out == list.out, "list is the default")
+        let removed = runTiltserial(["pins", "remove", "2", "--pins", path])
+        #expect(removed.code == 0 && removed.err.contains("removed pin 2 (home at 10,20); 2 left"))
+        #expect(try store.load() == [Pin(item: 2, x: 300, y: 140), Pin(item: 7, x: 5, y: 6)])
+        for bad in ["0", "3", "x"] {
+            let r = runTiltserial(["pins", "remove", bad, "--pins", path])
+            #expect(r.code == Failure.Code.badSettings.rawValue && r.err.contains("no such pin; give 1 to 2"), "\(bad): \(r.err)")
+        }
+        let cleared = runTiltserial(["pins", "clear", "--pins", path])
+        #expect(cleared.code == 0 && cleared.err.contains("removed 2 pins"))
+        #expect(try store.load() == [])
+        let empty = runTiltserial(["pins", "list", "--pins", path])
+        #expect(empty.code == 0 && empty.out.isEmpty && empty.err.contains("no pins"))
+    }
+
+    // MARK: A run's output
+
+    /// The `drawer` motion as a sample CSV (what the board's sensor felt).
+    static func drawerCSV() -> String {
+        var motion = Motion(.script(Scenarios.drawer), noise: SensorNoise(sampleRate: 100, seed: 9))
+        var csv = "t_us,ax,ay,az\n"
+        for k in 0...Int((Scenarios.drawer.duration + 1) * 100) {
+            let raw = motion.sample(atMicros: UInt64(k) * 10_000)
+            csv += "\(k * 10_000),\(raw.accel.x),\(raw.accel.y),\(raw.accel.z)\n"
+        }
+        return csv
+    }
+
+    @Test func aReplayOfTheDrawerMotionReportsTheDrawerPullOutAndPinAndRunsOnPin() throws {
+        let csv = tempPath("drawer.csv"), log = tempPath("pins.log")
+        try Data(Self.drawerCSV().utf8).write(to: URL(fileURLWithPath: csv))
+        let r = runTiltserial(["replay", csv, "--json",
+                               "--on-pin", "sh -c 'echo \"$TILT_ITEM $TILT_PIN_X $TILT_PIN_Y $TILT_T_US\" >> \(log)'"])
+        #expect(r.code == 0, "\(r.err)")
+        let events = r.out.split(separator: "\n").filter { $0.hasPrefix("{\"event\":\"drawer\"") || $0.hasPrefix("{\"event\":\"pull_out\"") || $0.hasPrefix("{\"event\":\"pin\"") }
+        try #require(events.count == 4, "\(events)")
+        #expect(events[0].hasPrefix("{\"event\":\"drawer\",\"open\":true,\"t_us\":"))
+        #expect(events[1].hasPrefix("{\"event\":\"pull_out\",\"item\":\"home\",\"t_us\":"))
+        #expect(events[2].hasPrefix("{\"event\":\"pin\",\"item\":\"home\",\"x\":"))
+        #expect(events[3].hasPrefix("{\"event\":\"drawer\",\"open\":false,\"t_us\":"))
+        // Each is valid JSON, and the pin's fields go to the hook.
+        let pin = try JSONSerialization.jsonObject(with: Data(events[2].utf8)) as! [String: Any]
+        let x = pin["x"] as! Int, y = pin["y"] as! Int, t = pin["t_us"] as! Int
+        #expect(events[3].hasSuffix("\"t_us\":\(t)}"), "the drawer closes on the drop's tick")
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == "home \(x) \(y) \(t)\n")
+        #expect(r.err.contains("pin: home dropped at \(x),\(y)"))
+    }
+}
