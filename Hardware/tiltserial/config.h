@@ -11,6 +11,10 @@
 
 /* I2C: 400 kHz fast mode; both parts support it with the usual 4.7k-10k pull-ups. */
 #define I2C_CLOCK_HZ 400000UL
+/* One byte for the display: its nine clocks on the bus, Wire's interrupt
+ * (about 12 us at 16 MHz) and rendering it (up to about 12 us), as measured in
+ * simavr (docs/perf/avr.md). The display's share of the loop is sized with it. */
+#define DISPLAY_BYTE_US (9UL * 1000000UL / I2C_CLOCK_HZ + 24UL)
 /* A stuck bus (missing pull-ups, a part holding SDA) aborts a transfer after this. */
 #define I2C_TIMEOUT_US 3000UL
 #define MPU6050_ADDRESS 0x68

@@ -55,7 +55,11 @@ static tilt_board board;
 
 static bool sensor_ok, display_ok;
 static uint8_t sample_seq;
-static uint32_t last_sample_us;
+/* The sensor's clock as seen from here: when its next sample is due (never
+ * later than the truth, as far as the reads show), and the last time a read
+ * found no new sample (so this one came after). */
+static uint32_t next_sample_us, not_ready_us;
+static bool seen_not_ready;
 static uint32_t last_probe_ms;
 
 /* The frame being sent: latched at its start so one frame never mixes two views
@@ -65,6 +69,7 @@ static struct {
     tilt_view view;
     tilt_drawer drawer;
     uint8_t page, column;
+    bool page_open; /* the display's cursor is at (page, column) */
 } drawing;
 
 /* ---- Frames to the host. Sent only if they fit the TX buffer whole, so a slow
@@ -87,26 +92,56 @@ static void send_hello(void) {
 /* ---- Sensor. */
 static void start_sensor(void) {
     sensor_ok = mpu6050_begin(board.divider, board.accel_fs, board.gyro_fs);
-    last_sample_us = micros();
+    next_sample_us = micros() + tilt_rate_period_us(board.divider);
+    seen_not_ready = false;
 }
 
 static void poll_sensor(void) {
     if (!sensor_ok) return;
-    /* The next sample cannot be ready much before a period has passed: skip the
-     * INT_STATUS read until then, leaving the bus to the display. */
+    /* Until shortly before the next sample is due, the bus is the display's. */
     uint32_t period = tilt_rate_period_us(board.divider);
-    if (micros() - last_sample_us < period - period / 4) return;
+    uint32_t asked = micros();
+    if ((int32_t)(asked - next_sample_us) < -(int32_t)(period / 8)) return;
     int8_t ready = mpu6050_data_ready();
     uint32_t now = micros();
-    /* Normally DATA_RDY paces us; if it never rises, fall back to the clock. */
-    if (ready == 0 && now - last_sample_us < 2 * period) return;
-    tilt_sample sample;
-    if (ready < 0 || !mpu6050_read_burst(sample.raw)) {
+    int32_t late = (int32_t)(now - next_sample_us);
+    if (ready < 0) {
         sensor_ok = false;
         board.redraw = true;
         return;
     }
-    last_sample_us = now;
+    /* Normally DATA_RDY paces us; if it never rises, fall back to the clock. */
+    if (ready == 0 && late < (int32_t)period) {
+        seen_not_ready = true;
+        not_ready_us = asked;
+        return;
+    }
+    /* Keep to the sensor's clock, not to when we looked. At 1 kHz a pass that
+     * reads and queues a sample takes about 1.1 ms, so the next sample is seen
+     * late; timing from then would drift behind the sensor until two of its
+     * samples fell between reads, one never counted, and would leave the
+     * display less time than it has. So: the sample came after the last read
+     * that found none; failing that, when it was due; failing that, now. */
+    uint32_t came;
+    if (seen_not_ready) came = not_ready_us;
+    else if (late >= 0 && late < (int32_t)period) came = next_sample_us;
+    else came = now;
+    next_sample_us = came + period;
+    seen_not_ready = false;
+    /* A sample the line cannot carry now is counted (the host sees the gap in
+     * the sequence) but not read: at 1 kHz, 115200 baud carries about half the
+     * samples, and skipping the 14-byte read of the others is what lets the
+     * loop keep up with the sensor's clock on a 400 kHz bus. */
+    if (Serial.availableForWrite() < (int)TILT_SAMPLE_WIRE) {
+        sample_seq++;
+        return;
+    }
+    tilt_sample sample;
+    if (!mpu6050_read_burst(sample.raw)) {
+        sensor_ok = false;
+        board.redraw = true;
+        return;
+    }
     sample.seq = sample_seq++;
     sample.time_us = now & 0xFFFFFFUL;
     send(tilt_encode_sample(&sample, wire_out), false);
@@ -142,7 +177,17 @@ static void poll_serial(void) {
     }
 }
 
-/* ---- Screen: one chunk per call. */
+/* ---- Screen: one chunk per call, sized to the time left before the sensor's
+ * next sample is due: the sensor's clock comes first, so at 1 kHz a frame
+ * takes longer to draw rather than samples going missing. */
+static uint8_t display_bytes_before_next_sample(void) {
+    if (!sensor_ok) return 255;
+    const int32_t margin_us = 100;
+    int32_t left = (int32_t)(next_sample_us - micros()) - margin_us;
+    if (left <= 0) return 0;
+    return (uint8_t)min((uint32_t)left / DISPLAY_BYTE_US, 255UL);
+}
+
 static void step_display(void) {
     if (!display_ok) return;
     if (!drawing.active) {
@@ -155,14 +200,24 @@ static void step_display(void) {
         drawing.drawer = board.drawer;
         drawing.page = 0;
         drawing.column = 0;
+        drawing.page_open = false;
     }
-    if (drawing.column == 0 && !ssd1306_set_page(drawing.page)) {
-        display_ok = false;
-        drawing.active = false;
-        return;
+    /* A transfer costs its address and control bytes besides its data; the
+     * page command takes five bytes in all. */
+    uint8_t budget = display_bytes_before_next_sample();
+    if (!drawing.page_open) {
+        if (budget < 5) return;
+        if (!ssd1306_set_page(drawing.page)) {
+            display_ok = false;
+            drawing.active = false;
+            return;
+        }
+        drawing.page_open = true;
+        budget = display_bytes_before_next_sample();
     }
+    if (budget < 2 + 4) return; /* too little for a useful chunk: a later pass */
     uint8_t chunk[SSD1306_CHUNK];
-    uint8_t count = (uint8_t)min(SSD1306_CHUNK, TILT_DISPLAY_WIDTH - drawing.column);
+    uint8_t count = (uint8_t)min(min(SSD1306_CHUNK, budget - 2), TILT_DISPLAY_WIDTH - drawing.column);
     if (drawing.live) {
         const tilt_drawer *d = &drawing.drawer;
         const tilt_scene scene = {d->height, d->shown, d->scroll, d->current, d->drag_item,
@@ -180,6 +235,7 @@ static void step_display(void) {
     drawing.column += count;
     if (drawing.column >= TILT_DISPLAY_WIDTH) {
         drawing.column = 0;
+        drawing.page_open = false;
         if (++drawing.page == TILT_DISPLAY_PAGES) drawing.active = false;
     }
 }

@@ -116,6 +116,37 @@ import WireProtocol
         #expect(client.decoder.counters.errors == 0)
     }
 
+    /// At 1 kHz the bus is nearly full with samples; a screen being redrawn
+    /// (a new view every 20 ms) takes what is left, and no sensor sample goes
+    /// uncounted: the sequence keeps the sensor's clock.
+    @Test func atOneKilohertzRedrawingTheScreenCostsNoSensorSample() throws {
+        let (board, client) = try Self.connected(pace: .realTime)
+        defer { board.stop() }
+        #expect(try client.read { $0.samples.count >= 5 })
+        let start = client.frames.count
+        try client.send(ConfigureFrame(sampleRateHz: 1000, accelFullScaleSelect: 0, gyroFullScaleSelect: 0))
+        #expect(try client.read { c in c.frames[start...].contains { if case .hello = $0 { true } else { false } } })
+        let t0 = board.currentStatus.simulatedMicros
+        var last = (UInt16(0), UInt16(0), UInt16(0), UInt16(0))
+        for i in 0..<30 {
+            last = (UInt16(i * 7), UInt16(i * 4), UInt16(i * 6 + 30), UInt16(i * 3 + 60))
+            try client.send(OffsetsFrame(sequence: UInt8(i), viewportX: last.0, viewportY: last.1, ribbonX: last.2, ribbonBottom: last.3, flags: []))
+            let due = t0 + UInt64(i + 1) * 20_000
+            #expect(try client.read { _ in board.currentStatus.simulatedMicros >= due })
+        }
+        let expected = rendered(last)
+        var drawn = false
+        try client.read { _ in drawn = board.currentStatus.screen == expected; return drawn }
+        #expect(drawn, "the last view is drawn")
+
+        let after = client.frames[start...].drop { if case .hello = $0 { false } else { true } }
+        let samples = after.compactMap { if case .sample(let s) = $0 { s } else { nil } }
+        #expect(samples.count >= 200)
+        let measured = Self.meanPeriod(samples[...])
+        #expect(abs(measured - 1_000) < 10, "period \(measured) µs while redrawing")
+        #expect(Self.sequenceIssues(Array(after), gapless: false).isEmpty, "\(Self.sequenceIssues(Array(after), gapless: false))")
+    }
+
     @Test func screenEqualsTheRendererForSeveralViewsAndUnder60HzOffsets() throws {
         let (board, client) = try Self.connected(pace: .realTime)
         defer { board.stop() }

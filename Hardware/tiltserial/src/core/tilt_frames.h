@@ -43,6 +43,9 @@ enum tilt_body_length {
     TILT_PIN_LEN = 6,
 };
 
+/** A SAMPLE on the wire: type, body, CRC, COBS's code byte, delimiter. */
+#define TILT_SAMPLE_WIRE (1u + TILT_SAMPLE_LEN + 2u + 1u + 1u)
+
 /** HELLO status bits. */
 #define TILT_STATUS_SENSOR 0x01u
 #define TILT_STATUS_DISPLAY 0x02u
