@@ -94,9 +94,9 @@ public struct EmulatedBoardFactory: Sendable {
                                                        motionSource: motionSource(rateHz: 100))
             configuration.holdInResetUntilOpened = holdUntilOpened
             return try AVRBoard(configuration)
-        } catch .firmware(let reason) {
-            guard firmwarePath == nil else { throw Failure(description: reason, kind: .badFile) }
-            notice("cannot run \(firmware) in simavr (\(reason)); using the native engine")
+        } catch where error.isFirmwareProblem {
+            guard firmwarePath == nil else { throw Failure(description: error.description, kind: .badFile) }
+            notice("cannot run \(firmware) in simavr (\(error)); using the native engine")
             return nil
         } catch {
             throw Failure(description: error.description, kind: .system)
