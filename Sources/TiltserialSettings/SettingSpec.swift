@@ -35,7 +35,7 @@ public enum SettingType: Sendable {
 
 /// The unit a setting is counted in.
 public enum SettingUnit: Sendable, Equatable {
-    /// A plain number (gains, scales, counts).
+    /// No unit: a plain number (gains, scales, counts).
     case none
     /// Named after the number: "g", "points", "px", "rows", "degrees", "baud".
     case named(String)

@@ -15,11 +15,18 @@ import Testing
 @Suite struct PublicDocsTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Files other helpers of the 2026-11-23 session are rewriting (issue 14 §2);
-    /// their owners document them. The lead empties this list after merging.
+    /// Files (or "file: declaration") other helpers of the 2026-11-23 session
+    /// are rewriting (issue 14 §2): a comment inserted next to their changed
+    /// lines would only make the merge conflict. Their owners document them;
+    /// the lead empties this list after merging.
     static let ownedByOtherHelpers: Set<String> = [
         "Sources/SerialIO/SerialError.swift",  // errors14: SerialError keeps Errno
         "Sources/TiltserialCommand/Failure.swift",  // errors14: one exit-code table
+        // names14: TiltDisplay.Frame becomes Screen on these lines
+        "Sources/BoardEmulator/Native/EmulatedBoard.swift: public var displayedFrame",
+        "Sources/BoardEmulator/Native/EmulatedBoard.swift: public var displayedBrightness",
+        "Sources/BoardEmulator/Native/NativeBoardStatus.swift: public var screenGeneration",
+        "Sources/BoardEmulator/Runner/RunPlan.swift: public case expect",
     ]
 
     @Test func everyPublicSwiftNameHasADocComment() throws {
@@ -28,7 +35,10 @@ import Testing
         var missing: [String] = []
         for file in files where !Self.ownedByOtherHelpers.contains(file) {
             let text = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
-            missing += SwiftDocScanner.undocumented(in: text).map { "\(file):\($0.line): \($0.declaration)" }
+            for found in SwiftDocScanner.undocumented(in: text)
+            where !Self.ownedByOtherHelpers.contains("\(file): \(found.declaration)") {
+                missing.append("\(file):\(found.line): \(found.declaration)")
+            }
         }
         #expect(missing.isEmpty, "\(missing.count) public names without a doc comment:\n\(missing.joined(separator: "\n"))")
     }
