@@ -27,6 +27,11 @@ import Testing
         "Sources/BoardEmulator/Native/EmulatedBoard.swift: public var displayedBrightness",
         "Sources/BoardEmulator/Native/NativeBoardStatus.swift: public var screenGeneration",
         "Sources/BoardEmulator/Runner/RunPlan.swift: public case expect",
+        "Sources/TiltPipeline/DisplayMirror.swift: public let renderer",
+        "Sources/TiltPipeline/DisplayMirror.swift: public init",
+        "Sources/TiltDisplay/Frame.swift",  // names14: becomes Screen.swift
+        "Sources/TiltDisplay/FrameRenderer.swift",  // names14: becomes ScreenRenderer.swift
+        "Sources/TiltMotion/Pose.swift",  // names14: one pose convention
     ]
 
     @Test func everyPublicSwiftNameHasADocComment() throws {
