@@ -105,6 +105,8 @@ import Testing
             public func notReallyPublic() {}
         }
         public typealias Q = Int
+        public enum Raw: Int { case one = 1, two = 2 }
+        public let pair = (1, 2), other = [3, 4]
         open class R {
             open func s() {}
             public nonisolated(unsafe) static var t = 0
@@ -119,7 +121,7 @@ import Testing
         #expect(found == [
             "public init", "public var c", "public var e", "public case f, g", "public case i", "public func j",
             "public func k", "public var l", "public func m", "public associatedtype N", "public func o",
-            "public typealias Q", "open class R", "open func s", "public var t", "public func u", "public let v",
+            "public typealias Q", "public enum Raw", "public let pair, other", "open class R", "open func s", "public var t", "public func u", "public let v",
         ])
     }
 
@@ -269,16 +271,19 @@ enum SwiftDocScanner {
         // `case a, b(Int)`, `let a, b: Int`: split at top-level commas.
         var parts: [Substring] = []
         var depth = 0
+        var inValue = false  // after `=`: `<` and `>` are operators there, not generics
         var start = rest.startIndex
         for index in rest.indices {
             switch rest[index] {
-            case "(", "[", "<": depth += 1
-            case ")", "]", ">": depth -= 1
-            case "=" where depth == 0: depth += 100  // a value: skip to the next comma
-            case "," where depth == 0 || depth >= 100:
+            case "(", "[": depth += 1
+            case ")", "]": depth -= 1
+            case "<" where !inValue: depth += 1
+            case ">" where !inValue: depth -= 1
+            case "=" where depth == 0: inValue = true
+            case "," where depth == 0:
                 parts.append(rest[start..<index])
                 start = rest.index(after: index)
-                depth = 0
+                inValue = false
             default: break
             }
         }
