@@ -22,6 +22,10 @@ import Testing
     static let ownedByOtherHelpers: Set<String> = [
         "Sources/SerialIO/SerialError.swift",  // errors14: SerialError keeps Errno
         "Sources/TiltserialCommand/Failure.swift",  // errors14: one exit-code table
+        "Sources/TiltDisplay/ArtError.swift",  // errors14: becomes an enum
+        "Sources/TiltDisplay/NetpbmError.swift",  // errors14: becomes an enum
+        "Sources/BoardEmulator/AVR/AVRBoardError.swift",  // errors14: becomes an enum
+        "Sources/BoardEmulator/Native/NativeBoardError.swift",  // errors14: becomes an enum
         // names14: TiltDisplay.Frame becomes Screen on these lines
         "Sources/BoardEmulator/Native/EmulatedBoard.swift: public var displayedFrame",
         "Sources/BoardEmulator/Native/EmulatedBoard.swift: public var displayedBrightness",
@@ -121,7 +125,7 @@ import Testing
         #expect(found == [
             "public init", "public var c", "public var e", "public case f, g", "public case i", "public func j",
             "public func k", "public var l", "public func m", "public associatedtype N", "public func o",
-            "public typealias Q", "public enum Raw", "public let pair, other", "open class R", "open func s", "public var t", "public func u", "public let v",
+            "public typealias Q", "public enum Raw", "public case one, two", "public let pair, other", "open class R", "open func s", "public var t", "public func u", "public let v",
         ])
     }
 
@@ -208,10 +212,16 @@ enum SwiftDocScanner {
                                 isProtocol: declaration.keyword == "protocol")
                 }
             }
-            for character in line.code {
+            for position in line.code.indices {
+                let character = line.code[position]
                 if character == "{" {
                     scopes.append(pending ?? .code)
                     pending = nil
+                    // `public enum E { case a, b }`: a member on the brace's line has no doc comment of its own.
+                    let after = line.code[line.code.index(after: position)...].trimmingCharacters(in: .whitespaces)
+                    if let member = parse(after), let description = publicDescription(of: member, in: scopes[scopes.count - 1]) {
+                        found.append((index + 1, description))
+                    }
                 } else if character == "}", scopes.count > 1 {
                     scopes.removeLast()
                 }

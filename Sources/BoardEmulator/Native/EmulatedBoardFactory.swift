@@ -53,7 +53,14 @@ public struct EmulatedBoardFactory: Sendable {
     /// Why no board could be made: one line naming the fix.
     public struct Failure: Error, CustomStringConvertible, Sendable {
         /// What went wrong: a firmware file that is missing, one that is not usable, or the system (pty, simavr).
-        public enum Kind: Sendable { case missingFile, badFile, system }
+        public enum Kind: Sendable {
+            /// The firmware file is not there.
+            case missingFile
+            /// The firmware file is there but simavr cannot load it.
+            case badFile
+            /// Not the file's fault: the system refused (a pty, memory) or simavr failed.
+            case system
+        }
         /// The one line to print, naming the fix.
         public let description: String
         /// Which kind of failure, for the exit code.
