@@ -123,7 +123,7 @@ import Testing
         """#
         let found = SwiftDocScanner.undocumented(in: source).map(\.declaration)
         #expect(found == [
-            "public init", "public var c", "public var e", "public case f, g", "public case i", "public func j",
+            "public init", "public var c", "public var e", "public enum E", "public case f, g", "public case i", "public func j",
             "public func k", "public var l", "public func m", "public associatedtype N", "public func o",
             "public typealias Q", "public enum Raw", "public case one, two", "public let pair, other", "open class R", "open func s", "public var t", "public func u", "public let v",
         ])
