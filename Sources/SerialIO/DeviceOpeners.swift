@@ -8,10 +8,12 @@ import SystemPackage
 
 /// A process that has a device open.
 public struct DeviceOpener: Sendable, Equatable, CustomStringConvertible {
+    /// Its process id (a /proc/PID entry whose fd/ links to the device).
     public let pid: pid_t
     /// Its command name (/proc/PID/comm, at most 15 characters), "?" if unreadable.
     public let command: String
 
+    /// An opener as found in /proc; `command` is "?" when it could not be read.
     public init(pid: pid_t, command: String) {
         self.pid = pid
         self.command = command

@@ -14,6 +14,7 @@ import SystemPackage
 /// added here. Waiting is poll on its descriptor; reads and writes use its
 /// non-blocking calls through `DescriptorIO`, which maps EOF to `.deviceGone`.
 public final class LibSerialPortTransport: SerialTransport {
+    /// The port name as the user gave it (before links were resolved), for messages.
     public let name: String
     // The sp_port is only used by this object; `open` guards against use after close.
     nonisolated(unsafe) private let port: OpaquePointer
@@ -21,6 +22,7 @@ public final class LibSerialPortTransport: SerialTransport {
     private let exclusive: Bool
     private let open: Atomic<Bool>
 
+    /// libserialport's descriptor (`sp_get_port_handle`), to poll; owned by the port.
     public var fileDescriptor: FileDescriptor { FileDescriptor(rawValue: io.fd) }
 
     private init(port: OpaquePointer, fd: CInt, name: String, options: SerialOptions) {
@@ -112,6 +114,7 @@ public final class LibSerialPortTransport: SerialTransport {
         }
     }
 
+    /// False once `close` has run (or a failed open released the port).
     public var isOpen: Bool { open.load(ordering: .acquiring) }
 
     private func checkOpen() throws(SerialError) {
@@ -123,21 +126,25 @@ public final class LibSerialPortTransport: SerialTransport {
         r.rawValue >= 0 ? .success(Int(r.rawValue)) : .failure(Errno(rawValue: sp_last_error_code()))
     }
 
+    /// Reads what is waiting with `sp_nonblocking_read`; 0 when nothing is. EOF is `.deviceGone`.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SerialError) -> Int {
         try checkOpen()
         return try io.read(into: buffer) { buf in result(sp_nonblocking_read(port, buf.baseAddress, buf.count)) }
     }
 
+    /// Writes all of `bytes` with `sp_nonblocking_write`, polling for room for at most `SerialOptions.writeTimeoutMicros`.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(SerialError) {
         try checkOpen()
         try io.write(bytes) { buf in result(sp_nonblocking_write(port, buf.baseAddress, buf.count)) }
     }
 
+    /// Writes what fits now (`sp_nonblocking_write`) and returns the count taken, possibly 0.
     public func writeWithoutWaiting(_ bytes: UnsafeRawBufferPointer) throws(SerialError) -> Int {
         try checkOpen()
         return try io.writeWithoutWaiting(bytes) { buf in result(sp_nonblocking_write(port, buf.baseAddress, buf.count)) }
     }
 
+    /// Raises (true) or lowers the DTR line (`sp_set_dtr`); raising it resets most Arduinos.
     public func setDTR(_ asserted: Bool) throws(SerialError) {
         try checkOpen()
         if case .failure(let e) = result(sp_set_dtr(port, asserted ? SP_DTR_ON : SP_DTR_OFF)) {
@@ -145,11 +152,13 @@ public final class LibSerialPortTransport: SerialTransport {
         }
     }
 
+    /// Blocks until the output buffer has gone out on the wire (`sp_drain`, tcdrain(3)).
     public func drain() throws(SerialError) {
         try checkOpen()
         if case .failure(let e) = result(sp_drain(port)) { throw io.failure(e, "drain") }
     }
 
+    /// Discards buffered bytes not yet read or sent (`sp_flush`).
     public func flush(_ buffers: SerialBuffers) throws(SerialError) {
         try checkOpen()
         let which = switch buffers {
@@ -160,6 +169,7 @@ public final class LibSerialPortTransport: SerialTransport {
         if case .failure(let e) = result(sp_flush(port, which)) { throw io.failure(e, "flush") }
     }
 
+    /// Releases the exclusive lock (TIOCNXCL) and closes the port (`sp_close`, `sp_free_port`); a second call does nothing.
     public func close() {
         guard open.exchange(false, ordering: .acquiringAndReleasing) else { return }
         if exclusive { _ = setTTYExclusive(io.fd, false) }

@@ -14,7 +14,9 @@ import Musl
 public struct PortIdentity: Sendable, Equatable {
     /// What USB says about the device (libserialport's sysfs lookup).
     public struct USB: Sendable, Equatable {
+        /// The USB vendor id (idVendor), e.g. 0x2341 for Arduino; nil if sysfs does not say.
         public var vendorID: UInt16?
+        /// The USB product id (idProduct); nil if sysfs does not say.
         public var productID: UInt16?
         /// The USB serial number (iSerial); genuine Arduinos and FTDI have one,
         /// most CH340 clones do not.
@@ -22,6 +24,7 @@ public struct PortIdentity: Sendable, Equatable {
         /// The /dev/serial/by-id link udev made for it, if any.
         public var byIdPath: String?
 
+        /// USB facts as read; any of them nil when unknown.
         public init(vendorID: UInt16?, productID: UInt16?, serialNumber: String?, byIdPath: String?) {
             self.vendorID = vendorID
             self.productID = productID
@@ -37,6 +40,7 @@ public struct PortIdentity: Sendable, Equatable {
     /// USB facts; nil for everything else (ptys, on-board UARTs).
     public var usb: USB?
 
+    /// An identity from known facts (tests, or `current(path:)`); `usb` nil for a non-USB device.
     public init(resolvedPath: String, device: UInt64, usb: USB?) {
         self.resolvedPath = resolvedPath
         self.device = device

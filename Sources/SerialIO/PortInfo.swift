@@ -1,6 +1,8 @@
 /// What is known about one serial port (from libserialport and /dev/serial/by-id).
 public struct PortInfo: Sendable, Equatable {
+    /// How the port is attached (libserialport's `sp_transport`: SP_TRANSPORT_NATIVE, _USB, _BLUETOOTH).
     public enum Transport: Sendable, Equatable {
+        /// An on-board UART or anything not USB/Bluetooth; a USB serial bridge; a Bluetooth RFCOMM port.
         case native, usb, bluetooth
     }
 
@@ -8,15 +10,22 @@ public struct PortInfo: Sendable, Equatable {
     public var path: String
     /// The stable /dev/serial/by-id/... link pointing at `path`, when udev made one.
     public var byIdPath: String?
+    /// How the port is attached; `.native` when libserialport cannot tell.
     public var transport: Transport
     /// libserialport's description (the USB product string, or the device name).
     public var description: String?
+    /// The USB vendor id (idVendor, e.g. 0x2341 Arduino, 0x1A86 WCH CH340); nil if not USB.
     public var usbVendorID: UInt16?
+    /// The USB product id (idProduct); nil if not USB.
     public var usbProductID: UInt16?
+    /// The USB manufacturer string (iManufacturer); nil if not USB or absent.
     public var manufacturer: String?
+    /// The USB product string (iProduct); nil if not USB or absent.
     public var product: String?
+    /// The USB serial number string (iSerial); nil if not USB or absent (most CH340 clones).
     public var serialNumber: String?
 
+    /// A port description; everything but the path is optional (tests build them by hand).
     public init(
         path: String, byIdPath: String? = nil, transport: Transport = .native, description: String? = nil,
         usbVendorID: UInt16? = nil, usbProductID: UInt16? = nil,

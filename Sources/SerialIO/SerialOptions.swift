@@ -30,6 +30,7 @@ public struct SerialOptions: Sendable, Equatable {
     /// Which implementation to use; `.automatic` unless testing.
     public var backend: Backend
 
+    /// Options with the usual defaults: assert DTR, exclusive, writes may wait 2 s (2_000_000 µs), automatic backend.
     public init(
         dtr: DTR = .assert, exclusive: Bool = true,
         writeTimeoutMicros: Int = 2_000_000, backend: Backend = .automatic

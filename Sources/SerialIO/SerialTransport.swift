@@ -12,6 +12,7 @@ public enum SerialWaitResult: Sendable, Equatable {
 
 /// Which buffered bytes `flush` discards.
 public enum SerialBuffers: Sendable {
+    /// Bytes received and not yet read; bytes written and not yet sent; both (tcflush's TCIFLUSH, TCOFLUSH, TCIOFLUSH).
     case input, output, both
 }
 

@@ -11,11 +11,13 @@ import SystemPackage
 ///
 /// Raw mode (cfmakeraw), 8N1, CLOCAL|CREAD, VMIN=0/VTIME=0, O_NONBLOCK; waiting is poll.
 public final class TermiosTransport: SerialTransport {
+    /// The port name as the user gave it (before links were resolved), for messages.
     public let name: String
     private let io: DescriptorIO
     private let exclusive: Bool
     private let open: Atomic<Bool>
 
+    /// The open(2) descriptor of the tty, to poll; owned by the port.
     public var fileDescriptor: FileDescriptor { FileDescriptor(rawValue: io.fd) }
 
     /// Takes ownership of an already open, already configured descriptor (e.g. a pty
@@ -106,30 +108,35 @@ public final class TermiosTransport: SerialTransport {
         }
     }
 
+    /// False once `close` has run.
     public var isOpen: Bool { open.load(ordering: .acquiring) }
 
     private func checkOpen() throws(SerialError) {
         guard open.load(ordering: .acquiring) else { throw .deviceGone(port: name) }
     }
 
+    /// Reads what is waiting with read(2) on the non-blocking descriptor; 0 when nothing is. EOF is `.deviceGone`.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SerialError) -> Int {
         try checkOpen()
         let fd = io.fd
         return try io.read(into: buffer) { buf in valueOrErrno { Glibc.read(fd, buf.baseAddress, buf.count) } }
     }
 
+    /// Writes all of `bytes` with write(2), polling for room for at most `SerialOptions.writeTimeoutMicros`.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(SerialError) {
         try checkOpen()
         let fd = io.fd
         try io.write(bytes) { buf in valueOrErrno { Glibc.write(fd, buf.baseAddress, buf.count) } }
     }
 
+    /// Writes what fits now (one write(2)) and returns the count taken, possibly 0.
     public func writeWithoutWaiting(_ bytes: UnsafeRawBufferPointer) throws(SerialError) -> Int {
         try checkOpen()
         let fd = io.fd
         return try io.writeWithoutWaiting(bytes) { buf in valueOrErrno { Glibc.write(fd, buf.baseAddress, buf.count) } }
     }
 
+    /// Raises (true) or lowers DTR (TIOCMBIS/TIOCMBIC); a pty has no modem lines and quietly ignores it.
     public func setDTR(_ asserted: Bool) throws(SerialError) {
         try checkOpen()
         switch setModemLines(io.fd, TIOCM_DTR, asserted: asserted) {
@@ -138,12 +145,14 @@ public final class TermiosTransport: SerialTransport {
         }
     }
 
+    /// Blocks until the output buffer has gone out (tcdrain(3), retried on EINTR).
     public func drain() throws(SerialError) {
         try checkOpen()
         let fd = io.fd
         if case .failure(let e) = retryingOnInterrupt({ tcdrain(fd) }) { throw io.failure(e, "drain") }
     }
 
+    /// Discards buffered bytes not yet read or sent (tcflush(3)).
     public func flush(_ buffers: SerialBuffers) throws(SerialError) {
         try checkOpen()
         let which: CInt = switch buffers {
@@ -155,6 +164,7 @@ public final class TermiosTransport: SerialTransport {
         if case .failure(let e) = valueOrErrno({ tcflush(fd, which) }) { throw io.failure(e, "flush") }
     }
 
+    /// Releases the exclusive flag (TIOCNXCL) and closes the descriptor; a second call does nothing.
     public func close() {
         guard open.exchange(false, ordering: .acquiringAndReleasing) else { return }
         if exclusive { _ = setTTYExclusive(io.fd, false) }

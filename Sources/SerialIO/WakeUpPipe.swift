@@ -17,6 +17,7 @@ public final class WakeUpPipe: Sendable {
     /// Write any byte here to wake the waiter.
     public let writeEnd: FileDescriptor
 
+    /// Makes the pipe (pipe2 with O_NONBLOCK and O_CLOEXEC); throws `.ioError` when the process is out of descriptors.
     public init() throws(SerialError) {
         do {
             (readEnd, writeEnd) = try FileDescriptor.pipe(options: [.nonBlocking, .closeOnExec])

@@ -9,12 +9,15 @@ import TiltDisplay
 public enum TiltAssets {
     /// Why the shipped assets could not be loaded: one line naming the file.
     public struct LoadError: Error, CustomStringConvertible, Sendable {
+        /// One line naming the file and what is wrong with it.
         public let description: String
     }
 
     /// The content tile, the ribbon art and the drawer's items, ready for a `FrameRenderer`.
     public struct Art: Sendable {
+        /// The content tile (the map the viewport scrolls over, 1 bit per pixel).
         public let tile: ContentTile
+        /// The ribbon art that slides up from the bottom edge (gray levels as alpha).
         public let ribbon: RibbonArt
         /// The drawer's item icons, in its order, named after their files (item-NAME.pbm).
         public let items: ItemArt

@@ -1,8 +1,11 @@
 /// An 8-bit alpha image, row-major, top row first: the ribbon's art. The physics
 /// uses it for the recipe's hit test (alpha > 85), the renderer to draw it.
 public struct AlphaMask: Hashable, Sendable {
+    /// Columns, pixels.
     public let width: Int
+    /// Rows, pixels.
     public let height: Int
+    /// `width × height` values, row-major: 0 transparent ... 255 opaque.
     public let alpha: [UInt8]
 
     /// Nil unless `alpha` holds exactly width × height values and both are positive.

@@ -3,19 +3,27 @@
 /// with sign flips is allowed. Text form: "x,y,z" (identity), "-y,x,z" (sensor
 /// turned 90°), "x,-y,-z" (sensor upside down). Commas are optional.
 public struct AxisMapping: Hashable, Sendable {
+    /// Where one board axis comes from: a sensor axis, possibly negated.
     public struct Source: Hashable, Sendable {
+        /// The sensor axis read.
         public var axis: Axis
+        /// The value is negated ("-y").
         public var negated: Bool
+        /// `axis`, negated if `negated`.
         public init(_ axis: Axis, negated: Bool = false) {
             self.axis = axis
             self.negated = negated
         }
     }
 
+    /// Where the board's x (right) comes from.
     public let x: Source
+    /// Where the board's y (up the screen) comes from.
     public let y: Source
+    /// Where the board's z (out of the screen) comes from.
     public let z: Source
 
+    /// "x,y,z": the sensor mounted with its axes along the board's.
     public static let identity = AxisMapping(validated: Source(.x), Source(.y), Source(.z))
 
     private init(validated x: Source, _ y: Source, _ z: Source) {
@@ -30,10 +38,14 @@ public struct AxisMapping: Hashable, Sendable {
         self.init(validated: x, y, z)
     }
 
+    /// Why a text does not name a mapping.
     public enum ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// Not three axes like "x,y,z" (the text as given).
         case malformed(String)
+        /// An axis named twice (the text as given).
         case repeatedAxis(String)
 
+        /// One line naming the fix.
         public var description: String {
             switch self {
             case .malformed(let text):
@@ -74,6 +86,7 @@ public struct AxisMapping: Hashable, Sendable {
 }
 
 extension AxisMapping: CustomStringConvertible {
+    /// The text form, e.g. "-y,x,z"; `init(parsing:)` reads it back.
     public var description: String {
         [x, y, z].map { ($0.negated ? "-" : "") + "\($0.axis)" }.joined(separator: ",")
     }

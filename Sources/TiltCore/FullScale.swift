@@ -1,5 +1,6 @@
 /// The MPU-6050 accelerometer's full-scale setting (AFS_SEL, ACCEL_CONFIG bits 4:3).
 public enum AccelRange: UInt8, CaseIterable, Hashable, Sendable {
+    /// ±2 g (AFS_SEL 0), ±4 g (1), ±8 g (2), ±16 g (3).
     case g2 = 0, g4 = 1, g8 = 2, g16 = 3
 
     /// Full scale in g: 2, 4, 8 or 16.
@@ -15,6 +16,7 @@ public enum AccelRange: UInt8, CaseIterable, Hashable, Sendable {
 
 /// The MPU-6050 gyroscope's full-scale setting (FS_SEL, GYRO_CONFIG bits 4:3).
 public enum GyroRange: UInt8, CaseIterable, Hashable, Sendable {
+    /// ±250 °/s (FS_SEL 0), ±500 (1), ±1000 (2), ±2000 (3).
     case dps250 = 0, dps500 = 1, dps1000 = 2, dps2000 = 3
 
     /// Full scale in °/s: 250, 500, 1000 or 2000.

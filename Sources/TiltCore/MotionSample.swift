@@ -2,10 +2,14 @@
 /// mounting's axis mapping), acceleration in g with gravity reading z = −1
 /// face-up and y = −1 upright, rotation rate in °/s, temperature in °C.
 public struct MotionSample: Hashable, Sendable {
+    /// Acceleration, g (gravity reads z = −1 face-up).
     public var accel: Axes3<Fixed>
+    /// Rotation rate, °/s (right-handed, counter-clockwise positive).
     public var gyro: Axes3<Fixed>
+    /// Die temperature, °C (TEMP_OUT / 340 + 36.53).
     public var temperature: Fixed
 
+    /// A sample from its parts, already in units.
     @inlinable public init(accel: Axes3<Fixed>, gyro: Axes3<Fixed>, temperature: Fixed) {
         self.accel = accel
         self.gyro = gyro
@@ -22,10 +26,14 @@ public struct MotionSample: Hashable, Sendable {
 ///   agree on its sign (right-handed, counter-clockwise positive).
 /// - Temperature: raw / 340 + 36.53 °C, rounded to the nearest 1/65536 °C.
 public struct SampleConverter: Hashable, Sendable {
+    /// The accelerometer range the counts were taken at (HELLO's AFS_SEL).
     public var accelRange: AccelRange
+    /// The gyroscope range the counts were taken at (HELLO's FS_SEL).
     public var gyroRange: GyroRange
+    /// The mounting: which sensor axis is each board axis.
     public var mapping: AxisMapping
 
+    /// A converter for ±2 g, ±250 °/s and the identity mounting unless given (the MPU-6050's power-on ranges).
     public init(accelRange: AccelRange = .g2, gyroRange: GyroRange = .dps250, mapping: AxisMapping = .identity) {
         self.accelRange = accelRange
         self.gyroRange = gyroRange
@@ -35,6 +43,7 @@ public struct SampleConverter: Hashable, Sendable {
     /// 36.53 °C in Q15.16, rounded: 36.53 × 65536 = 2394030.08.
     @usableFromInline static let temperatureOffset: Int64 = 2_394_030
 
+    /// The sample in units and the iOS convention on the board's axes; pure integer arithmetic, exact.
     @inlinable public func convert(_ raw: RawSample) -> MotionSample {
         let a = accelRange.fixedPerCount
         let g = gyroRange.fixedPerCount
@@ -58,10 +67,14 @@ public struct SampleConverter: Hashable, Sendable {
 /// text reader delivers it. `timeMicros` is the board's clock, unwrapped to 64
 /// bits (or the host's receive time for formats that carry none).
 public struct TimedSample: Hashable, Sendable {
+    /// Board time, µs, unwrapped to 64 bits (or host receive time for text formats).
     public var timeMicros: UInt64
+    /// The frame's sequence number (or the reader's own count, for text), wrapping at 256.
     public var sequence: UInt8
+    /// The sensor's counts as sent.
     public var raw: RawSample
 
+    /// A sample from its parts.
     @inlinable public init(timeMicros: UInt64, sequence: UInt8, raw: RawSample) {
         self.timeMicros = timeMicros
         self.sequence = sequence

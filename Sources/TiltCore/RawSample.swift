@@ -1,12 +1,17 @@
 /// One MPU-6050 burst as the sensor sends it: 14 bytes read from register 0x3B,
 /// seven big-endian int16 values in register order.
 public struct RawSample: Hashable, Sendable {
+    /// Bytes in a burst: ACCEL_XOUT_H (0x3B) through GYRO_ZOUT_L (0x48).
     public static let byteCount = 14
 
+    /// ACCEL_XOUT/YOUT/ZOUT, counts (16384 per g at ±2 g; face-up z ≈ +16384).
     public var accel: Axes3<Int16>
+    /// TEMP_OUT, counts (°C = count / 340 + 36.53).
     public var temperature: Int16
+    /// GYRO_XOUT/YOUT/ZOUT, counts (131.072 per °/s at ±250 °/s).
     public var gyro: Axes3<Int16>
 
+    /// A sample from counts; temperature and gyro 0 unless given.
     @inlinable public init(accel: Axes3<Int16>, temperature: Int16 = 0, gyro: Axes3<Int16> = .init(x: 0, y: 0, z: 0)) {
         self.accel = accel
         self.temperature = temperature

@@ -5,12 +5,17 @@
 /// (SampleCSVReader has the exact rules and ranges). `tiltserial replay` reads
 /// it; `tiltsim` plays it as a motion.
 public enum SampleCSV {
+    /// Why a CSV does not read, with its 1-based line.
     public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The 1-based line of the file.
         public let line: Int
+        /// What is wrong there, naming the fix.
         public let reason: String
+        /// "line N: reason".
         public var description: String { "line \(line): \(reason)" }
     }
 
+    /// The header line writers put first (with gyro columns).
     public static let header = "t_us,ax,ay,az,gx,gy,gz"
 
     /// Parses a whole document held in memory (tests, tools, tiltsim's motion);

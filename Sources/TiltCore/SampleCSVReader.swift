@@ -22,7 +22,9 @@ public struct SampleCSVReader: Sendable {
 
     /// Samples delivered so far (each one's `sequence` is this count, wrapped).
     public private(set) var sampleCount: UInt64 = 0
+    /// `t_us` of the first sample; nil before one.
     public private(set) var firstTimeMicros: UInt64?
+    /// `t_us` of the last sample; nil before one.
     public private(set) var lastTimeMicros: UInt64?
     /// The line being read, from 1.
     public private(set) var lineNumber = 1
@@ -55,6 +57,7 @@ public struct SampleCSVReader: Sendable {
     private var badTimeTooLarge = false
     private var failure: SampleCSV.ParseError?
 
+    /// A reader at the start of a file (a header or byte order mark may come).
     public init() {}
 
     /// Reads `bytes`, calling `sample` for each complete sample line.

@@ -1,6 +1,8 @@
 /// A one-bit image, row-major, top row first; `true` is a lit OLED pixel.
 public struct Bitmap: Hashable, Sendable {
+    /// Columns, pixels (positive).
     public let width: Int
+    /// Rows, pixels (positive).
     public let height: Int
     /// One entry per pixel, `width × height`, 0 or 1.
     public private(set) var pixels: [UInt8]

@@ -3,17 +3,23 @@ import TiltCore
 /// The content tile: a one-bit image repeated to make the content the display
 /// pans over, kept in SSD1306 page layout like the firmware's PROGMEM copy.
 public struct ContentTile: Hashable, Sendable {
+    /// The widest tile accepted, pixels (a multiple of 8; docs/display.md).
     public static let maxWidth = 256
+    /// The tallest tile accepted, pixels (a multiple of 8: whole SSD1306 pages).
     public static let maxHeight = 128
 
+    /// The tile as an image.
     public let bitmap: Bitmap
     /// `height / 8` pages × `width` bytes (see `PageLayout`).
     public let pageBytes: [UInt8]
     /// CRC-16/CCITT-FALSE of `pageBytes`: the tile id the board reports in HELLO.
     public let id: UInt16
 
+    /// Tile width, pixels.
     public var width: Int { bitmap.width }
+    /// Tile height, pixels (a multiple of 8).
     public var height: Int { bitmap.height }
+    /// 8-row pages in the tile (height / 8).
     public var pageCount: Int { bitmap.height / 8 }
     /// Display, tile and content sizes (content = tile grown to ≥ 4× the display).
     public var geometry: ContentGeometry { ContentGeometry(tileWidth: width, tileHeight: height) }

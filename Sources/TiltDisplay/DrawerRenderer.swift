@@ -8,6 +8,7 @@ extension FrameRenderer {
         /// Drawer rows from the strip's bottom edge: icons end 4 rows up, the
         /// current item's marker is 3 rows up, the border is the last row.
         public static let iconBottomGap = 4
+        /// The current item's marker row, counted up from the strip's bottom edge.
         public static let markerRow = 3
         /// A pin's icon is centred on its content position: its top-left is 8 px up and left.
         public static let pinAnchor = ItemArt.size / 2

@@ -18,12 +18,15 @@ public struct DrawerScene: Hashable, Sendable {
     public var current: UInt8 = noItem
     /// The dragged item, or `noItem`; its icon's top-left corner in display pixels.
     public var dragItem: UInt8 = noItem
+    /// The dragged icon's left edge, display px (negative: partly off screen).
     public var dragLeft: Int16 = 0
+    /// The dragged icon's top edge, display px.
     public var dragTop: Int16 = 0
     /// Slots 0 ..< pinCount are drawn (at most `pinSlots`).
     public var pinCount: UInt8 = 0
     var slots = PinSlots()
 
+    /// Nothing to draw: no drawer, no dragged item, no pins.
     public init() {}
 
     /// Pin slot `slot` (0 ..< 32); a slot never set holds item 0 at (0, 0).
@@ -57,10 +60,14 @@ public struct DrawerScene: Hashable, Sendable {
 
 /// One pin slot: an item at a content position (the icon's centre).
 public struct ScenePin: Hashable, Sendable {
+    /// The item's icon (index into `ItemArt`).
     public var item: UInt8
+    /// Content column under the icon's centre, px.
     public var x: UInt16
+    /// Content row under the icon's centre, px.
     public var y: UInt16
 
+    /// Item `item` at content pixel (`x`, `y`).
     public init(item: UInt8, x: UInt16, y: UInt16) {
         self.item = item
         self.x = x

@@ -11,11 +11,14 @@ public struct ItemArt: Hashable, Sendable {
 
     /// Each item's name (JSON, `pins list`), in the drawer's order.
     public let names: [String]
+    /// Each item's 16 × 16 icon, in the drawer's order.
     public let icons: [Bitmap]
     /// Icon after icon, each 2 pages × 16 columns.
     public let litPages: [UInt8]
+    /// Icon after icon, each 2 pages × 16 columns: the icon plus its 1-px halo.
     public let drawnPages: [UInt8]
 
+    /// Items in the drawer.
     public var count: Int { names.count }
 
     /// No items (a renderer without a drawer).

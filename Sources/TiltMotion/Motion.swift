@@ -3,18 +3,23 @@ import TiltCore
 /// What the emulated sensor feels: a motion script or a recorded CSV, plus noise.
 /// Produces raw MPU-6050 counts at ±2 g / ±250 °/s for any board time.
 public struct Motion: MotionSource {
+    /// Where the poses come from: a script or a recording.
     public enum Path: Sendable {
+        /// Poses over time (`tiltsim --script`, the named scenarios).
         case script(MotionScript)
         /// Recorded samples (SampleCSV); each holds until the next one's time,
         /// times taken relative to the first row.
         case recorded([TimedSample])
     }
 
+    /// The script or recording played.
     public var path: Path
+    /// Noise added to every sample (`.none`: exact counts).
     public var noise: SensorNoise
     /// Play the path again and again (`loopMicros` each round) instead of holding its end.
     public var loops: Bool
 
+    /// A motion along `path`, without noise and holding its end unless told.
     public init(_ path: Path, noise: SensorNoise = .none, loops: Bool = false) {
         self.path = path
         self.noise = noise

@@ -11,21 +11,30 @@ import TiltCore
 ///
 /// Before the first key the first pose holds, after the last key the last one.
 public struct MotionScript: Hashable, Sendable {
+    /// One line of a script: a pose at a time.
     public struct Key: Hashable, Sendable {
+        /// When, seconds since the script started.
         public var seconds: Double
+        /// The pose then (back°, right°, turn°).
         public var pose: Pose
+        /// The pose `pose` at `seconds`.
         public init(_ seconds: Double, _ pose: Pose) {
             self.seconds = seconds
             self.pose = pose
         }
     }
 
+    /// Why a script's text does not read, with its 1-based line.
     public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The 1-based line of the script.
         public let line: Int
+        /// What is wrong there, naming the fix.
         public let reason: String
+        /// "motion script line N: reason".
         public var description: String { "motion script line \(line): \(reason)" }
     }
 
+    /// The keys in time order; never empty.
     public let keys: [Key]
 
     /// Keys must be in time order; an empty script holds the rest pose.
@@ -33,6 +42,7 @@ public struct MotionScript: Hashable, Sendable {
         self.keys = keys.isEmpty ? [Key(0, .rest)] : keys
     }
 
+    /// Reads the text form (see the type's documentation): 3 or 4 numbers per line, `#` comments, times not decreasing.
     public init(parsing text: String) throws(ParseError) {
         var keys: [Key] = []
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -55,8 +65,10 @@ public struct MotionScript: Hashable, Sendable {
         self.init(keys: keys)
     }
 
+    /// The last key's time, seconds.
     public var duration: Double { keys.last!.seconds }
 
+    /// The pose at `seconds`, interpolated linearly between keys; the first or last pose outside them.
     public func pose(at seconds: Double) -> Pose {
         guard seconds > keys[0].seconds else { return keys[0].pose }
         guard let next = keys.firstIndex(where: { $0.seconds > seconds }) else { return keys.last!.pose }

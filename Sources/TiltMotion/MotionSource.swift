@@ -21,13 +21,16 @@ public protocol MotionSource: Sendable {
 }
 
 extension MotionSource {
+    /// No orientation by default: the DMP model then derives one from the accelerometer.
     public func orientation(atMicros t: UInt64) -> Quaternion? { nil }
 }
 
 /// A board that does not move: the same reading at every instant.
 public struct ConstantMotionSource: MotionSource, Hashable {
+    /// The reading every sample returns.
     public var reading: RawSample
 
+    /// A source that always returns `reading`.
     public init(_ reading: RawSample) {
         self.reading = reading
     }
@@ -38,5 +41,6 @@ public struct ConstantMotionSource: MotionSource, Hashable {
         temperature: Int16(truncatingIfNeeded: (25 * 340) - Int(36.53 * 340)),
         gyro: Axes3(x: 0, y: 0, z: 0)))
 
+    /// `reading`, whatever the time.
     public func sample(atMicros t: UInt64) -> RawSample { reading }
 }

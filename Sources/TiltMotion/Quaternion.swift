@@ -2,12 +2,15 @@
 /// sensor frame turned into the world frame (z up), as the MPU-6050's DMP
 /// reports it.
 public struct Quaternion: Hashable, Sendable {
+    /// The scalar part (w) and the vector part (x, y, z); w² + x² + y² + z² = 1.
     public var w: Double, x: Double, y: Double, z: Double
 
+    /// A quaternion from its parts, as given (not normalised).
     public init(w: Double, x: Double, y: Double, z: Double) {
         (self.w, self.x, self.y, self.z) = (w, x, y, z)
     }
 
+    /// No rotation: the board lying face-up, heading 0.
     public static let identity = Quaternion(w: 1, x: 0, y: 0, z: 0)
 
     /// A turn of `degrees` about axis 0 (x), 1 (y) or 2 (z), right-handed.
@@ -26,6 +29,7 @@ public struct Quaternion: Hashable, Sendable {
                    z: a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w)
     }
 
+    /// The inverse rotation (for a unit quaternion).
     public var conjugate: Quaternion { Quaternion(w: w, x: -x, y: -y, z: -z) }
 
     /// The same rotation with w ≥ 0.

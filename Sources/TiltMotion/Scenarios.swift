@@ -39,14 +39,18 @@ public enum Scenarios {
     /// The rest pose, held for 10 s.
     public static let rest = script([(0, 30, 0), (10, 30, 0)])
 
+    /// "tilt-right": right side down 25° for 7.5 s, scrolling to the right edge.
     public static let tiltRight = script([(0, 30, 0), (0.5, 30, 25), (8, 30, 25), (8.5, 30, 0), (9, 30, 0)])
 
+    /// "tilt-left": right side down into the map, then left side down 25° back to the left edge.
     public static let tiltLeft = script([
         (0, 30, 0), (0.5, 30, 25), (4, 30, 25), (4.5, 30, -25), (10, 30, -25), (10.5, 30, 0), (11, 30, 0),
     ])
 
+    /// "tilt-back": tilted back 25° more (55°) for 4.5 s, scrolling to the bottom edge.
     public static let tiltBack = script([(0, 30, 0), (0.5, 55, 0), (5, 55, 0), (5.5, 30, 0), (6, 30, 0)])
 
+    /// "tilt-forward": back into the map, then forward to 5° up into the top edge, away from the ribbon.
     public static let tiltForward = script([
         (0, 30, 0), (0.5, 55, 0), (3, 55, 0), (3.5, 5, 0), (7, 5, 0), (7.5, 30, 0), (8, 30, 0),
     ])
@@ -60,8 +64,10 @@ public enum Scenarios {
         (2.8, 30, 20), (5.9, 30, 20), (6.4, 30, 0), (6.8, 30, 0),
     ]
 
+    /// "pull": over to the ribbon, then forward to 5° for 1.5 s: fires once.
     public static let pull = script(toRibbon + [(7.3, 5, 0), (8.8, 5, 0), (9.3, 30, 0), (10.3, 30, 0)])
 
+    /// "bump": over to the ribbon, then forward to 5° for only 0.3 s: engages, must not fire.
     public static let bump = script(toRibbon + [(7.0, 5, 0), (7.3, 5, 0), (7.5, 30, 0), (9.3, 30, 0)])
 
     /// After a pull that opened the drawer (at rest from `start`): left side
@@ -78,6 +84,7 @@ public enum Scenarios {
         ]
     }
 
+    /// "drawer": a pull opens the drawer; the home icon is pulled out, steered and dropped: one pin.
     public static let drawer = script(toRibbon + [(7.3, 5, 0), (8.8, 5, 0), (9.3, 30, 0)] + pullOutAndDrop(from: 10.0))
 
     /// After a pull that opened the drawer: into the row, then swings of

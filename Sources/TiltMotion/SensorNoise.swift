@@ -7,13 +7,18 @@ import TiltCore
 /// Specification rev 3.4, §6.1–6.2). RMS noise = density × √bandwidth; with no
 /// low-pass configured the bandwidth is half the sample rate.
 public struct SensorNoise: Hashable, Sendable {
+    /// Accelerometer noise density, g/√Hz (datasheet: 400 µg/√Hz).
     public static let accelDensityG = 400e-6
+    /// Gyroscope noise density, °/s/√Hz (datasheet: 0.005).
     public static let gyroDensityDps = 0.005
 
+    /// RMS accelerometer noise per sample, g.
     public var accelRMS: Double
+    /// RMS gyroscope noise per sample, °/s.
     public var gyroRMS: Double
     private var random: SplitMix64
 
+    /// Noise for `sampleRate` samples per second (bandwidth half of it), times `scale`; the same `seed` gives the same noise.
     public init(sampleRate: Double, seed: UInt64 = 0x5EED, scale: Double = 1) {
         let bandwidth = sampleRate / 2
         accelRMS = Self.accelDensityG * bandwidth.squareRoot() * scale
@@ -21,6 +26,7 @@ public struct SensorNoise: Hashable, Sendable {
         random = SplitMix64(seed: seed)
     }
 
+    /// No noise (zero RMS).
     public static let none = SensorNoise(sampleRate: 0)
 
     /// One draw per axis, in g.

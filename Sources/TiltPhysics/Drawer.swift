@@ -15,15 +15,21 @@
 ///
 /// Positions are Q16 pixels; time is board µs. No allocation.
 public struct Drawer: Hashable, Sendable {
+    /// Where the drawer is in its life.
     public enum Phase: Hashable, Sendable {
+        /// Fully up; the map scrolls.
         case closed
         /// Sliding; `from` is the slide's progress (µs of `slideMicros`) at `startedAt`.
         case sliding(opening: Bool, from: Int64, startedAt: UInt64)
+        /// Fully down; sideways tilt scrolls the row.
         case open
+        /// An item (index in the row) pulled out and following the gesture.
         case dragging(item: Int)
     }
 
+    /// Where its parts lie (strip height, slots, display size).
     public let layout: DrawerLayout
+    /// Closed, sliding, open or dragging.
     public private(set) var phase = Phase.closed
     /// Slide progress, 0 (closed) ... `slideMicros` (open).
     public private(set) var progress: Int64 = 0
@@ -31,10 +37,12 @@ public struct Drawer: Hashable, Sendable {
     public private(set) var scroll: Int64 = 0
     /// The dragged icon's top-left corner, display px, Q16.
     public private(set) var dragX: Int64 = 0
+    /// The dragged icon's top edge, display px, Q16.
     public private(set) var dragY: Int64 = 0
     /// The gesture under way started with the drawer open: only such a gesture pulls out.
     public private(set) var eligible = false
 
+    /// A closed drawer laid out by `layout`.
     public init(layout: DrawerLayout) {
         self.layout = layout
     }

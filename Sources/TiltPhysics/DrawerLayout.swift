@@ -15,12 +15,16 @@ public struct DrawerLayout: Hashable, Sendable {
     /// The smallest drawer: icon, marker and border rows (docs/display.md).
     public static let minimumHeight = 22
 
+    /// Items in the row (the ribbon's slot comes after them).
     public let itemCount: Int
     /// The strip's rows when fully open.
     public let height: Int
+    /// Display width, pixels (128).
     public let displayWidth: Int
+    /// Display height, pixels (64).
     public let displayHeight: Int
 
+    /// A layout for `itemCount` items in a strip `height` rows high (`minimumHeight` or more to fit) on a display of the given size, pixels.
     public init(itemCount: Int, height: Int, displayWidth: Int, displayHeight: Int) {
         self.itemCount = itemCount
         self.height = height

@@ -4,8 +4,10 @@ public struct Pin: Hashable, Sendable {
     public var item: Int
     /// Content pixel under the item's centre.
     public var x: Int
+    /// Content pixel row under the item's centre.
     public var y: Int
 
+    /// A pin of item `item` at content pixel (`x`, `y`).
     public init(item: Int, x: Int, y: Int) {
         self.item = item
         self.x = x
@@ -18,10 +20,14 @@ public struct Pin: Hashable, Sendable {
 public struct DrawerView: Hashable, Sendable {
     /// An item being dragged, at display pixels (its icon's top-left corner).
     public struct Dragged: Hashable, Sendable {
+        /// The item's index in the row.
         public var item: Int
+        /// The icon's left edge, display px (negative: partly off screen).
         public var left: Int
+        /// The icon's top edge, display px.
         public var top: Int
 
+        /// Item `item` with its icon's top-left corner at (`left`, `top`).
         public init(item: Int, left: Int, top: Int) {
             self.item = item
             self.left = left
@@ -37,8 +43,10 @@ public struct DrawerView: Hashable, Sendable {
     public var scroll: Int
     /// The item under the display's centre column, marked; nil when none.
     public var current: Int?
+    /// The item being dragged and where; nil when none.
     public var dragged: Dragged?
 
+    /// A view from its parts.
     public init(height: Int, shown: Int, scroll: Int, current: Int?, dragged: Dragged?) {
         self.height = height
         self.shown = shown
@@ -67,7 +75,9 @@ public struct DrawerEvents: Hashable, Sendable {
     /// The dragged item was dropped: a new pin.
     public var dropped: Pin?
 
+    /// Nothing happened.
     public init() {}
 
+    /// Nothing happened on the tick.
     public var isEmpty: Bool { !opened && !closed && pulledOut == nil && dropped == nil }
 }

@@ -85,8 +85,11 @@ public struct PhysicsSettings: Hashable, Sendable {
 extension PhysicsSettings {
     /// A setting out of range; `description` is one line naming the fix.
     public struct InvalidSetting: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The setting's key, e.g. "tickMicros".
         public let name: String
+        /// What it must be, e.g. "between 1000 and 1000000 µs".
         public let requirement: String
+        /// "physics setting 'name' must be requirement".
         public var description: String { "physics setting '\(name)' must be \(requirement)" }
     }
 

@@ -13,6 +13,7 @@
 public struct PullOutGesture: Hashable, Sendable {
     /// What `SwipeRule.classify` recognizes.
     public enum Direction: String, Hashable, Sendable {
+        /// The content moved up, down, left or right (display px), by the recipe's four-way test.
         case up, down, left, right
     }
 
@@ -44,6 +45,7 @@ public struct PullOutGesture: Hashable, Sendable {
     public private(set) var active = false
     /// Displacement since the gesture started, Q16 display px (right, down).
     public private(set) var dx: Int64 = 0
+    /// Downward displacement since the gesture started, Q16 display px.
     public private(set) var dy: Int64 = 0
 
     /// - Parameter deadZone: the physics' rest dead zone, Q32 g (`PhysicsSettings.deadZone`).

@@ -7,14 +7,18 @@
 public struct RecipeIntegrator: Hashable, Sendable {
     /// The recipe's `xoff`, `yoff`: normalized offsets, 0...1.
     public private(set) var xOffset: Float = 0
+    /// The recipe's `yoff`: normalized y offset, 0...1.
     public private(set) var yOffset: Float = 0
     /// The recipe's `xaccel`, `yaccel`: 0 until the first update, then ±0.005.
     public private(set) var xGain: Float = 0
+    /// The recipe's `yaccel`: 0 until the first update, then ±0.005.
     public private(set) var yGain: Float = 0
     /// The recipe's `xvelocity`, `yvelocity`: offset per tick.
     public private(set) var xVelocity: Float = 0
+    /// The recipe's `yvelocity`: y offset per tick.
     public private(set) var yVelocity: Float = 0
 
+    /// All state zero: offsets at the top-left, no gain, no velocity.
     public init() {}
 
     /// The recipe's additive gain step: "to increase viscosity lower the additive value".

@@ -12,6 +12,7 @@ import TiltCore
 ///
 /// Quantities are Q16 (points, pixels); time is board µs.
 public struct RibbonDetector: Sendable {
+    /// Wiggles before the first engagement (at 4, 8 and 12 s).
     public static let maxWiggles = 3
 
     /// The per-tick constants, resolved from settings and geometry once.
@@ -51,6 +52,7 @@ public struct RibbonDetector: Sendable {
     /// Board time the wiggle schedule counts from.
     var startTime: UInt64 = 0
 
+    /// A ribbon at rest for `art` hung where `settings` and `geometry` put it.
     public init(art: AlphaMask, settings: PhysicsSettings, geometry: ContentGeometry) {
         self.art = art
         let centre = settings.ribbonCenterX ?? geometry.contentWidth / 2
@@ -81,10 +83,15 @@ public struct RibbonDetector: Sendable {
     public struct Output: Hashable, Sendable {
         /// Stretch plus wiggle, Q16 points.
         public var stretch: Int64
+        /// Content column of the art's left edge, px.
         public var ribbonX: Int
+        /// Content row one past the art's last row, px (0: hidden).
         public var ribbonBottom: Int
+        /// A pull is under way.
         public var engaged: Bool
+        /// The pull passed the threshold on this tick.
         public var fired: Bool
+        /// A discoverability wiggle is under way.
         public var wiggling: Bool
     }
 

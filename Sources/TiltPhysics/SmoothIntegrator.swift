@@ -31,6 +31,7 @@ public struct SmoothIntegrator: Hashable, Sendable {
     /// The last tick's step per axis before clamping, Q32 offset (gain × input):
     /// how far the tilt moved (or, held, would have moved) the view.
     public private(set) var xStep: Int64 = 0
+    /// The last tick's y step before clamping, Q32 offset.
     public private(set) var yStep: Int64 = 0
     let constants: Constants
     var filters: Axes3<LowPassFilter>
@@ -40,6 +41,7 @@ public struct SmoothIntegrator: Hashable, Sendable {
     /// The tilt limit after the dead zone, Q32 g: bounds every product.
     static let inputLimit: Int64 = 4 << 32
 
+    /// An integrator at the top-left, base gain, with gains converted from per 30 ms to per tick.
     public init(settings: PhysicsSettings) {
         // Gains are per 30 ms in the settings (the recipe's unit); per tick here.
         let ratio = Double(settings.tickMicros) / 30_000
@@ -58,6 +60,7 @@ public struct SmoothIntegrator: Hashable, Sendable {
 
     /// Normalized offsets, Q32 (0 ... 2^32).
     public var xOffset: Int64 { x.offset }
+    /// Normalized y offset, Q32 (0 ... 2^32).
     public var yOffset: Int64 { y.offset }
 
     /// The low-passed acceleration now, Q32 g (iOS convention).

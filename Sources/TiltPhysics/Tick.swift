@@ -9,11 +9,13 @@ public struct Tick: Hashable, Sendable {
     public var index: UInt64
     /// Normalized offsets, 0...1, Q15.16.
     public var x: Fixed
+    /// Normalized y offset, 0...1, Q15.16.
     public var y: Fixed
     /// The recipe's exact Float32 offsets (recipe mode only; nil in smooth mode).
     public var recipeOffsets: RecipeOffsets?
     /// The viewport: content column at the display's left edge, row at its top.
     public var viewportX: Int
+    /// Content row at the display's top edge, px.
     public var viewportY: Int
     /// Ribbon pull (stretch plus wiggle), points, Q15.16.
     public var stretch: Fixed
@@ -32,6 +34,7 @@ public struct Tick: Hashable, Sendable {
     /// What happened to the drawer on this tick.
     public var drawerEvents: DrawerEvents
 
+    /// A tick from its parts; no drawer unless given.
     public init(
         timeMicros: UInt64, index: UInt64, x: Fixed, y: Fixed, recipeOffsets: RecipeOffsets?,
         viewportX: Int, viewportY: Int, stretch: Fixed, ribbonX: Int, ribbonBottom: Int,
@@ -57,14 +60,19 @@ public struct Tick: Hashable, Sendable {
 
     /// Doubles for JSON and logs at the edges.
     public var xValue: Double { Double(x.raw) / 65536 }
+    /// `y` as a Double, 0...1.
     public var yValue: Double { Double(y.raw) / 65536 }
+    /// `stretch` as a Double, points.
     public var stretchValue: Double { Double(stretch.raw) / 65536 }
 }
 
 /// The recipe integrator's offsets, bit for bit.
 public struct RecipeOffsets: Hashable, Sendable {
+    /// The recipe's `xoff`, 0...1.
     public var x: Float
+    /// The recipe's `yoff`, 0...1.
     public var y: Float
+    /// The offsets as given.
     public init(x: Float, y: Float) {
         self.x = x
         self.y = y

@@ -9,18 +9,24 @@ public struct TickClock: Hashable, Sendable {
     /// clock skips ahead instead of replaying every missed tick.
     public static let maxCatchUpTicks: UInt64 = 1000
 
+    /// Tick period, µs of board time (`PhysicsSettings.tickMicros`).
     public let periodMicros: UInt64
+    /// t0: the first sample's board time, µs.
     public private(set) var startMicros: UInt64 = 0
     /// The index k of the next tick, and its time.
     public private(set) var nextIndex: UInt64 = 1
+    /// The next tick's time, µs: t0 + `nextIndex` × period (saturating).
     public private(set) var nextMicros: UInt64 = 0
+    /// `start(at:)` has run.
     public private(set) var started = false
 
+    /// A clock not yet started; `periodMicros` must be positive.
     public init(periodMicros: UInt64) {
         precondition(periodMicros > 0)
         self.periodMicros = periodMicros
     }
 
+    /// Starts the schedule at `t` (µs): the first tick falls at `t` + period.
     public mutating func start(at t: UInt64) {
         started = true
         startMicros = t
@@ -39,6 +45,7 @@ public struct TickClock: Hashable, Sendable {
         nextMicros += skip * periodMicros
     }
 
+    /// Moves to the next tick (index + 1, time + period, saturating).
     public mutating func advance() {
         nextIndex = Self.saturating(nextIndex, 1)
         nextMicros = Self.saturating(nextMicros, periodMicros)

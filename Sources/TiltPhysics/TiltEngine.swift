@@ -11,13 +11,20 @@ import TiltCore
 /// UInt64 time is safe: tick times saturate at UInt64.max (TickClock) and
 /// elapsed times clamp, so no time traps or wraps.
 public struct TiltEngine: Sendable {
+    /// The settings it was made with.
     public let settings: PhysicsSettings
+    /// Display, tile and content sizes.
     public let geometry: ContentGeometry
+    /// Counts to units (ranges from HELLO, the mounting from `--axes`).
     public var converter: SampleConverter
 
+    /// The recipe's integrator (run in recipe mode).
     public private(set) var recipe = RecipeIntegrator()
+    /// The smooth integrator (run in smooth mode).
     public private(set) var smooth: SmoothIntegrator
+    /// The ribbon: stretch, engagement, fire, wiggles.
     public private(set) var ribbon: RibbonDetector
+    /// The tick schedule on board time.
     public private(set) var clock: TickClock
     /// The drawer of map markers (nil when the engine was given no items).
     public private(set) var drawer: Drawer?

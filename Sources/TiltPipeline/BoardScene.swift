@@ -5,9 +5,12 @@ import WireProtocol
 /// DRAWER and PIN frames built up, applied as the firmware applies them
 /// (docs/protocol.md). `DisplayMirror` renders it.
 public struct BoardScene: Hashable, Sendable {
+    /// The last OFFSETS sent (viewport and ribbon position); nil before the first.
     public var offsets: OffsetsFrame?
+    /// The drawer and its pins as DRAWER and PIN frames set them.
     public var drawer = DrawerScene()
 
+    /// Nothing sent yet: no OFFSETS, drawer closed, no pins.
     public init() {}
 
     /// A DRAWER frame: replaces the drawer fields, keeps the pin table.

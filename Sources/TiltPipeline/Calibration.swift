@@ -14,10 +14,13 @@ import TiltCore
 /// that does not end within `stepTimeoutMicros` fails, saying whether the board
 /// never kept still or never moved far enough.
 public struct Calibration: Sendable {
+    /// The three poses, in the order they are asked for (raw values 1...3, as shown to the person).
     public enum Step: Int, Hashable, Sendable, CaseIterable {
+        /// Held as one looks at it; tilted right side down; tilted back toward face-up.
         case rest = 1, right, back
     }
 
+    /// The thresholds and times of the steps (board time, g); the defaults suit a hand-held board.
     public struct Configuration: Hashable, Sendable {
         /// How long the board must keep still, µs of board time.
         public var stillMicros: UInt64 = 1_000_000
@@ -35,6 +38,7 @@ public struct Calibration: Sendable {
         /// A step that has not ended after this long fails, µs of board time.
         public var stepTimeoutMicros: UInt64 = 30_000_000
 
+        /// The defaults: 1 s still within 0.03 g, 1 s lead-in, 0.25 g between poses, 30 s per step.
         public init() {}
     }
 
@@ -44,10 +48,13 @@ public struct Calibration: Sendable {
         case started(Step)
         /// The step's pose: mean gravity on the sensor's axes, g.
         case captured(Step, Axes3<Double>)
+        /// All three poses taken: the mounting and rest pose worked out.
         case finished(CalibrationSolver.Result)
+        /// The calibration stopped; `step` is nil from then on.
         case failed(Failure)
     }
 
+    /// Why a calibration failed, with the step and the board time spent on it (µs).
     public enum Failure: Error, Hashable, Sendable {
         /// The board never kept still for a whole window in the step.
         case neverStill(Step, afterMicros: UInt64)
@@ -57,9 +64,11 @@ public struct Calibration: Sendable {
         case poses(CalibrationSolver.Problem)
     }
 
+    /// The thresholds and times it runs with.
     public let configuration: Configuration
     /// The step under way; nil once finished or failed.
     public private(set) var step: Step? = .rest
+    /// The poses captured so far (mean gravity on the sensor's axes, g), in step order.
     public private(set) var poses: [Axes3<Double>] = []
     private var window: StillnessWindow
     /// Board time the current step started counting from (after the lead-in for rest).
@@ -68,6 +77,7 @@ public struct Calibration: Sendable {
     private var lastMicros: UInt64?
     private var sawStill = false
 
+    /// A calibration at its first step (rest), nothing read yet.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         window = StillnessWindow(windowMicros: configuration.stillMicros, bucketMicros: configuration.bucketMicros)

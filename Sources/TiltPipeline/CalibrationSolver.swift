@@ -20,7 +20,9 @@ import TiltCore
 /// Pitch is measured from face-up toward face-forward, roll with the right
 /// side down, as `PhysicsSettings.restAngleDegrees`/`restRollDegrees` take them.
 public enum CalibrationSolver {
+    /// The mounting and rest pose the three poses give.
     public struct Result: Hashable, Sendable {
+        /// Which sensor axis (and sign) is the board's x, y and z (`--axes`).
         public var axes: AxisMapping
         /// Rest pitch from face-up, degrees, to 0.1°.
         public var restAngleDegrees: Double
@@ -30,6 +32,7 @@ public enum CalibrationSolver {
         public var backDegrees: Double
     }
 
+    /// Why the three poses do not make a calibration; each names what the person did instead.
     public enum Problem: Error, Hashable, Sendable {
         /// The second pose differs from rest in more than one axis: not a sideways tilt.
         case notSideways
@@ -44,6 +47,7 @@ public enum CalibrationSolver {
     /// The rest pitches the mounting is chosen for: [−15°, 75°), centred here.
     public static let restCentreDegrees = 30.0
 
+    /// Works out the mounting from the right tilt (x), the back tilt (y) and gravity at rest (z), then the rest pose in that mounting. Poses are mean gravity on the sensor's axes, g.
     public static func solve(rest: Axes3<Double>, right: Axes3<Double>, back: Axes3<Double>) throws(Problem) -> Result {
         // x: the axis that changed most, and clearly more than the other two together.
         let d = Axes3(x: right.x - rest.x, y: right.y - rest.y, z: right.z - rest.z)

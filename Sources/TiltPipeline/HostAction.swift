@@ -81,8 +81,10 @@ public enum Recalibration: Hashable, Sendable {
 public struct HostEnding: Hashable, Sendable {
     /// nil: stopped on request (Ctrl-C, the stop pipe, the end of a replay).
     public var failure: HostFailure?
+    /// The run's duration and counters, for the summary line and JSON.
     public var summary: HostSummary
 
+    /// An ending; `failure` nil for a run stopped on request.
     public init(failure: HostFailure?, summary: HostSummary) {
         self.failure = failure
         self.summary = summary
@@ -120,11 +122,14 @@ public enum HostWait: Hashable, Sendable {
 
 /// The counters and duration of a run: what the summary line says.
 public struct HostSummary: Hashable, Sendable {
+    /// Host time from the first open to the end, µs.
     public var durationMicros: UInt64
+    /// Bytes, frames, samples, ticks, losses and errors over the run.
     public var counters: HostCounters
     /// Pins on the map at the end (those kept from earlier runs included).
     public var pinCount = 0
 
+    /// A summary with no pins counted.
     public init(durationMicros: UInt64, counters: HostCounters) {
         self.durationMicros = durationMicros
         self.counters = counters
@@ -133,11 +138,17 @@ public struct HostSummary: Hashable, Sendable {
 
 /// What the live view shows, about 5 times a second.
 public struct HostSnapshot: Sendable {
+    /// Host time since the run started, µs.
     public var elapsedMicros: UInt64
+    /// The counters so far.
     public var counters: HostCounters
+    /// The detected stream format; nil while undecided.
     public var format: StreamFormat?
+    /// The last HELLO (firmware version, sample rate, full scales); nil before one.
     public var hello: HelloFrame?
+    /// The last physics tick (offsets, velocities, ribbon); nil before one.
     public var lastTick: Tick?
+    /// The last OFFSETS frame sent; nil before one.
     public var lastOffsets: OffsetsFrame?
     /// What the board was told to draw (OFFSETS, drawer, pins): `DisplayMirror.show(_:)` draws it.
     public var scene = BoardScene()
@@ -148,9 +159,12 @@ public struct HostSnapshot: Sendable {
     /// The integrator, its rest pose (degrees from face-up; smooth mode) and the
     /// ribbon's fire threshold (points).
     public var mode: IntegratorMode
+    /// Rest pitch from face-up, degrees (smooth mode).
     public var restDegrees: Double
+    /// Ribbon pull-out that fires, points.
     public var fireThreshold: Double
 
+    /// A snapshot; unknown parts nil, and the smooth integrator's defaults (rest 60°, fire at 75 points).
     public init(
         elapsedMicros: UInt64, counters: HostCounters, format: StreamFormat? = nil, hello: HelloFrame? = nil,
         lastTick: Tick? = nil, lastOffsets: OffsetsFrame? = nil, lastSample: TimedSample? = nil,

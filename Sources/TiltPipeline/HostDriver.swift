@@ -26,6 +26,7 @@ import WireProtocol
 /// - **Trouble**: losses and damaged input are reported at most once per
 ///   `troubleIntervalMicros`; a burst of losses also asks who else has the port open.
 public struct HostDriver: Sendable {
+    /// Every timing decision's constants, µs of host time unless named otherwise.
     public struct Configuration: Sendable, Equatable {
         /// No valid frame within this long after the first open ends the run.
         public var helloTimeoutMicros: UInt64 = 4_000_000
@@ -50,6 +51,7 @@ public struct HostDriver: Sendable {
         /// Frames lost within one trouble interval that make it worth naming other openers.
         public var lossSpikeFrames: UInt64 = 8
 
+        /// The defaults: 4 s hello timeout, reconnect on, 200 ms refresh, reopen after 250 ms up to 2 s, 115200 baud's byte rate.
         public init() {}
     }
 
@@ -67,7 +69,9 @@ public struct HostDriver: Sendable {
         case finished
     }
 
+    /// The timing constants it runs with.
     public let configuration: Configuration
+    /// The pure session it feeds (decoding, physics, frames to send).
     public private(set) var session: HostSession
     var link = Link.notOpened
     var startMicros: UInt64?
@@ -79,6 +83,7 @@ public struct HostDriver: Sendable {
     var lastRead: UInt64 = 0
     var trouble = TroubleReporter()
 
+    /// A driver around `session`, before anything is opened.
     public init(session: HostSession, configuration: Configuration) {
         self.session = session
         self.configuration = configuration

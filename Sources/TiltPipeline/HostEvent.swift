@@ -48,6 +48,7 @@ public struct HostCounters: Hashable, Sendable {
     /// Items dropped as pins.
     public var pinsDropped: UInt64 = 0
 
+    /// All counts zero.
     public init() {}
 
     /// Frames lost on the wire (binary protocol only; text carries no sequence).

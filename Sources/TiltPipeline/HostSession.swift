@@ -23,6 +23,7 @@ public struct HostSession: Sendable {
     /// The host's protocol version (sent in HOST_HELLO, checked against HELLO).
     public static let protocolVersion = WireFormat.version
 
+    /// The physics: integrator, drawer, ribbon detector, at board time.
     public private(set) var engine: TiltEngine
     /// The host's content tile id, compared with HELLO's (nil: don't check).
     public let hostTileID: UInt16?
@@ -38,6 +39,7 @@ public struct HostSession: Sendable {
     public private(set) var scene = BoardScene()
     /// Set after a version mismatch: input is ignored from then on.
     public private(set) var halted = false
+    /// Bytes, frames, samples, ticks, losses and errors so far.
     public private(set) var counters = HostCounters()
     /// The last sample given to the physics, as received (raw counts, board
     /// time): what the live view's sensor panel shows.

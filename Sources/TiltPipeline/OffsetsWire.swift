@@ -4,6 +4,7 @@ import WireProtocol
 /// inline so producing one per tick never allocates. At most 15 bytes: a
 /// 13-byte payload, one COBS code byte, the delimiter.
 public struct OffsetsWire: Hashable, Sendable {
+    /// Bytes of inline storage (the frame needs at most 15).
     public static let capacity = 16
     @usableFromInline var storage: (UInt64, UInt64) = (0, 0)
     /// Bytes in use.
@@ -38,6 +39,8 @@ public struct OffsetsWire: Hashable, Sendable {
 
 extension OffsetsWire {
     // The bytes follow from the frame alone.
+    /// Equal when the frames are (the bytes follow from the frame).
     public static func == (a: OffsetsWire, b: OffsetsWire) -> Bool { a.frame == b.frame }
+    /// Hashes the frame alone, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(frame) }
 }

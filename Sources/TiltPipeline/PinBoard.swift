@@ -11,6 +11,7 @@ public struct PinBoard: Hashable, Sendable {
     /// Pins the board can keep: 32 slots of 5 bytes, 160 of its 2048 bytes of RAM.
     public static let capacity = 32
 
+    /// The pins, oldest first; slot k on the board holds `pins[k]`.
     public private(set) var pins: [Pin]
     /// Bit k: slot k changed since it was last sent.
     public private(set) var changedSlots: UInt64 = 0
@@ -27,7 +28,9 @@ public struct PinBoard: Hashable, Sendable {
     /// An empty board to swap a session's pins out with while a closure holds them.
     static let placeholder = PinBoard()
 
+    /// Pins kept, 0...`capacity`.
     public var count: Int { pins.count }
+    /// No pins kept.
     public var isEmpty: Bool { pins.isEmpty }
 
     /// Adds a pin; when the board is full the oldest gives way and is returned.
@@ -50,6 +53,7 @@ public struct PinBoard: Hashable, Sendable {
         return removed
     }
 
+    /// Removes every pin, keeping the storage, and forgets which slots were waiting to be sent.
     public mutating func removeAll() {
         pins.removeAll(keepingCapacity: true)
         changedSlots = 0

@@ -15,12 +15,18 @@
 /// whole record and says so; one shorter than the header is an error.
 /// `Recording.Reader` reads a file of any size block by block.
 public enum Recording {
+    /// The file's first 8 bytes: "TILTREC1".
     public static let magic: [UInt8] = Array("TILTREC1".utf8)
+    /// Header bytes: the magic and the baud rate (u32).
     public static let headerSize = 12
+    /// Bytes before a record's payload: direction (u8), host time µs (u64), length (u16).
     public static let recordHeaderSize = 11
 
+    /// What a record holds: bytes each way, or a marker with no bytes.
     public enum Direction: UInt8, Sendable {
+        /// Bytes read from the board.
         case fromBoard = 0
+        /// Bytes written to the board.
         case toBoard = 1
         /// No bytes: the port was reopened after an unplug here (`HostSession.linkRestarted()`),
         /// so a replay joins the timelines exactly where the live run did.
@@ -30,6 +36,7 @@ public enum Recording {
         case recalibrated = 3
     }
 
+    /// The 12-byte file header for a port opened at `baud`.
     public static func header(baud: UInt32) -> [UInt8] {
         magic + withUnsafeBytes(of: baud.littleEndian) { Array($0) }
     }
@@ -47,8 +54,11 @@ public enum Recording {
         } while start < bytes.count
     }
 
+    /// One record of a file read whole.
     public struct Chunk: Sendable {
+        /// Which way the bytes went, or which marker this is.
         public var direction: Direction
+        /// Host receive (or send) time, µs since the run started.
         public var hostMicros: UInt64
         /// Where the chunk's bytes are in the file.
         public var range: Range<Int>
@@ -57,11 +67,14 @@ public enum Recording {
     /// What is wrong with a file read as a recording; what the user should do
     /// about it is the command's to say (tiltserial's `Failure(replaying:_:)`).
     public enum ReadError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The file does not start with "TILTREC1".
         case notARecording
         /// The file ends inside the 12-byte header (`bytes` long).
         case tooShort(bytes: Int)
+        /// A record at file offset `offset` has a direction byte other than 0...3.
         case badDirection(offset: Int)
 
+        /// One line naming the fix, for the command to print.
         public var description: String {
             switch self {
             case .notARecording:
@@ -74,8 +87,11 @@ public enum Recording {
         }
     }
 
+    /// A whole file, read into memory.
     public struct Contents: Sendable {
+        /// The baud rate the port was opened at (from the header).
         public var baud: UInt32
+        /// The records, in file order.
         public var chunks: [Chunk]
         /// Bytes at the end that do not form a whole record (a cut-short file).
         public var truncatedBytes: Int

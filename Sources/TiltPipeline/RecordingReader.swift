@@ -2,8 +2,11 @@ extension Recording {
     /// One record as the reader hands it over. `bytes` points into the caller's
     /// block or the reader's own buffer: valid only during the call.
     public struct RecordView {
+        /// Which way the bytes went, or which marker this is.
         public var direction: Direction
+        /// Host receive (or send) time, µs since the run started.
         public var hostMicros: UInt64
+        /// The record's payload (empty for markers).
         public var bytes: UnsafeRawBufferPointer
         /// Where `bytes` start in the file.
         public var offset: Int
@@ -29,6 +32,7 @@ extension Recording {
         private var need = recordHeaderSize
         private var failure: ReadError?
 
+        /// A reader at the start of a file (expecting the header).
         public init() {
             header.reserveCapacity(headerSize)
         }

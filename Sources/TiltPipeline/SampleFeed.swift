@@ -8,7 +8,9 @@ import WireProtocol
 /// sensor's own axes). Pure: the shell passes each chunk with its host
 /// receive time (text formats carry no board time).
 public struct SampleFeed: Sendable {
+    /// What a chunk of bytes turned out to hold.
     public enum Event: Hashable, Sendable {
+        /// The stream's format was decided (our frames, i2cdevlib or MotionCal text).
         case formatDetected(StreamFormat)
         /// The board introduced itself (its clock restarts with it).
         case hello(HelloFrame)
@@ -17,13 +19,16 @@ public struct SampleFeed: Sendable {
         case sample(TimedSample, MotionSample)
     }
 
+    /// The detected format; nil while undecided.
     public private(set) var format: StreamFormat?
+    /// Counts to g with HELLO's full scales (±2 g until a HELLO says otherwise).
     public private(set) var converter = SampleConverter()
     private var detector: FormatDetector
     private var decoder = FrameDecoder()
     private var i2cdevlib = I2CDevLibReader()
     private var motionCal = MotionCalReader()
 
+    /// A feed that gives up detecting the format after `detectionLimit` bytes.
     public init(detectionLimit: Int = 2048) {
         detector = FormatDetector(limit: detectionLimit)
     }

@@ -5,13 +5,17 @@ import WireProtocol
 /// absent), with their wire bytes stored inline so producing them never
 /// allocates: at most 16 + 11 bytes, delimiters included.
 public struct SceneWire: Hashable, Sendable {
+    /// Bytes of inline storage (the two frames need at most 27).
     public static let capacity = 32
     @usableFromInline var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
     /// Bytes in use.
     public private(set) var count = 0
+    /// The DRAWER frame sent, if any.
     public let drawer: DrawerFrame?
+    /// The PIN frame sent, if any.
     public let pin: PinFrame?
 
+    /// Encodes the frames (DRAWER first) into inline storage.
     public init(drawer: DrawerFrame?, pin: PinFrame?) {
         self.drawer = drawer
         self.pin = pin
@@ -42,7 +46,9 @@ public struct SceneWire: Hashable, Sendable {
     /// The wire bytes as an array (tests, tools).
     public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
 
+    /// Equal when the frames are (the bytes follow from them).
     public static func == (a: SceneWire, b: SceneWire) -> Bool { a.drawer == b.drawer && a.pin == b.pin }
+    /// Hashes the frames alone, consistent with `==`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(drawer)
         hasher.combine(pin)

@@ -26,6 +26,7 @@ public struct StillnessWindow: Sendable {
         public var endMicros: UInt64
     }
 
+    /// Time resolution of the window, µs of board time: readings are pooled per bucket.
     public let bucketMicros: UInt64
     private var buckets: [Bucket]
     /// The bucket being filled: its number (time / bucketMicros) and ring slot.

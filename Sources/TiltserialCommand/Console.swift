@@ -7,9 +7,11 @@ import Logging
 /// the live view, log lines, errors). Tests pass a capturing console to run
 /// commands in-process.
 public final class Console: Sendable {
+    /// Writes text to stdout: data (the --json lines, listings), never the view or logs.
     public let writeOut: @Sendable (String) -> Void
     /// The same as `writeOut`, for bytes already UTF-8 (the JSON tick lines).
     public let writeOutBytes: @Sendable (UnsafeRawBufferPointer) -> Void
+    /// Writes text to stderr: the live view, log lines and the one-line errors.
     public let writeErr: @Sendable (String) -> Void
     /// stderr is a terminal: draw the live view instead of log lines.
     public let errIsTerminal: Bool
@@ -81,8 +83,10 @@ public final class CapturedConsole: Sendable {
         }
     }
     private let storage = Storage()
+    /// The console whose writes land here; pass it to the command under test.
     public let console: Console
 
+    /// An empty capture; by default stderr is no terminal and the view's screen is 140 × 45 cells.
     public init(errIsTerminal: Bool = false, screen: TerminalScreen = .fixed(columns: 140, rows: 45)) {
         let storage = self.storage
         console = Console(

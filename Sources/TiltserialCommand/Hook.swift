@@ -28,10 +28,12 @@ public final class Hook {
     public let arguments: [String]
     /// The file that runs (argv[0] resolved on PATH, like posix_spawnp).
     public let executable: String
+    /// At most this many children run at once (4 unless the caller says); a fire beyond it is skipped and counted.
     public let maxRunning: Int
     /// Where the child's stdout and stderr go (default: our stderr).
     let outputDescriptor: CInt
     private(set) var children: [ChildProcess] = []
+    /// What the hook has done so far (started, skipped, failed), for the summary and JSON.
     public private(set) var counters = HookCounters()
 
     /// Pids of the hooks still running (or not yet reaped).
@@ -188,6 +190,7 @@ struct SpawnError: Error { let code: Int32 }
 
 /// What `Hook.fire` did.
 public enum HookLaunch: Sendable, Equatable {
+    /// The child was spawned (posix_spawnp) with this process id.
     case started(pid: pid_t)
     /// `maxRunning` hooks were still running.
     case skipped(running: Int)
@@ -208,6 +211,7 @@ public struct HookCounters: Sendable, Equatable {
     /// Children still running at exit and ended by SIGTERM or SIGKILL.
     public var cutShort = 0
 
+    /// All counts zero.
     public init() {}
 }
 
@@ -225,6 +229,7 @@ public struct HookShutdown: Sendable, Equatable {
     /// Hooks that did not finish on their own.
     public var cutShort: Int { terminated + killed + stillRunning }
 
+    /// All counts zero.
     public init() {}
 }
 

@@ -7,6 +7,7 @@ public struct HostRunOptions: Sendable {
     /// The port as the user named it (a device, a /dev/serial/by-id link, a pty or
     /// its symlink); reopened by this name after an unplug.
     public var port: String
+    /// Every resolved setting: physics, axes, baud, DTR, hello timeout, reconnect.
     public var settings: HostSettings
     /// `--record FILE`: raw bytes both ways with host times (TiltPipeline.Recording).
     public var recordPath: String?
@@ -16,6 +17,7 @@ public struct HostRunOptions: Sendable {
     /// timeout, reconnect and line rate come from `settings`.
     public var timing = HostDriver.Configuration()
 
+    /// Options for `port` with the default timing and no pins; `recordPath` nil records nothing.
     public init(port: String, settings: HostSettings = HostSettings(), recordPath: String? = nil) {
         self.port = port
         self.settings = settings
@@ -46,6 +48,7 @@ public struct HostSinks {
     /// before the driver digests it (`calibrate` reads the samples from it).
     public var onBytes: (UnsafeRawBufferPointer, UInt64) -> Void
 
+    /// Sinks that drop what they are given unless a closure is passed.
     public init(
         onEvent: @escaping (HostEvent) -> Void = { _ in },
         onStatus: @escaping (HostStatus) -> Void = { _ in },

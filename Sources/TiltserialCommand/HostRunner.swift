@@ -27,6 +27,7 @@ public func makeHostSession(settings: HostSettings, art: TiltAssets.Art, pins: [
 /// hooks. Every decision about time lives in the driver; the clock is injected.
 /// Reusable in-process (`tiltserial demo` runs it against an emulated board's pty).
 public final class HostRunner {
+    /// The port, settings, pins and timing this runner was made with.
     public let options: HostRunOptions
     var driver: HostDriver
     var sinks: HostSinks

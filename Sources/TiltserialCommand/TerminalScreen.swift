@@ -4,9 +4,12 @@ import Glibc
 
 /// A terminal's size in character cells.
 public struct TerminalSize: Hashable, Sendable {
+    /// Width in character cells (TIOCGWINSZ's ws_col).
     public var columns: Int
+    /// Height in character cells (TIOCGWINSZ's ws_row).
     public var rows: Int
 
+    /// A size of `columns` × `rows` cells.
     public init(columns: Int, rows: Int) {
         self.columns = columns
         self.rows = rows
@@ -26,6 +29,7 @@ public struct TerminalScreen: Sendable {
     /// stdin when it is a terminal: the view reads its keys there (nil: no keys).
     public var keyInput: Int32?
 
+    /// A screen from its parts; by default the same terminal is not stdout, no colour, not dumb, no keys.
     public init(size: @escaping @Sendable () -> TerminalSize?, outIsSameTerminal: Bool = false, colour: Bool = false,
                 dumb: Bool = false, keyInput: Int32? = nil) {
         self.size = size

@@ -8,6 +8,7 @@ import WireProtocol
 
 /// What a subcommand runs with: where output goes and what stops it.
 public struct CommandContext: Sendable {
+    /// Where the command writes its data (stdout) and its text for people (stderr).
     public let console: Console
     /// Woken by Ctrl-C/SIGTERM (when `handleSignals`) or by an in-process caller.
     public let stop: WakeUpPipe
@@ -18,6 +19,7 @@ public struct CommandContext: Sendable {
     /// with none there is no default config file).
     public let paths: ConfigPaths
 
+    /// A context whose config paths come from `environment` (empty: no default config file, no notice mark).
     public init(console: Console, stop: WakeUpPipe, handleSignals: Bool, environment: [String: String] = [:]) {
         self.console = console
         self.stop = stop
@@ -42,6 +44,7 @@ protocol TiltserialSubcommand: ParsableCommand {
 
 /// `tiltserial`: the host for the tilt board.
 public struct Tiltserial: ParsableCommand {
+    /// The command's name, help text, subcommands (`run` the default) and `--version` line.
     public static let configuration = CommandConfiguration(
         commandName: "tiltserial",
         abstract: "Scroll the board's display by tilting it: reads the accelerometer, writes scroll offsets back.",
@@ -50,6 +53,7 @@ public struct Tiltserial: ParsableCommand {
         subcommands: [Run.self, List.self, Monitor.self, Replay.self, Demo.self, Calibrate.self, Pins.self],
         defaultSubcommand: Run.self)
 
+    /// An empty command, as ArgumentParser needs; the subcommands carry the options.
     public init() {}
 
     /// What `--version` prints: the tools' version and the wire protocol they speak.

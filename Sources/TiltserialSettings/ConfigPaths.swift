@@ -14,6 +14,7 @@ public struct ConfigPaths: Sendable, Equatable {
     /// The environment variables it reads.
     public static let variables = ["XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOME"]
 
+    /// The paths for `environment` (the process's, or a test's); a variable that is empty or not an absolute path counts as unset.
     public init(environment: [String: String]) {
         // The specification: an empty or relative value is ignored.
         func folder(_ name: String) -> String? {

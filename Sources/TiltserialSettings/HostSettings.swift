@@ -7,17 +7,20 @@ import TiltPhysics
 /// one unless `--no-config`), then command-line options (which win);
 /// `SettingSpec.all` describes each value (key, option, type, unit, range, default).
 public struct HostSettings: Sendable, Equatable {
+    /// The physics' settings (integrator, tick, gains, rest pose, ribbon), the keys `PhysicsSettings` declares.
     public var physics = PhysicsSettings()
     /// Sensor mounting (`--axes`, key "axes").
     public var axes = AxisMapping.identity
     /// Serial line speed, baud.
     public var baud = SerialPort.defaultBaud
+    /// What opening the port does with DTR (`--no-dtr`: `.leave`, so an open does not reset the board).
     public var dtr = SerialOptions.DTR.assert
     /// How long to wait for the first valid frame or data line, µs.
     public var helloTimeoutMicros = 4_000_000
     /// Wait for an unplugged device to come back (false: exit with code deviceGone).
     public var reconnect = true
 
+    /// Every value at its default (the values docs/usage.md's table lists).
     public init() {}
 
     /// The host's own ranges (the physics' are `PhysicsSettings.Limits`).

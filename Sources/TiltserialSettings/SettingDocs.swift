@@ -77,6 +77,7 @@ extension String {
 extension SettingSpec {
     /// The lines around docs/usage.md's generated table.
     public static let tableStart = "<!-- settings table: made from SettingSpec.all by `swift run settings-codegen`; edit the table, not this -->"
+    /// The line after docs/usage.md's generated table.
     public static let tableEnd = "<!-- end of the settings table -->"
 
     /// The table in `page` between the markers (nil: no markers).

@@ -3,10 +3,15 @@ import TiltCore
 /// A setting's value in its config key's unit (µs for the `...Micros` keys),
 /// once its type has been checked.
 public enum SettingValue: Sendable, Equatable {
+    /// A JSON true/false (`reconnect`).
     case bool(Bool)
+    /// A whole number (`baud`, µs keys, px, rows).
     case integer(Int)
+    /// A finite number (gains, g, degrees).
     case number(Double)
+    /// A word or text (`physics`, `axes`).
     case text(String)
+    /// A list of whole numbers (a JSON array).
     case integers([Int])
     /// JSON null: "the default" (only `ribbonCenterX` takes it).
     case none
@@ -30,6 +35,7 @@ public enum SettingType: Sendable {
 
 /// The unit a setting is counted in.
 public enum SettingUnit: Sendable, Equatable {
+    /// No unit: a plain number (gains, scales, counts).
     case none
     /// Named after the number: "g", "points", "px", "rows", "degrees", "baud".
     case named(String)
@@ -51,6 +57,7 @@ public struct SettingAlias: Sendable {
     public let flag: String
     /// The text it stands for, as the main option would take it.
     public let text: String
+    /// The option's help line for `--help`.
     public let help: String
 }
 
@@ -65,10 +72,13 @@ public struct SettingSpec: Sendable {
     public let key: String
     /// The option, without its dashes.
     public let flag: String
+    /// What kind of value it takes, and its range in the key's unit.
     public let type: SettingType
+    /// The unit of the key's value (and the option's, which differs for `microsAsMillis`).
     public let unit: SettingUnit
     /// What it means (a sentence without the default or range: they are added).
     public let meaning: String
+    /// Which option group declares its option (physics or link).
     public let group: SettingGroup
     /// Short forms that set a fixed value (`--no-dtr`).
     public let aliases: [SettingAlias]
@@ -95,7 +105,9 @@ public struct SettingSpec: Sendable {
     /// Its value in `HostSettings()`.
     public var defaultValue: SettingValue { read(HostSettings()) }
 
+    /// The setting whose config key is `key` (case-sensitive); nil if none.
     public static func spec(key: String) -> SettingSpec? { all.first { $0.key == key } }
+    /// The setting whose option is `--flag` (without its dashes; aliases not included); nil if none.
     public static func spec(flag: String) -> SettingSpec? { all.first { $0.flag == flag } }
 
     /// Whether `value` (already of the right type) lies in the setting's range.

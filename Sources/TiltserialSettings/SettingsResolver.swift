@@ -38,6 +38,7 @@ public struct SettingsResolver: Sendable {
 
     private var assignments: [String: Assignment] = [:]
 
+    /// A resolver with nothing assigned: `resolve()` gives `HostSettings()`.
     public init() {}
 
     /// The settings a config file's bytes hold, with no options: the pure

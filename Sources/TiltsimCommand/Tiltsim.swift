@@ -9,6 +9,7 @@ import WireProtocol
 /// `tiltsim`: an emulated tiltserial board on a pseudo-terminal, running the real
 /// firmware in simavr (`--engine avr`) or the Swift board model (`--engine native`).
 public struct Tiltsim: ParsableCommand {
+    /// The command's name ("tiltsim"), its help text, the `run` subcommand, and the version line `--version` prints.
     public static let configuration = CommandConfiguration(
         commandName: "tiltsim",
         abstract: "Emulate a tiltserial board (MPU-6050 + SSD1306) on a pseudo-terminal.",
@@ -28,14 +29,17 @@ public struct Tiltsim: ParsableCommand {
     @OptionGroup(title: "Motion") var motion: MotionOptions
     @OptionGroup(title: "Output") var output: OutputOptions
 
+    /// An empty command, as ArgumentParser needs; `parse` fills the option groups.
     public init() {}
 
+    /// Rejects option combinations the groups cannot check alone (ArgumentParser calls it after parsing).
     public mutating func validate() throws {
         try engine.validate()
         try motion.validate()
         try output.validate()
     }
 
+    /// Builds the boards (simavr or native), prints each pty path on stdout, and runs until Ctrl-C or `--duration`.
     public func run() throws {
         let signals: SignalPipe
         do { signals = try SignalPipe.install() } catch {

@@ -44,6 +44,7 @@ public struct DecoderCounters: Hashable, Sendable {
     /// Not an error: at most one per join.
     public var partialAtJoin: UInt64 = 0
 
+    /// All counts zero.
     public init() {}
 
     /// Frames handed to the caller: all decoded ones except the dropped

@@ -37,6 +37,7 @@ public enum FormatDetection: Hashable, Sendable {
 public struct FormatDetector: Sendable {
     /// Bytes examined before giving up (the chunk that crosses it is examined whole).
     public let limit: Int
+    /// Undecided until a decoder wins or `limit` bytes pass; then the format or "unknown".
     public private(set) var result = FormatDetection.undecided
     /// Every byte fed before the decision, to replay into the chosen reader.
     public private(set) var seenBytes: [UInt8] = []
@@ -47,6 +48,7 @@ public struct FormatDetector: Sendable {
     var i2cdevlib = I2CDevLibReader()
     var motionCal = MotionCalReader()
 
+    /// A detector that gives up after `limit` bytes (at least 1).
     public init(limit: Int = 2048) {
         self.limit = max(limit, 1)
         seenBytes.reserveCapacity(self.limit)
@@ -106,6 +108,7 @@ public struct FormatDetector: Sendable {
 /// What a stream's reader takes once its format is found: every byte the
 /// detector looked at, then the rest of the chunk that decided it.
 public struct FormatFound: Sendable {
+    /// The winning format.
     public let format: StreamFormat
     /// The bytes the detector kept (whole chunks, the deciding one included up to `restStart`).
     public let seen: [UInt8]

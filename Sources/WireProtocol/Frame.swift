@@ -2,14 +2,23 @@ import TiltCore
 
 /// Any frame of protocol version 1, as it is on the wire.
 public enum Frame: Hashable, Sendable {
+    /// HELLO (0x01), board → host.
     case hello(HelloFrame)
+    /// SAMPLE (0x02), board → host, with its 24-bit board time.
     case sample(SampleFrame)
+    /// PONG (0x03), board → host.
     case pong(PongFrame)
+    /// OFFSETS (0x10), host → board.
     case offsets(OffsetsFrame)
+    /// HOST_HELLO (0x11), host → board.
     case hostHello(HostHelloFrame)
+    /// PING (0x12), host → board.
     case ping(PingFrame)
+    /// CONFIGURE (0x13), host → board.
     case configure(ConfigureFrame)
+    /// DRAWER (0x14), host → board.
     case drawer(DrawerFrame)
+    /// PIN (0x15), host → board.
     case pin(PinFrame)
 
     /// Why a payload is not a frame. Each maps to one `DecoderCounters` field.

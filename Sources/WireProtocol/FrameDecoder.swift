@@ -38,6 +38,7 @@ public struct FrameDecoder: Sendable {
     /// may begin mid-frame.
     @usableFromInline var awaitingFirstRun = true
 
+    /// A decoder at the start of a stream (waiting for the first delimiter), counters zero.
     public init() {}
 
     /// The port was reopened after an unplug: the unfinished run (cut short) is

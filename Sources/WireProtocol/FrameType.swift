@@ -1,14 +1,23 @@
 /// The frame types of protocol version 1 and their fixed body sizes
 /// (docs/protocol.md, "Frames").
 public enum FrameType: UInt8, CaseIterable, Hashable, Sendable {
+    /// HELLO, board → host: who the board is and how it samples (13-byte body).
     case hello = 0x01
+    /// SAMPLE, board → host: one sensor burst (18-byte body).
     case sample = 0x02
+    /// PONG, board → host: a PING's token back (4-byte body).
     case pong = 0x03
+    /// OFFSETS, host → board: viewport and ribbon for one tick (10-byte body).
     case offsets = 0x10
+    /// HOST_HELLO, host → board: asks for a HELLO (1-byte body).
     case hostHello = 0x11
+    /// PING, host → board: a token to echo (4-byte body).
     case ping = 0x12
+    /// CONFIGURE, host → board: sample rate and ranges (4-byte body).
     case configure = 0x13
+    /// DRAWER, host → board: the drawer and the dragged item (11-byte body).
     case drawer = 0x14
+    /// PIN, host → board: one pin slot (6-byte body).
     case pin = 0x15
 
     /// Body bytes between the type byte and the CRC.

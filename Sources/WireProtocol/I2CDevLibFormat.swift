@@ -12,6 +12,7 @@ import TiltCore
 /// print the temperature, which reads 0. Fields are separated by tabs or
 /// spaces; a value outside Int16 makes the line malformed.
 public enum I2CDevLibFormat: TextLineFormat {
+    /// Reads one line (without its line end): a sample for `a/g:` and six Int16 fields, else ignored or malformed.
     public static func read(_ line: UnsafeRawBufferPointer) -> TextLine {
         var fields = TextFields(line, after: "a/g:")
         guard fields.hasPrefix else { return .ignored }

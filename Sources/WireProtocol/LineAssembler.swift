@@ -4,16 +4,19 @@
 /// end). A line longer than `capacity` is dropped up to its end and counted
 /// in `overlongLines`; the next line is read normally.
 public struct LineAssembler: Sendable {
+    /// Longest line kept, bytes (line end not counted).
     public static let capacity = 128
 
     @usableFromInline var storage: (
         UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
         UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
     ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    /// Lines dropped for being longer than `capacity`.
     @usableFromInline var count = 0
     @usableFromInline var overlong = false
     public private(set) var overlongLines: UInt64 = 0
 
+    /// An empty assembler at the start of a line.
     public init() {}
 
     /// Bytes of an unfinished line.

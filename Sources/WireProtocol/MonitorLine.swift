@@ -5,6 +5,7 @@ import TiltCore
 /// as `HEX 8f 13 0a`. Field names follow docs/protocol.md; values are as on
 /// the wire (board time is the frame's 24-bit µs, raw sensor counts).
 public enum MonitorLine {
+    /// The line for one item, without its line end.
     public static func line(_ item: MonitorItem) -> String {
         switch item {
         case .text(let bytes): String(decoding: bytes, as: UTF8.self)
@@ -13,6 +14,7 @@ public enum MonitorLine {
         }
     }
 
+    /// A frame's name and fields, e.g. `PONG token=7`.
     public static func line(_ frame: Frame) -> String {
         switch frame {
         case .hello(let h):

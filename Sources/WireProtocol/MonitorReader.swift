@@ -61,6 +61,7 @@ public struct MonitorReader: Sendable {
     /// empty run, docs/protocol.md), not worth a line of hex.
     var afterFrame = false
 
+    /// A reader at the start of a stream, its buffers reserved once.
     public init() {
         held.reserveCapacity(Self.longestFrame + 1)
         line.reserveCapacity(Self.lineLimit)

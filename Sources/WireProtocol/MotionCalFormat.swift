@@ -21,6 +21,7 @@ import TiltCore
 /// A field that does not fit a 32-bit int, or a count other than 9, makes the
 /// line malformed; other lines (e.g. the sketches' `Uni:` lines) are ignored.
 public enum MotionCalFormat: TextLineFormat {
+    /// Reads one line (without its line end): a sample for `Raw:` and nine ints, else ignored or malformed.
     public static func read(_ line: UnsafeRawBufferPointer) -> TextLine {
         var fields = TextFields(line, after: "Raw:")
         guard fields.hasPrefix else { return .ignored }

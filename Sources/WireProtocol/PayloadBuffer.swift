@@ -7,8 +7,10 @@ public struct PayloadBuffer: Sendable {
     public var count: Int { _count }
     @usableFromInline var _count = 0
 
+    /// An empty payload.
     @inlinable public init() {}
 
+    /// Appends one byte; the caller stays within 64 bytes (every frame does).
     @inlinable public mutating func append(_ byte: UInt8) {
         precondition(count < WireFormat.maxPayloadCount, "payload longer than 64 bytes")
         let index = _count
@@ -16,6 +18,7 @@ public struct PayloadBuffer: Sendable {
         _count += 1
     }
 
+    /// Appends two bytes, low byte first.
     @inlinable public mutating func appendLittleEndian(_ value: UInt16) {
         append(UInt8(truncatingIfNeeded: value))
         append(UInt8(truncatingIfNeeded: value >> 8))
@@ -28,11 +31,13 @@ public struct PayloadBuffer: Sendable {
         append(UInt8(truncatingIfNeeded: value >> 16))
     }
 
+    /// Appends four bytes, low byte first.
     @inlinable public mutating func appendLittleEndian(_ value: UInt32) {
         appendLittleEndian(UInt16(truncatingIfNeeded: value))
         appendLittleEndian(UInt16(truncatingIfNeeded: value >> 16))
     }
 
+    /// Calls `body` with the bytes written so far (valid only during the call).
     @inlinable public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try Swift.withUnsafeBytes(of: storage) { try body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
     }

@@ -59,6 +59,7 @@ public struct SampleTracker: Hashable, Sendable {
     public var sampleRateHz: UInt32 { rateHz }
     @usableFromInline var rateHz: UInt32 = 0
 
+    /// A tracker that has seen no sample: the next one is accepted and starts the timeline.
     public init() {}
 
     /// The board restarted (HELLO): forget the previous sample, expect sequence 0.
@@ -96,17 +97,21 @@ public struct SampleTracker: Hashable, Sendable {
         public var timeMicros: UInt64
         /// Frames newly counted lost (accepted samples only).
         public var lost: UInt64
+        /// Accepted, duplicate or reordered.
         public var outcome: Outcome
 
+        /// A step from its fields.
         @inlinable public init(timeMicros: UInt64, lost: UInt64, outcome: Outcome) {
             self.timeMicros = timeMicros
             self.lost = lost
             self.outcome = outcome
         }
 
+        /// The sample is a duplicate (to drop).
         @inlinable public var duplicate: Bool { outcome == .duplicate }
     }
 
+    /// Places a SAMPLE by its sequence number and 24-bit board time (µs): unwraps the time, counts frames lost before it, and says whether to use it.
     @inlinable public mutating func track(sequence: UInt8, boardTime: UInt32) -> Step {
         let time24 = boardTime & 0xFF_FFFF
         guard hasPrevious else {

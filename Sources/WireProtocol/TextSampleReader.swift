@@ -12,11 +12,13 @@ public enum TextLine: Hashable, Sendable {
 
 /// A text format printed by an existing sketch.
 public protocol TextLineFormat {
+    /// How `line` (without its line end) reads in this format.
     static func read(_ line: UnsafeRawBufferPointer) -> TextLine
 }
 
 /// Counters of a text reader.
 public struct TextReaderCounters: Hashable, Sendable {
+    /// Data lines read as samples.
     public var samples: UInt64 = 0
     /// Lines that are not data (banners and other messages).
     public var ignoredLines: UInt64 = 0
@@ -25,6 +27,7 @@ public struct TextReaderCounters: Hashable, Sendable {
     /// Lines longer than `LineAssembler.capacity`, dropped.
     public var overlongLines: UInt64 = 0
 
+    /// All counts zero.
     public init() {}
 }
 
@@ -36,6 +39,7 @@ public struct TextReaderCounters: Hashable, Sendable {
 /// +1 per sample from 0, so a consumer sees the same shape as from the binary
 /// protocol. Fixed buffers only: no allocation per line.
 public struct TextSampleReader<Format: TextLineFormat>: Sendable {
+    /// Lines read so far, by kind (overlong ones included).
     public var counters: TextReaderCounters {
         var counters = lineCounters
         counters.overlongLines = lines.overlongLines
@@ -46,6 +50,7 @@ public struct TextSampleReader<Format: TextLineFormat>: Sendable {
     @usableFromInline var lineCounters = TextReaderCounters()
     @usableFromInline var sequence: UInt8 = 0
 
+    /// A reader at the start of a line, sequence 0.
     public init() {}
 
     /// Bytes of an unfinished line.

@@ -3,6 +3,7 @@ import TiltCore
 /// A frame of protocol version 1: a type, a fixed-size body, and how to
 /// read and write that body. `encode(into:)` produces the wire bytes.
 public protocol WireFrame: Hashable, Sendable {
+    /// The type byte that starts the payload; its `bodyCount` fixes the body's size.
     static var frameType: FrameType { get }
     /// Reads the body; `body.count == Self.frameType.bodyCount` is guaranteed by the caller.
     init(body: UnsafeRawBufferPointer)

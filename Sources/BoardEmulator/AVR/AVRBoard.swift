@@ -18,9 +18,11 @@ public final class AVRBoard: @unchecked Sendable {
     public struct Configuration: Sendable {
         /// The firmware: an ELF built by avr-gcc for the ATmega328P, or an Intel HEX file.
         public var firmwarePath: String
+        /// How simulated time keeps up with the wall clock (real time, a factor, or free-running).
         public var pace: AVRPace
         /// Keep a symlink here pointing at the current pty slave (stable across replugs).
         public var linkPath: String?
+        /// What the MPU-6050 feels, asked at simulated µs since the board was made.
         public var motionSource: any MotionSource
         /// Hold the core in reset until a client first opens the pty, as an Uno
         /// (reset by DTR when its port opens) is seen to start when the host
@@ -30,15 +32,19 @@ public final class AVRBoard: @unchecked Sendable {
         /// Reset the core whenever a client opens the pty (after the first time
         /// too), like the DTR pulse that resets an Uno or Nano when a host opens its port.
         public var resetOnConnect = false
+        /// The simavr core to build (`avr_make_mcu_by_name`); the firmware must be built for it.
         public var mcu = "atmega328p"
+        /// CPU clock, Hz (an Uno's crystal: 16 MHz); sets UART baud timing and cycle counts.
         public var frequency: UInt32 = 16_000_000
         /// The MPU-6050's TWI address (0x69 for a part with AD0 high); nil: no
         /// sensor on the bus (every access NACKed).
         public var sensorAddress: UInt8? = 0x68
         /// Where the MPU-6050's INT pin is wired (D2 = INT0, as sketches expect); nil: not wired.
         public var sensorInterruptPin: AVRPin? = .d2
+        /// The SSD1306's 7-bit TWI address (0x3D for a module with SA0 high).
         public var displayAddress: UInt8 = 0x3C
 
+        /// An atmega328p at 16 MHz with the sensor at 0x68 (INT on D2) and the display at 0x3C.
         public init(firmwarePath: String, pace: AVRPace = .realTime, linkPath: String? = nil,
                     motionSource: any MotionSource = ConstantMotionSource.faceUp) {
             self.firmwarePath = firmwarePath
@@ -58,6 +64,7 @@ public final class AVRBoard: @unchecked Sendable {
         }
     }
 
+    /// What the board was built with.
     public let configuration: Configuration
 
     // Simulation objects: touched only with `simulation` locked.

@@ -24,8 +24,10 @@ public struct AVRDisplayFrame: Sendable, Equatable {
     /// The registers that shape the picture (addressing, remaps, scroll, contrast…).
     public var registers: SSD1306Registers
 
+    /// GDDRAM's size: 8 pages × 128 columns, one byte each (128 × 64 pixels).
     public static let byteCount = 1024
 
+    /// A display with the given RAM (default: all dark) and registers (default: the datasheet's reset values).
     public init(vram: [UInt8] = [UInt8](repeating: 0, count: byteCount), registers: SSD1306Registers = SSD1306Registers()) {
         self.vram = vram
         self.registers = registers
@@ -59,6 +61,7 @@ public struct AVRDisplayFrame: Sendable, Equatable {
 
 /// A consistent snapshot of the board, published by the simulation thread.
 public struct AVRBoardStatus: Sendable {
+    /// Built, waiting, running, unplugged, halted or stopped.
     public var state: AVRRunState
     /// The pty slave a client opens (changes on each `plugIn()`); nil while unplugged.
     public var serialPath: String?
@@ -66,6 +69,7 @@ public struct AVRBoardStatus: Sendable {
     public var simulatedMicros: UInt64
     /// The display, and how many times it changed.
     public var display: AVRDisplayFrame
+    /// Grows by one whenever `display` changes (to redraw only then).
     public var displayGeneration: UInt64
     /// Displays captured at exact board times (`AVRBoard.captureDisplay(atBoardMicros:)`).
     public var displayCaptures: [UInt64: AVRDisplayFrame] = [:]
@@ -73,7 +77,9 @@ public struct AVRBoardStatus: Sendable {
     public var sensorSamples: UInt64
     /// UART bytes each way, and bytes from the AVR dropped because no client read them.
     public var bytesFromAVR: UInt64
+    /// UART bytes the host sent the firmware, since the board was made.
     public var bytesToAVR: UInt64
+    /// UART bytes the firmware sent while no client had the pty open, dropped.
     public var droppedSerialOutput: UInt64
     /// A client has the pty open now.
     public var hostConnected = false
@@ -81,7 +87,10 @@ public struct AVRBoardStatus: Sendable {
 
 /// Simulated seconds per wall second over a stretch of running.
 public struct AVRSpeedReport: Sendable, Equatable {
+    /// Simulated time run in the stretch, seconds.
     public var simulatedSeconds: Double
+    /// Wall-clock time the stretch took, seconds.
     public var wallSeconds: Double
+    /// Simulated seconds per wall second (1 = real time); 0 before any wall time passed.
     public var ratio: Double { wallSeconds > 0 ? simulatedSeconds / wallSeconds : 0 }
 }

@@ -16,7 +16,9 @@ public final class AVRMachine {
     public struct Configuration: Sendable {
         /// An ELF built by avr-gcc, or an Intel HEX file (the Arduino IDE's export).
         public var firmwarePath: String
+        /// The simavr core to build (`avr_make_mcu_by_name`); the firmware must be built for it.
         public var mcu = "atmega328p"
+        /// CPU clock, Hz (an Uno's crystal: 16 MHz); sets UART baud timing and cycle counts.
         public var frequency: UInt32 = 16_000_000
         /// The MPU-6050's TWI address (0x69 for a part with AD0 high); nil: no
         /// sensor on the bus (every access NACKed).
@@ -25,8 +27,10 @@ public final class AVRMachine {
         public var sensorInterruptPin: AVRPin? = .d2
         /// The SSD1306's TWI address (0x3D for a module with SA0 high).
         public var displayAddress: UInt8 = 0x3C
+        /// What the MPU-6050 feels, asked at simulated µs since power-on.
         public var motionSource: any MotionSource
 
+        /// An atmega328p at 16 MHz with the sensor at 0x68 (INT on D2) and the display at 0x3C, lying face-up unless told.
         public init(firmwarePath: String, motionSource: any MotionSource = ConstantMotionSource.faceUp) {
             self.firmwarePath = firmwarePath
             self.motionSource = motionSource
@@ -36,6 +40,7 @@ public final class AVRMachine {
     /// Simulated time per `runBatch()`.
     public static let batchMicros: UInt64 = 1000
 
+    /// What the machine was built with.
     public let configuration: Configuration
     private var avr: OpaquePointer?
     private var displayPart: OpaquePointer?

@@ -5,6 +5,7 @@ public struct AVRPin: Sendable, Hashable, CustomStringConvertible {
     /// 0...7.
     public var bit: UInt8
 
+    /// Pin `bit` (0...7) of I/O port `port` ("B", "C" or "D"), e.g. PD2.
     public init(port: Character, bit: UInt8) {
         self.port = port
         self.bit = bit
@@ -15,5 +16,6 @@ public struct AVRPin: Sendable, Hashable, CustomStringConvertible {
     /// Digital pin 3 (PD3, INT1).
     public static let d3 = AVRPin(port: "D", bit: 3)
 
+    /// The datasheet's name: "PD2".
     public var description: String { "P\(port)\(bit)" }
 }

@@ -11,12 +11,17 @@ public struct IntelHex: Sendable, Equatable {
     /// Images larger than this are refused before any allocation (the largest AVR has 384 KiB).
     public static let maximumImageBytes = 1 << 20
 
+    /// Why a HEX file was refused, with the 1-based line it was found on.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
+        /// The 1-based line of the file.
         public let line: Int
+        /// What is wrong there, naming the fix ("bad checksum; the file is damaged, export it again").
         public let reason: String
+        /// "line N: reason".
         public var description: String { "line \(line): \(reason)" }
     }
 
+    /// Parses records 00 (data), 01 (end), 02 and 04 (segment and linear base; 03 and 05, start addresses, are ignored); checks every checksum.
     public init(parsing text: Substring) throws(ParseError) {
         var image = [UInt8]()
         var base = 0

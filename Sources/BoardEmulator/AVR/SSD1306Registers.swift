@@ -31,6 +31,7 @@ public struct SSD1306Registers: Sendable, Hashable {
     public var scrollActive = false
     /// 0xA3: rows fixed at the top, rows that scroll vertically.
     public var verticalScrollTop: UInt8 = 0
+    /// 0xA3's second byte: rows in the vertical scroll area (64: the whole panel).
     public var verticalScrollRows: UInt8 = 64
     /// Rows the diagonal scroll has moved the vertical scroll area up by.
     public var verticalScrollOffset: UInt8 = 0
@@ -39,6 +40,7 @@ public struct SSD1306Registers: Sendable, Hashable {
     /// One display frame in CPU cycles (from 0xD5, 0xD9, 0xA8; see docs/emulator.md).
     public var frameCycles: UInt64 = 0
 
+    /// The datasheet's reset values: page addressing, display off, contrast 0x7F, no scroll.
     public init() {}
 
     /// Rows the panel lights (the multiplex ratio).

@@ -9,7 +9,9 @@ public protocol EmulatedBoard: AnyObject, Sendable {
     var displayedFrame: TiltDisplay.Frame { get }
     /// Gray level (0...255) of a lit pixel now: the display's contrast as brightness.
     var displayedBrightness: UInt8 { get }
+    /// Powers the board on and starts its thread (or holds it until a host opens the pty, if so configured).
     func start()
+    /// Stops the thread and closes the pty for good; the board cannot start again.
     func stop()
     /// The reset button: HELLO again, sequence and board time restart.
     func reset()
@@ -28,20 +30,24 @@ public protocol EmulatedBoard: AnyObject, Sendable {
 /// Output a board made that no host received: sent while no one had the port
 /// open (avr: UART bytes) or read it (native: SAMPLE frames that did not fit).
 public struct UnreadOutput: Sendable, Equatable {
+    /// How many units were lost.
     public var count: UInt64
     /// What is counted ("bytes"), and when it is lost ("while no host had the port open").
     public var unit: String
+    /// When they were lost, for the message ("while no host had the port open").
     public var circumstance: String
 }
 
 extension NativeBoard: EmulatedBoard {
     public var displayedFrame: TiltDisplay.Frame { screen }
     public var displayedBrightness: UInt8 { 0xFF }
+    /// SAMPLE frames dropped because the host read too slowly (the output buffer was full).
     public var unreadOutput: UnreadOutput { UnreadOutput(count: currentStatus.samplesDroppedUnread, unit: "SAMPLE frames",
                                                    circumstance: "because no host read them in time") }
 }
 
 extension AVRBoard: EmulatedBoard {
+    /// UART bytes the firmware sent while no host had the pty open.
     public var unreadOutput: UnreadOutput { UnreadOutput(count: currentStatus.droppedSerialOutput, unit: "bytes",
                                                  circumstance: "while no host had the port open") }
     /// What the glass shows (`AVRDisplayFrame.glass`).

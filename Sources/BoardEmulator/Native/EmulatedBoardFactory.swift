@@ -4,17 +4,21 @@ import Foundation
 /// to native when the default firmware is missing and cannot be built, or
 /// simavr refuses it. `tiltsim` and demos share this.
 public struct EmulatedBoardFactory: Sendable {
+    /// Which board model runs: the real firmware in simavr, or the Swift model of it.
     public enum Engine: String, Sendable, CaseIterable {
+        /// simavr running the firmware ELF; the Swift `NativeBoard`.
         case avr, native
     }
 
     /// The firmware `make -C Hardware` builds, relative to the source tree.
     public static let defaultFirmware = "Hardware/build/tiltserial.elf"
 
+    /// The engine asked for; avr falls back to native when the default firmware cannot be had.
     public var engine: Engine = .avr
     /// nil: `FirmwareLocation.find()` (the source tree's, built if missing, or
     /// the installed one); a given path is never built, and missing is an error.
     public var firmwarePath: String?
+    /// How simulated time keeps up with the wall clock.
     public var pace: AVRPace = .realTime
     /// The motion's path (script or recording); noise is added per board at its sample rate.
     public var motion: Motion.Path = .script(Scenarios.rest)
@@ -22,6 +26,7 @@ public struct EmulatedBoardFactory: Sendable {
     public var noiseScale: Double = 1
     /// Native only.
     public var sampleRateHz: Int = 100
+    /// Transmission faults to inject (native only; none by default).
     public var faults: FaultSpec = .none
     /// Repeat the motion instead of holding its last pose.
     public var loopMotion = false
@@ -29,6 +34,7 @@ public struct EmulatedBoardFactory: Sendable {
     /// so the host sees the boot output and the motion from its start.
     public var holdUntilOpened = false
 
+    /// A description of one board; every value has the default `tiltsim` uses without options.
     public init(engine: Engine = .avr, firmwarePath: String? = nil, pace: AVRPace = .realTime,
                 motion: Motion.Path = .script(Scenarios.rest), noiseScale: Double = 1,
                 sampleRateHz: Int = 100, faults: FaultSpec = .none,
@@ -46,8 +52,18 @@ public struct EmulatedBoardFactory: Sendable {
 
     /// Why no board could be made: one line naming the fix.
     public struct Failure: Error, CustomStringConvertible, Sendable {
-        public enum Kind: Sendable { case missingFile, badFile, system }
+        /// What went wrong: a firmware file that is missing, one that is not usable, or the system (pty, simavr).
+        public enum Kind: Sendable {
+            /// The firmware file is not there.
+            case missingFile
+            /// The firmware file is there but simavr cannot load it.
+            case badFile
+            /// Not the file's fault: the system refused (a pty, memory) or simavr failed.
+            case system
+        }
+        /// The one line to print, naming the fix.
         public let description: String
+        /// Which kind of failure, for the exit code.
         public let kind: Kind
     }
 

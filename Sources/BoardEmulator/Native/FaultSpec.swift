@@ -13,12 +13,16 @@ public struct FaultSpec: Hashable, Sendable, CustomStringConvertible {
     public var insertRate: Double = 0
     /// Insert a run of 2…`garbageMaxLength` random bytes before a byte.
     public var garbageRate: Double = 0
+    /// Longest garbage run, bytes (at least 2).
     public var garbageMaxLength: Int = 32
+    /// Seed of the fault generator (SplitMix64): the same seed gives the same faults.
     public var seed: UInt64 = 1
     /// Faults only touch frames created in [from, until) of board lifetime, µs.
     public var activeFromMicros: UInt64 = 0
+    /// End of the window, board lifetime µs (exclusive); `.max`: no end.
     public var activeUntilMicros: UInt64 = .max
 
+    /// Faults at the given rates (each a probability per byte, 0 to 0.5); `garbageMaxLength` below 2 counts as 2.
     public init(flipRate: Double = 0, dropRate: Double = 0, insertRate: Double = 0, garbageRate: Double = 0,
                 garbageMaxLength: Int = 32, seed: UInt64 = 1,
                 activeFromMicros: UInt64 = 0, activeUntilMicros: UInt64 = .max) {
@@ -40,6 +44,7 @@ public struct FaultSpec: Hashable, Sendable, CustomStringConvertible {
 
     /// Why a `--faults` text is not valid: one line naming the fix.
     public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The message, e.g. "fault rate flip=2 is per byte: use 0 to 0.5".
         public let description: String
     }
 
@@ -74,6 +79,7 @@ public struct FaultSpec: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The text form, as `init(parsing:)` reads it (without the window).
     public var description: String {
         "flip=\(flipRate),drop=\(dropRate),insert=\(insertRate),garbage=\(garbageRate),seed=\(seed)"
     }
@@ -89,10 +95,15 @@ extension Substring {
 /// bytes, its delimiter, or the delimiter before it (which merges the two runs),
 /// so the host decodes exactly the frames sent minus the frames hit.
 public struct FaultCounters: Hashable, Sendable {
+    /// Bytes whose one random bit was flipped.
     public var bitFlips: UInt64 = 0
+    /// Bytes dropped.
     public var droppedBytes: UInt64 = 0
+    /// Single random bytes inserted (not counting garbage runs).
     public var insertedBytes: UInt64 = 0
+    /// Garbage runs inserted.
     public var garbageRuns: UInt64 = 0
+    /// Bytes in all garbage runs together.
     public var garbageBytes: UInt64 = 0
     /// Zero bytes that faults put on the wire (a flip to 0x00, inserted 0x00):
     /// each can split a run in two, so the host may count that many extra errors.
@@ -111,6 +122,7 @@ public struct FaultCounters: Hashable, Sendable {
     public var samplesWhole: UInt64 = 0
     /// `NativeBoard.stall` calls.
     public var stalls: UInt64 = 0
+    /// All counts zero.
     public init() {}
 
     /// Fault events (each flip, drop, insertion, garbage run).

@@ -21,6 +21,7 @@ import Glibc
 /// board whose host does not read drops whole SAMPLE frames like a full UART
 /// buffer. All public methods are safe from any thread.
 public final class NativeBoard: @unchecked Sendable {
+    /// What the board was built with.
     public let configuration: Configuration
     let renderer: FrameRenderer
     let tileID: UInt16

@@ -1,6 +1,7 @@
 import TiltAssets
 
 extension NativeBoard {
+    /// What to build: sample rate, pace, pty link, motion, faults, output buffer, firmware version, art.
     public struct Configuration: Sendable {
         /// SAMPLE frames per second at power-on (1…65535; the period is rounded to whole µs).
         public var sampleRateHz: Int
@@ -10,6 +11,7 @@ extension NativeBoard {
         public var linkPath: String?
         /// What the sensor feels; asked at board lifetime µs.
         public var motionSource: any MotionSource
+        /// Transmission faults to inject (`.none`: a clean line).
         public var faults: FaultSpec
         /// Stop sampling after this many samples since the last power-on/reset (finite runs, tests).
         public var sampleLimit: UInt64?
@@ -24,6 +26,7 @@ extension NativeBoard {
         /// the pty, as an Uno reset by its port opening is seen to start then.
         public var holdUntilOpened = false
 
+        /// A board at 100 Hz, real time, at rest, with a 4096-byte output buffer and firmware 1.0.0 unless told.
         public init(sampleRateHz: Int = 100, pace: AVRPace = .realTime, linkPath: String? = nil,
                     motionSource: any MotionSource = Motion(.script(Scenarios.rest)), faults: FaultSpec = .none,
                     sampleLimit: UInt64? = nil, outputBufferBytes: Int = 4096,

@@ -3,10 +3,13 @@ import WireProtocol
 
 /// What a `NativeBoard` has done so far, published by its thread after every step.
 public struct NativeBoardStatus: Sendable {
+    /// Where the board is in its life.
     public enum State: Sendable, Equatable {
+        /// Built, not started; started but off until a host opens the pty; sending; cable pulled; stopped for good.
         case idle, waitingForHost, running, unplugged, stopped
     }
 
+    /// Where the board is in its life now.
     public var state: State = .idle
     /// The pty slave a host opens now; nil while unplugged or stopped.
     public var serialPath: String?
@@ -20,7 +23,9 @@ public struct NativeBoardStatus: Sendable {
     public var samplesSent: UInt64 = 0
     /// Frames of every type put on the wire.
     public var framesSent: UInt64 = 0
+    /// HELLO frames sent (at each power-on or reset, and on HOST_HELLO or CONFIGURE).
     public var hellosSent: UInt64 = 0
+    /// PONG frames sent (one per PING).
     public var pongsSent: UInt64 = 0
     /// SAMPLE frames not sent because the output was full (nobody reading), like
     /// the firmware's full TX buffer: the host sees them as a sequence gap.
@@ -33,7 +38,9 @@ public struct NativeBoardStatus: Sendable {
     public var faults = FaultCounters()
     /// How the board decoded what the host sent.
     public var input = DecoderCounters()
+    /// OFFSETS frames received intact.
     public var offsetsReceived: UInt64 = 0
+    /// PING frames received intact.
     public var pingsReceived: UInt64 = 0
     /// The last OFFSETS, nil before any (or after a reset).
     public var lastOffsets: OffsetsFrame?
@@ -43,5 +50,6 @@ public struct NativeBoardStatus: Sendable {
     /// True while the waiting screen shows (no OFFSETS within the last second).
     public var showsWaitingScreen = true
 
+    /// A board that has done nothing yet (idle, all counts zero, waiting screen).
     public init() {}
 }

@@ -8,10 +8,12 @@ public struct RunPlan: Sendable {
     public var timeoutMicros: UInt64
     /// Regular expressions: a serial line matching any of them fails the run.
     public var failPatterns: [String]
+    /// What to do, in order (wait for text, send bytes, change the motion, check a screen...).
     public var steps: [RunStep]
     /// Screens saved or compared at fixed instants, whatever the steps are doing.
     public var timedScreens: [TimedScreen]
 
+    /// A plan that times out at `timeoutMicros` simulated µs; everything else optional.
     public init(timeoutMicros: UInt64, failPatterns: [String] = [], steps: [RunStep] = [], timedScreens: [TimedScreen] = []) {
         self.timeoutMicros = timeoutMicros
         self.failPatterns = failPatterns
@@ -43,14 +45,19 @@ public enum RunStep: Sendable {
 
 /// A screen to save or check at a fixed simulated time.
 public struct TimedScreen: Sendable {
+    /// Save the screen under a name, or compare it with an expected one.
     public enum Action: Sendable {
+        /// Save the screen as `name` (a PNG when the command writes files).
         case save(name: String)
         case expect(name: String, frame: Frame)
     }
 
+    /// When, simulated µs since power-on.
     public var atMicros: UInt64
+    /// Save or compare.
     public var action: Action
 
+    /// `action` at `atMicros` simulated µs since power-on.
     public init(atMicros: UInt64, action: Action) {
         self.atMicros = atMicros
         self.action = action

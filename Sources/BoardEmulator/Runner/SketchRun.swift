@@ -5,7 +5,9 @@ import TiltDisplay
 /// most 1 ms, cut short at the plan's own times), so the same sketch, plan and
 /// motion give the same serial bytes, screens and outcome, run after run.
 public final class SketchRun {
+    /// The simulated board the sketch runs on.
     public let machine: AVRMachine
+    /// The steps, timed screens and fail patterns the run follows.
     public let plan: RunPlan
     /// Simulated time reached.
     public private(set) var nowMicros: UInt64

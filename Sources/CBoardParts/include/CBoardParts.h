@@ -36,8 +36,11 @@ enum {
 /// (done, crashed). Returns the core state.
 int cbp_avr_run_until(struct avr_t *avr, uint64_t until_cycle);
 
+/// The core's cycle counter (avr->cycle): CPU cycles since the core was made.
 uint64_t cbp_avr_cycle(const struct avr_t *avr);
+/// The core's clock, Hz (avr->frequency).
 uint32_t cbp_avr_frequency(const struct avr_t *avr);
+/// The core's state now, one of CBP_STATE_* (avr->state).
 int cbp_avr_state(const struct avr_t *avr);
 /// Resets the core like the reset pin (RAM kept, registers and I/O cleared).
 void cbp_avr_reset(struct avr_t *avr);
@@ -61,13 +64,18 @@ enum {
 /// A TWI irq value split into its fields. `address` is the 8-bit address byte
 /// (7-bit address << 1 | read bit).
 typedef struct { uint8_t conditions; uint8_t address; uint8_t data; } cbp_twi_message;
+/// Splits a TWI irq value (avr_twi_msg_irq_t) into conditions, address byte and data.
 cbp_twi_message cbp_twi_decode(uint32_t value);
+/// Packs conditions (CBP_TWI_*), address byte and data into a TWI irq value, like avr_twi_irq_msg.
 uint32_t cbp_twi_encode(uint8_t conditions, uint8_t address, uint8_t data);
 
 /// Signature of an irq notify hook (same as simavr's avr_irq_notify_t).
 typedef void (*cbp_irq_hook)(struct avr_irq_t *irq, uint32_t value, void *context);
+/// Calls `hook(irq, value, context)` whenever `irq` is raised (avr_irq_register_notify).
 void cbp_irq_register(struct avr_irq_t *irq, cbp_irq_hook hook, void *context);
+/// Removes a hook registered with the same `hook` and `context` (avr_irq_unregister_notify).
 void cbp_irq_unregister(struct avr_irq_t *irq, cbp_irq_hook hook, void *context);
+/// Raises `irq` with `value`, running its hooks synchronously (avr_raise_irq).
 void cbp_irq_raise(struct avr_irq_t *irq, uint32_t value);
 
 // MARK: TWI master (cbp_twi.c)
@@ -77,8 +85,11 @@ void cbp_irq_raise(struct avr_irq_t *irq, uint32_t value);
 /// status codes, bus time follows TWBR/TWPS. Installed by cbp_avr_create;
 /// owned by the core (freed by cbp_avr_destroy).
 typedef struct cbp_twi cbp_twi;
+/// Adds our TWI model to `avr` as an I/O module ("twi-bus"); NULL when out of memory.
 cbp_twi *cbp_twi_install(struct avr_t *avr);
+/// The TWI model installed on `avr`, or NULL if none.
 cbp_twi *cbp_twi_find(struct avr_t *avr);
+/// The bus irq `which` (CBP_TWI_INPUT or CBP_TWI_OUTPUT) of the installed TWI model.
 struct avr_irq_t *cbp_twi_bus_irq(struct avr_t *avr, int which);
 /// CPU cycles the bus has been busy (START, bytes, STOP) since power-on.
 uint64_t cbp_twi_bus_cycles(struct avr_t *avr);
@@ -120,6 +131,7 @@ typedef struct cbp_ssd1306 cbp_ssd1306;
 /// A 128x64 SSD1306 on the TWI bus at 7-bit `address` (0x3C, or 0x3D with SA0
 /// high), in its power-on state. The reset line is not wired (it stays high).
 cbp_ssd1306 *cbp_ssd1306_create(struct avr_t *avr, uint8_t address);
+/// Unregisters the part from the bus and frees it; call before the core is destroyed.
 void cbp_ssd1306_destroy(cbp_ssd1306 *part);
 /// Power-on reset: the datasheet's reset values (page addressing, display off), GDDRAM cleared.
 void cbp_ssd1306_power_on(cbp_ssd1306 *part);
@@ -140,9 +152,11 @@ uint8_t cbp_ssd1306_flags(const cbp_ssd1306 *part, uint8_t *contrast);
 /// (simavr drops its cycle timers on reset; a part is a separate chip).
 typedef struct cbp_timer cbp_timer;
 typedef void (*cbp_timer_hook)(void *context);
+/// A stopped timer that calls `hook(context)` when it fires; NULL when out of memory.
 cbp_timer *cbp_timer_create(struct avr_t *avr, cbp_timer_hook hook, void *context);
 /// Fires `hook` once the core reaches `cycle` (at once if it already has); replaces any earlier time.
 void cbp_timer_at(cbp_timer *timer, uint64_t cycle);
+/// Stops the timer; it fires no more until the next cbp_timer_at.
 void cbp_timer_cancel(cbp_timer *timer);
 /// Whether the core was reset since the last call (the timer then fires right
 /// after the reset, so the part can drive its pins again).

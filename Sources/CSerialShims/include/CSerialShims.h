@@ -11,6 +11,7 @@ int cserial_ioctl_none(int fd, unsigned long request);
 int cserial_set_nonblocking(int fd, int on);
 /// Major and minor numbers of a device id (glibc's macros).
 unsigned int cserial_dev_major(dev_t dev);
+/// cserial_dev_major's counterpart: the minor number (glibc's minor()).
 unsigned int cserial_dev_minor(dev_t dev);
 
 #include <poll.h>

@@ -17,12 +17,14 @@ import TiltCore
 /// (the gyro data registers in the high half); accel X, Y, Z at 8192 counts
 /// per g in the high half (what MotionApps 2.0 assumes); two bytes of zero.
 public struct MPU6050DMP: Sendable, Hashable {
+    /// Bytes per FIFO packet (MotionApps 2.0's DMP_PACKET_SIZE): 16 quaternion + 12 gyro + 12 accel + 2.
     public static let packetSize = 42
     /// Where MotionApps 2.0's FIFO rate divisor lives in DMP memory.
     static let rateDivisorAddress = 2 * 256 + 0x16
 
     private var samplesSinceReset: UInt64 = 0
 
+    /// A DMP just after reset: no packets emitted yet.
     public init() {}
 
     func emitsPackets(userControl: UInt8) -> Bool { userControl & 0xC0 == 0xC0 }

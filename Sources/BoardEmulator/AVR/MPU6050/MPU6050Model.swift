@@ -41,6 +41,7 @@ public struct MPU6050Model: Sendable {
     /// The width of the INT pulse without LATCH_INT_EN.
     public static let interruptPulseMicros: UInt64 = 50
 
+    /// A part just powered on: registers at their reset values, asleep (PWR_MGMT_1 = 0x40), WHO_AM_I 0x68.
     public init() {
         registers = [UInt8](repeating: 0, count: 128)
         memory = [UInt8](repeating: 0, count: 32 * 256)
@@ -68,6 +69,7 @@ public struct MPU6050Model: Sendable {
 
     private func register(_ r: UInt8) -> UInt8 { registers[Int(r)] }
 
+    /// PWR_MGMT_1's SLEEP bit (6): no samples, data registers frozen.
     public var isAsleep: Bool { register(Register.powerManagement1) & 0x40 != 0 }
     /// CYCLE without SLEEP: one accelerometer sample per wake-up (LP_WAKE_CTRL).
     public var isCycling: Bool { !isAsleep && register(Register.powerManagement1) & 0x20 != 0 }
@@ -86,7 +88,9 @@ public struct MPU6050Model: Sendable {
         return (1_000_000 / gyroOutputRateHz) * (1 + UInt64(register(Register.sampleRateDivider)))
     }
 
+    /// ACCEL_CONFIG's AFS_SEL (bits 4:3): ±2, 4, 8 or 16 g.
     public var accelRange: AccelRange { AccelRange(rawValue: (register(Register.accelConfig) >> 3) & 3)! }
+    /// GYRO_CONFIG's FS_SEL (bits 4:3): ±250, 500, 1000 or 2000 °/s.
     public var gyroRange: GyroRange { GyroRange(rawValue: (register(Register.gyroConfig) >> 3) & 3)! }
 
     /// Bytes waiting in the FIFO.
