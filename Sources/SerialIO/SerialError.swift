@@ -75,5 +75,6 @@ public enum SerialError: Error, Equatable, Sendable {
 }
 
 extension SerialError: CustomStringConvertible {
+    /// The same line as `message`.
     public var description: String { message }
 }

@@ -15,6 +15,7 @@ public enum ArtError: Error, Hashable, Sendable, CustomStringConvertible {
     /// An icon has lit pixels in its outer ring, where its halo goes.
     case itemBorder(name: String)
 
+    /// One line for people: which art is wrong and how.
     public var description: String {
         switch self {
         case .tileSize(let width, let height):

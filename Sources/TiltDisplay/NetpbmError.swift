@@ -31,6 +31,7 @@ public enum NetpbmError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A PGM sample (number `index`, at x, y) is `value`, above the file's `maxval`.
     case aboveMaxval(format: String, index: Int, x: Int, y: Int, value: Int, maxval: Int)
 
+    /// One line for people: where the file is wrong (pixel index and x, y where known).
     public var description: String {
         switch self {
         case .wrongMagic(let expected, let found):

@@ -20,12 +20,6 @@ import Testing
     /// lines would only make the merge conflict. Their owners document them;
     /// the lead empties this list after merging.
     static let ownedByOtherHelpers: Set<String> = [
-        "Sources/SerialIO/SerialError.swift",  // errors14: SerialError keeps Errno
-        "Sources/TiltserialCommand/Failure.swift",  // errors14: one exit-code table
-        "Sources/TiltDisplay/ArtError.swift",  // errors14: becomes an enum
-        "Sources/TiltDisplay/NetpbmError.swift",  // errors14: becomes an enum
-        "Sources/BoardEmulator/AVR/AVRBoardError.swift",  // errors14: becomes an enum
-        "Sources/BoardEmulator/Native/NativeBoardError.swift",  // errors14: becomes an enum
         // names14: TiltDisplay.Frame becomes Screen on these lines
         "Sources/BoardEmulator/Native/EmulatedBoard.swift: public var displayedFrame",
         "Sources/BoardEmulator/Native/EmulatedBoard.swift: public var displayedBrightness",

@@ -34,6 +34,7 @@ public enum AVRBoardError: Error, Equatable, CustomStringConvertible {
         }
     }
 
+    /// One line for people: what went wrong and the fix.
     public var description: String {
         switch self {
         case .cannotOpenFirmware(let path, let errno):

@@ -15,6 +15,7 @@ public enum NativeBoardError: Error, CustomStringConvertible {
     /// `plugIn()` after `stop()`.
     case stopped
 
+    /// One line for people: what went wrong and the fix.
     public var description: String {
         switch self {
         case .sampleRate(let hz):
