@@ -12,14 +12,14 @@ public enum TiltAssets {
         public let description: String
     }
 
-    /// The content tile, the ribbon art and the drawer's items, ready for a `FrameRenderer`.
+    /// The content tile, the ribbon art and the drawer's items, ready for a `ScreenRenderer`.
     public struct Art: Sendable {
         public let tile: ContentTile
         public let ribbon: RibbonArt
         /// The drawer's item icons, in its order, named after their files (item-NAME.pbm).
         public let items: ItemArt
         /// A renderer over this art.
-        public var renderer: FrameRenderer { FrameRenderer(tile: tile, ribbon: ribbon, items: items) }
+        public var renderer: ScreenRenderer { ScreenRenderer(tile: tile, ribbon: ribbon, items: items) }
     }
 
     /// The embedded art, parsed once per process (the host asks at start-up, the

@@ -2,19 +2,19 @@ import TiltDisplay
 import WireProtocol
 
 /// The board's screen as the host last told it to draw: the last OFFSETS and
-/// the drawer scene (DRAWER, PIN), rendered with the same `FrameRenderer` the
+/// the drawer scene (DRAWER, PIN), rendered with the same `ScreenRenderer` the
 /// firmware's algorithm matches (docs/display.md), so a live view shows
 /// exactly what the OLED shows.
 public struct DisplayMirror: Sendable {
-    public let renderer: FrameRenderer
+    public let renderer: ScreenRenderer
     /// The current frame (blank until the first `show`).
-    public private(set) var frame = Frame()
+    public private(set) var frame = Screen()
     /// What is drawn.
     public private(set) var scene = BoardScene()
     /// The OFFSETS frame drawn last.
     public var shown: OffsetsFrame? { scene.offsets }
 
-    public init(renderer: FrameRenderer) {
+    public init(renderer: ScreenRenderer) {
         self.renderer = renderer
     }
 

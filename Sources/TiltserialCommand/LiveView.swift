@@ -32,7 +32,7 @@ final class LiveView {
     private var seen = (lost: UInt64(0), errors: UInt64(0), fires: UInt64(0))
     private var grew = (lost: UInt64?.none, errors: UInt64?.none, fires: UInt64?.none)
 
-    init(console: Console, port: String, renderer: FrameRenderer, mode: ViewMode) {
+    init(console: Console, port: String, renderer: ScreenRenderer, mode: ViewMode) {
         self.console = console
         self.port = port
         self.mode = mode

@@ -54,8 +54,7 @@ struct E2EFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The OLED's frame (TiltDisplay's; WireProtocol has a `Frame` too).
-typealias Screen = TiltDisplay.Frame
+/// The OLED's frame (TiltDisplay's; WireProtocol has a `Screen` too).
 
 let shippedArt = try! TiltAssets.load()
 

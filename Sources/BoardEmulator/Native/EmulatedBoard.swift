@@ -6,7 +6,7 @@ public protocol EmulatedBoard: AnyObject, Sendable {
     /// The pty slave a host opens now; nil while unplugged or stopped.
     var serialPath: String? { get }
     /// What the board's display shows now (dark while the display is off).
-    var displayedFrame: TiltDisplay.Frame { get }
+    var displayedFrame: Screen { get }
     /// Gray level (0...255) of a lit pixel now: the display's contrast as brightness.
     var displayedBrightness: UInt8 { get }
     func start()
@@ -35,7 +35,7 @@ public struct UnreadOutput: Sendable, Equatable {
 }
 
 extension NativeBoard: EmulatedBoard {
-    public var displayedFrame: TiltDisplay.Frame { screen }
+    public var displayedFrame: Screen { screen }
     public var displayedBrightness: UInt8 { 0xFF }
     public var unreadOutput: UnreadOutput { UnreadOutput(count: currentStatus.samplesDroppedUnread, unit: "SAMPLE frames",
                                                    circumstance: "because no host read them in time") }
@@ -45,6 +45,6 @@ extension AVRBoard: EmulatedBoard {
     public var unreadOutput: UnreadOutput { UnreadOutput(count: currentStatus.droppedSerialOutput, unit: "bytes",
                                                  circumstance: "while no host had the port open") }
     /// What the glass shows (`AVRDisplayFrame.glass`).
-    public var displayedFrame: TiltDisplay.Frame { displayFrame.glass }
+    public var displayedFrame: Screen { displayFrame.glass }
     public var displayedBrightness: UInt8 { displayFrame.brightness }
 }

@@ -38,14 +38,14 @@ public enum RunStep: Sendable {
     /// The screen now, handed to the run's sink under this name.
     case saveScreen(name: String)
     /// The screen now must equal this frame (named for messages).
-    case expectScreen(name: String, frame: Frame)
+    case expectScreen(name: String, frame: Screen)
 }
 
 /// A screen to save or check at a fixed simulated time.
 public struct TimedScreen: Sendable {
     public enum Action: Sendable {
         case save(name: String)
-        case expect(name: String, frame: Frame)
+        case expect(name: String, frame: Screen)
     }
 
     public var atMicros: UInt64
@@ -74,9 +74,9 @@ public enum RunEvent: Sendable {
     /// Bytes the sketch sent, as they came.
     case serial([UInt8])
     /// A screen to save (`saveScreen`, `TimedScreen.save`).
-    case screen(name: String, frame: Frame, atMicros: UInt64)
+    case screen(name: String, frame: Screen, atMicros: UInt64)
     /// A screen that differed from what was expected: what it showed instead.
-    case screenMismatch(name: String, actual: Frame, atMicros: UInt64)
+    case screenMismatch(name: String, actual: Screen, atMicros: UInt64)
     /// A one-line account of a step (matched text, screens, motions).
     case note(String, atMicros: UInt64)
 }
