@@ -50,7 +50,7 @@ import WireProtocol
             counters.ticks = 4_115_226_300
             counters.fires = 1_234_567
         }
-        let tick = Tick(timeMicros: 1, index: 1, x: Fixed(raw: 65536), y: Fixed(raw: 32768), recipeOffsets: nil,
+        let tick = Tick(time: BoardTime(micros: 1), index: 1, x: Fixed(raw: 65536), y: Fixed(raw: 32768), recipeOffsets: nil,
                         viewportX: 65535, viewportY: 65535, stretch: Fixed(raw: 100 << 16), ribbonX: 0, ribbonBottom: 0,
                         engaged: true, fired: false, wiggling: false)
         let raw = RawSample(accel: Axes3(x: -32768, y: -32768, z: -32768), temperature: -32768, gyro: Axes3(x: -32768, y: -32768, z: -32768))
