@@ -103,7 +103,7 @@ let package = Package(
         .target(name: "CRecipeOracle", path: "Tests/CRecipeOracle"),
         .testTarget(name: "TiltPhysicsTests", dependencies: ["TiltPhysics", "TiltCore", "TiltMotion", "CRecipeOracle"]),
         .testTarget(name: "TiltDisplayTests", dependencies: ["TiltDisplay", "TiltAssets", "TiltCore"]),
-        .testTarget(name: "TiltPipelineTests", dependencies: ["TiltPipeline", "WireProtocol", "TiltPhysics", "TiltCore"]),
+        .testTarget(name: "TiltPipelineTests", dependencies: ["TiltPipeline", "WireProtocol", "TiltPhysics", "TiltCore", "TiltMotion"]),
         .target(name: "CPtyInterposer", path: "Tests/CPtyInterposer"),
         .testTarget(name: "SerialIOTests", dependencies: ["SerialIO", "CPtyInterposer"]),
         .testTarget(name: "FirmwareProtocolTests", dependencies: ["FirmwareCore", "WireProtocol", "TiltDisplay", "TiltAssets", "TiltCore"]),
