@@ -16,6 +16,7 @@ public struct BoardTime: Hashable, Comparable, Sendable, CustomStringConvertible
     /// The board's start.
     public static let zero = BoardTime(micros: 0)
 
+    /// Earlier on the board's clock.
     @inlinable public static func < (a: BoardTime, b: BoardTime) -> Bool { a.micros < b.micros }
 
     /// "N µs", as the status lines say it.

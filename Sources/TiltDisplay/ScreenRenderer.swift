@@ -1,21 +1,24 @@
-/// Draws the board's frame from the OFFSETS fields, exactly per docs/display.md:
+/// Draws the board's screen from the OFFSETS fields, exactly per docs/display.md:
 /// the content (the tile repeated) from the viewport, with the ribbon art on top.
 ///
 /// Pure and allocation-free: it works a page byte at a time (the same algorithm
 /// as the firmware's `tilt_render_page`) and writes into a caller-owned `Screen`.
 public struct ScreenRenderer: Hashable, Sendable {
+    /// The map tile, repeated to fill the content.
     public let tile: ContentTile
+    /// The ribbon's art, drawn over the map.
     public let ribbon: RibbonArt
     /// The drawer's item icons (none: the drawer scene draws no icons).
     public let items: ItemArt
 
+    /// A renderer for this tile, ribbon and item art.
     public init(tile: ContentTile, ribbon: RibbonArt, items: ItemArt = .none) {
         self.tile = tile
         self.ribbon = ribbon
         self.items = items
     }
 
-    /// Renders one frame. The inputs are the OFFSETS fields, in content pixels:
+    /// Renders one screen. The inputs are the OFFSETS fields, in content pixels:
     /// viewport x/y (content pixel at the display's top-left corner), ribbon x (the
     /// art's left column) and ribbon bottom (one past the art's last row; 0 hides it).
     public func render(viewportX: UInt16, viewportY: UInt16, ribbonX: UInt16, ribbonBottom: UInt16, into frame: inout Screen) {

@@ -94,13 +94,14 @@ public struct SampleTracker: Hashable, Sendable {
 
     /// Outcome of one sample.
     public struct Step: Hashable, Sendable {
-        /// The sample's unwrapped time (accepted), or the last accepted one's.
-        /// The sample's board time, unwrapped from SAMPLE's 24-bit `t_us`.
+        /// The sample's board time, unwrapped from SAMPLE's 24-bit `t_us`
+        /// (accepted), or the last accepted one's.
         public var time: BoardTime
         /// Frames newly counted lost (accepted samples only).
         public var lost: UInt64
         public var outcome: Outcome
 
+        /// A step with every field given.
         @inlinable public init(time: BoardTime, lost: UInt64, outcome: Outcome) {
             self.time = time
             self.lost = lost
