@@ -92,7 +92,7 @@ let package = Package(
         ]),
         .executableTarget(name: "tiltsim", dependencies: ["TiltsimCommand"]),
         // Draws docs/plots (physics): swift run physics-plots docs/plots
-        .executableTarget(name: "physics-plots", dependencies: ["TiltPhysics", "TiltCore"], path: "Sources/PhysicsPlots"),
+        .executableTarget(name: "physics-plots", dependencies: ["TiltPhysics", "TiltCore", "TiltMotion"], path: "Sources/PhysicsPlots"),
         // Writes SettingsOptions.swift and docs/usage.md's settings table from the table: swift run settings-codegen
         .executableTarget(name: "settings-codegen", dependencies: ["TiltserialSettings"], path: "Sources/SettingsCodegen"),
 
@@ -103,9 +103,9 @@ let package = Package(
         .testTarget(name: "TiltCoreTests", dependencies: ["TiltCore"]),
         .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "TiltCore"]),
         .target(name: "CRecipeOracle", path: "Tests/CRecipeOracle"),
-        .testTarget(name: "TiltPhysicsTests", dependencies: ["TiltPhysics", "TiltCore", "CRecipeOracle"]),
+        .testTarget(name: "TiltPhysicsTests", dependencies: ["TiltPhysics", "TiltCore", "TiltMotion", "CRecipeOracle"]),
         .testTarget(name: "TiltDisplayTests", dependencies: ["TiltDisplay", "TiltAssets", "TiltCore"]),
-        .testTarget(name: "TiltPipelineTests", dependencies: ["TiltPipeline", "WireProtocol", "TiltPhysics", "TiltCore"]),
+        .testTarget(name: "TiltPipelineTests", dependencies: ["TiltPipeline", "WireProtocol", "TiltPhysics", "TiltCore", "TiltMotion"]),
         .target(name: "CPtyInterposer", path: "Tests/CPtyInterposer"),
         .testTarget(name: "SerialIOTests", dependencies: ["SerialIO", "CPtyInterposer"]),
         .testTarget(name: "FirmwareProtocolTests", dependencies: ["FirmwareCore", "WireProtocol", "TiltDisplay", "TiltAssets", "TiltCore"]),

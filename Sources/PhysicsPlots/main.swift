@@ -4,24 +4,15 @@
 //   swift run physics-plots docs/plots
 import Foundation
 import TiltCore
+import TiltMotion
 import TiltPhysics
 
 let directory = CommandLine.arguments.dropFirst().first ?? "docs/plots"
 
-/// A pose: degrees from face-up toward face-forward, and right side down.
-struct Pose {
-    var pitch: Double
-    var roll: Double = 0
-}
-
-let restPitch = 60.0
-
-func raw(_ pose: Pose) -> RawSample {
-    let p = pose.pitch * .pi / 180, r = pose.roll * .pi / 180
-    let gx = sin(r), gy = -sin(p) * cos(r), gz = -cos(p) * cos(r)
-    func counts(_ g: Double) -> Int16 { Int16(clamping: Int((-g * 16384).rounded())) }
-    return RawSample(accel: Axes3(x: counts(gx), y: counts(gy), z: counts(gz)))
-}
+/// The recipe's rest pose (TiltMotion's `Pose`, the emulator's convention:
+/// degrees back from upright); the charts label pitch from face-up, the host's
+/// `--rest-angle` convention (`Pose.degreesFromFaceUp`), so rest reads 60°.
+let rest = Pose.rest
 
 /// The shipped ribbon art is a host asset; the plots only need its shape, so a
 /// solid 12 × 36 mask stands in (no notch under the grab point either way).
@@ -48,7 +39,7 @@ func drive(_ configure: (inout PhysicsSettings) -> Void = { _ in }, hz: Double =
         let pose = policy(t, run.ticks.last)
         run.poses.append((t, pose))
         let before = run.ticks.count
-        engine.ingest(TimedSample(timeMicros: UInt64((t * 1e6).rounded()), sequence: 0, raw: raw(pose))) {
+        engine.ingest(TimedSample(timeMicros: UInt64((t * 1e6).rounded()), sequence: 0, raw: RawSample(accel: pose.accelCounts()))) {
             run.ticks.append($0)
         }
         let g = engine.gesture
@@ -85,13 +76,13 @@ try? FileManager.default.createDirectory(atPath: directory, withIntermediateDire
 
 // 1. Tilt right, hold, back to rest, tilt left: x offset, smooth vs recipe.
 do {
-    let motion = segments([(0.5, Pose(pitch: restPitch)), (3, Pose(pitch: restPitch, roll: 20)),
-                           (1, Pose(pitch: restPitch)), (3, Pose(pitch: restPitch, roll: -35)), (1, Pose(pitch: restPitch))])
+    let motion = segments([(0.5, rest), (3, Pose(back: rest.back, right: 20)),
+                           (1, rest), (3, Pose(back: rest.back, right: -35)), (1, rest)])
     let smooth = drive(seconds: 8.5, motion)
     let recipe = drive({ $0.mode = .recipe }, seconds: 8.5, motion)
     write("roll-steps.svg", SVGChart(title: "Sideways tilt steps: x offset", xRange: 0...8.5, panels: [
         Panel(title: "Input: roll (right side down positive)", yLabel: "degrees", yRange: -40...40,
-              series: [Series(label: "roll", color: "#555", points: smooth.poses.map { ($0.0, $0.1.roll) })]),
+              series: [Series(label: "roll", color: "#555", points: smooth.poses.map { ($0.0, $0.1.right) })]),
         Panel(title: "Output: normalized x offset", yLabel: "x offset", yRange: 0...1, series: [
             Series(label: "smooth (default)", color: "#1f77b4", points: smooth.ticks.map { (seconds($0), $0.xValue) }),
             Series(label: "recipe", color: "#d62728", points: recipe.ticks.map { (seconds($0), $0.xValue) }, dashed: true),
@@ -102,13 +93,13 @@ do {
 // 2. Tilt back toward face-up, then forward past rest: y offset.
 do {
     let motion: (Double, Tick?) -> Pose = { t, _ in
-        Pose(pitch: t < 0.5 ? restPitch : t < 4 ? 35 : t < 5 ? restPitch : t < 7 ? 80 : restPitch)
+        Pose(back: t < 0.5 ? rest.back : t < 4 ? 55 : t < 5 ? rest.back : t < 7 ? 10 : rest.back)
     }
     let smooth = drive(seconds: 8, motion)
     let recipe = drive({ $0.mode = .recipe }, seconds: 8, motion)
     write("pitch-steps.svg", SVGChart(title: "Forward/back tilt steps: y offset", xRange: 0...8, panels: [
         Panel(title: "Input: pitch from face-up (rest 60°)", yLabel: "degrees", yRange: 20...100,
-              series: [Series(label: "pitch", color: "#555", points: smooth.poses.map { ($0.0, $0.1.pitch) })]),
+              series: [Series(label: "pitch", color: "#555", points: smooth.poses.map { ($0.0, $0.1.degreesFromFaceUp) })]),
         Panel(title: "Output: normalized y offset", yLabel: "y offset", yRange: 0...1, series: [
             Series(label: "smooth (default)", color: "#1f77b4", points: smooth.ticks.map { (seconds($0), $0.yValue) }),
             Series(label: "recipe", color: "#d62728", points: recipe.ticks.map { (seconds($0), $0.yValue) }, dashed: true),
@@ -120,14 +111,14 @@ do {
 do {
     let motion: (Double, Tick?) -> Pose = { t, _ in
         // Tilt right for 2.5 s to leave the edge, then sway through rest.
-        Pose(pitch: restPitch, roll: t < 2.5 ? 25 : 18 * sin(2 * .pi * (t - 2.5) / 4) + 1.5 * sin(2 * .pi * t * 5.3))
+        Pose(back: rest.back, right: t < 2.5 ? 25 : 18 * sin(2 * .pi * (t - 2.5) / 4) + 1.5 * sin(2 * .pi * t * 5.3))
     }
     let smooth = drive(seconds: 12, motion)
     let noDeadZone = drive({ $0.deadZone = 0; $0.gainRamp = 0 }, seconds: 12, motion)
     let recipe = drive({ $0.mode = .recipe }, seconds: 12, motion)
     write("sway.svg", SVGChart(title: "Sideways sway (±18°, with tremor) after a tilt right: x offset", xRange: 0...12, panels: [
         Panel(title: "Input: roll", yLabel: "degrees", yRange: -30...30,
-              series: [Series(label: "roll", color: "#555", points: smooth.poses.map { ($0.0, $0.1.roll) })]),
+              series: [Series(label: "roll", color: "#555", points: smooth.poses.map { ($0.0, $0.1.right) })]),
         Panel(title: "Output: normalized x offset (linear = no dead zone, no ramp)", yLabel: "x offset", yRange: 0...1, series: [
             Series(label: "smooth (default)", color: "#1f77b4", points: smooth.ticks.map { (seconds($0), $0.xValue) }),
             Series(label: "smooth, linear", color: "#2ca02c", points: noDeadZone.ticks.map { (seconds($0), $0.xValue) }),
@@ -139,7 +130,7 @@ do {
 // 4. Rate independence: the same motion sampled at 50, 100 and 1000 Hz.
 do {
     let motion: (Double, Tick?) -> Pose = { t, _ in
-        Pose(pitch: 50 + 25 * sin(2 * .pi * t / 7), roll: 12 + 25 * sin(2 * .pi * t / 5) + 8 * sin(2 * .pi * t / 1.7))
+        Pose(back: 40 - 25 * sin(2 * .pi * t / 7), right: 12 + 25 * sin(2 * .pi * t / 5) + 8 * sin(2 * .pi * t / 1.7))
     }
     let runs = [(50.0, "#d62728"), (100.0, "#2ca02c"), (1000.0, "#1f77b4")].map { hz, color in
         (hz, color, drive(hz: hz, seconds: 15, motion))
@@ -165,19 +156,19 @@ var figures: [String] = []
 do {
     func centred(_ s: inout PhysicsSettings) { s.ribbonCenterX = 64 }
     let pull = drive(centred, seconds: 14) { t, _ in
-        Pose(pitch: (t >= 6 && t < 8) ? 90 : restPitch)
+        Pose(back: (t >= 6 && t < 8) ? 0 : rest.back)
     }
     var topReached: Double? = nil
     let bump = drive(centred, seconds: 5) { t, last in
-        if t < 2 { return Pose(pitch: 30) }
+        if t < 2 { return Pose(back: 60) }
         if let last, last.viewportY == 0, topReached == nil { topReached = t }
-        if let top = topReached, t > top + 0.25 { return Pose(pitch: restPitch) }
-        return Pose(pitch: 110)
+        if let top = topReached, t > top + 0.25 { return rest }
+        return Pose(back: -20)
     }
     let fires = pull.ticks.filter(\.fired).map { (x: seconds($0), label: "fired") }
     write("ribbon.svg", SVGChart(title: "Ribbon: a wiggle at 4 s, a pull at 6 s (it cancels the wiggles due at 8 and 12 s)", xRange: 0...14, panels: [
         Panel(title: "Input: pitch (forward of the 60° rest pushes past the top)", yLabel: "degrees", yRange: 40...100,
-              series: [Series(label: "pitch", color: "#555", points: pull.poses.map { ($0.0, $0.1.pitch) })]),
+              series: [Series(label: "pitch", color: "#555", points: pull.poses.map { ($0.0, $0.1.degreesFromFaceUp) })]),
         Panel(title: "Output: ribbon pull (stretch + wiggle)", yLabel: "points", yRange: 0...100,
               series: [Series(label: "pull", color: "#9467bd", points: pull.ticks.map { (seconds($0), $0.stretchValue) })],
               markers: fires),
@@ -185,7 +176,7 @@ do {
     write("ribbon-bump.svg", SVGChart(title: "Ribbon: a bump into the top edge does not fire", xRange: 0...5, panels: [
         Panel(title: "Input: pitch (scroll down, then forward hard into the top, off 0.25 s after reaching it)",
               yLabel: "degrees", yRange: 20...120,
-              series: [Series(label: "pitch", color: "#555", points: bump.poses.map { ($0.0, $0.1.pitch) })]),
+              series: [Series(label: "pitch", color: "#555", points: bump.poses.map { ($0.0, $0.1.degreesFromFaceUp) })]),
         Panel(title: "Output: y offset (×100) and ribbon pull", yLabel: "points / offset×100", yRange: 0...100, series: [
             Series(label: "y offset × 100", color: "#1f77b4", points: bump.ticks.map { (seconds($0), $0.yValue * 100) }),
             Series(label: "pull", color: "#9467bd", points: bump.ticks.map { (seconds($0), $0.stretchValue) }),
@@ -195,20 +186,20 @@ do {
     // Timing figures for docs/physics.md.
     figures.append("| pose held | time to fire | peak pull of a bump (0.25 s past the top) |")
     figures.append("|---|---|---|")
-    for pitch in [70.0, 75.0, 80.0, 90.0, 110.0, 130.0] {
-        let run = drive(centred, seconds: 6) { t, _ in Pose(pitch: t >= 0.5 && t < 5 ? pitch : restPitch) }
+    for forward in [10.0, 15.0, 20.0, 30.0, 50.0, 70.0] {
+        let run = drive(centred, seconds: 6) { t, _ in t >= 0.5 && t < 5 ? Pose(back: rest.back - forward) : rest }
         let fire = run.ticks.first(where: \.fired).map { String(format: "%.2f s", seconds($0) - 0.5) } ?? "never (5 s)"
         var top: Double? = nil
         let b = drive({ centred(&$0); $0.wiggleStartsMicros = [] }, seconds: 6) { t, last in
-            if t < 2 { return Pose(pitch: 30) }
+            if t < 2 { return Pose(back: 60) }
             if let last, last.viewportY == 0, top == nil { top = t }
-            if let tt = top, t > tt + 0.25 { return Pose(pitch: restPitch) }
-            return Pose(pitch: pitch)
+            if let tt = top, t > tt + 0.25 { return rest }
+            return Pose(back: rest.back - forward)
         }
         let peak = b.ticks.map(\.stretchValue).max() ?? 0
         let bumpFired = b.ticks.contains(where: \.fired)
         let bumpText = top == nil ? "top not reached in 4 s" : String(format: "%.0f pt", peak) + (bumpFired ? " (fired)" : "")
-        figures.append("| \(Int(pitch - restPitch))° forward of rest | \(fire) | \(bumpText) |")
+        figures.append("| \(Int(forward))° forward of rest | \(fire) | \(bumpText) |")
     }
 }
 print(figures.joined(separator: "\n"))
@@ -221,7 +212,7 @@ do {
         var fired = false
         return { t, last in
             if last?.fired == true { fired = true }
-            if t < 3 { return fired ? Pose(pitch: restPitch) : Pose(pitch: 90) }
+            if t < 3 { return fired ? rest : Pose(back: 0) }
             return after(t - 3)
         }
     }
@@ -232,8 +223,8 @@ do {
         }
         return [
             Panel(title: "Input: pitch forward of rest and roll (right side down)", yLabel: "degrees", yRange: -30...30, series: [
-                Series(label: "pitch − 60°", color: "#555", points: run.poses.map { ($0.0, $0.1.pitch - restPitch) }),
-                Series(label: "roll", color: "#8c564b", points: run.poses.map { ($0.0, $0.1.roll) }),
+                Series(label: "pitch − 60°", color: "#555", points: run.poses.map { ($0.0, $0.1.degreesFromFaceUp - rest.degreesFromFaceUp) }),
+                Series(label: "roll", color: "#8c564b", points: run.poses.map { ($0.0, $0.1.right) }),
             ]),
             Panel(title: "The gesture's displacement since it started (display px; down and right positive)", yLabel: "px",
                   yRange: -40...40, series: [
@@ -256,15 +247,15 @@ do {
     }
     // Scroll a little to an item, rest, tip toward you 15°, a little right side down, rest.
     let pullOut = drive(centred, seconds: 10, drawerItems: 8, withDrawerOpen { t in
-        t < 0.8 ? Pose(pitch: restPitch, roll: -20) : t < 2 ? Pose(pitch: restPitch)
-            : t < 3 ? Pose(pitch: restPitch + 15) : t < 4 ? Pose(pitch: restPitch + 15, roll: 10) : Pose(pitch: restPitch)
+        t < 0.8 ? Pose(back: rest.back, right: -20) : t < 2 ? rest
+            : t < 3 ? Pose(back: rest.back - 15) : t < 4 ? Pose(back: rest.back - 15, right: 10) : rest
     })
     write("drawer-pull-out.svg", SVGChart(title: "Drawer: a tip toward you pulls the marked item out; at rest it drops",
                                           xRange: 0...10, panels: gesturePanels(pullOut, events(pullOut), xRange: 0...10)))
     // Scroll, rest, then a diagonal: down 10° but sideways 25°: past 16 down only when far past 12 across.
     let miss = drive(centred, seconds: 10, drawerItems: 8, withDrawerOpen { t in
-        t < 0.8 ? Pose(pitch: restPitch, roll: -20) : t < 2 ? Pose(pitch: restPitch)
-            : t < 4 ? Pose(pitch: restPitch + 10, roll: 25) : Pose(pitch: restPitch)
+        t < 0.8 ? Pose(back: rest.back, right: -20) : t < 2 ? rest
+            : t < 4 ? Pose(back: rest.back - 10, right: 25) : rest
     })
     write("drawer-sideways-miss.svg", SVGChart(title: "Drawer: a diagonal tilt misses (down > 16 only with |dx| ≥ 12): nothing pulled out",
                                                xRange: 0...10, panels: gesturePanels(miss, events(miss), xRange: 0...10)))

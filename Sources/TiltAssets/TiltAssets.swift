@@ -13,7 +13,7 @@ public enum TiltAssets {
         public let description: String
     }
 
-    /// The content tile, the ribbon art and the drawer's items, ready for a `FrameRenderer`.
+    /// The content tile, the ribbon art and the drawer's items, ready for a `ScreenRenderer`.
     public struct Art: Sendable {
         /// The content tile (the map the viewport scrolls over, 1 bit per pixel).
         public let tile: ContentTile
@@ -22,7 +22,7 @@ public enum TiltAssets {
         /// The drawer's item icons, in its order, named after their files (item-NAME.pbm).
         public let items: ItemArt
         /// A renderer over this art.
-        public var renderer: FrameRenderer { FrameRenderer(tile: tile, ribbon: ribbon, items: items) }
+        public var renderer: ScreenRenderer { ScreenRenderer(tile: tile, ribbon: ribbon, items: items) }
     }
 
     /// The embedded art, parsed once per process (the host asks at start-up, the

@@ -67,17 +67,29 @@ public struct SampleConverter: Hashable, Sendable {
 /// text reader delivers it. `timeMicros` is the board's clock, unwrapped to 64
 /// bits (or the host's receive time for formats that carry none).
 public struct TimedSample: Hashable, Sendable {
-    /// Board time, µs, unwrapped to 64 bits (or host receive time for text formats).
-    public var timeMicros: UInt64
-    /// The frame's sequence number (or the reader's own count, for text), wrapping at 256.
+    /// When the board read it (or the host received it, for formats without a time).
+    public var time: BoardTime
+    /// The frame's sequence number (SAMPLE `seq`; a text reader counts its own).
     public var sequence: UInt8
-    /// The sensor's counts as sent.
+    /// The sensor's counts (MPU-6050 registers ACCEL_XOUT_H…GYRO_ZOUT_L).
     public var raw: RawSample
 
-    /// A sample from its parts.
-    @inlinable public init(timeMicros: UInt64, sequence: UInt8, raw: RawSample) {
-        self.timeMicros = timeMicros
+    /// A sample read at board time `time`.
+    @inlinable public init(time: BoardTime, sequence: UInt8, raw: RawSample) {
+        self.time = time
         self.sequence = sequence
         self.raw = raw
+    }
+
+    /// A sample read `timeMicros` µs after the board started: the form for
+    /// formats that carry a µs count (sample CSV `t_us`).
+    @inlinable public init(timeMicros: UInt64, sequence: UInt8, raw: RawSample) {
+        self.init(time: BoardTime(micros: timeMicros), sequence: sequence, raw: raw)
+    }
+
+    /// `time` in µs since the board started (sample CSV `t_us`).
+    @inlinable public var timeMicros: UInt64 {
+        get { time.micros }
+        set { time.micros = newValue }
     }
 }

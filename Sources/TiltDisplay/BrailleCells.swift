@@ -11,10 +11,10 @@ public enum BrailleCells {
     ]
 
     /// 16 lines of 64 characters, top first; a cell with no lit pixel is a space.
-    public static func lines(_ frame: Frame) -> [String] {
-        (0..<(Frame.height / 4)).map { line in
+    public static func lines(_ frame: Screen) -> [String] {
+        (0..<(Screen.height / 4)).map { line in
             var text = String.UnicodeScalarView()
-            for cell in 0..<(Frame.width / 2) {
+            for cell in 0..<(Screen.width / 2) {
                 var bits: UInt32 = 0
                 for dy in 0..<4 {
                     for dx in 0..<2 where frame[2 * cell + dx, 4 * line + dy] {

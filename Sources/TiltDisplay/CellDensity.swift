@@ -20,13 +20,13 @@ public enum CellDensity: String, CaseIterable, Hashable, Sendable {
     }
 
     /// Cells across for the whole display.
-    public var columns: Int { Frame.width / cellPixels.width }
+    public var columns: Int { Screen.width / cellPixels.width }
     /// Cells down for the whole display.
-    public var rows: Int { Frame.height / cellPixels.height }
+    public var rows: Int { Screen.height / cellPixels.height }
 
     /// The frame as `rows` lines of `columns` characters, top first, no line
     /// terminators. A cell with no lit pixel is a space.
-    public func lines(_ frame: Frame) -> [String] {
+    public func lines(_ frame: Screen) -> [String] {
         switch self {
         case .braille: BrailleCells.lines(frame)
         case .quadrants: QuadrantBlocks.lines(frame)

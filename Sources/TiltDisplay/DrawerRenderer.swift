@@ -1,4 +1,4 @@
-extension FrameRenderer {
+extension ScreenRenderer {
     /// Drawer geometry shared with the firmware (docs/display.md, "The drawer").
     public enum DrawerGeometry {
         /// Slot to slot in the drawer's row, px.
@@ -19,7 +19,7 @@ extension FrameRenderer {
     /// With `DrawerScene.empty` this is `render(viewportX:viewportY:ribbonX:ribbonBottom:into:)`.
     /// Allocation-free; the same algorithm as the firmware's `tilt_render_span`.
     public func render(
-        viewportX: UInt16, viewportY: UInt16, ribbonX: UInt16, ribbonBottom: UInt16, scene: DrawerScene, into frame: inout Frame
+        viewportX: UInt16, viewportY: UInt16, ribbonX: UInt16, ribbonBottom: UInt16, scene: DrawerScene, into frame: inout Screen
     ) {
         let vx = Int(viewportX), vy = Int(viewportY), rx = Int(ribbonX), rb = Int(ribbonBottom)
         let tileWidth = tile.width, tileHeight = tile.height, tilePages = tile.pageCount
@@ -38,7 +38,7 @@ extension FrameRenderer {
         // The pins on the current page: (item, icon row at the page's top bit, display column of the icon's left).
         withUnsafeTemporaryAllocation(of: (Int, Int, Int).self, capacity: DrawerScene.pinSlots) { onPage in
         frame.bytes.withUnsafeMutableBufferPointer { out in
-            for page in 0..<Frame.pageCount {
+            for page in 0..<Screen.pageCount {
                 let top = vy + page * 8                       // content row of the page's top bit
                 let tileRow = top % tileHeight
                 let tilePage = tileRow >> 3, shift = tileRow & 7
@@ -52,7 +52,7 @@ extension FrameRenderer {
                     guard Int(pin.item) < itemCount else { continue }
                     let row = top - (Int(pin.y) - G.pinAnchor)
                     let left = Int(pin.x) - G.pinAnchor - vx
-                    guard row > -8, row < ItemArt.size, left < Frame.width, left + ItemArt.size > 0 else { continue }
+                    guard row > -8, row < ItemArt.size, left < Screen.width, left + ItemArt.size > 0 else { continue }
                     onPage[pins] = (Int(pin.item), row, left)
                     pins += 1
                 }
@@ -64,7 +64,7 @@ extension FrameRenderer {
                 let dragRow = y0 - dragTop
 
                 var tileX = vx % tileWidth
-                for column in 0..<Frame.width {
+                for column in 0..<Screen.width {
                     var byte = tileBytes[tilePage * tileWidth + tileX]
                     if shift != 0 {
                         byte = byte >> UInt8(shift) | tileBytes[nextTilePage * tileWidth + tileX] << UInt8(8 - shift)
@@ -101,7 +101,7 @@ extension FrameRenderer {
                             byte = byte & ~Self.iconBits(itemDrawn, dragItem, x, dragRow) | Self.iconBits(itemLit, dragItem, x, dragRow)
                         }
                     }
-                    out[page * Frame.width + column] = byte
+                    out[page * Screen.width + column] = byte
                     tileX += 1
                     if tileX == tileWidth { tileX = 0 }
                 }

@@ -2,10 +2,10 @@
 /// pixel rows (`▀` top lit, `▄` bottom lit, `█` both, space neither).
 public enum HalfBlocks {
     /// 32 lines of 128 characters, top first, no line terminators.
-    public static func lines(_ frame: Frame) -> [String] {
-        (0..<(Frame.height / 2)).map { line in
+    public static func lines(_ frame: Screen) -> [String] {
+        (0..<(Screen.height / 2)).map { line in
             var text = String.UnicodeScalarView()
-            for x in 0..<Frame.width {
+            for x in 0..<Screen.width {
                 switch (frame[x, 2 * line], frame[x, 2 * line + 1]) {
                 case (true, true): text.append("█")
                 case (true, false): text.append("▀")

@@ -3,9 +3,9 @@
 public enum PNGEncoder {
     /// A frame as PNG bytes, each pixel drawn as a `scale` × `scale` square
     /// (lit = gray level `lit`, white by default; dark = black). Scale is clamped to 1...16.
-    public static func encode(_ frame: Frame, scale: Int = 1, lit: UInt8 = 0xFF) -> [UInt8] {
+    public static func encode(_ frame: Screen, scale: Int = 1, lit: UInt8 = 0xFF) -> [UInt8] {
         let s = min(max(scale, 1), 16)
-        let width = Frame.width * s, height = Frame.height * s
+        let width = Screen.width * s, height = Screen.height * s
         var gray = [UInt8](repeating: 0, count: width * height)
         for y in 0..<height {
             for x in 0..<width where frame[x / s, y / s] { gray[y * width + x] = lit }

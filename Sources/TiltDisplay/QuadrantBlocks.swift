@@ -7,10 +7,10 @@ public enum QuadrantBlocks {
     ]
 
     /// 32 lines of 64 characters, top first; a cell with no lit pixel is a space.
-    public static func lines(_ frame: Frame) -> [String] {
-        (0..<(Frame.height / 2)).map { line in
+    public static func lines(_ frame: Screen) -> [String] {
+        (0..<(Screen.height / 2)).map { line in
             var text = String.UnicodeScalarView()
-            for cell in 0..<(Frame.width / 2) {
+            for cell in 0..<(Screen.width / 2) {
                 let x = 2 * cell, y = 2 * line
                 var index = 0
                 if frame[x, y] { index |= 1 }

@@ -10,12 +10,21 @@ import TiltCore
 ///   compass); gravity does not see it, a gyroscope and the DMP do.
 ///
 /// In iOS axes gravity is (sin r, −cos r·cos b, −cos r·sin b); the MPU-6050
-/// reads the opposite sign, which is what `raw` returns in ±2 g counts.
+/// reads the opposite sign, which is what `accelCounts` returns in ±2 g counts.
+///
+/// This is the one pose → accelerometer counts in the tree: the emulator, the
+/// physics tests and `physics-plots` all use it. The host's settings count
+/// pitch the other way, from face-up (`--rest-angle`, `RestPose`): that is
+/// `degreesFromFaceUp`, the one place the two conventions meet.
 public struct Pose: Hashable, Sendable {
+    /// Degrees tilted back from upright: 0° face-forward, 90° face-up.
     public var back: Double
+    /// Degrees with the right side down (negative: left side down).
     public var right: Double
+    /// Heading, degrees clockwise seen from above; gravity does not see it.
     public var turn: Double
 
+    /// A pose from its three angles, degrees (see the type's description).
     public init(back: Double, right: Double = 0, turn: Double = 0) {
         self.back = back
         self.right = right
@@ -33,6 +42,12 @@ public struct Pose: Hashable, Sendable {
     /// The recipe's rest pose: iOS az = −0.5, halfway between face-up and face-forward.
     public static let rest = Pose(back: 30)
 
+    /// The same tilt in the host's convention: degrees from face-up toward
+    /// face-forward (`PhysicsSettings.restAngleDegrees`, `--rest-angle`, the
+    /// live view's pitch), 90° − `back`. `Pose.rest` reads 60°.
+    public var degreesFromFaceUp: Double { 90 - back }
+
+    /// π / 180: degrees to radians.
     public static let radiansPerDegree = Double.pi / 180
 
     /// Gravity in the iOS convention, in g.

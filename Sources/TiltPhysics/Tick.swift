@@ -3,8 +3,8 @@ import TiltCore
 /// Everything one physics tick produced: what docs/protocol.md's OFFSETS frame
 /// carries, plus the normalized offsets and the ribbon's state.
 public struct Tick: Hashable, Sendable {
-    /// The tick's board time, µs: t0 + index × tick period.
-    public var timeMicros: UInt64
+    /// The tick's board time: t0 + index × tick period.
+    public var time: BoardTime
     /// k for the tick at t0 + k × period (1 for the first; skips after a long gap).
     public var index: UInt64
     /// Normalized offsets, 0...1, Q15.16.
@@ -34,14 +34,18 @@ public struct Tick: Hashable, Sendable {
     /// What happened to the drawer on this tick.
     public var drawerEvents: DrawerEvents
 
-    /// A tick from its parts; no drawer unless given.
+    /// `time` in µs since the board started: what the JSON lines' `t_us` and
+    /// the hooks' `TILT_T_US` carry.
+    public var timeMicros: UInt64 { time.micros }
+
+    /// A tick with every field given (the engine makes them; tests build their own).
     public init(
-        timeMicros: UInt64, index: UInt64, x: Fixed, y: Fixed, recipeOffsets: RecipeOffsets?,
+        time: BoardTime, index: UInt64, x: Fixed, y: Fixed, recipeOffsets: RecipeOffsets?,
         viewportX: Int, viewportY: Int, stretch: Fixed, ribbonX: Int, ribbonBottom: Int,
         engaged: Bool, fired: Bool, wiggling: Bool,
         drawer: DrawerView = .closed(height: 0), drawerEvents: DrawerEvents = DrawerEvents()
     ) {
-        self.timeMicros = timeMicros
+        self.time = time
         self.index = index
         self.x = x
         self.y = y

@@ -82,18 +82,19 @@ public struct TiltEngine: Sendable {
     /// being mutated: it must not touch the engine itself (copy what it needs from
     /// the tick).
     public mutating func ingest(_ sample: TimedSample, onTick: (Tick) -> Void) {
-        ingest(converter.convert(sample.raw).accel, at: sample.timeMicros, onTick: onTick)
+        ingest(converter.convert(sample.raw).accel, at: sample.time, onTick: onTick)
     }
 
-    /// Whether a sample at board time `timeMicros` would run at least one tick
+    /// Whether a sample at board time `time` would run at least one tick
     /// (`ingest`'s rule), so a caller can skip its per-tick work for the others.
-    public func ticks(at timeMicros: UInt64) -> Bool {
-        clock.started && max(timeMicros, lastSampleTime) >= clock.nextMicros
+    public func ticks(at time: BoardTime) -> Bool {
+        clock.started && max(time.micros, lastSampleTime) >= clock.nextMicros
     }
 
-    /// Applies one decoded reading (iOS convention, g) at board time `timeMicros`.
-    public mutating func ingest(_ accel: Axes3<Fixed>, at timeMicros: UInt64, onTick: (Tick) -> Void) {
-        let t = clock.started ? max(timeMicros, lastSampleTime) : timeMicros
+    /// Applies one decoded reading (iOS convention, g) at board time `time`.
+    public mutating func ingest(_ accel: Axes3<Fixed>, at time: BoardTime, onTick: (Tick) -> Void) {
+        // The schedule below (TickClock, ribbon, filters) counts whole µs.
+        let t = clock.started ? max(time.micros, lastSampleTime) : time.micros
         if !clock.started {
             clock.start(at: t)
             ribbon.start(at: t)
@@ -223,7 +224,7 @@ public struct TiltEngine: Sendable {
             }
         }
         let tick = Tick(
-            timeMicros: t, index: clock.nextIndex, x: x, y: y, recipeOffsets: exact,
+            time: BoardTime(micros: t), index: clock.nextIndex, x: x, y: y, recipeOffsets: exact,
             viewportX: px, viewportY: py,
             stretch: Fixed(raw: Int32(clamping: r.stretch)), ribbonX: ribbonX, ribbonBottom: ribbonBottom,
             engaged: r.engaged, fired: r.fired, wiggling: r.wiggling, drawer: drawerView, drawerEvents: events)

@@ -2,24 +2,26 @@ import TiltDisplay
 import WireProtocol
 
 /// The board's screen as the host last told it to draw: the last OFFSETS and
-/// the drawer scene (DRAWER, PIN), rendered with the same `FrameRenderer` the
+/// the drawer scene (DRAWER, PIN), rendered with the same `ScreenRenderer` the
 /// firmware's algorithm matches (docs/display.md), so a live view shows
 /// exactly what the OLED shows.
 public struct DisplayMirror: Sendable {
-    public let renderer: FrameRenderer
-    /// The current frame (blank until the first `show`).
-    public private(set) var frame = Frame()
+    /// Draws the screen from OFFSETS and the drawer scene (the shipped art's).
+    public let renderer: ScreenRenderer
+    /// The current screen (blank until the first `show`).
+    public private(set) var screen = Screen()
     /// What is drawn.
     public private(set) var scene = BoardScene()
     /// The OFFSETS frame drawn last.
     public var shown: OffsetsFrame? { scene.offsets }
 
-    public init(renderer: FrameRenderer) {
+    /// A mirror of a board that has drawn nothing yet.
+    public init(renderer: ScreenRenderer) {
         self.renderer = renderer
     }
 
     /// Redraws for `offsets` with the drawer scene as it is (no allocation:
-    /// renders into the existing frame).
+    /// renders into the existing screen).
     public mutating func show(_ offsets: OffsetsFrame) {
         scene.offsets = offsets
         redraw()
@@ -41,6 +43,6 @@ public struct DisplayMirror: Sendable {
         guard let offsets = scene.offsets else { return }
         renderer.render(
             viewportX: offsets.viewportX, viewportY: offsets.viewportY, ribbonX: offsets.ribbonX,
-            ribbonBottom: offsets.ribbonBottom, scene: scene.drawer, into: &frame)
+            ribbonBottom: offsets.ribbonBottom, scene: scene.drawer, into: &screen)
     }
 }

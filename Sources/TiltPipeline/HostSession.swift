@@ -227,18 +227,18 @@ public struct HostSession: Sendable {
 
     mutating func ingestTracked(_ sample: TimedSample, _ handle: (HostEvent) -> Void) {
         if rejoinPending {
-            timeOffset = lastEngineTime &- sample.timeMicros
+            timeOffset = lastEngineTime &- sample.time.micros
             rejoinPending = false
         }
         var timed = sample
-        timed.timeMicros = max(sample.timeMicros &+ timeOffset, lastEngineTime)
-        lastEngineTime = timed.timeMicros
+        timed.time = BoardTime(micros: max(sample.time.micros &+ timeOffset, lastEngineTime))
+        lastEngineTime = timed.time.micros
         sawSample = true
         counters.samples += 1
         lastSample = sample
         // Most samples complete no tick: give them to the physics without
         // handing the session's tick state (scene, pins) over and back.
-        guard engine.ticks(at: timed.timeMicros) else {
+        guard engine.ticks(at: timed.time) else {
             engine.ingest(timed) { _ in preconditionFailure("TiltEngine.ticks(at:) said no tick") }
             return
         }

@@ -32,7 +32,7 @@ final class LiveView {
     private var seen = (lost: UInt64(0), errors: UInt64(0), fires: UInt64(0))
     private var grew = (lost: UInt64?.none, errors: UInt64?.none, fires: UInt64?.none)
 
-    init(console: Console, port: String, renderer: FrameRenderer, mode: ViewMode) {
+    init(console: Console, port: String, renderer: ScreenRenderer, mode: ViewMode) {
         self.console = console
         self.port = port
         self.mode = mode
@@ -107,6 +107,6 @@ final class LiveView {
             reading: s.lastSample.map { SensorReading($0.raw, converter: s.converter, format: s.format) },
             history: history, message: message, messageIsWarning: messageIsWarning, keys: keys != nil,
             losingNow: recent(grew.lost, 2_000_000), erringNow: recent(grew.errors, 2_000_000),
-            firedNow: recent(grew.fires, 1_500_000), frame: mirror.frame)
+            firedNow: recent(grew.fires, 1_500_000), frame: mirror.screen)
     }
 }

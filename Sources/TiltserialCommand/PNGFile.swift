@@ -6,7 +6,7 @@ import TiltDisplay
 /// Writes a display frame as a PNG file (4× scale), for `replay --render` and `demo --png`.
 enum PNGFile {
     /// - Throws: `Failure` with `code` and a line naming the path and the cause.
-    static func write(_ frame: Frame, to path: String, failing code: Failure.Code) throws(Failure) {
+    static func write(_ frame: Screen, to path: String, failing code: Failure.Code) throws(Failure) {
         let bytes = PNGEncoder.encode(frame, scale: 4)
         guard let file = fopen(path, "wb") else {
             throw Failure(code, "\(path): cannot write the PNG (\(String(cString: strerror(errno)))); check the directory and permissions")

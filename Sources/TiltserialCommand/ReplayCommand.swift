@@ -121,7 +121,7 @@ struct Replay: TiltserialSubcommand {
         if let render {
             var mirror = DisplayMirror(renderer: art.renderer)
             if let last = session.lastOffsets { mirror.show(last) }
-            try PNGFile.write(mirror.frame, to: render, failing: .badFile)
+            try PNGFile.write(mirror.screen, to: render, failing: .badFile)
         }
         let hooks = out.hookSummary(out.finish())  // the deferred finish then has nothing left to end
         context.console.writeErr("tiltserial: replayed: \(HostSummary(durationMicros: duration, counters: session.counters).line)\(hooks)\n")

@@ -20,7 +20,7 @@ final class RunOutput {
     let port: String
 
     /// `renderer` nil: no live view whatever `view` says (replay).
-    init(console: Console, output: OutputOptions, port: String, renderer: FrameRenderer?, view mode: ViewMode = .none,
+    init(console: Console, output: OutputOptions, port: String, renderer: ScreenRenderer?, view mode: ViewMode = .none,
          pinStore: PinStore? = nil) throws(Failure) {
         self.pinStore = pinStore
         self.console = console

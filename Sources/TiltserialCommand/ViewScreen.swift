@@ -21,7 +21,7 @@ struct ViewModel {
     var erringNow = false
     var firedNow = false
     /// What the board shows.
-    var frame: TiltDisplay.Frame
+    var frame: Screen
 }
 
 /// The live view as lines of text for a layout: pure, so every size can be

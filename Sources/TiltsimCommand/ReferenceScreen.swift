@@ -8,7 +8,7 @@ import TiltDisplay
 /// `--screenshot` writes). A scale × scale block is lit when its mean grey is
 /// at least half.
 enum ReferenceScreen {
-    static func load(_ path: String) throws(TiltsimFailure) -> Frame {
+    static func load(_ path: String) throws(TiltsimFailure) -> Screen {
         guard FileManager.default.fileExists(atPath: path) else {
             throw .file("\(path): no such reference screen; save one with --screenshot SECONDS:\(path)")
         }
@@ -19,8 +19,8 @@ enum ReferenceScreen {
         }
         defer { png_image_free(&image) }
         let width = Int(image.width), height = Int(image.height)
-        let scale = width / Frame.width
-        guard scale >= 1, scale <= 16, width == Frame.width * scale, height == Frame.height * scale else {
+        let scale = width / Screen.width
+        guard scale >= 1, scale <= 16, width == Screen.width * scale, height == Screen.height * scale else {
             throw .file("\(path) is \(width)×\(height); a reference screen is 128×64 at a whole scale (e.g. 512×256), as --screenshot writes")
         }
         image.format = UInt32(PNG_FORMAT_GRAY)
@@ -29,18 +29,18 @@ enum ReferenceScreen {
         guard png_image_finish_read(&image, &black, &gray, 0, nil) != 0 else {
             throw .file("\(path): the PNG is damaged (\(message(image))); save it again with --screenshot")
         }
-        var bytes = [UInt8](repeating: 0, count: Frame.byteCount)
-        for y in 0..<Frame.height {
-            for x in 0..<Frame.width {
+        var bytes = [UInt8](repeating: 0, count: Screen.byteCount)
+        for y in 0..<Screen.height {
+            for x in 0..<Screen.width {
                 var sum = 0
                 for dy in 0..<scale {
                     let row = (y * scale + dy) * width + x * scale
                     for dx in 0..<scale { sum += Int(gray[row + dx]) }
                 }
-                if sum * 2 >= 255 * scale * scale { bytes[(y >> 3) * Frame.width + x] |= 1 << (y & 7) }
+                if sum * 2 >= 255 * scale * scale { bytes[(y >> 3) * Screen.width + x] |= 1 << (y & 7) }
             }
         }
-        return Frame(bytes: bytes)!
+        return Screen(bytes: bytes)!
     }
 
     private static func message(_ image: png_image) -> String {

@@ -93,7 +93,7 @@ struct RunSketch: ParsableCommand {
         }
         for value in expectScreen {
             let (micros, path) = try Self.timed(value, "--expect-screen", before: timeoutMicros)
-            timed.append(TimedScreen(atMicros: micros, action: .expect(name: path, frame: try ReferenceScreen.load(path))))
+            timed.append(TimedScreen(atMicros: micros, action: .expect(name: path, screen: try ReferenceScreen.load(path))))
         }
         for path in outputs { try PNGFile.checkWritable(path) }
         let log = try serialLog.map { path throws(TiltsimFailure) in try SerialLogFile(path) }

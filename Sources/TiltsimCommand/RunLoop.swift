@@ -56,7 +56,7 @@ struct RunLoop {
     private func drawScreen() {
         guard let board = boards.first else { return }
         var text = "\u{1B}[H"
-        for line in HalfBlocks.lines(board.displayedFrame) { text += line + "\u{1B}[K\n" }
+        for line in HalfBlocks.lines(board.displayedScreen) { text += line + "\u{1B}[K\n" }
         text += statusLine(board) + "\u{1B}[K\n"
         FileHandle.standardError.write(Data(text.utf8))
     }
@@ -64,7 +64,7 @@ struct RunLoop {
     private func writePNG() throws {
         guard let file = output.png, let board = boards.first else { return }
         do throws(TiltsimFailure) {
-            try PNGFile.write(board.displayedFrame, to: file, lit: board.displayedBrightness)
+            try PNGFile.write(board.displayedScreen, to: file, lit: board.displayedBrightness)
         } catch {
             error.report()
             throw error

@@ -170,7 +170,7 @@ public struct FrameDecoder: Sendable {
         switch step.outcome {
         case .accepted:
             counters.lostFrames += step.lost
-            return TimedSample(timeMicros: step.timeMicros, sequence: sample.sequence, raw: sample.raw)
+            return TimedSample(time: step.time, sequence: sample.sequence, raw: sample.raw)
         case .duplicate:
             counters.duplicates += 1
             return nil

@@ -1,3 +1,5 @@
+import TiltCore
+
 /// Follows SAMPLE sequence numbers and 24-bit board times: unwraps time to
 /// 64-bit microseconds, counts lost frames, and sorts out frames that come
 /// back in sequence (reordered or duplicate), which the decoder drops.
@@ -93,16 +95,17 @@ public struct SampleTracker: Hashable, Sendable {
 
     /// Outcome of one sample.
     public struct Step: Hashable, Sendable {
-        /// The sample's unwrapped time (accepted), or the last accepted one's.
-        public var timeMicros: UInt64
+        /// The sample's board time, unwrapped from SAMPLE's 24-bit `t_us`
+        /// (accepted), or the last accepted one's.
+        public var time: BoardTime
         /// Frames newly counted lost (accepted samples only).
         public var lost: UInt64
         /// Accepted, duplicate or reordered.
         public var outcome: Outcome
 
-        /// A step from its fields.
-        @inlinable public init(timeMicros: UInt64, lost: UInt64, outcome: Outcome) {
-            self.timeMicros = timeMicros
+        /// A step with every field given.
+        @inlinable public init(time: BoardTime, lost: UInt64, outcome: Outcome) {
+            self.time = time
             self.lost = lost
             self.outcome = outcome
         }
@@ -122,7 +125,7 @@ public struct SampleTracker: Hashable, Sendable {
             previousTime24 = time24
             timeMicros = UInt64(time24)
             missing = Self.bits(through: lost)
-            return Step(timeMicros: timeMicros, lost: lost, outcome: .accepted)
+            return Step(time: BoardTime(micros: timeMicros), lost: lost, outcome: .accepted)
         }
         let deltaTime = (time24 &- previousTime24) & 0xFF_FFFF
         let timeWentBack = deltaTime >= (1 << 24) - Self.timeBackWindowMicros
@@ -130,9 +133,9 @@ public struct SampleTracker: Hashable, Sendable {
         let behind = 0 &- step  // 1...63 for a stale frame
         if step != 0 && behind <= Self.staleWindow && (timeWentBack || deltaTime == 0) {
             let bit = UInt64(1) << UInt64(behind)
-            guard missing & bit != 0 else { return Step(timeMicros: timeMicros, lost: 0, outcome: .duplicate) }
+            guard missing & bit != 0 else { return Step(time: BoardTime(micros: timeMicros), lost: 0, outcome: .duplicate) }
             missing &= ~bit
-            return Step(timeMicros: timeMicros, lost: 0, outcome: .reordered)
+            return Step(time: BoardTime(micros: timeMicros), lost: 0, outcome: .reordered)
         }
         let d = UInt64(step)
         var elapsed = d
@@ -140,14 +143,14 @@ public struct SampleTracker: Hashable, Sendable {
             let estimate = (UInt64(deltaTime) * UInt64(rateHz) + 500_000) / 1_000_000
             if estimate > d { elapsed = d + 256 * ((estimate - d + 128) / 256) }
         }
-        if elapsed == 0 { return Step(timeMicros: timeMicros, lost: 0, outcome: .duplicate) }
+        if elapsed == 0 { return Step(time: BoardTime(micros: timeMicros), lost: 0, outcome: .duplicate) }
         previousSequence = sequence
         missing = (missing << elapsed) | Self.bits(through: elapsed - 1)
         if !timeWentBack {  // a step back holds the time (and the reference) where it was
             previousTime24 = time24
             timeMicros &+= UInt64(deltaTime)
         }
-        return Step(timeMicros: timeMicros, lost: elapsed - 1, outcome: .accepted)
+        return Step(time: BoardTime(micros: timeMicros), lost: elapsed - 1, outcome: .accepted)
     }
 
     /// Bits 1...min(count, 63): the `count` sequence numbers just before the

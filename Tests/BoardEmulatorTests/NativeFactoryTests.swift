@@ -12,7 +12,7 @@ import Testing
         #expect(native.configuration.sampleRateHz == 250)
         #expect(native.configuration.faults.seed == 11)  // offset by the board's index
         #expect(board.serialPath?.hasPrefix("/dev/pts/") == true)
-        #expect(board.displayedFrame == native.screen)
+        #expect(board.displayedScreen == native.screen)
     }
 
     @Test func aNamedFirmwareThatIsMissingOrNotAnELFIsAnErrorNotAFallback() throws {

@@ -23,7 +23,7 @@ struct NativeFidelityTests {
             native.stop()
         }
         let waiting = native.screen
-        #expect(avr.waitFor(timeout: .seconds(10)) { Frame(bytes: $0.display.vram) == waiting } != nil)
+        #expect(avr.waitFor(timeout: .seconds(10)) { Screen(bytes: $0.display.vram) == waiting } != nil)
 
         for host in [avrHost, nativeHost] {
             try host.send(HostHelloFrame())
@@ -39,7 +39,7 @@ struct NativeFidelityTests {
             try nativeHost.send(offsets)
             let drawn = try #require(native.waitFor(timeout: .seconds(5)) { $0.lastOffsets == offsets }).screen
             #expect(drawn != waiting)
-            #expect(avr.waitFor(timeout: .seconds(5)) { Frame(bytes: $0.display.vram) == drawn } != nil, "view \(view)")
+            #expect(avr.waitFor(timeout: .seconds(5)) { Screen(bytes: $0.display.vram) == drawn } != nil, "view \(view)")
         }
     }
 }

@@ -31,7 +31,7 @@ import TiltDisplay
         let display = try #require(status?.display, "GDDRAM: \(board.displayFrame.vram.enumerated().filter { $0.element != expected[$0.offset] }.prefix(8))")
         #expect(display.registers.addressingMode == 0)
         #expect(display.glass.bytes == expected, "U8g2's set-up (0xA1, 0xC8) shows GDDRAM upright")
-        #expect(board.displayedFrame.bytes == expected)
+        #expect(board.displayedScreen.bytes == expected)
         #expect(display.brightness == SSD1306Glass.brightness(contrast: 0xCF))
     }
 
@@ -43,10 +43,10 @@ import TiltDisplay
 
     static func bit(_ ram: [UInt8], _ x: Int, _ y: Int) -> Bool { ram[(y >> 3) * 128 + x] >> UInt8(y & 7) & 1 != 0 }
 
-    static func frame(_ pixel: (Int, Int) -> Bool) -> Frame {
+    static func frame(_ pixel: (Int, Int) -> Bool) -> Screen {
         var bytes = [UInt8](repeating: 0, count: 1024)
         for y in 0..<64 { for x in 0..<128 where pixel(x, y) { bytes[(y >> 3) * 128 + x] |= 1 << UInt8(y & 7) } }
-        return Frame(bytes: bytes)!
+        return Screen(bytes: bytes)!
     }
 
     /// The pattern with pages `pages` rotated right by `steps` columns.
@@ -126,7 +126,7 @@ import TiltDisplay
         #expect(!d.registers.scrollActive && d.vram == Self.pattern)
 
         d = try board.display(at: 4_500_000)
-        #expect(d.glass == Frame() && !d.isOn && d.brightness == 0, "G: 0xAE: dark")
+        #expect(d.glass == Screen() && !d.isOn && d.brightness == 0, "G: 0xAE: dark")
 
         d = try board.display(at: 4_900_000)
         #expect(d.glass == Self.frame { Self.bit(Self.pattern, 127 - $0, 63 - $1) }, "H: 0xA0 + 0xC0: rotated half a turn")

@@ -9,7 +9,7 @@ import TiltDisplay
 @Suite(.serialized) struct SketchRunTests {
     struct Record {
         var serial: [UInt8] = []
-        var screens: [(String, Frame, UInt64)] = []
+        var screens: [(String, Screen, UInt64)] = []
         var notes: [(String, UInt64)] = []
         var mismatches: [String] = []
     }
@@ -136,11 +136,11 @@ import TiltDisplay
         #expect(saved == .passed)
         let screen = try #require(record.screens.first?.1)
         let same = try run(bar.elf, RunPlan(timeoutMicros: 1_000_000, timedScreens: [
-            TimedScreen(atMicros: 500_000, action: .expect(name: "same", frame: screen)),
+            TimedScreen(atMicros: 500_000, action: .expect(name: "same", screen: screen)),
         ]))
         #expect(same.0 == .passed)
         let (differs, differing, _) = try run(bar.elf, RunPlan(timeoutMicros: 1_000_000, steps: [
-            .wait(micros: 500_000), .expectScreen(name: "blank", frame: Frame()),
+            .wait(micros: 500_000), .expectScreen(name: "blank", frame: Screen()),
         ]))
         #expect(differs == .missedExpectation("at 0.500 s the screen differs from blank in 4096 of 8192 pixels"))
         #expect(differing.mismatches == ["blank"])

@@ -47,7 +47,7 @@ import WireProtocol
         #expect(last.viewportX > 0 && last.viewportY > 0, "the motion scrolled the view (\(last))")
         let expected = rendered(last)
         #expect(expected != waitingScreen)
-        #expect(resting.mirror.frame == expected, "the host's mirror draws its last OFFSETS")
+        #expect(resting.mirror.screen == expected, "the host's mirror draws its last OFFSETS")
         // The firmware redraws within ~35 ms of board time of an OFFSETS it has
         // not drawn; every OFFSETS it may have applied since shows this view.
         let drawn = board.waitFor(timeout: .seconds(20)) { $0.screen == expected }

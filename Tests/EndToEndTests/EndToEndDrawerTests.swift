@@ -37,7 +37,7 @@ import WireProtocol
             Issue.record("\(what): the host never got there; last tick \(String(describing: host.current.ticks.last))")
             return
         }
-        let expected = s.mirror.frame
+        let expected = s.mirror.screen
         let last = s.offsets.last!
         #expect(expected != rendered(last), "\(what): the mirror draws more than the map and ribbon")
         let drawn = board.waitFor(timeout: .seconds(30)) { $0.screen == expected }

@@ -54,8 +54,7 @@ struct E2EFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The OLED's frame (TiltDisplay's; WireProtocol has a `Frame` too).
-typealias Screen = TiltDisplay.Frame
+/// The OLED's frame (TiltDisplay's; WireProtocol has a `Screen` too).
 
 let shippedArt = try! TiltAssets.load()
 
@@ -63,7 +62,7 @@ let shippedArt = try! TiltAssets.load()
 func rendered(_ offsets: OffsetsFrame) -> Screen {
     var mirror = DisplayMirror(renderer: shippedArt.renderer)
     mirror.show(offsets)
-    return mirror.frame
+    return mirror.screen
 }
 
 func rendered(_ view: (UInt16, UInt16, UInt16, UInt16)) -> Screen {

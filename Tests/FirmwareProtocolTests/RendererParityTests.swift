@@ -6,7 +6,7 @@ import Testing
 
 /// Renders the whole frame with the firmware's C page renderer, in the
 /// span sizes the sketch sends (31 columns), from the same art as `renderer`.
-func firmwareFrame(_ renderer: FrameRenderer, vx: UInt16, vy: UInt16, rx: UInt16, rb: UInt16, span: Int = 31) -> [UInt8] {
+func firmwareFrame(_ renderer: ScreenRenderer, vx: UInt16, vy: UInt16, rx: UInt16, rb: UInt16, span: Int = 31) -> [UInt8] {
     var out = [UInt8](repeating: 0xEE, count: 1024)
     renderer.tile.pageBytes.withUnsafeBufferPointer { tile in
     renderer.ribbon.drawnPages.withUnsafeBufferPointer { drawn in
@@ -35,8 +35,8 @@ func firmwareFrame(_ renderer: FrameRenderer, vx: UInt16, vy: UInt16, rx: UInt16
 @Suite struct RendererParityTests {
     static let art = try! TiltAssets.load()
 
-    func swiftFrame(_ renderer: FrameRenderer, vx: UInt16, vy: UInt16, rx: UInt16, rb: UInt16) -> [UInt8] {
-        var frame = Frame()
+    func swiftFrame(_ renderer: ScreenRenderer, vx: UInt16, vy: UInt16, rx: UInt16, rb: UInt16) -> [UInt8] {
+        var frame = Screen()
         renderer.render(viewportX: vx, viewportY: vy, ribbonX: rx, ribbonBottom: rb, into: &frame)
         return frame.bytes
     }
@@ -70,7 +70,7 @@ func firmwareFrame(_ renderer: FrameRenderer, vx: UInt16, vy: UInt16, rx: UInt16
             let tile = try ContentTile(bitmap: Bitmap(width: tw, height: th, pixels: (0..<tw * th).map { _ in UInt8(next(0...1)) })!)
             let aw = next(1...128), ah = next(1...128)
             let ribbon = try RibbonArt(mask: AlphaMask(width: aw, height: ah, alpha: (0..<aw * ah).map { _ in UInt8(next(0...255)) })!)
-            let renderer = FrameRenderer(tile: tile, ribbon: ribbon)
+            let renderer = ScreenRenderer(tile: tile, ribbon: ribbon)
             for _ in 0..<6 {
                 let vx = UInt16(next(0...65535)), vy = UInt16(next(0...65535))
                 let rx = UInt16(clamping: Int(vx) + next(-140...140)), rb = UInt16(clamping: Int(vy) + next(-10...200))

@@ -6,7 +6,7 @@ import Testing
 
 /// The whole frame from the firmware's C scene renderer (`tilt_render_scene_span`),
 /// in spans of `span` columns, from the same art and scene as `renderer`.
-func firmwareFrame(_ renderer: FrameRenderer, vx: UInt16, vy: UInt16, rx: UInt16, rb: UInt16, scene: DrawerScene,
+func firmwareFrame(_ renderer: ScreenRenderer, vx: UInt16, vy: UInt16, rx: UInt16, rb: UInt16, scene: DrawerScene,
                    span: Int = 31) -> [UInt8] {
     var out = [UInt8](repeating: 0xEE, count: 1024)
     var pins = (0..<DrawerScene.pinSlots).map { slot -> tilt_pin in
@@ -52,8 +52,8 @@ func firmwareFrame(_ renderer: FrameRenderer, vx: UInt16, vy: UInt16, rx: UInt16
 @Suite struct SceneParityTests {
     static let art = try! TiltAssets.load()
 
-    static func swiftFrame(_ renderer: FrameRenderer, vx: UInt16, vy: UInt16, rx: UInt16, rb: UInt16, scene: DrawerScene) -> [UInt8] {
-        var frame = Frame()
+    static func swiftFrame(_ renderer: ScreenRenderer, vx: UInt16, vy: UInt16, rx: UInt16, rb: UInt16, scene: DrawerScene) -> [UInt8] {
+        var frame = Screen()
         renderer.render(viewportX: vx, viewportY: vy, ribbonX: rx, ribbonBottom: rb, scene: scene, into: &frame)
         return frame.bytes
     }
@@ -87,7 +87,7 @@ func firmwareFrame(_ renderer: FrameRenderer, vx: UInt16, vy: UInt16, rx: UInt16
     @Test func anEmptySceneDrawsWhatThePlainRendererDraws() {
         let renderer = Self.art.renderer
         for (vx, vy, rx, rb) in [(0, 0, 58, 15), (190, 0, 250, 37), (384, 192, 0, 0), (77, 13, 70, 40)] as [(UInt16, UInt16, UInt16, UInt16)] {
-            var plain = Frame()
+            var plain = Screen()
             renderer.render(viewportX: vx, viewportY: vy, ribbonX: rx, ribbonBottom: rb, into: &plain)
             #expect(Self.swiftFrame(renderer, vx: vx, vy: vy, rx: rx, rb: rb, scene: .empty) == plain.bytes)
             #expect(firmwareFrame(renderer, vx: vx, vy: vy, rx: rx, rb: rb, scene: .empty) == plain.bytes)
@@ -103,7 +103,7 @@ func firmwareFrame(_ renderer: FrameRenderer, vx: UInt16, vy: UInt16, rx: UInt16
             let scene = Self.randomScene(&r, items: renderer.items.count, vx: vx, vy: vy)
             let rx = UInt16(clamping: vx + r.int(-20...140)), rb = UInt16(clamping: vy + r.int(0...60))
             let swift = Self.swiftFrame(renderer, vx: UInt16(vx), vy: UInt16(vy), rx: rx, rb: rb, scene: scene)
-            var plain = Frame()
+            var plain = Screen()
             renderer.render(viewportX: UInt16(vx), viewportY: UInt16(vy), ribbonX: rx, ribbonBottom: rb, into: &plain)
             if swift != plain.bytes { withDrawer += 1 }
             frames += 1
@@ -130,7 +130,7 @@ func firmwareFrame(_ renderer: FrameRenderer, vx: UInt16, vy: UInt16, rx: UInt16
                 })!
             }
             let items = try ItemArt(names: (0..<count).map { "i\($0)" }, icons: icons)
-            let renderer = FrameRenderer(tile: tile, ribbon: ribbon, items: items)
+            let renderer = ScreenRenderer(tile: tile, ribbon: ribbon, items: items)
             for _ in 0..<6 {
                 let vx = r.int(0...65535), vy = r.int(0...65535)
                 let scene = Self.randomScene(&r, items: count, vx: vx, vy: vy)

@@ -42,7 +42,7 @@ import Testing
         ]),
         ("tiltserial", "executable", ["TiltserialCommand"]),
         ("tiltsim", "executable", ["TiltsimCommand"]),
-        ("physics-plots", "tool", ["TiltPhysics", "TiltCore", "Foundation"]),
+        ("physics-plots", "tool", ["TiltPhysics", "TiltCore", "TiltMotion", "Foundation"]),
         ("settings-codegen", "tool", ["TiltserialSettings"]),
     ]
 

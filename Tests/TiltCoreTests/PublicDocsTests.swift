@@ -15,31 +15,13 @@ import Testing
 @Suite struct PublicDocsTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Files (or "file: declaration") other helpers of the 2026-11-23 session
-    /// are rewriting (issue 14 §2): a comment inserted next to their changed
-    /// lines would only make the merge conflict. Their owners document them;
-    /// the lead empties this list after merging.
-    static let ownedByOtherHelpers: Set<String> = [
-        // names14: TiltDisplay.Frame becomes Screen on these lines
-        "Sources/BoardEmulator/Native/EmulatedBoard.swift: public var displayedFrame",
-        "Sources/BoardEmulator/Native/EmulatedBoard.swift: public var displayedBrightness",
-        "Sources/BoardEmulator/Native/NativeBoardStatus.swift: public var screenGeneration",
-        "Sources/BoardEmulator/Runner/RunPlan.swift: public case expect",
-        "Sources/TiltPipeline/DisplayMirror.swift: public let renderer",
-        "Sources/TiltPipeline/DisplayMirror.swift: public init",
-        "Sources/TiltDisplay/Frame.swift",  // names14: becomes Screen.swift
-        "Sources/TiltDisplay/FrameRenderer.swift",  // names14: becomes ScreenRenderer.swift
-        "Sources/TiltMotion/Pose.swift",  // names14: one pose convention
-    ]
-
     @Test func everyPublicSwiftNameHasADocComment() throws {
         let files = try Self.files(under: "Sources", ending: ".swift")
         #expect(files.count > 100, "Sources/ not found from \(Self.root.path)")
         var missing: [String] = []
-        for file in files where !Self.ownedByOtherHelpers.contains(file) {
+        for file in files {
             let text = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
-            for found in SwiftDocScanner.undocumented(in: text)
-            where !Self.ownedByOtherHelpers.contains("\(file): \(found.declaration)") {
+            for found in SwiftDocScanner.undocumented(in: text) {
                 missing.append("\(file):\(found.line): \(found.declaration)")
             }
         }

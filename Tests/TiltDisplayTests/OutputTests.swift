@@ -10,7 +10,7 @@ import TiltAssets
         bytes[1] = 0b10  // col 1: row 1 lit
         bytes[2] = 0b11  // col 2: both
         bytes[7 * 128 + 127] = 0x80  // bottom-right pixel
-        let lines = HalfBlocks.lines(Frame(bytes: bytes)!)
+        let lines = HalfBlocks.lines(Screen(bytes: bytes)!)
         #expect(lines.count == 32)
         #expect(lines.allSatisfy { $0.unicodeScalars.count == 128 })
         #expect(lines[0].hasPrefix("▀▄█ "))
@@ -77,7 +77,7 @@ import TiltAssets
     @Test(arguments: [1, 3])
     func frameRoundTripsThroughThePNG(scale: Int) throws {
         var rng = SplitMix64(seed: UInt64(scale))
-        let frame = Frame(bytes: (0..<1024).map { _ in UInt8.random(in: 0...255, using: &rng) })!
+        let frame = Screen(bytes: (0..<1024).map { _ in UInt8.random(in: 0...255, using: &rng) })!
         let image = try decode(PNGEncoder.encode(frame, scale: scale))
         #expect(image.width == 128 * scale && image.height == 64 * scale)
         let expected = (0..<(64 * scale)).flatMap { y in (0..<(128 * scale)).map { x in frame[x / scale, y / scale] ? UInt8(255) : 0 } }

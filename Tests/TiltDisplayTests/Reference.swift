@@ -18,6 +18,6 @@ func referenceFrame(tile: Bitmap, ribbon: AlphaMask, vx: Int, vy: Int, rx: Int, 
     }
 }
 
-func pixels(_ frame: Frame) -> [[Bool]] {
+func pixels(_ frame: Screen) -> [[Bool]] {
     (0..<64).map { row in (0..<128).map { col in frame[col, row] } }
 }

@@ -2,22 +2,22 @@ import Testing
 import TiltDisplay
 
 /// The live view's board renderings: every pixel lands in the right cell and
-/// dot, at each density, checked against `Frame`'s own pixel reader.
+/// dot, at each density, checked against `Screen`'s own pixel reader.
 @Suite struct TerminalCellsTests {
     /// A frame with a scattered pattern (every pixel position mod the cell sizes is covered).
-    static func pattern() -> Frame {
-        var bytes = [UInt8](repeating: 0, count: Frame.byteCount)
+    static func pattern() -> Screen {
+        var bytes = [UInt8](repeating: 0, count: Screen.byteCount)
         var state: UInt32 = 12345
         for i in bytes.indices {
             state = state &* 1_103_515_245 &+ 12345
             bytes[i] = UInt8(truncatingIfNeeded: state >> 16)
         }
-        return Frame(bytes: bytes)!
+        return Screen(bytes: bytes)!
     }
 
     /// Reads pixels back out of a rendering, from the glyph tables written out here independently.
     static func decode(_ lines: [String], _ density: CellDensity) -> [[Bool]] {
-        var pixels = Array(repeating: Array(repeating: false, count: Frame.width), count: Frame.height)
+        var pixels = Array(repeating: Array(repeating: false, count: Screen.width), count: Screen.height)
         let (cw, ch) = density.cellPixels
         for (row, line) in lines.enumerated() {
             for (column, scalar) in line.unicodeScalars.enumerated() {
@@ -55,7 +55,7 @@ import TiltDisplay
         #expect(lines.allSatisfy { $0.unicodeScalars.count == density.columns })
         let pixels = Self.decode(lines, density)
         var wrong = 0
-        for y in 0..<Frame.height { for x in 0..<Frame.width where pixels[y][x] != frame[x, y] { wrong += 1 } }
+        for y in 0..<Screen.height { for x in 0..<Screen.width where pixels[y][x] != frame[x, y] { wrong += 1 } }
         #expect(wrong == 0, "\(wrong) pixels differ")
     }
 
@@ -66,12 +66,12 @@ import TiltDisplay
     }
 
     @Test func aDarkFrameIsSpacesAndOnePixelIsOneDot() {
-        var bytes = [UInt8](repeating: 0, count: Frame.byteCount)
-        #expect(CellDensity.braille.lines(Frame()).allSatisfy { $0.allSatisfy { $0 == " " } })
+        var bytes = [UInt8](repeating: 0, count: Screen.byteCount)
+        #expect(CellDensity.braille.lines(Screen()).allSatisfy { $0.allSatisfy { $0 == " " } })
         bytes[7 * 128 + 127] = 0x80  // bottom-right pixel: dot 8 of the last cell
-        let lines = BrailleCells.lines(Frame(bytes: bytes)!)
+        let lines = BrailleCells.lines(Screen(bytes: bytes)!)
         #expect(lines[15].unicodeScalars.last == "\u{2880}")
-        #expect(QuadrantBlocks.lines(Frame(bytes: bytes)!)[31].hasSuffix("▗"))
+        #expect(QuadrantBlocks.lines(Screen(bytes: bytes)!)[31].hasSuffix("▗"))
     }
 }
 

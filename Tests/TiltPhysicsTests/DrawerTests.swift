@@ -1,5 +1,6 @@
 import Testing
 import TiltCore
+import TiltMotion
 import TiltPhysics
 
 /// The drawer through the real engine (closed-loop hands at 200 Hz) and, for
@@ -34,15 +35,15 @@ import TiltPhysics
 
     /// Pull the ribbon (forward 30°) until it fires, then rest until open.
     static var open: [Stages.Stage] { [
-        (Pose(pitch: 90), { tick, _ in tick.drawer.shown > 0 }),
+        (Pose(back: 0), { tick, _ in tick.drawer.shown > 0 }),
         (Hand.rest, { tick, held in tick.drawer.shown == tick.drawer.height && held > 0.6 }),
     ] }
 
     @Test func aFireOpensItOverPointThreeSecondsAndTheMapHoldsStill() {
         var e = Self.engine()
         var hand = Stages(stages: Self.open + [
-            (Pose(pitch: 60, roll: -20), { _, held in held > 1.5 }),  // sideways: scrolls the row, not the map
-            (Pose(pitch: 40), { _, held in held > 1 }),  // back: would scroll the map down
+            (Pose(back: 30, right: -20), { _, held in held > 1.5 }),  // sideways: scrolls the row, not the map
+            (Pose(back: 50), { _, held in held > 1 }),  // back: would scroll the map down
         ])
         let ticks = Hand.drive(&e, seconds: 6) { hand.pose($0, $1) }
         let fire = try! #require(ticks.firstIndex { $0.fired })
@@ -64,12 +65,12 @@ import TiltPhysics
     @Test func aDownGesturePullsTheCurrentItemOutAndTheDropMakesAPin() throws {
         var e = Self.engine()
         var hand = Stages(stages: Self.open + [
-            (Pose(pitch: 60, roll: -20), { tick, _ in tick.drawer.current == 4 }),  // left side down: scroll to item 4
+            (Pose(back: 30, right: -20), { tick, _ in tick.drawer.current == 4 }),  // left side down: scroll to item 4
             (Hand.rest, { _, held in held > 0.6 }),
-            (Pose(pitch: 75), { tick, _ in tick.drawer.dragged != nil }),  // forward 15°: "down"
-            (Pose(pitch: 75, roll: 12), { _, held in held > 0.8 }),  // steer it
+            (Pose(back: 15), { tick, _ in tick.drawer.dragged != nil }),  // forward 15°: "down"
+            (Pose(back: 15, right: 12), { _, held in held > 0.8 }),  // steer it
             (Hand.rest, { tick, held in tick.drawer.isClosed && held > 0.5 }),
-            (Pose(pitch: 60, roll: 20), { _, held in held > 1 }),  // the map scrolls again
+            (Pose(back: 30, right: 20), { _, held in held > 1 }),  // the map scrolls again
         ])
         let ticks = Hand.drive(&e, seconds: 14) { hand.pose($0, $1) }
         #expect(hand.index == hand.stages.count, "the hand got through every stage")
@@ -104,10 +105,10 @@ import TiltPhysics
     @Test func sidewaysSwingsInTheOpenDrawerNeverPullAnythingOut() {
         for seed in 0..<4 {
             var e = Self.engine()
-            var swings: [Stages.Stage] = [(Pose(pitch: 60, roll: -20), { tick, _ in tick.drawer.scroll < 30 })]
+            var swings: [Stages.Stage] = [(Pose(back: 30, right: -20), { tick, _ in tick.drawer.scroll < 30 })]
             for k in 0..<10 {
                 let roll = (k % 2 == 0 ? 1.0 : -1.0) * Double(18 + 4 * ((k + seed) % 3))
-                swings.append((Pose(pitch: 60 + Double(seed % 2 == 0 ? 2 : -2), roll: roll), { _, held in held > 0.7 }))
+                swings.append((Pose(back: 30 - Double(seed % 2 == 0 ? 2 : -2), right: roll), { _, held in held > 0.7 }))
             }
             var hand = Stages(stages: Self.open + swings)
             let ticks = Hand.drive(&e, seconds: 12) { hand.pose($0, $1) }
@@ -121,7 +122,7 @@ import TiltPhysics
     @Test func aSecondFireOnTheRibbonSlotClosesIt() throws {
         var e = Self.engine()
         var hand = Stages(stages: Self.open + [
-            (Pose(pitch: 90), { tick, _ in tick.drawerEvents.closed }),  // the ribbon's slot is current on opening
+            (Pose(back: 0), { tick, _ in tick.drawerEvents.closed }),  // the ribbon's slot is current on opening
             (Hand.rest, { tick, held in held > 0.8 }),
         ])
         let ticks = Hand.drive(&e, seconds: 6) { hand.pose($0, $1) }
@@ -138,11 +139,11 @@ import TiltPhysics
     @Test func theRibbonSlidesBackToItsMapPlaceAsTheDrawerCloses() throws {
         var e = Self.engine()
         var hand = Stages(stages: Self.open + [
-            (Pose(pitch: 60, roll: -25), { tick, _ in tick.drawer.scroll < 40 }),
+            (Pose(back: 30, right: -25), { tick, _ in tick.drawer.scroll < 40 }),
             (Hand.rest, { _, held in held > 0.5 }),
-            (Pose(pitch: 60, roll: 25), { tick, _ in tick.drawer.scroll >= 106 }),  // back to the ribbon
+            (Pose(back: 30, right: 25), { tick, _ in tick.drawer.scroll >= 106 }),  // back to the ribbon
             (Hand.rest, { _, held in held > 0.5 }),
-            (Pose(pitch: 90), { tick, _ in tick.drawerEvents.closed }),
+            (Pose(back: 0), { tick, _ in tick.drawerEvents.closed }),
             (Hand.rest, { _, held in held > 0.8 }),
         ])
         let ticks = Hand.drive(&e, seconds: 12) { hand.pose($0, $1) }

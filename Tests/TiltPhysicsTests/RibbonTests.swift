@@ -1,5 +1,6 @@
 import Testing
 import TiltCore
+import TiltMotion
 import TiltPhysics
 
 @Suite struct RibbonTests {
@@ -12,14 +13,14 @@ import TiltPhysics
         }
     }
 
-    /// Rest for `restFirst` s, tilt forward to `pitch` for `hold` s, then rest.
-    static func pull(pitch: Double, restFirst: Double = 0.5, hold: Double) -> (Double, Tick?) -> Pose {
-        { t, _ in t >= restFirst && t < restFirst + hold ? Pose(pitch: pitch) : Hand.rest }
+    /// Rest for `restFirst` s, tilt forward to `back` (degrees back from upright) for `hold` s, then rest.
+    static func pull(back: Double, restFirst: Double = 0.5, hold: Double) -> (Double, Tick?) -> Pose {
+        { t, _ in t >= restFirst && t < restFirst + hold ? Pose(back: back) : Hand.rest }
     }
 
     @Test func aDeliberatePullFiresExactlyOnceWithinASecond() {
         var e = Self.engine()
-        let ticks = Hand.drive(&e, seconds: 4, Self.pull(pitch: 90, hold: 2.5))
+        let ticks = Hand.drive(&e, seconds: 4, Self.pull(back: 0, hold: 2.5))
         let fired = ticks.filter(\.fired)
         #expect(fired.count == 1)
         let fire = fired[0]
@@ -35,14 +36,14 @@ import TiltPhysics
 
     /// Moving up fast into the top edge and stopping there within a quarter of a
     /// second (a bump) stretches the ribbon a little but never fires.
-    @Test(arguments: [90.0, 110.0, 130.0]) func aBumpIntoTheTopEdgeNeverFires(_ pitch: Double) {
+    @Test(arguments: [0.0, -20.0, -40.0]) func aBumpIntoTheTopEdgeNeverFires(_ back: Double) {
         var e = Self.engine()
         var topReached: Double? = nil
         let ticks = Hand.drive(&e, seconds: 8) { t, last in
-            if t < 2 { return Pose(pitch: 30) }  // back toward face-up: scroll down
+            if t < 2 { return Pose(back: 60) }  // back toward face-up: scroll down
             if let last, last.viewportY == 0, topReached == nil { topReached = t }
             if let top = topReached, t > top + 0.25 { return Hand.rest }
-            return Pose(pitch: pitch)  // forward: scroll up into the top
+            return Pose(back: back)  // forward: scroll up into the top
         }
         #expect(ticks.contains { $0.viewportY > 20 })  // it did scroll away first
         #expect(topReached != nil)
@@ -55,7 +56,7 @@ import TiltPhysics
         var letGo = false
         let ticks = Hand.drive(&e, seconds: 3) { t, last in
             if let last, last.stretch > Fixed(integer: 30) { letGo = true }
-            return t >= 0.5 && !letGo ? Pose(pitch: 90) : Hand.rest
+            return t >= 0.5 && !letGo ? Pose(back: 0) : Hand.rest
         }
         #expect(!ticks.contains { $0.fired })
         let released = ticks.indices.first { i in i > 0 && ticks[i - 1].engaged && !ticks[i].engaged }!
@@ -74,7 +75,7 @@ import TiltPhysics
         var e = Self.engine()
         // Pull and keep pushing for 3 s; rest 1 s; pull again.
         let ticks = Hand.drive(&e, seconds: 7) { t, _ in
-            (t >= 0.5 && t < 3.5) || (t >= 4.5 && t < 6.5) ? Pose(pitch: 90) : Hand.rest
+            (t >= 0.5 && t < 3.5) || (t >= 4.5 && t < 6.5) ? Pose(back: 0) : Hand.rest
         }
         let fired = ticks.filter(\.fired)
         #expect(fired.count == 2)
@@ -112,7 +113,7 @@ import TiltPhysics
 
     @Test func theFirstEngagementCancelsTheWiggles() {
         var e = Self.engine()
-        let ticks = Hand.drive(&e, hz: 100, seconds: 14, Self.pull(pitch: 90, restFirst: 5, hold: 0.4))
+        let ticks = Hand.drive(&e, hz: 100, seconds: 14, Self.pull(back: 0, restFirst: 5, hold: 0.4))
         #expect(ticks.contains { $0.wiggling && $0.seconds < 5 })
         #expect(ticks.contains { $0.engaged })
         #expect(!ticks.contains { $0.wiggling && $0.seconds > 5 })
@@ -123,22 +124,22 @@ import TiltPhysics
         // row 32, transparent in columns 4...7 (the notch).
         #expect(Fixtures.ribbon[6, 32] == 0 && Fixtures.ribbon[2, 32] > 85)
         var inNotch = Self.engine { $0.ribbonRestVisible = 4 }
-        let missed = Hand.drive(&inNotch, seconds: 3, Self.pull(pitch: 90, hold: 2))
+        let missed = Hand.drive(&inNotch, seconds: 3, Self.pull(back: 0, hold: 2))
         #expect(!missed.contains { $0.engaged || $0.fired })
         // The same pull 4 px to the side lands on the art (column 2) and fires.
         var onArt = Self.engine { $0.ribbonRestVisible = 4; $0.ribbonCenterX = 68 }
-        let hit = Hand.drive(&onArt, seconds: 3, Self.pull(pitch: 90, hold: 2))
+        let hit = Hand.drive(&onArt, seconds: 3, Self.pull(back: 0, hold: 2))
         #expect(hit.filter(\.fired).count == 1)
     }
 
     @Test func noEngagementAwayFromTheRibbonOrBelowTheTop() {
         // The default ribbon hangs at the content's centre, far from viewport x 0.
         var away = Fixtures.engine()
-        let ticks = Hand.drive(&away, seconds: 3, Self.pull(pitch: 90, hold: 2))
+        let ticks = Hand.drive(&away, seconds: 3, Self.pull(back: 0, hold: 2))
         #expect(!ticks.contains { $0.engaged || $0.fired })
         // Over the ribbon but below the top: tilting back scrolls, no pull.
         var below = Self.engine()
-        let back = Hand.drive(&below, seconds: 3, Self.pull(pitch: 20, hold: 2))
+        let back = Hand.drive(&below, seconds: 3, Self.pull(back: 70, hold: 2))
         #expect(back.contains { $0.viewportY > 0 })
         #expect(!back.contains { $0.engaged || $0.fired })
     }
@@ -147,14 +148,14 @@ import TiltPhysics
         var e = Self.engine { $0.mode = .recipe }
         // The recipe's y axis wakes only once az < −0.5: tilt back first.
         let ticks = Hand.drive(&e, seconds: 6) { t, _ in
-            t < 0.2 ? Pose(pitch: 50) : t < 4 ? Pose(pitch: 90) : Hand.rest
+            t < 0.2 ? Pose(back: 40) : t < 4 ? Pose(back: 0) : Hand.rest
         }
         #expect(ticks.filter(\.fired).count == 1)
     }
 
     @Test func swayMovesTheRibbonWithSidewaysTilt() {
         var e = Fixtures.engine { $0.swayPixelsPerG = 4 }
-        let ticks = Hand.drive(&e, seconds: 2) { _, _ in Pose(pitch: 60, roll: 30) }
+        let ticks = Hand.drive(&e, seconds: 2) { _, _ in Pose(back: 30, right: 30) }
         #expect(ticks.last!.ribbonX == 250 + 2)  // 0.5 g × 4 px/g = 2 px, the limit
     }
 }

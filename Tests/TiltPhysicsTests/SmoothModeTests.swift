@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 import TiltCore
+import TiltMotion
 import TiltPhysics
 
 @Suite struct SmoothModeTests {
     /// A wandering hand: pitch and roll swing around the rest pose and far out.
     static func wander(_ t: Double) -> Pose {
-        Pose(pitch: 50 + 25 * sin(2 * .pi * t / 7) + 10 * sin(2 * .pi * t / 2.3),
-             roll: 12 + 25 * sin(2 * .pi * t / 5) + 8 * sin(2 * .pi * t / 1.7))
+        Pose(back: 40 - 25 * sin(2 * .pi * t / 7) - 10 * sin(2 * .pi * t / 2.3),
+             right: 12 + 25 * sin(2 * .pi * t / 5) + 8 * sin(2 * .pi * t / 1.7))
     }
 
     /// Largest difference in normalized offset between two runs, tick by tick.
@@ -38,9 +39,9 @@ import TiltPhysics
 
     @Test func offsetsStayClampedToZeroAndOne() {
         let samples = Motion.sampled(hz: 200, seconds: 30, Motion.segments([
-            (10, Pose(pitch: 10, roll: 60)),  // far right side down, back toward face-up
-            (10, Pose(pitch: 100, roll: -60)),  // past upright, left side down
-            (10, Pose(pitch: 10, roll: 60)),
+            (10, Pose(back: 80, right: 60)),  // far right side down, back toward face-up
+            (10, Pose(back: -10, right: -60)),  // past upright, left side down
+            (10, Pose(back: 80, right: 60)),
         ]))
         let ticks = Fixtures.run(samples)
         #expect(ticks.allSatisfy { (0...65536).contains($0.x.raw) && (0...65536).contains($0.y.raw) })
@@ -53,9 +54,9 @@ import TiltPhysics
     @Test func directionsFollowTheRecipe() {
         // Right side down: x grows. Back toward face-up (pitch below the 60° rest): y grows.
         for mode in IntegratorMode.allCases {
-            let right = Fixtures.run(Motion.sampled(hz: 100, seconds: 2) { _ in Pose(pitch: 60, roll: 20) }) { $0.mode = mode }
+            let right = Fixtures.run(Motion.sampled(hz: 100, seconds: 2) { _ in Pose(back: 30, right: 20) }) { $0.mode = mode }
             #expect(right.last!.x > .zero, "\(mode)")
-            let back = Fixtures.run(Motion.sampled(hz: 100, seconds: 2) { _ in Pose(pitch: 40) }) { $0.mode = mode }
+            let back = Fixtures.run(Motion.sampled(hz: 100, seconds: 2) { _ in Pose(back: 50) }) { $0.mode = mode }
             #expect(back.last!.y > .zero, "\(mode)")
             #expect(back.last!.x == .zero, "\(mode)")
         }
@@ -64,11 +65,11 @@ import TiltPhysics
     /// A still hand at rest (tremor of ±1.5° and sensor noise) does not drift.
     @Test func deadZoneKeepsAStillHandStill() {
         var rng = SplitMix64(seed: 42)
-        let moveThenHold = Motion.segments([(1.5, Pose(pitch: 30, roll: 30)), (60, Pose(pitch: 60))])
+        let moveThenHold = Motion.segments([(1.5, Pose(back: 60, right: 30)), (60, Pose(back: 30))])
         let samples = Motion.sampled(hz: 200, seconds: 60) { t in
             var p = moveThenHold(t)
-            p.pitch += 1.5 * sin(2 * .pi * t * 3.1) + Double(rng.int(-50...50)) / 100
-            p.roll += 1.5 * sin(2 * .pi * t * 4.3) + Double(rng.int(-50...50)) / 100
+            p.back -= 1.5 * sin(2 * .pi * t * 3.1) + Double(rng.int(-50...50)) / 100
+            p.right += 1.5 * sin(2 * .pi * t * 4.3) + Double(rng.int(-50...50)) / 100
             return p
         }
         let ticks = Fixtures.run(samples)
@@ -84,7 +85,7 @@ import TiltPhysics
     /// Per-tick x steps while the tilt holds, then right after it reverses.
     @Test func gainRampsWhileTheDirectionHoldsAndResetsOnReversal() {
         let samples = Motion.sampled(hz: 1000, seconds: 6, Motion.segments([
-            (0.5, Pose(pitch: 60)), (3, Pose(pitch: 60, roll: 20)), (3, Pose(pitch: 60, roll: -20)),
+            (0.5, Pose(back: 30)), (3, Pose(back: 30, right: 20)), (3, Pose(back: 30, right: -20)),
         ]))
         let ticks = Fixtures.run(samples) { $0.filterMicros = 0 }
         let steps = zip(ticks.dropFirst(), ticks).map { Int($0.x.raw) - Int($1.x.raw) }
@@ -108,7 +109,7 @@ import TiltPhysics
     }
 
     @Test func calibrationMakesTheCurrentPoseRest() {
-        let pose = Pose(pitch: 20, roll: 10)
+        let pose = Pose(back: 70, right: 10)
         let samples = Motion.sampled(hz: 100, seconds: 5) { _ in pose }
         var engine = Fixtures.engine()
         let reading = SampleConverter().convert(Motion.raw(pose))
@@ -121,14 +122,14 @@ import TiltPhysics
         let moving = Fixtures.run(samples)
         #expect(moving.last!.x > .zero && moving.last!.y > .zero)
         // On its side, pitch is undefined: calibration refuses and keeps the pose.
-        let side = SampleConverter().convert(Motion.raw(Pose(pitch: 0, roll: 90)))
+        let side = SampleConverter().convert(Motion.raw(Pose(back: 90, right: 90)))
         let sideways = engine.calibrate(to: side)
         #expect(!sideways)
         #expect(abs(engine.smooth.rest.degrees - 20) < 0.1)
     }
 
     @Test func calibrationFromAnAverageOrTheCurrentPose() {
-        let pose = Pose(pitch: 35, roll: -8)
+        let pose = Pose(back: 55, right: -8)
         let samples = Motion.sampled(hz: 100, seconds: 3) { _ in pose }
         let readings = samples.prefix(20).map { SampleConverter().convert($0.raw) }
         var averaged = Fixtures.engine()
@@ -149,7 +150,7 @@ import TiltPhysics
     }
 
     @Test func restAngleSettingMovesTheRestPose() {
-        let samples = Motion.sampled(hz: 100, seconds: 5) { _ in Pose(pitch: 45) }
+        let samples = Motion.sampled(hz: 100, seconds: 5) { _ in Pose(back: 45) }
         let at45 = Fixtures.run(samples) { $0.restAngleDegrees = 45 }
         let at60 = Fixtures.run(samples)
         #expect(at45.allSatisfy { $0.y == .zero })
@@ -158,7 +159,7 @@ import TiltPhysics
 
     @Test func ticksFollowTheBoardClock() {
         // Samples every 7 ms from t0 = 1 s: ticks at t0 + k × 30 ms, each after the samples before it.
-        let samples = Motion.sampled(hz: 1000.0 / 7, seconds: 1) { _ in Pose(pitch: 60) }
+        let samples = Motion.sampled(hz: 1000.0 / 7, seconds: 1) { _ in Pose(back: 30) }
         let ticks = Fixtures.run(samples)
         let expectedTimes: [UInt64] = (1...ticks.count).map { k in 1_000_000 + UInt64(k) * 30_000 }
         #expect(ticks.map(\.timeMicros) == expectedTimes)
@@ -168,7 +169,7 @@ import TiltPhysics
     }
 
     @Test func earlierTimestampsCountAsThePreviousOneAndResetStartsOver() {
-        let raw = Motion.raw(Pose(pitch: 60, roll: 30))
+        let raw = Motion.raw(Pose(back: 30, right: 30))
         var engine = Fixtures.engine()
         var ticks: [Tick] = []
         for (i, t) in [1_000_000, 1_040_000, 1_020_000, 1_050_000, 1_050_000, 1_100_000].enumerated() {
@@ -185,7 +186,7 @@ import TiltPhysics
 
     @Test func theAxisMappingTurnsTheTilt() throws {
         // The sensor mounted with x reversed: right side down reads as left side down.
-        let samples = Motion.sampled(hz: 100, seconds: 2) { _ in Pose(pitch: 60, roll: 20) }
+        let samples = Motion.sampled(hz: 100, seconds: 2) { _ in Pose(back: 30, right: 20) }
         var flipped = try TiltEngine(
             geometry: Fixtures.geometry, ribbonArt: Fixtures.ribbon,
             converter: SampleConverter(mapping: AxisMapping(parsing: "-x,y,z")))
@@ -196,7 +197,7 @@ import TiltPhysics
 
     @Test func aLongGapSkipsAheadInsteadOfReplayingEveryTick() {
         var engine = Fixtures.engine()
-        let raw = Motion.raw(Pose(pitch: 60))
+        let raw = Motion.raw(Pose(back: 30))
         var ticks: [Tick] = []
         engine.ingest(TimedSample(timeMicros: 0, sequence: 0, raw: raw)) { ticks.append($0) }
         engine.ingest(TimedSample(timeMicros: 3_600_000_000, sequence: 1, raw: raw)) { ticks.append($0) }

@@ -1,23 +1,13 @@
 import Foundation
 import TiltCore
+import TiltMotion
 import TiltPhysics
 
-/// Test motions: a pose over time, sampled like the board would.
-struct Pose {
-    /// Degrees from face-up toward face-forward.
-    var pitch: Double
-    /// Degrees, right side down positive.
-    var roll: Double = 0
-}
-
+/// Test motions: TiltMotion's `Pose` (degrees back from upright, right side
+/// down) over time, sampled like the board would.
 enum Motion {
-    /// MPU-6050 counts at ±2 g for a pose: the sensor reads minus the iOS gravity vector.
-    static func raw(_ pose: Pose) -> RawSample {
-        let p = pose.pitch * .pi / 180, r = pose.roll * .pi / 180
-        let gx = sin(r), gy = -sin(p) * cos(r), gz = -cos(p) * cos(r)
-        func counts(_ g: Double) -> Int16 { Int16(clamping: Int((-g * 16384).rounded())) }
-        return RawSample(accel: Axes3(x: counts(gx), y: counts(gy), z: counts(gz)))
-    }
+    /// MPU-6050 counts at ±2 g for a pose (`Pose.accelCounts`, the emulator's own).
+    static func raw(_ pose: Pose) -> RawSample { RawSample(accel: pose.accelCounts()) }
 
     /// Samples of `pose(t)` (t in seconds from the start) at `hz` for `seconds`,
     /// starting at board time `start` µs.
@@ -101,7 +91,7 @@ enum Hand {
         return ticks
     }
 
-    static let rest = Pose(pitch: 60)
+    static let rest = Pose.rest
 }
 
 extension Tick {

@@ -21,9 +21,9 @@ import TiltCore
             case 90..<99: t += 30_000                                              // exactly one period
             default: t += UInt64.random(in: 1...90_000_000, using: &generator)     // a jump (catch-up limit)
             }
-            let predicted = engine.ticks(at: t)
+            let predicted = engine.ticks(at: BoardTime(micros: t))
             var ran = 0
-            engine.ingest(Axes3(x: Fixed(raw: 0), y: Fixed(raw: 0), z: Fixed(raw: -65536)), at: t) { _ in ran += 1 }
+            engine.ingest(Axes3(x: Fixed(raw: 0), y: Fixed(raw: 0), z: Fixed(raw: -65536)), at: BoardTime(micros: t)) { _ in ran += 1 }
             #expect(predicted == (ran > 0), "at \(t): predicted \(predicted), ran \(ran)")
             if predicted { predictedTicks += 1 }
         }

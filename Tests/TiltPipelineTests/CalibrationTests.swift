@@ -9,6 +9,9 @@ import TiltCore
 /// sensor, several rest poses and sample rates, and the wrong moves.
 @Suite struct CalibrationTests {
     /// A pose: pitch from face-up (θ) and lean with the right side down (φ), degrees.
+    /// Not TiltMotion's `Pose` on purpose: this gravity model is the independent
+    /// oracle for `CalibrationSolver`, written in the solver's own convention
+    /// (docs/architecture.md, "One name per concept").
     struct Pose {
         var pitch: Double
         var roll: Double

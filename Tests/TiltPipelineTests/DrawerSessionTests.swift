@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 import TiltCore
+import TiltMotion
 import TiltPhysics
 import WireProtocol
 @testable import TiltPipeline
@@ -11,13 +12,6 @@ import WireProtocol
 /// the DRAWER/PIN frames for the board out (docs/protocol.md, "Sending the
 /// drawer and the pins").
 @Suite struct DrawerSessionTests {
-    /// MPU-6050 counts at ±2 g for a pose (degrees from face-up, right side down).
-    static func raw(pitch: Double, roll: Double = 0) -> RawSample {
-        let p = pitch * .pi / 180, r = roll * .pi / 180
-        func counts(_ g: Double) -> Int16 { Int16(clamping: Int((-g * 16384).rounded())) }
-        return RawSample(accel: Axes3(x: counts(sin(r)), y: counts(-sin(p) * cos(r)), z: counts(-cos(p) * cos(r))))
-    }
-
     static func session(pins: [Pin] = []) -> HostSession {
         var settings = PhysicsSettings()
         settings.ribbonCenterX = 64  // the grab point is over the ribbon with the viewport at (0, 0)
@@ -28,14 +22,13 @@ import WireProtocol
     /// Drives `session` with SAMPLE frames at 200 Hz; `pose` picks each pose from
     /// the time (s) and the last tick; returns every event.
     static func drive(_ session: inout HostSession, seconds: Double, start: Int = 0,
-                      _ pose: (Double, Tick?) -> (pitch: Double, roll: Double)) -> [HostEvent] {
+                      _ pose: (Double, Tick?) -> Pose) -> [HostEvent] {
         var events: [HostEvent] = []
         for i in 0..<Int(seconds * 200) {
             let t = Double(i) / 200
-            let (pitch, roll) = pose(t, session.engine.lastTick)
             let n = start + i
             let frame = SampleFrame(sequence: UInt8(truncatingIfNeeded: n), boardTime: UInt32(1_000_000 + n * 5000) & 0xFF_FFFF,
-                                    raw: raw(pitch: pitch, roll: roll))
+                                    raw: RawSample(accel: pose(t, session.engine.lastTick).accelCounts()))
             session.receive(frame.encoded(), atHostMicros: 0) { events.append($0) }
         }
         return events
@@ -43,18 +36,18 @@ import WireProtocol
 
     /// A hand in stages, each held until its condition holds on the last tick.
     struct Stages {
-        var stages: [(pose: (pitch: Double, roll: Double), until: (Tick, Double) -> Bool)]
+        var stages: [(pose: Pose, until: (Tick, Double) -> Bool)]
         var index = 0, since = 0.0
-        mutating func pose(_ t: Double, _ last: Tick?) -> (pitch: Double, roll: Double) {
+        mutating func pose(_ t: Double, _ last: Tick?) -> Pose {
             while index < stages.count, let last, stages[index].until(last, t - since) {
                 index += 1
                 since = t
             }
-            return index < stages.count ? stages[index].pose : (60, 0)
+            return index < stages.count ? stages[index].pose : Pose.rest
         }
     }
 
-    static let rest = (pitch: 60.0, roll: 0.0)
+    static let rest = Pose.rest
 
     static func scenes(_ events: [HostEvent]) -> [SceneWire] {
         events.compactMap { if case .sceneFrames(let w) = $0 { w } else { nil } }
@@ -63,12 +56,12 @@ import WireProtocol
     @Test func pullOutAndDropReportTheirEventsAndTheBoardGetsThePin() throws {
         var session = Self.session()
         var hand = Stages(stages: [
-            ((90, 0), { tick, _ in tick.drawer.shown > 0 }),
+            (Pose(back: 0), { tick, _ in tick.drawer.shown > 0 }),
             (Self.rest, { tick, held in tick.drawer.shown == 22 && held > 0.6 }),
-            ((60, -20), { tick, _ in tick.drawer.current == 2 }),
+            (Pose(back: 30, right: -20), { tick, _ in tick.drawer.current == 2 }),
             (Self.rest, { _, held in held > 0.6 }),
-            ((75, 0), { tick, _ in tick.drawer.dragged != nil }),
-            ((75, -10), { _, held in held > 0.5 }),
+            (Pose(back: 15), { tick, _ in tick.drawer.dragged != nil }),
+            (Pose(back: 15, right: -10), { _, held in held > 0.5 }),
             (Self.rest, { tick, held in tick.drawer.isClosed && held > 1.5 }),
         ])
         let events = Self.drive(&session, seconds: 12) { hand.pose($0, $1) }
@@ -119,7 +112,7 @@ import WireProtocol
 
     @Test func aHostThatNeverOpensTheDrawerSendsNothingMore() {
         var session = Self.session()
-        let events = Self.drive(&session, seconds: 4) { t, _ in (60 + 20 * sin(t * 3), 15 * cos(t * 2)) }
+        let events = Self.drive(&session, seconds: 4) { t, _ in Pose(back: 30 - 20 * sin(t * 3), right: 15 * cos(t * 2)) }
         #expect(events.contains { if case .tick = $0 { true } else { false } })
         #expect(Self.scenes(events).isEmpty)
     }
@@ -127,9 +120,9 @@ import WireProtocol
     @Test func aClosedDrawerIsRepeatedForASecondThenNoLonger() {
         var session = Self.session()
         var hand = Stages(stages: [
-            ((90, 0), { tick, _ in tick.drawer.shown > 0 }),
+            (Pose(back: 0), { tick, _ in tick.drawer.shown > 0 }),
             (Self.rest, { tick, held in tick.drawer.shown == 22 && held > 0.6 }),
-            ((90, 0), { tick, _ in tick.drawerEvents.closed }),  // the ribbon's slot is current: a second fire
+            (Pose(back: 0), { tick, _ in tick.drawerEvents.closed }),  // the ribbon's slot is current: a second fire
             (Self.rest, { _, held in held > 3 }),
         ])
         let events = Self.drive(&session, seconds: 9) { hand.pose($0, $1) }

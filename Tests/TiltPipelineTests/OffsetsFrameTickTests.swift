@@ -6,7 +6,7 @@ import WireProtocol
 
 struct OffsetsFrameTickTests {
     static func tick(viewport: (Int, Int), ribbon: (Int, Int), engaged: Bool, fired: Bool) -> Tick {
-        Tick(timeMicros: 0, index: 0, x: Fixed(raw: 0), y: Fixed(raw: 0), recipeOffsets: nil,
+        Tick(time: BoardTime(micros: 0), index: 0, x: Fixed(raw: 0), y: Fixed(raw: 0), recipeOffsets: nil,
              viewportX: viewport.0, viewportY: viewport.1, stretch: Fixed(raw: 0),
              ribbonX: ribbon.0, ribbonBottom: ribbon.1, engaged: engaged, fired: fired, wiggling: false)
     }

@@ -96,7 +96,7 @@ import WireProtocol
     func everyFieldOfTheTickLineReadsBack(
         t: UInt64, seq: UInt8, px: Int, py: Int, ribbonX: Int, ribbonBottom: Int, engaged: Bool, fired: Bool, x: Float
     ) throws {
-        let tick = Tick(timeMicros: t, index: 0, x: Fixed(raw: -3), y: Fixed(raw: Int32.min), recipeOffsets: RecipeOffsets(x: x, y: -x),
+        let tick = Tick(time: BoardTime(micros: t), index: 0, x: Fixed(raw: -3), y: Fixed(raw: Int32.min), recipeOffsets: RecipeOffsets(x: x, y: -x),
                         viewportX: px, viewportY: py, stretch: Fixed(raw: Int32.max), ribbonX: ribbonX, ribbonBottom: ribbonBottom,
                         engaged: engaged, fired: fired, wiggling: false)
         var line = JSONBytes()

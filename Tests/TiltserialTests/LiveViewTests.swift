@@ -27,7 +27,7 @@ import WireProtocol
         #expect(try board.waitFor { _ in board.offsets.count >= expected.count })
 
         // What the board must be showing now, drawn as the view draws it.
-        var frame = Frame()
+        var frame = Screen()
         let last = expected.last!
         try TiltAssets.load().renderer.render(viewportX: last.viewportX, viewportY: last.viewportY, ribbonX: last.ribbonX,
                                               ribbonBottom: last.ribbonBottom, into: &frame)

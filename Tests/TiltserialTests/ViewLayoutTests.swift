@@ -50,7 +50,7 @@ import WireProtocol
             counters.ticks = 4_115_226_300
             counters.fires = 1_234_567
         }
-        let tick = Tick(timeMicros: 1, index: 1, x: Fixed(raw: 65536), y: Fixed(raw: 32768), recipeOffsets: nil,
+        let tick = Tick(time: BoardTime(micros: 1), index: 1, x: Fixed(raw: 65536), y: Fixed(raw: 32768), recipeOffsets: nil,
                         viewportX: 65535, viewportY: 65535, stretch: Fixed(raw: 100 << 16), ribbonX: 0, ribbonBottom: 0,
                         engaged: true, fired: false, wiggling: false)
         let raw = RawSample(accel: Axes3(x: -32768, y: -32768, z: -32768), temperature: -32768, gyro: Axes3(x: -32768, y: -32768, z: -32768))
@@ -67,7 +67,7 @@ import WireProtocol
             port: "/dev/serial/by-id/usb-1a86_USB_Serial-if00-port0-with-a-very-long-name-indeed-遠い", snapshot: snapshot,
             rate: 123_456.7, reading: sample ? reading : nil, history: history,
             message: "warning: a message longer than any terminal is wide, \u{1B}[2J with an escape in it, " + String(repeating: "x", count: 300),
-            messageIsWarning: true, keys: true, losingNow: true, erringNow: true, firedNow: true, frame: Frame())
+            messageIsWarning: true, keys: true, losingNow: true, erringNow: true, firedNow: true, frame: Screen())
     }
 
     @Test func noLineIsWiderThanTheTerminalAndTheStatusLeads() {

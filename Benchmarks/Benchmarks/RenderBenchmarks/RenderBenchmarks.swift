@@ -2,7 +2,7 @@ import Benchmark
 import TiltCore
 import TiltDisplay
 
-// Cost of one 128x64 frame from FrameRenderer (docs/perf/render.md). Each
+// Cost of one 128x64 frame from ScreenRenderer (docs/perf/render.md). Each
 // measured iteration renders 1000 frames (scalingFactor .kilo); the tool reports
 // figures per frame.
 // The art is synthetic but the shipped sizes (256x128 tile, 12x36 ribbon), so the
@@ -12,7 +12,7 @@ let benchmarks: @Sendable () -> Void = {
         pixels: (0..<(256 * 128)).map { i in UInt8((i * 2654435761 >> 7) & 1) })!)
     let ribbon = try! RibbonArt(mask: AlphaMask(width: 12, height: 36,
         alpha: (0..<(12 * 36)).map { i in i % 12 == 0 || i % 12 == 11 ? 128 : (i / 12 > 30 ? 0 : 255) })!)
-    let renderer = FrameRenderer(tile: tile, ribbon: ribbon)
+    let renderer = ScreenRenderer(tile: tile, ribbon: ribbon)
 
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal, .throughput],
@@ -20,8 +20,8 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(3))
 
     // Unaligned rows (vy % 8 != 0) and the ribbon on screen: the slowest path.
-    Benchmark("FrameRenderer.render, unaligned rows, ribbon on screen") { benchmark in
-        var frame = Frame()
+    Benchmark("ScreenRenderer.render, unaligned rows, ribbon on screen") { benchmark in
+        var frame = Screen()
         benchmark.startMeasurement()
         for i in benchmark.scaledIterations {
             let step = UInt16(truncatingIfNeeded: i)
@@ -31,8 +31,8 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("FrameRenderer.render, page-aligned rows, no ribbon") { benchmark in
-        var frame = Frame()
+    Benchmark("ScreenRenderer.render, page-aligned rows, no ribbon") { benchmark in
+        var frame = Screen()
         benchmark.startMeasurement()
         for i in benchmark.scaledIterations {
             let step = UInt16(truncatingIfNeeded: i)

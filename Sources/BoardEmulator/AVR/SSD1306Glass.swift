@@ -24,13 +24,13 @@ public enum SSD1306Glass {
     }
 
     /// The glass for `gddram` (1024 bytes, page-major) under `registers`.
-    public static func frame(gddram: [UInt8], registers r: SSD1306Registers) -> Frame {
-        guard r.isLit, gddram.count == Frame.byteCount else { return Frame() }
-        if r.showsRAMAsStored { return Frame(bytes: gddram)! }
-        var bytes = [UInt8](repeating: 0, count: Frame.byteCount)
-        for y in 0..<Frame.height {
+    public static func frame(gddram: [UInt8], registers r: SSD1306Registers) -> Screen {
+        guard r.isLit, gddram.count == Screen.byteCount else { return Screen() }
+        if r.showsRAMAsStored { return Screen(bytes: gddram)! }
+        var bytes = [UInt8](repeating: 0, count: Screen.byteCount)
+        for y in 0..<Screen.height {
             let ramRow = gddramRow(glassRow: y, registers: r)
-            for x in 0..<Frame.width {
+            for x in 0..<Screen.width {
                 var lit: Bool
                 if r.entireOn {
                     lit = true
@@ -44,7 +44,7 @@ public enum SSD1306Glass {
                 if lit { bytes[(y >> 3) * 128 + x] |= 1 << UInt8(y & 7) }
             }
         }
-        return Frame(bytes: bytes)!
+        return Screen(bytes: bytes)!
     }
 
     /// The GDDRAM row glass row `y` shows, or nil when no display row drives it.

@@ -6,7 +6,7 @@ public protocol EmulatedBoard: AnyObject, Sendable {
     /// The pty slave a host opens now; nil while unplugged or stopped.
     var serialPath: String? { get }
     /// What the board's display shows now (dark while the display is off).
-    var displayedFrame: TiltDisplay.Frame { get }
+    var displayedScreen: Screen { get }
     /// Gray level (0...255) of a lit pixel now: the display's contrast as brightness.
     var displayedBrightness: UInt8 { get }
     /// Powers the board on and starts its thread (or holds it until a host opens the pty, if so configured).
@@ -39,7 +39,9 @@ public struct UnreadOutput: Sendable, Equatable {
 }
 
 extension NativeBoard: EmulatedBoard {
-    public var displayedFrame: TiltDisplay.Frame { screen }
+    /// The native board's screen (no panel model: what is drawn is shown).
+    public var displayedScreen: Screen { screen }
+    /// Always full: the native board has no contrast register.
     public var displayedBrightness: UInt8 { 0xFF }
     /// SAMPLE frames dropped because the host read too slowly (the output buffer was full).
     public var unreadOutput: UnreadOutput { UnreadOutput(count: currentStatus.samplesDroppedUnread, unit: "SAMPLE frames",
@@ -51,6 +53,7 @@ extension AVRBoard: EmulatedBoard {
     public var unreadOutput: UnreadOutput { UnreadOutput(count: currentStatus.droppedSerialOutput, unit: "bytes",
                                                  circumstance: "while no host had the port open") }
     /// What the glass shows (`AVRDisplayFrame.glass`).
-    public var displayedFrame: TiltDisplay.Frame { displayFrame.glass }
+    public var displayedScreen: Screen { displayFrame.glass }
+    /// Grey of a lit pixel from the SSD1306's contrast (0x81); 0 while the panel is dark.
     public var displayedBrightness: UInt8 { displayFrame.brightness }
 }

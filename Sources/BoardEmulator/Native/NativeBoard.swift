@@ -13,7 +13,7 @@ import Glibc
 /// schedule and screen. HELLO at power-on and on HOST_HELLO/CONFIGURE
 /// (sequence restart), one SAMPLE per period stamped with exact multiples of
 /// the period in board time, PONG, and a screen drawn from OFFSETS, DRAWER and
-/// PIN with `FrameRenderer` (the firmware's status screen without them). Faults can be
+/// PIN with `ScreenRenderer` (the firmware's status screen without them). Faults can be
 /// injected and are counted exactly.
 ///
 /// One `BoardThread`, paced by `BoardPacer` to wall time × factor (no busy
@@ -23,7 +23,7 @@ import Glibc
 public final class NativeBoard: @unchecked Sendable {
     /// What the board was built with.
     public let configuration: Configuration
-    let renderer: FrameRenderer
+    let renderer: ScreenRenderer
     let tileID: UInt16
 
     // Board state: guarded by `lock`, touched by the board thread and commands.
@@ -206,7 +206,7 @@ public final class NativeBoard: @unchecked Sendable {
     public var serialPath: String? { published.withLock { status.serialPath } }
 
     /// The screen as last drawn.
-    public var screen: TiltDisplay.Frame { published.withLock { status.screen } }
+    public var screen: Screen { published.withLock { status.screen } }
 
     /// Waits until `condition` holds for the published status or `timeout` passes
     /// (wall time). Returns the status that satisfied it, or nil. `condition` runs

@@ -45,7 +45,8 @@ public struct NativeBoardStatus: Sendable {
     /// The last OFFSETS, nil before any (or after a reset).
     public var lastOffsets: OffsetsFrame?
     /// The screen now, and a number that grows on every change.
-    public var screen = Frame()
+    public var screen = Screen()
+    /// Grows by one on every change of `screen`: a cheap "did it change" check.
     public var screenGeneration: UInt64 = 0
     /// True while the waiting screen shows (no OFFSETS within the last second).
     public var showsWaitingScreen = true

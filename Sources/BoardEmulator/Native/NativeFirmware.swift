@@ -126,20 +126,19 @@ struct NativeFirmware {
     }
 
     /// The firmware's status screen (sensor answered: "WAITING FOR HOST").
-    func statusScreen(sensorOK: Bool = true) -> TiltDisplay.Frame {
+    func statusScreen(sensorOK: Bool = true) -> Screen {
         Self.statusScreen(version: version, sensorOK: sensorOK)
     }
 
-    static func statusScreen(version: (major: UInt8, minor: UInt8, patch: UInt8), sensorOK: Bool) -> TiltDisplay.Frame {
+    static func statusScreen(version: (major: UInt8, minor: UInt8, patch: UInt8), sensorOK: Bool) -> Screen {
         var info = tilt_status_info(fw_major: version.major, fw_minor: version.minor, fw_patch: version.patch, sensor_ok: sensorOK)
-        typealias Frame = TiltDisplay.Frame
-        var bytes = [UInt8](repeating: 0, count: Frame.byteCount)
+        var bytes = [UInt8](repeating: 0, count: Screen.byteCount)
         bytes.withUnsafeMutableBufferPointer { out in
-            for page in 0..<Frame.pageCount {
-                tilt_status_span(&info, UInt8(page), 0, UInt8(Frame.width), out.baseAddress! + page * Frame.width)
+            for page in 0..<Screen.pageCount {
+                tilt_status_span(&info, UInt8(page), 0, UInt8(Screen.width), out.baseAddress! + page * Screen.width)
             }
         }
-        return Frame(bytes: bytes)!
+        return Screen(bytes: bytes)!
     }
 
     /// The power-on sample period for a rate, rounded to whole µs.

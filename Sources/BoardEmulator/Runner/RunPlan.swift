@@ -40,7 +40,7 @@ public enum RunStep: Sendable {
     /// The screen now, handed to the run's sink under this name.
     case saveScreen(name: String)
     /// The screen now must equal this frame (named for messages).
-    case expectScreen(name: String, frame: Frame)
+    case expectScreen(name: String, frame: Screen)
 }
 
 /// A screen to save or check at a fixed simulated time.
@@ -49,7 +49,8 @@ public struct TimedScreen: Sendable {
     public enum Action: Sendable {
         /// Save the screen as `name` (a PNG when the command writes files).
         case save(name: String)
-        case expect(name: String, frame: Frame)
+        /// Compare the screen with `screen`, reported under `name` on a mismatch.
+        case expect(name: String, screen: Screen)
     }
 
     /// When, simulated µs since power-on.
@@ -81,9 +82,9 @@ public enum RunEvent: Sendable {
     /// Bytes the sketch sent, as they came.
     case serial([UInt8])
     /// A screen to save (`saveScreen`, `TimedScreen.save`).
-    case screen(name: String, frame: Frame, atMicros: UInt64)
+    case screen(name: String, frame: Screen, atMicros: UInt64)
     /// A screen that differed from what was expected: what it showed instead.
-    case screenMismatch(name: String, actual: Frame, atMicros: UInt64)
+    case screenMismatch(name: String, actual: Screen, atMicros: UInt64)
     /// A one-line account of a step (matched text, screens, motions).
     case note(String, atMicros: UInt64)
 }

@@ -71,7 +71,7 @@ public final class SketchRun {
             timedIndex += 1
             switch screen.action {
             case .save(let name): save(name, sink)
-            case .expect(let name, let frame): if let missed = expect(name, frame, sink) { return missed }
+            case .expect(let name, let screen): if let missed = expect(name, screen, sink) { return missed }
             }
         }
         if let outcome = takeSteps(sink) { return outcome }
@@ -197,11 +197,11 @@ public final class SketchRun {
         sink(.screen(name: name, frame: machine.display.glass, atMicros: nowMicros))
     }
 
-    private func expect(_ name: String, _ expected: Frame, _ sink: (RunEvent) -> Void) -> RunOutcome? {
+    private func expect(_ name: String, _ expected: Screen, _ sink: (RunEvent) -> Void) -> RunOutcome? {
         let actual = machine.display.glass
         var differing = 0
-        for y in 0..<Frame.height {
-            for x in 0..<Frame.width where actual[x, y] != expected[x, y] { differing += 1 }
+        for y in 0..<Screen.height {
+            for x in 0..<Screen.width where actual[x, y] != expected[x, y] { differing += 1 }
         }
         guard differing > 0 else {
             sink(.note("screen equals \(name)", atMicros: nowMicros))

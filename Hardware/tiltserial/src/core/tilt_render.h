@@ -1,6 +1,6 @@
 /* The frame of docs/display.md, rendered a span of one SSD1306 page at a time so
  * the board needs no 1 KB framebuffer: the map, the pins, the ribbon, the drawer
- * and the dragged item. Same result as the host's TiltDisplay.FrameRenderer; a
+ * and the dragged item. Same result as the host's TiltDisplay.ScreenRenderer; a
  * Swift test compares the two pixel for pixel. */
 #ifndef TILT_RENDER_H
 #define TILT_RENDER_H

@@ -3,11 +3,11 @@ import TiltAssets
 import TiltCore
 import TiltDisplay
 
-@Suite struct FrameRendererTests {
+@Suite struct ScreenRendererTests {
     static let art = try! TiltAssets.load()
 
-    func check(_ renderer: FrameRenderer, vx: UInt16, vy: UInt16, rx: UInt16, rb: UInt16) {
-        var frame = Frame()
+    func check(_ renderer: ScreenRenderer, vx: UInt16, vy: UInt16, rx: UInt16, rb: UInt16) {
+        var frame = Screen()
         renderer.render(viewportX: vx, viewportY: vy, ribbonX: rx, ribbonBottom: rb, into: &frame)
         let expected = referenceFrame(tile: renderer.tile.bitmap, ribbon: renderer.ribbon.mask,
                                       vx: Int(vx), vy: Int(vy), rx: Int(rx), rb: Int(rb))
@@ -34,7 +34,7 @@ import TiltDisplay
             let aw = Int.random(in: 1...40, using: &rng), ah = Int.random(in: 1...70, using: &rng)
             let ribbon = try RibbonArt(mask: AlphaMask(width: aw, height: ah,
                 alpha: (0..<aw * ah).map { _ in [0, 85, 86, 170, 171, 255, UInt8.random(in: 0...255, using: &rng)].randomElement(using: &rng)! })!)
-            let renderer = FrameRenderer(tile: tile, ribbon: ribbon)
+            let renderer = ScreenRenderer(tile: tile, ribbon: ribbon)
             for _ in 0..<8 {
                 let vx = UInt16.random(in: 0...(round % 4 == 0 ? 65535 : 600), using: &rng)
                 let vy = UInt16.random(in: 0...(round % 4 == 0 ? 65535 : 300), using: &rng)
@@ -51,13 +51,13 @@ import TiltDisplay
         let dark = try! ContentTile(bitmap: Bitmap(width: 8, height: 8)!)
         let lit = try! ContentTile(bitmap: Bitmap(width: 8, height: 8, pixels: [UInt8](repeating: 1, count: 64))!)
         let ribbon = try! RibbonArt(mask: AlphaMask(width: 3, height: 2, alpha: [128, 255, 0, 128, 255, 0])!)
-        var frame = Frame()
-        FrameRenderer(tile: dark, ribbon: ribbon).render(viewportX: 0, viewportY: 0, ribbonX: 10, ribbonBottom: 2, into: &frame)
+        var frame = Screen()
+        ScreenRenderer(tile: dark, ribbon: ribbon).render(viewportX: 0, viewportY: 0, ribbonX: 10, ribbonBottom: 2, into: &frame)
         #expect(frame[11, 0] && frame[11, 1] && !frame[10, 0] && !frame[12, 1] && !frame[11, 2])
-        FrameRenderer(tile: lit, ribbon: ribbon).render(viewportX: 0, viewportY: 0, ribbonX: 10, ribbonBottom: 2, into: &frame)
+        ScreenRenderer(tile: lit, ribbon: ribbon).render(viewportX: 0, viewportY: 0, ribbonX: 10, ribbonBottom: 2, into: &frame)
         #expect(!frame[10, 0] && !frame[10, 1] && frame[11, 0] && frame[12, 0] && frame[9, 0] && frame[10, 2])
         // Bottom 0 hides it.
-        FrameRenderer(tile: lit, ribbon: ribbon).render(viewportX: 0, viewportY: 0, ribbonX: 10, ribbonBottom: 0, into: &frame)
+        ScreenRenderer(tile: lit, ribbon: ribbon).render(viewportX: 0, viewportY: 0, ribbonX: 10, ribbonBottom: 0, into: &frame)
         #expect(frame.bytes.allSatisfy { $0 == 0xFF })
     }
 }
