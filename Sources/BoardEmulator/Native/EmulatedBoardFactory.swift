@@ -28,6 +28,11 @@ public struct EmulatedBoardFactory: Sendable {
     /// Keep the board off (avr: held in reset) until a host first opens its pty,
     /// so the host sees the boot output and the motion from its start.
     public var holdUntilOpened = false
+    /// avr only: the parts' wiring (`AVRBoard.Configuration`'s defaults: the
+    /// MPU-6050 at 0x68 with INT on D2, the SSD1306 at 0x3C).
+    public var sensorAddress: UInt8? = 0x68
+    public var sensorInterruptPin: AVRPin? = .d2
+    public var displayAddress: UInt8 = 0x3C
 
     public init(engine: Engine = .avr, firmwarePath: String? = nil, pace: AVRPace = .realTime,
                 motion: Motion.Path = .script(Scenarios.rest), noiseScale: Double = 1,
@@ -93,6 +98,9 @@ public struct EmulatedBoardFactory: Sendable {
             var configuration = AVRBoard.Configuration(firmwarePath: firmware, pace: pace, linkPath: linkPath,
                                                        motionSource: motionSource(rateHz: 100))
             configuration.holdInResetUntilOpened = holdUntilOpened
+            configuration.sensorAddress = sensorAddress
+            configuration.sensorInterruptPin = sensorInterruptPin
+            configuration.displayAddress = displayAddress
             return try AVRBoard(configuration)
         } catch .firmware(let reason) {
             guard firmwarePath == nil else { throw Failure(description: reason, kind: .badFile) }

@@ -37,15 +37,17 @@ public enum RunStep: Sendable {
     case wait(micros: UInt64)
     /// The screen now, handed to the run's sink under this name.
     case saveScreen(name: String)
-    /// The screen now must equal this frame (named for messages).
-    case expectScreen(name: String, frame: Frame)
+    /// The screen now must equal this frame (named for messages), and a lit
+    /// pixel be this grey (within `SketchRun.brightnessTolerance`; nil: any).
+    case expectScreen(name: String, frame: Frame, brightness: UInt8? = nil)
 }
 
 /// A screen to save or check at a fixed simulated time.
 public struct TimedScreen: Sendable {
     public enum Action: Sendable {
         case save(name: String)
-        case expect(name: String, frame: Frame)
+        /// `brightness`: a lit pixel's grey, as in `RunStep.expectScreen`.
+        case expect(name: String, frame: Frame, brightness: UInt8? = nil)
     }
 
     public var atMicros: UInt64
@@ -73,10 +75,11 @@ public enum RunOutcome: Sendable, Equatable {
 public enum RunEvent: Sendable {
     /// Bytes the sketch sent, as they came.
     case serial([UInt8])
-    /// A screen to save (`saveScreen`, `TimedScreen.save`).
-    case screen(name: String, frame: Frame, atMicros: UInt64)
+    /// A screen to save (`saveScreen`, `TimedScreen.save`): what the glass
+    /// shows, and the grey of a lit pixel (the contrast as brightness).
+    case screen(name: String, frame: Frame, brightness: UInt8, atMicros: UInt64)
     /// A screen that differed from what was expected: what it showed instead.
-    case screenMismatch(name: String, actual: Frame, atMicros: UInt64)
+    case screenMismatch(name: String, actual: Frame, brightness: UInt8, atMicros: UInt64)
     /// A one-line account of a step (matched text, screens, motions).
     case note(String, atMicros: UInt64)
 }
