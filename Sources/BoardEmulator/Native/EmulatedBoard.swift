@@ -36,7 +36,10 @@ public struct UnreadOutput: Sendable, Equatable {
 
 extension NativeBoard: EmulatedBoard {
     public var displayedFrame: TiltDisplay.Frame { screen }
-    public var displayedBrightness: UInt8 { 0xFF }
+    /// The contrast our firmware sets (Hardware/tiltserial/ssd1306.cpp: 0x81 0xCF),
+    /// as the AVR engine's glass shows it.
+    public var displayedBrightness: UInt8 { SSD1306Glass.brightness(contrast: Self.firmwareContrast) }
+    public static let firmwareContrast: UInt8 = 0xCF
     public var unreadOutput: UnreadOutput { UnreadOutput(count: currentStatus.samplesDroppedUnread, unit: "SAMPLE frames",
                                                    circumstance: "because no host read them in time") }
 }
