@@ -39,6 +39,8 @@ let package = Package(
         .target(name: "TiltPipeline", dependencies: ["TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay"]),
         // The tools' version number: one constant both commands link.
         .target(name: "TiltVersion"),
+        // The exit statuses of both tools: one table (docs/usage.md, "Exit codes").
+        .target(name: "TiltExitStatus"),
 
         // What the emulated sensor feels: poses, motion scripts, the named scenarios (pure values).
         .target(name: "TiltMotion", dependencies: ["TiltCore"]),
@@ -75,7 +77,7 @@ let package = Package(
         .target(name: "TiltserialSettings", dependencies: ["TiltCore", "TiltPhysics", "SerialIO"]),
         .target(name: "TiltserialCommand", dependencies: [
             "TiltserialSettings", "TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay", "TiltPipeline", "TiltAssets",
-            "SerialIO", "TiltMotion", "TiltVersion",
+            "SerialIO", "TiltMotion", "TiltVersion", "TiltExitStatus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -83,7 +85,7 @@ let package = Package(
         // Reading reference screens for tiltsim run --expect-screen (any PNG a person may save).
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(name: "TiltsimCommand", dependencies: [
-            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "CLibPNG", "TiltVersion", "WireProtocol",
+            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "CLibPNG", "TiltVersion", "TiltExitStatus", "WireProtocol",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
@@ -113,7 +115,7 @@ let package = Package(
         ], exclude: ["Fixtures"]),
         .testTarget(name: "TiltserialTests", dependencies: [
             "TiltserialCommand", "TiltserialSettings", "BoardEmulator", "SerialIO",
-            "TiltDisplay", "TiltPipeline", "TiltAssets", "WireProtocol", "TiltCore", "TiltPhysics", "TiltVersion",
+            "TiltDisplay", "TiltPipeline", "TiltAssets", "WireProtocol", "TiltCore", "TiltPhysics", "TiltVersion", "TiltExitStatus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The host against the real firmware in simavr and the native board, over ptys (needs Hardware/build/tiltserial.elf).

@@ -1,7 +1,9 @@
 import SystemPackage
 
-/// Why a serial operation failed. Each case renders as one line that names the fix
-/// (`message`); the commands map each case to their exit codes.
+/// Why a serial operation failed. Each case renders as one line that says what
+/// happened and the fix in the world (plug in, join a group, close a program):
+/// `message`. What to type next is the commands' to add (tiltserial's
+/// `Failure.init(SerialError)` names `tiltserial list`), with their exit codes.
 ///
 /// `port` is always the name the user gave (e.g. a /dev/serial/by-id/... link), not
 /// the resolved device, so messages match what was typed.
@@ -34,7 +36,7 @@ public enum SerialError: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .noSuchPort(let port):
-            return "\(port): no such serial port; run `tiltserial list` to see the ports present"
+            return "\(port): no such serial port"
         case .permissionDenied(let port, let group?):
             return "\(port): permission denied; the device belongs to group '\(group)': "
                 + "run `sudo usermod -aG \(group) $USER`, then log out and back in"
@@ -48,9 +50,9 @@ public enum SerialError: Error, Equatable, Sendable {
             return "\(port): port busy; close other serial monitors (Arduino IDE, screen, minicom) and try again"
         case .danglingLink(let port, let target):
             return "\(port): the link points at \(target), which does not exist; plug the board in "
-                + "(or start the emulator), or run `tiltserial list` to see the ports present"
+                + "(or start the emulator)"
         case .notASerialDevice(let port):
-            return "\(port): not a serial device; pass a tty such as /dev/ttyUSB0 or /dev/ttyACM0 (see `tiltserial list`)"
+            return "\(port): not a serial device; pass a tty such as /dev/ttyUSB0 or /dev/ttyACM0"
         case .deviceGone(let port):
             return "\(port): device gone (unplugged or closed); reconnect it and start again"
         case .writeTimedOut(let port, let written, let total):

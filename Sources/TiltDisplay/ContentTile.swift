@@ -21,7 +21,7 @@ public struct ContentTile: Hashable, Sendable {
     /// Throws unless both sizes are multiples of 8 within 256 × 128 (docs/display.md).
     public init(bitmap: Bitmap) throws(ArtError) {
         guard bitmap.width % 8 == 0, bitmap.width <= Self.maxWidth, bitmap.height % 8 == 0, bitmap.height <= Self.maxHeight else {
-            throw ArtError("content tile is \(bitmap.width)x\(bitmap.height); width and height must be multiples of 8, at most \(Self.maxWidth)x\(Self.maxHeight)")
+            throw .tileSize(width: bitmap.width, height: bitmap.height)
         }
         self.bitmap = bitmap
         self.pageBytes = PageLayout.pack(width: bitmap.width, height: bitmap.height) { bitmap[$0, $1] }

@@ -33,15 +33,15 @@ public struct ItemArt: Hashable, Sendable {
     /// distinct, one per icon.
     public init(names: [String], icons: [Bitmap]) throws(ArtError) {
         guard names.count == icons.count, names.count <= 254, Set(names).count == names.count else {
-            throw ArtError("drawer items: \(names.count) names for \(icons.count) icons; give each of at most 254 icons its own name")
+            throw .itemNames(names: names.count, icons: icons.count)
         }
         var lit: [UInt8] = [], drawn: [UInt8] = []
         for (name, icon) in zip(names, icons) {
             guard icon.width == Self.size, icon.height == Self.size else {
-                throw ArtError("drawer item '\(name)' is \(icon.width)x\(icon.height); icons must be \(Self.size)x\(Self.size)")
+                throw .itemSize(name: name, width: icon.width, height: icon.height)
             }
             for i in 0..<Self.size where icon[i, 0] || icon[i, Self.size - 1] || icon[0, i] || icon[Self.size - 1, i] {
-                throw ArtError("drawer item '\(name)' has lit pixels on its border; keep the outer pixel ring empty for the halo")
+                throw .itemBorder(name: name)
             }
             lit += PageLayout.pack(width: Self.size, height: Self.size) { icon[$0, $1] }
             drawn += PageLayout.pack(width: Self.size, height: Self.size) { x, y in

@@ -30,17 +30,17 @@ struct NetpbmScanner {
     /// The next unsigned decimal number; `what` names it in the error.
     mutating func number(_ what: String, max: Int = 1 << 24) throws(NetpbmError) -> Int {
         skipSpaceAndComments()
-        guard index < bytes.count else { throw NetpbmError("\(format): file ends before the \(what)") }
+        guard index < bytes.count else { throw .endsBefore(format: format, field: what) }
         var value = 0
         var digits = 0
         while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
             value = value * 10 + Int(bytes[index] - 0x30)
-            guard value <= max else { throw NetpbmError("\(format): \(what) is larger than \(max)") }
+            guard value <= max else { throw .numberTooLarge(format: format, field: what, max: max) }
             index += 1
             digits += 1
         }
         guard digits > 0 else {
-            throw NetpbmError("\(format): expected a decimal \(what) at byte \(index), found \(Self.describe(bytes[index]))")
+            throw .notANumber(format: format, field: what, offset: index, found: bytes[index])
         }
         return value
     }
@@ -48,13 +48,9 @@ struct NetpbmScanner {
     /// The single whitespace byte that separates a raw format's header from its data.
     mutating func rasterSeparator() throws(NetpbmError) {
         guard index < bytes.count, Self.isSpace(bytes[index]) else {
-            throw NetpbmError("\(format): expected one whitespace byte before the raster at byte \(index)")
+            throw .noRasterSeparator(format: format, offset: index)
         }
         index += 1
-    }
-
-    static func describe(_ b: UInt8) -> String {
-        (0x21...0x7E).contains(b) ? "'\(Character(Unicode.Scalar(b)))'" : "byte 0x\(String(b, radix: 16))"
     }
 
     /// The first two bytes as text; "" if there are fewer.
@@ -63,12 +59,6 @@ struct NetpbmScanner {
         return String(decoding: bytes[0..<2], as: UTF8.self)
     }
 
-    /// What an error message shows for a wrong magic number: printable text
-    /// quoted, anything else as bytes, always on one line.
-    static func describeMagic(of bytes: [UInt8]) -> String {
-        guard bytes.count >= 2 else { return "too few bytes" }
-        let head = bytes[0..<2]
-        if head.allSatisfy({ (0x21...0x7E).contains($0) }) { return "'\(String(decoding: head, as: UTF8.self))'" }
-        return head.map(describe).joined(separator: ", ")
-    }
+    /// The first two bytes (fewer if the file is shorter), for `NetpbmError.wrongMagic`.
+    static func head(of bytes: [UInt8]) -> [UInt8] { Array(bytes.prefix(2)) }
 }

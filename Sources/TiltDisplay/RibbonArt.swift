@@ -23,7 +23,7 @@ public struct RibbonArt: Hashable, Sendable {
     /// Throws if the art is larger than 128 × 128 (the firmware keeps its sizes in bytes).
     public init(mask: AlphaMask) throws(ArtError) {
         guard mask.width <= Self.maxWidth, mask.height <= Self.maxHeight else {
-            throw ArtError("ribbon art is \(mask.width)x\(mask.height); it must be at most \(Self.maxWidth)x\(Self.maxHeight)")
+            throw .ribbonSize(width: mask.width, height: mask.height)
         }
         self.mask = mask
         self.drawnPages = PageLayout.pack(width: mask.width, height: mask.height) { mask[$0, $1] > Self.transparentMax }

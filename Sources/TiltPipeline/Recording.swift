@@ -54,6 +54,8 @@ public enum Recording {
         public var range: Range<Int>
     }
 
+    /// What is wrong with a file read as a recording; what the user should do
+    /// about it is the command's to say (tiltserial's `Failure(replaying:_:)`).
     public enum ReadError: Error, Hashable, Sendable, CustomStringConvertible {
         case notARecording
         /// The file ends inside the 12-byte header (`bytes` long).
@@ -63,9 +65,9 @@ public enum Recording {
         public var description: String {
             switch self {
             case .notARecording:
-                "not a tiltserial recording (no TILTREC1 header); for CSV samples use a .csv file, for a raw capture record with --record"
+                "not a tiltserial recording (no TILTREC1 header)"
             case .tooShort(let bytes):
-                "too short for a tiltserial recording (\(bytes) bytes; its header alone is \(headerSize)); record again with --record"
+                "too short for a tiltserial recording (\(bytes) bytes; its header alone is \(headerSize))"
             case .badDirection(let offset):
                 "recording damaged at byte \(offset): unknown direction byte"
             }

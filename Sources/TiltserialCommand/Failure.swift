@@ -1,27 +1,11 @@
+import TiltExitStatus
 import TiltPipeline
 
-/// Every way `tiltserial` can stop short, each with its own exit code
-/// (docs/usage.md lists them) and a one-line message that names the fix.
+/// Every way `tiltserial` can stop short, each with its exit code
+/// (`ExitStatus`, the table both tools share; docs/usage.md lists it) and a one-line message that names the fix.
 public struct Failure: Error, CustomStringConvertible, Sendable {
-    public enum Code: Int32, CaseIterable, Sendable {
-        case noSuchPort = 10
-        case permissionDenied = 11
-        case protocolMismatch = 12
-        case portBusy = 13
-        case notASerialDevice = 14
-        case noValidFrames = 15
-        case noBoardFound = 16
-        case deviceGone = 17
-        case badInputFile = 18
-        case ioError = 19
-        case emulatorFailed = 20
-        case badSettings = 21
-        /// A hook (`--on-pull CMD`) cannot run: no such program, a directory, not executable.
-        case badHook = 22
-        /// `calibrate` could not finish: the board never kept still, a tilt went
-        /// the wrong way, or Ctrl-C; nothing was written.
-        case calibrationFailed = 23
-    }
+    /// The exit code: the one table both tools share (TiltExitStatus).
+    public typealias Code = ExitStatus
 
     public let code: Code
     public let message: String

@@ -12,7 +12,7 @@ final class InputFile {
     private var fd: Int32
     private var block: [UInt8]
 
-    /// - Throws: `.badInputFile` in one line naming the path and the reason.
+    /// - Throws: `.badFile` in one line naming the path and the reason.
     init(path: String) throws(Failure) {
         self.path = path
         fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
@@ -34,7 +34,7 @@ final class InputFile {
     }
 
     private static func failure(_ path: String, _ code: Int32) -> Failure {
-        Failure(.badInputFile, "\(path): cannot read it (\(String(cString: strerror(code)))); check the path")
+        Failure(.badFile, "\(path): cannot read it (\(String(cString: strerror(code)))); check the path")
     }
 }
 

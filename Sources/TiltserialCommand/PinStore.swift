@@ -34,27 +34,27 @@ struct PinStore {
     func load(bounded: Bool = true) throws(Failure) -> [Pin] {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
         if fd < 0 && errno == ENOENT { return [] }
-        guard fd >= 0 else { throw failure(.badInputFile, "cannot open the pins file (\(String(cString: strerror(errno)))); check the path or pass another --pins") }
+        guard fd >= 0 else { throw failure(.badFile, "cannot open the pins file (\(String(cString: strerror(errno)))); check the path or pass another --pins") }
         defer { close(fd) }
         var info = stat()
         if fstat(fd, &info) == 0 {
-            if info.st_mode & S_IFMT == S_IFDIR { throw failure(.badInputFile, "is a directory; name a file for --pins") }
+            if info.st_mode & S_IFMT == S_IFDIR { throw failure(.badFile, "is a directory; name a file for --pins") }
             if info.st_mode & S_IFMT == S_IFREG, info.st_size > Self.maxBytes {
-                throw failure(.badInputFile, "\(info.st_size) bytes is too large for a pins file (at most \(Self.maxBytes)); name another --pins")
+                throw failure(.badFile, "\(info.st_size) bytes is too large for a pins file (at most \(Self.maxBytes)); name another --pins")
             }
         }
         var bytes = [UInt8](repeating: 0, count: Self.maxBytes + 1)
         let (count, error) = bytes.withUnsafeMutableBytes { readFilling(fd, $0) }
-        if let error { throw failure(.badInputFile, "cannot read the pins file (\(String(cString: strerror(error)))); check the path") }
-        guard count <= Self.maxBytes else { throw failure(.badInputFile, "more than \(Self.maxBytes) bytes is too large for a pins file; name another --pins") }
+        if let error { throw failure(.badFile, "cannot read the pins file (\(String(cString: strerror(error)))); check the path") }
+        guard count <= Self.maxBytes else { throw failure(.badFile, "more than \(Self.maxBytes) bytes is too large for a pins file; name another --pins") }
         let pins: [Pin]
         do {
             pins = try PinsFile.parse(Array(bytes[..<count]), items: items)
         } catch {
-            throw failure(.badInputFile, "line \(error.line), column \(error.column): \(error.message); fix it, or start afresh with `tiltserial pins clear`")
+            throw failure(.badFile, "line \(error.line), column \(error.column): \(error.message); fix it, or start afresh with `tiltserial pins clear`")
         }
         if bounded && pins.count > PinBoard.capacity {
-            throw failure(.badInputFile, "holds \(pins.count) pins; the board keeps at most \(PinBoard.capacity): remove some with `tiltserial pins remove N`")
+            throw failure(.badFile, "holds \(pins.count) pins; the board keeps at most \(PinBoard.capacity): remove some with `tiltserial pins remove N`")
         }
         return pins
     }

@@ -33,17 +33,17 @@ final class RecordingWriter {
     private(set) var bytesNotWritten = 0
 
     /// Creates the temporary file and writes the header.
-    /// - Throws: `.badInputFile` in one line when it cannot (folder missing, no permission, a directory, disk full).
+    /// - Throws: `.badFile` in one line when it cannot (folder missing, no permission, a directory, disk full).
     init(path: String, baud: UInt32) throws(Failure) {
         self.path = path
         var info = stat()
         let exists = stat(path, &info) == 0
         let kind = info.st_mode & S_IFMT
         func failure(_ what: String, _ code: Int32 = errno) -> Failure {
-            Failure(.badInputFile, "\(path): cannot \(what) (\(String(cString: strerror(code)))); check the path and permissions")
+            Failure(.badFile, "\(path): cannot \(what) (\(String(cString: strerror(code)))); check the path and permissions")
         }
         if exists && kind == S_IFDIR {
-            throw Failure(.badInputFile, "\(path): is a directory; name a file for --record")
+            throw Failure(.badFile, "\(path): is a directory; name a file for --record")
         }
         if exists && kind != S_IFREG {
             // A device or a FIFO: no temp file, no rename. Non-blocking, so a FIFO

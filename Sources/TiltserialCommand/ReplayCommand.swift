@@ -50,7 +50,7 @@ struct Replay: TiltserialSubcommand {
                 if format == .unknown {
                     format = ReplayFormat.detect(head: block, name: file)
                     if format == .unknown {
-                        throw Failure(.badInputFile, "\(file): neither a tiltserial recording (--record) nor a CSV of samples (t_us,ax,ay,az[,gx,gy,gz])")
+                        throw Failure(.badFile, "\(file): neither a tiltserial recording (--record) nor a CSV of samples (t_us,ax,ay,az[,gx,gy,gz])")
                     }
                 }
                 switch format {
@@ -77,7 +77,7 @@ struct Replay: TiltserialSubcommand {
                         }
                         if driver.isFinished { done = true }
                     } catch {
-                        throw Failure(.badInputFile, "\(file): \(error.description)")
+                        throw Failure(replaying: file, error)
                     }
                 case .sampleCSV:
                     do throws(SampleCSV.ParseError) {
@@ -88,7 +88,7 @@ struct Replay: TiltserialSubcommand {
                             try csv.feed(block) { driver.ingest($0, perform) }
                         }
                     } catch {
-                        throw Failure(.badInputFile, "\(file): \(error.description); replay takes a --record file or a sample CSV (docs/usage.md)")
+                        throw Failure(.badFile, "\(file): \(error.description); replay takes a --record file or a sample CSV (docs/usage.md)")
                     }
                 case .unknown:
                     break
@@ -110,7 +110,7 @@ struct Replay: TiltserialSubcommand {
             }
         case .sampleCSV:
             guard let first = csv.firstTimeMicros, let last = csv.lastTimeMicros else {
-                throw Failure(.badInputFile, "\(file): holds no samples; a sample CSV has lines \(SampleCSV.header) (docs/usage.md)")
+                throw Failure(.badFile, "\(file): holds no samples; a sample CSV has lines \(SampleCSV.header) (docs/usage.md)")
             }
             duration = last - first
         case .unknown:
@@ -121,7 +121,7 @@ struct Replay: TiltserialSubcommand {
         if let render {
             var mirror = DisplayMirror(renderer: art.renderer)
             if let last = session.lastOffsets { mirror.show(last) }
-            try PNGFile.write(mirror.frame, to: render, failing: .badInputFile)
+            try PNGFile.write(mirror.frame, to: render, failing: .badFile)
         }
         let hooks = out.hookSummary(out.finish())  // the deferred finish then has nothing left to end
         context.console.writeErr("tiltserial: replayed: \(HostSummary(durationMicros: duration, counters: session.counters).line)\(hooks)\n")

@@ -61,6 +61,12 @@ final class RunOutput {
 
     /// The tick line's buffer, reused for the whole run.
     var tickLine = JSONBytes()
+    /// The board line last said, and whether ticks came since: a board that
+    /// resets when the port opens says HELLO, then answers our HOST_HELLO with
+    /// the same HELLO; one line says it. A HELLO after ticks (a reset mid-run)
+    /// or a different one (CONFIGURE) is said again.
+    private var saidHello: HelloFrame?
+    private var ticksSinceHello = false
 
     func event(_ event: HostEvent) {
         if json, case .tick(let tick, let wire) = event {
@@ -73,6 +79,8 @@ final class RunOutput {
         case .formatDetected(let format):
             say("format: \(format.rawValue)")
         case .hello(let h):
+            defer { saidHello = h; ticksSinceHello = false }
+            if h == saidHello && !ticksSinceHello { break }
             let accel = h.accelRange.map { "±\($0.fullScale) g" } ?? "AFS_SEL \(h.accelFullScaleSelect)"
             say("board: firmware \(h.firmwareMajor).\(h.firmwareMinor).\(h.firmwarePatch) (host: tiltserial \(TiltVersion.number)), protocol \(h.protocolVersion), \(accel), \(h.sampleRateHz) Hz, "
                 + "sensor \(h.sensorAnswered ? "ok" : "NOT answering"), display \(h.displayAnswered ? "ok" : "NOT answering")")
@@ -85,7 +93,9 @@ final class RunOutput {
             break  // the run stops with the error
         case .fired(let tick, let fires):
             say("ribbon fired (#\(fires)) at board time \(tick.timeMicros) µs")
-        case .tick, .sceneFrames:
+        case .tick:
+            ticksSinceHello = true
+        case .sceneFrames:
             break
         case .drawer, .pulledOut, .pinned:
             sayDrawer(event)

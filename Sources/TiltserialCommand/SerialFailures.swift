@@ -17,8 +17,16 @@ extension Failure.Code {
 }
 
 extension Failure {
-    /// The serial error's own one-line message with its tiltserial exit code.
+    /// The serial error's one-line message, with tiltserial's next step where the
+    /// port was the wrong one (SerialIO does not know the commands), and its exit code.
     init(_ error: SerialError) {
-        self.init(Code(error), error.message)
+        let list = "`tiltserial list`"
+        let message = switch error {
+        case .noSuchPort: error.message + "; run \(list) to see the ports present"
+        case .danglingLink: error.message + ", or run \(list) to see the ports present"
+        case .notASerialDevice: error.message + " (see \(list))"
+        default: error.message
+        }
+        self.init(Code(error), message)
     }
 }

@@ -60,6 +60,7 @@ public struct Tiltserial: ParsableCommand {
 public enum TiltserialMain {
     /// Parses `arguments` (without the program name), runs, returns the exit code.
     public static func run(arguments: [String], context: CommandContext) -> Int32 {
+        if answeredWithoutParsing(arguments, context.console) { return 0 }
         var command: ParsableCommand
         do {
             command = try Tiltserial.parseAsRoot(arguments)
@@ -78,6 +79,20 @@ public enum TiltserialMain {
             context.console.writeErr("tiltserial: error: \(error.message)\n")
             return error.code.rawValue
         }
+    }
+
+    /// `tiltserial --help`, `-h` or `--version` alone: ArgumentParser's own
+    /// help text and version, without its full parse. That parse reflects over
+    /// every subcommand's options (the default `run` has dozens) before it finds
+    /// the flag, and was most of these commands' start-up (docs/perf/peer.md).
+    /// HelpFastPathTests checks the output is the parse's, byte for byte.
+    static func answeredWithoutParsing(_ arguments: [String], _ console: Console) -> Bool {
+        switch arguments {
+        case ["--help"], ["-h"]: console.writeOut(Tiltserial.helpMessage() + "\n")
+        case ["--version"]: console.writeOut(Tiltserial.configuration.version + "\n")
+        default: return false
+        }
+        return true
     }
 
     /// Help, `--version` and completion scripts go to stdout with code 0; usage

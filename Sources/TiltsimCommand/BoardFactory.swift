@@ -10,7 +10,7 @@ struct BoardFactory {
 
     func makeBoards() throws(TiltsimFailure) -> [any EmulatedBoard] {
         let faults: FaultSpec
-        do { faults = try engine.faultSpec } catch { throw .data("\(error)") }
+        do { faults = try engine.faultSpec } catch { throw .usage("\(error)") }
         var factory = EmulatedBoardFactory(
             engine: engine.chosenEngine == .avr ? .avr : .native, firmwarePath: engine.firmware, pace: engine.pace,
             motion: try motion.path(), noiseScale: motion.noise, sampleRateHz: engine.rate ?? 100, faults: faults,
@@ -26,9 +26,8 @@ struct BoardFactory {
             } catch {
                 boards.forEach { $0.stop() }
                 switch error.kind {
-                case .missingFile: throw .file(error.description)
-                case .badFile: throw .data(error.description)
-                case .system: throw .system(error.description)
+                case .missingFile, .badFile: throw .firmware(error.description)
+                case .system: throw .emulator(error.description)
                 }
             }
         }

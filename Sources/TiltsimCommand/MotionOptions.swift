@@ -34,7 +34,7 @@ struct MotionOptions: ParsableArguments {
         if let script {
             let text = try Self.read(script, what: "motion script")
             do { return .script(try MotionScript(parsing: text)) } catch {
-                throw .data("\(script): \(error.description)")
+                throw .file("\(script): \(error.description)")
             }
         }
         if let csv { return try Self.recorded(csv) }
@@ -49,14 +49,14 @@ struct MotionOptions: ParsableArguments {
         let text = try read(csv, what: "sample CSV")
         do {
             let rows = try SampleCSV.parse(text)
-            guard !rows.isEmpty else { throw TiltsimFailure.data("\(csv): no samples; record some with tiltserial record") }
+            guard !rows.isEmpty else { throw TiltsimFailure.file("\(csv): no samples; record some with tiltserial record") }
             return .recorded(rows)
         } catch let error as SampleCSV.ParseError {
-            throw .data("\(csv) \(error.description)")
+            throw .file("\(csv) \(error.description)")
         } catch let failure as TiltsimFailure {
             throw failure
         } catch {
-            throw .data("\(csv): \(error)")
+            throw .file("\(csv): \(error)")
         }
     }
 
@@ -68,7 +68,7 @@ struct MotionOptions: ParsableArguments {
     static func read(_ file: String, what: String) throws(TiltsimFailure) -> String {
         guard FileManager.default.fileExists(atPath: file) else { throw .file("\(file): no such \(what)") }
         guard let data = FileManager.default.contents(atPath: file) else { throw .file("\(file): cannot read this \(what); check its permissions") }
-        guard let text = String(data: data, encoding: .utf8) else { throw .data("\(file): not a text file; a \(what) is UTF-8 text") }
+        guard let text = String(data: data, encoding: .utf8) else { throw .file("\(file): not a text file; a \(what) is UTF-8 text") }
         return text
     }
 }

@@ -23,19 +23,19 @@ struct ReferenceScreen {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         guard png_image_begin_read_from_file(&image, path) != 0 else {
-            throw .data("\(path): not a PNG the reader understands (\(message(image))); save one with --screenshot")
+            throw .file("\(path): not a PNG the reader understands (\(message(image))); save one with --screenshot")
         }
         defer { png_image_free(&image) }
         let width = Int(image.width), height = Int(image.height)
         let scale = width / Frame.width
         guard scale >= 1, scale <= 16, width == Frame.width * scale, height == Frame.height * scale else {
-            throw .data("\(path) is \(width)×\(height); a reference screen is 128×64 at a whole scale (e.g. 512×256), as --screenshot writes")
+            throw .file("\(path) is \(width)×\(height); a reference screen is 128×64 at a whole scale (e.g. 512×256), as --screenshot writes")
         }
         image.format = UInt32(PNG_FORMAT_GRAY)
         var gray = [UInt8](repeating: 0, count: width * height)
         var black = png_color(red: 0, green: 0, blue: 0)
         guard png_image_finish_read(&image, &black, &gray, 0, nil) != 0 else {
-            throw .data("\(path): the PNG is damaged (\(message(image))); save it again with --screenshot")
+            throw .file("\(path): the PNG is damaged (\(message(image))); save it again with --screenshot")
         }
         var bytes = [UInt8](repeating: 0, count: Frame.byteCount)
         var litSum = 0, litCount = 0

@@ -2,6 +2,7 @@ import ArgumentParser
 import BoardEmulator
 import Foundation
 import TiltDisplay
+import TiltExitStatus
 
 /// `tiltsim run`: a sketch in simavr for CI, deterministic in simulated time.
 struct RunSketch: ParsableCommand {
@@ -11,10 +12,10 @@ struct RunSketch: ParsableCommand {
         discussion: """
             Runs as fast as the machine allows; every time is simulated, so a run gives the same \
             bytes and screens every time. The sketch's serial output goes to stdout (unless --quiet), \
-            what the run checks to stderr. Exit codes: 0 passed; 1 an expectation missed (a screen \
-            differed, or the sketch halted first); 2 a --fail-serial pattern matched; 3 the time ran out \
-            while waiting; 4 the firmware file is missing or bad; 64 bad options; 65 a bad scenario, \
-            motion or reference file; 66 such a file is missing; 73 an output file cannot be written.
+            what the run checks to stderr. Exit codes: 0 passed; 24 an expectation missed (a screen \
+            differed, or the sketch halted first); 25 a --fail-serial pattern matched; 26 the time ran out \
+            while waiting; 27 the sketch file is missing or bad; 21 bad options; 18 a scenario, motion, \
+            reference or output file that is missing, bad or cannot be written (docs/usage.md, "Exit codes").
             """)
 
     @Argument(help: ArgumentHelp("The sketch: an ELF from avr-gcc, or the .hex the Arduino IDE exports.", valueName: "sketch"))
@@ -38,7 +39,7 @@ struct RunSketch: ParsableCommand {
     @Option(name: .customLong("expect-screen"), help: ArgumentHelp("At this simulated time the screen must equal this PNG (as --screenshot writes it): the same pixels lit, as bright; repeatable.", valueName: "seconds:file.png"))
     var expectScreen: [String] = []
 
-    @Option(help: ArgumentHelp("Simulated seconds before the run ends (default: the scenario's, else 30); waiting past it exits 3.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Simulated seconds before the run ends (default: the scenario's, else 30); waiting past it exits 26.", valueName: "seconds"))
     var timeout: Double?
 
     @Option(name: .customLong("serial-log"), help: ArgumentHelp("Also write the sketch's serial output (raw bytes) to this file.", valueName: "file"))
@@ -110,7 +111,7 @@ struct RunSketch: ParsableCommand {
         board.apply(to: &configuration)
         let machine: AVRMachine
         do { machine = try AVRMachine(configuration) } catch {
-            throw TiltsimFailure(description: error.description, exitCode: RunExit.badFirmware.rawValue)
+            throw .firmware(error.description)
         }
         let plan = RunPlan(timeoutMicros: timeoutMicros, failPatterns: (file?.failPatterns ?? []) + failSerial,
                            steps: (file?.steps ?? []) + expectSerial.map { .waitSerial(pattern: $0, timeoutMicros: nil) },
@@ -140,9 +141,9 @@ struct RunSketch: ParsableCommand {
         }
         log?.close()
         if let writeFailure { throw writeFailure }
-        let (exit, verdict): (RunExit, String) = switch outcome {
-        case .passed: (.passed, "passed")
-        case .missedExpectation(let why): (.missedExpectation, "FAILED, expectation missed: \(why)")
+        let (exit, verdict): (ExitStatus, String) = switch outcome {
+        case .passed: (.success, "passed")
+        case .missedExpectation(let why): (.expectationMissed, "FAILED, expectation missed: \(why)")
         case .failureText(let why): (.failureText, "FAILED, failure text: \(why)")
         case .timedOut(let why): (.timedOut, "FAILED, timed out: \(why)")
         }
@@ -167,15 +168,6 @@ struct RunSketch: ParsableCommand {
     private func say(_ line: String) {
         FileHandle.standardError.write(Data("tiltsim run: \(line)\n".utf8))
     }
-}
-
-/// `tiltsim run`'s exit codes besides the shared ones (64, 65, 66, 71, 73).
-enum RunExit: Int32 {
-    case passed = 0
-    case missedExpectation = 1
-    case failureText = 2
-    case timedOut = 3
-    case badFirmware = 4
 }
 
 /// `--serial-log`: the raw bytes, written as they come.

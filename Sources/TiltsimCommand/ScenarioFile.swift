@@ -43,14 +43,14 @@ struct ScenarioFile {
             throw .file(FileManager.default.fileExists(atPath: path)
                         ? "\(path): cannot read this scenario; check its permissions" : "\(path): no such scenario file")
         }
-        guard let text = String(data: data, encoding: .utf8) else { throw .data("\(path): not UTF-8 text; a scenario is YAML or JSON") }
+        guard let text = String(data: data, encoding: .utf8) else { throw .file("\(path): not UTF-8 text; a scenario is YAML or JSON") }
         let tree: Any?
         do {
             tree = path.lowercased().hasSuffix(".json")
                 ? try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
                 : try Yams.load(yaml: text)
         } catch {
-            throw .data("\(path): not valid \(path.lowercased().hasSuffix(".json") ? "JSON" : "YAML"): \(Self.oneLine("\(error)"))")
+            throw .file("\(path): not valid \(path.lowercased().hasSuffix(".json") ? "JSON" : "YAML"): \(Self.oneLine("\(error)"))")
         }
         let folder = (path as NSString).deletingLastPathComponent
         var reader = Reader(file: path, folder: folder.isEmpty ? "." : folder)
@@ -156,7 +156,7 @@ struct ScenarioFile {
                 do { return .script(try MotionScript(parsing: try MotionOptions.read(path, what: "motion script"))) } catch let error as TiltsimFailure {
                     throw error
                 } catch {
-                    throw .data("\(path): \(error)")
+                    throw .file("\(path): \(error)")
                 }
             default:  // csv
                 let path = resolve(try string(value, at + "csv"))
@@ -230,7 +230,7 @@ struct ScenarioFile {
             path.hasPrefix("/") ? path : folder + "/" + path
         }
 
-        private func fail(_ message: String) -> TiltsimFailure { .data("\(file): \(message)") }
+        private func fail(_ message: String) -> TiltsimFailure { .file("\(file): \(message)") }
     }
 
     static let motionKeys = ["motion", "script", "csv"]

@@ -2,6 +2,7 @@ import ArgumentParser
 import BoardEmulator
 import Foundation
 import TiltDisplay
+import TiltExitStatus
 import TiltVersion
 import WireProtocol
 
@@ -69,7 +70,8 @@ public struct Tiltsim: ParsableCommand {
 }
 
 extension Tiltsim {
-    /// Parses and runs; option errors print as one line (`tiltsim: …`) without the usage block.
+    /// Parses and runs; option errors print as one line (`tiltsim: …`) without the usage block
+    /// and end with `ExitStatus.badSettings`, as in tiltserial.
     public static func runMain(_ arguments: [String]? = nil) -> Never {
         do {
             var command = try parseAsRoot(arguments)
@@ -80,7 +82,8 @@ extension Tiltsim {
             if code == .success { exit(withError: error) }  // --help
             let message = self.message(for: error)
             if !message.isEmpty { FileHandle.standardError.write(Data("tiltsim: \(message)\n".utf8)) }
-            Foundation.exit(code.rawValue)
+            // ArgumentParser's usage errors (EX_USAGE) are badSettings in the tools' one table.
+            Foundation.exit(code == .validationFailure ? ExitStatus.badSettings.rawValue : code.rawValue)
         }
     }
 }

@@ -1,19 +1,26 @@
 import Foundation
+import TiltExitStatus
 
-/// A one-line error and the exit code it ends the command with.
+/// A one-line error and the exit status it ends the command with (`ExitStatus`,
+/// the table both tools share).
 struct TiltsimFailure: Error, CustomStringConvertible {
     let description: String
-    let exitCode: Int32
+    let status: ExitStatus
 
-    /// A file the user named cannot be used (EX_NOINPUT / EX_DATAERR).
-    static func file(_ message: String) -> Self { Self(description: message, exitCode: 66) }
-    static func data(_ message: String) -> Self { Self(description: message, exitCode: 65) }
-    /// Options that cannot work together (EX_USAGE), found after parsing.
-    static func usage(_ message: String) -> Self { Self(description: message, exitCode: 64) }
-    /// An output file cannot be created (EX_CANTCREAT).
-    static func cannotCreate(_ message: String) -> Self { Self(description: message, exitCode: 73) }
-    /// The system refused (pty, pipe, signals): EX_OSERR.
-    static func system(_ message: String) -> Self { Self(description: message, exitCode: 71) }
+    /// A file the user named is missing, unreadable or malformed.
+    static func file(_ message: String) -> Self { Self(description: message, status: .badFile) }
+    /// Options that cannot work together, found after parsing.
+    static func usage(_ message: String) -> Self { Self(description: message, status: .badSettings) }
+    /// An output file cannot be created there.
+    static func cannotCreate(_ message: String) -> Self { Self(description: message, status: .badFile) }
+    /// The firmware or sketch file is missing or bad.
+    static func firmware(_ message: String) -> Self { Self(description: message, status: .badFirmware) }
+    /// The emulated board could not start.
+    static func emulator(_ message: String) -> Self { Self(description: message, status: .emulatorFailed) }
+    /// The system refused (pipe, signals).
+    static func system(_ message: String) -> Self { Self(description: message, status: .ioError) }
+
+    var exitCode: Int32 { status.rawValue }
 
     func report() {
         FileHandle.standardError.write(Data("tiltsim: \(description)\n".utf8))

@@ -153,11 +153,15 @@ import TiltCore
 
     @Test func rejectsFilesThatAreNotAVRFirmware() throws {
         let missing = "/nonexistent/firmware.elf"
-        #expect(throws: AVRBoardError.self) { try AVRBoard(.init(firmwarePath: missing)) }
+        #expect(throws: AVRBoardError.cannotOpenFirmware(path: missing, errno: .noSuchFileOrDirectory)) { try AVRBoard(.init(firmwarePath: missing)) }
+        #expect(AVRBoardError.cannotOpenFirmware(path: missing, errno: .noSuchFileOrDirectory).description
+            == "cannot open firmware /nonexistent/firmware.elf: no such file")
         do {
             _ = try AVRBoard(.init(firmwarePath: "/bin/sh"))
             Issue.record("a host executable was accepted as AVR firmware")
         } catch {
+            guard case .elfRefused(path: "/bin/sh", _) = error else { Issue.record("\(error)"); return }
+            #expect(error.isFirmwareProblem)
             #expect(error.description.contains("not an AVR ELF"))
         }
         let text = FileManager.default.temporaryDirectory.appendingPathComponent("not-elf-\(UUID().uuidString)").path
@@ -167,6 +171,7 @@ import TiltCore
             _ = try AVRBoard(.init(firmwarePath: text))
             Issue.record("a text file was accepted as firmware")
         } catch {
+            #expect(error == .notFirmware(path: text))
             #expect(error.description.contains("not an ELF file"))
         }
     }
@@ -256,6 +261,6 @@ import TiltCore
     @Test func plugInOnAStoppedBoardSaysSo() throws {
         let board = try AVRBoard(.init(firmwarePath: AVRTestFirmware.path()))
         board.stop()
-        #expect(throws: AVRBoardError.self) { try board.plugIn() }
+        #expect(throws: AVRBoardError.stopped) { try board.plugIn() }
     }
 }

@@ -21,11 +21,11 @@ import TiltDisplay
         #expect(passed.err.hasSuffix("tiltsim run: passed (0.502 s simulated)\n"))
 
         let failure = try tiltsim.run(["run", echo.elf, "--fail-serial", "tick 2\\d\\d$", "--timeout", "2", "--quiet"])
-        #expect(failure.code == 2, "\(failure.err)")
+        #expect(failure.code == 25, "\(failure.err)")
         #expect(failure.out.isEmpty)
 
         let timeout = try tiltsim.run(["run", echo.elf, "--expect-serial", "never printed", "--timeout", "0.5", "--quiet"])
-        #expect(timeout.code == 3)
+        #expect(timeout.code == 26)
         #expect(timeout.err.contains("FAILED, timed out: the run's time (0.500 s) ran out waiting for /never printed/"))
 
         let missed = try tiltsim.run(["run", echo.elf, "--expect-screen", "0.2:" + Self.blankPNG(), "--quiet"])
@@ -35,14 +35,14 @@ import TiltDisplay
         try "hello\n".write(toFile: text, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: text) }
         let bad = try tiltsim.run(["run", text])
-        #expect(bad.code == 4)
+        #expect(bad.code == 27)
         #expect(bad.err == "tiltsim: \(text) is not an ELF file nor Intel HEX; pass the .elf or .hex that avr-gcc or the Arduino IDE built\n")
         let missing = try tiltsim.run(["run", "/nonexistent/sketch.hex"])
-        #expect(missing.code == 4)
+        #expect(missing.code == 27)
         #expect(missing.err.hasPrefix("tiltsim: cannot open firmware /nonexistent/sketch.hex: no such file"))
 
         let usage = try tiltsim.run(["run", echo.hex, "--screenshot", "40:x.png"])
-        #expect(usage.code == 64)
+        #expect(usage.code == 21)
         #expect(usage.err == "tiltsim: --screenshot 40:x.png: after the run ends (30.000 s); raise --timeout\n")
     }
 
@@ -72,7 +72,7 @@ import TiltDisplay
         let same = try tiltsim.run(["run", bar.elf, "--motion", "tilt-right", "--timeout", "1.5", "--quiet", "--expect-screen", "1.2:\(reference)"])
         #expect(same.code == 0, "\(same.err)")
         let still = try tiltsim.run(["run", bar.elf, "--motion", "rest", "--timeout", "1.5", "--quiet", "--expect-screen", "1.2:\(reference)"])
-        #expect(still.code == 1)
+        #expect(still.code == 24)
         #expect(still.err.contains("the screen differs from \(reference) in"))
         #expect(FileManager.default.fileExists(atPath: String(reference.dropLast(4)) + ".actual.png"))
     }
@@ -95,7 +95,7 @@ import TiltDisplay
         let brighter = PNGEncoder.encodeGray(width: image.width, height: image.height, pixels: image.pixels.map { $0 == 0 ? 0 : 255 })!
         try Data(brighter).write(to: URL(fileURLWithPath: white))
         let differs = try tiltsim.run(["run", bar.elf, "--motion", "tilt-right", "--timeout", "1.5", "--quiet", "--expect-screen", "1.2:\(white)"])
-        #expect(differs.code == 1)
+        #expect(differs.code == 24)
         #expect(differs.err.contains("at 1.200 s the screen's pixels equal \(white)'s but a lit one is grey 159 (contrast 0x7F), \(white)'s 255"))
         let actual = try #require(StoredPNG.grey(Array(try Data(contentsOf: URL(fileURLWithPath: String(white.dropLast(4)) + ".actual.png")))))
         #expect(actual.pixels == image.pixels, "what it showed, at its brightness")
@@ -138,7 +138,7 @@ import TiltDisplay
             .write(toFile: broken, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: broken) }
         let bad = try tiltsim.run(["run", echo.elf, "--scenario", broken])
-        #expect(bad.code == 65)
+        #expect(bad.code == 18)
         #expect(bad.err.hasPrefix("tiltsim: \(broken): step 1: unknown key 'wiat-serial'; use one of wait-serial,"))
         #expect(bad.err.split(separator: "\n").count == 1)
     }

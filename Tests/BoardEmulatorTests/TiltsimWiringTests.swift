@@ -80,7 +80,7 @@ import Glibc
         try (format == "yaml" ? "board: {display-adress: 0x3D}\nsteps: []\n" : #"{"board": {"display-address": 62}, "steps": []}"#)
             .write(toFile: typo, atomically: true, encoding: .utf8)
         let bad = try tiltsim.run(["run", sketch.elf, "--scenario", typo])
-        #expect(bad.code == 65)
+        #expect(bad.code == 18)
         #expect(bad.err == (format == "yaml"
             ? "tiltsim: \(typo): unknown board key 'display-adress'; use one of display-address, sensor-address, sensor-int\n"
             : "tiltsim: \(typo): board: display-address 62: an SSD1306 answers at 0x3C, or 0x3D with SA0 high\n"))
@@ -99,7 +99,7 @@ import Glibc
         ]
         for (arguments, message) in cases {
             let result = try tiltsim.run(arguments)
-            #expect(result.code == 64, "\(arguments)")
+            #expect(result.code == 21, "\(arguments)")
             #expect(result.err == message)
         }
     }

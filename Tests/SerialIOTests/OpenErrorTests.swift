@@ -83,7 +83,8 @@ struct ErrorMessageTests {
             #expect(!error.message.contains("\n"))
             #expect(error.message.hasPrefix(error.port + ": "))
         }
-        #expect(SerialError.noSuchPort(port: "p").message.contains("tiltserial list"))
+        #expect(SerialError.noSuchPort(port: "p").message == "p: no such serial port")
+        #expect(!SerialError.notASerialDevice(port: "p").message.contains("tiltserial"), "SerialIO does not know the commands")
         #expect(SerialError.permissionDenied(port: "p", group: "uucp").message.contains("sudo usermod -aG uucp $USER"))
         #expect(SerialError.permissionDenied(port: "p", group: "uucp").message.contains("log"))
         #expect(SerialError.permissionDenied(port: "p", group: nil).message.contains("dialout"))

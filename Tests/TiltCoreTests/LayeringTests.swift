@@ -24,6 +24,7 @@ import Testing
         ("TiltAssets", "core", ["TiltCore", "TiltDisplay"]),
         ("TiltMotion", "emulator", ["TiltCore"]),
         ("TiltVersion", "core", []),
+        ("TiltExitStatus", "core", []),
         ("SerialIO", "edge", ["CLibSerialPort", "CSerialShims", "SystemPackage", "Synchronization"]),
         ("BoardEmulator", "edge", [
             "TiltMotion", "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR",
@@ -33,11 +34,11 @@ import Testing
         // No emulator and no Foundation in the host: `demo` starts tiltsim; start-up stays fast.
         ("TiltserialCommand", "command", [
             "TiltserialSettings", "TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay", "TiltPipeline", "TiltAssets",
-            "TiltMotion", "SerialIO", "ArgumentParser", "Logging", "SystemPackage", "Synchronization", "TiltVersion",
+            "TiltMotion", "SerialIO", "ArgumentParser", "Logging", "SystemPackage", "Synchronization", "TiltVersion", "TiltExitStatus",
         ]),
         ("TiltsimCommand", "command", [
             "BoardEmulator", "TiltMotion", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "WireProtocol", "CLibPNG", "ArgumentParser",
-            "Logging", "Foundation", "Synchronization", "Yams", "TiltVersion",
+            "Logging", "Foundation", "Synchronization", "Yams", "TiltVersion", "TiltExitStatus",
         ]),
         ("tiltserial", "executable", ["TiltserialCommand"]),
         ("tiltsim", "executable", ["TiltsimCommand"]),

@@ -18,7 +18,9 @@ import TiltDisplay
 
     @Test(arguments: [(12, 8), (8, 12), (264, 8), (8, 136)])
     func sizesOutsideTheSpecAreRejected(width: Int, height: Int) {
-        #expect(throws: ArtError.self) { try ContentTile(bitmap: Bitmap(width: width, height: height)!) }
+        #expect(throws: ArtError.tileSize(width: width, height: height)) { try ContentTile(bitmap: Bitmap(width: width, height: height)!) }
+        #expect(ArtError.tileSize(width: width, height: height).description
+            == "content tile is \(width)x\(height); width and height must be multiples of 8, at most 256x128")
     }
 
     @Test func ribbonAlphaClassesFollowTheSpecThresholds() throws {

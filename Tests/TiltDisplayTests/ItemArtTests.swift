@@ -20,11 +20,13 @@ import TiltDisplay
     }
 
     @Test func iconsOfTheWrongSizeOrTouchingTheirBorderAreRefused() {
-        #expect(throws: ArtError.self) { try ItemArt(names: ["big"], icons: [Bitmap(width: 17, height: 16)!]) }
+        #expect(throws: ArtError.itemSize(name: "big", width: 17, height: 16)) { try ItemArt(names: ["big"], icons: [Bitmap(width: 17, height: 16)!]) }
         for edge in [(0, 5), (15, 5), (5, 0), (5, 15)] {
-            #expect(throws: ArtError.self) { try ItemArt(names: ["edge"], icons: [Self.icon([edge])]) }
+            #expect(throws: ArtError.itemBorder(name: "edge")) { try ItemArt(names: ["edge"], icons: [Self.icon([edge])]) }
         }
-        #expect(throws: ArtError.self) { try ItemArt(names: ["a", "a"], icons: [Self.icon([]), Self.icon([])]) }
-        #expect(throws: ArtError.self) { try ItemArt(names: ["a"], icons: []) }
+        #expect(throws: ArtError.itemNames(names: 2, icons: 2)) { try ItemArt(names: ["a", "a"], icons: [Self.icon([]), Self.icon([])]) }
+        #expect(throws: ArtError.itemNames(names: 1, icons: 0)) { try ItemArt(names: ["a"], icons: []) }
+        #expect(ArtError.itemBorder(name: "edge").description
+            == "drawer item 'edge' has lit pixels on its border; keep the outer pixel ring empty for the halo")
     }
 }

@@ -77,6 +77,19 @@ private func error(_ body: () throws(NetpbmError) -> Void) -> String? {
     }
 }
 
+@Suite struct NetpbmErrorTests {
+    /// Callers can match what went wrong, not only read it.
+    @Test func errorsAreCasesWithTheirValues() {
+        #expect(throws: NetpbmError.badPixel(index: 1, x: 1, y: 0, found: UInt8(ascii: "2"))) { try PBM.parse(bytes("P1\n2 1\n1 2")) }
+        #expect(throws: NetpbmError.wrongMagic(expected: "PGM", found: Array("P1".utf8))) { try PGM.parse(bytes("P1\n1 1\n1")) }
+        #expect(throws: NetpbmError.aboveMaxval(format: "PGM P5", index: 0, x: 0, y: 0, value: 9, maxval: 3)) {
+            try PGM.parse(bytes("P5 1 1 3\n") + [9])
+        }
+        #expect(NetpbmError.wrongMagic(expected: "PBM", found: [0x00, 0xFF]).description
+            == "PBM: expected magic number P1 or P4 at the start, found byte 0x0, byte 0xff")
+    }
+}
+
 @Suite struct NetpbmRobustnessTests {
     /// Mutated and truncated files either parse or throw; they never trap.
     @Test func mutatedInputsParseOrThrow() {

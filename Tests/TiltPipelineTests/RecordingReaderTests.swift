@@ -67,7 +67,7 @@ import Testing
             #expect(throws: Recording.ReadError.tooShort(bytes: text.utf8.count)) { try Recording.read(Array(text.utf8)) }
         }
         #expect(Recording.ReadError.tooShort(bytes: 5).description
-            == "too short for a tiltserial recording (5 bytes; its header alone is 12); record again with --record")
+            == "too short for a tiltserial recording (5 bytes; its header alone is 12)")
         // A wrong first byte says so at once, without waiting for the rest.
         var reader = Recording.Reader()
         #expect(throws: Recording.ReadError.notARecording) {

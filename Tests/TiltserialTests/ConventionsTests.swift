@@ -67,6 +67,24 @@ import TiltVersion
         #expect(host.interrupt() == 0)
     }
 
+    /// The boot HELLO and the answer to HOST_HELLO are one line; a HELLO after
+    /// ticks (the board reset mid-run) is a line of its own.
+    @Test func theHelloLineIsSaidOncePerIntroduction() throws {
+        let link = tempPath("board")
+        let board = try TestBoard(link: link)
+        defer { board.close() }
+        let host = InProcessHost(["run", link, "--json"])
+        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        try board.send(Stream.hello() + Stream.hello() + Stream.samples(0..<200).wire)
+        #expect(host.captured.waitFor(seconds: 20) { out, _ in out.contains("{\"t_us\":") }, "\(host.captured.out.suffix(300))")
+        try board.send(Stream.hello() + Stream.samples(0..<50).wire)
+        let hellos = "\"event\":\"hello\""
+        #expect(host.captured.waitFor(seconds: 20) { out, _ in out.components(separatedBy: hellos).count - 1 == 3 })
+        #expect(host.interrupt() == 0)
+        let lines = host.captured.err.components(separatedBy: "board: firmware 1.0.0").count - 1
+        #expect(lines == 2, "\(host.captured.err)")
+    }
+
     @Test func noValidFramesQuotesWhatCameFirst() throws {
         for (bytes, quote) in [(Array("\r\nTemperature: 21.5 C\r\nTemperature: 21.6 C\r\n".utf8), "(first line 'Temperature: 21.5 C')"),
                                ([0x81, 0xF3, 0x0A, 0x9C] + [UInt8](repeating: 0xEE, count: 20), "(first bytes 81 f3 0a 9c ee ee ee ee ee ee ee ee …)")] {

@@ -1,6 +1,8 @@
 import Foundation
 import SerialIO
 import Testing
+@testable import TiltserialCommand
+import TiltPipeline
 
 @Suite struct ErrorPathTests {
     @Test func noSuchPortSuggestsList() {
@@ -88,5 +90,25 @@ import Testing
         let r = runTiltserial(["run", "--tilt-harder"])
         #expect(r.code == 21)
         #expect(r.err.contains("Unknown option '--tilt-harder'"))
+    }
+
+    /// SerialIO says what happened; tiltserial adds its own next step and code.
+    @Test func serialErrorsGetTiltserialsNextStep() {
+        let dangling = Failure(SerialError.danglingLink(port: "/tmp/board", target: "/dev/pts/9"))
+        #expect(dangling.code == .noSuchPort)
+        #expect(dangling.message == "/tmp/board: the link points at /dev/pts/9, which does not exist; plug the board in "
+            + "(or start the emulator), or run `tiltserial list` to see the ports present")
+        let notATTY = Failure(SerialError.notASerialDevice(port: "/etc"))
+        #expect(notATTY.code == .notASerialDevice)
+        #expect(notATTY.message == "/etc: not a serial device; pass a tty such as /dev/ttyUSB0 or /dev/ttyACM0 (see `tiltserial list`)")
+    }
+
+    /// TiltPipeline says what is wrong with a recording; tiltserial says how to make a good one.
+    @Test func recordingErrorsGetTiltserialsFix() {
+        #expect(Failure(replaying: "x.rec", Recording.ReadError.tooShort(bytes: 5)).message
+            == "x.rec: too short for a tiltserial recording (5 bytes; its header alone is 12); record again with --record")
+        #expect(Failure(replaying: "x.rec", Recording.ReadError.notARecording).message
+            == "x.rec: not a tiltserial recording (no TILTREC1 header); for CSV samples use a .csv file, for a raw capture record with --record")
+        #expect(Failure(replaying: "x.rec", Recording.ReadError.badDirection(offset: 40)).code == .badFile)
     }
 }

@@ -83,7 +83,7 @@ import BoardEmulator
         let path = tempPath("pins.json")
         try Data("{\"pins\": [oops]}".utf8).write(to: URL(fileURLWithPath: path))
         let r = runTiltserial(["pins", "list", "--pins", path])
-        #expect(r.code == Failure.Code.badInputFile.rawValue)
+        #expect(r.code == Failure.Code.badFile.rawValue)
         #expect(r.err == "tiltserial: error: \(path): line 1, column 11: expected a pin like {\"item\": \"star\", \"x\": 300, \"y\": 140}, found 'o'; fix it, or start afresh with `tiltserial pins clear`\n")
         let many = (0..<40).map { Pin(item: $0 % 8, x: $0, y: $0) }
         try Data(PinsFile.format(many, items: Self.items).utf8).write(to: URL(fileURLWithPath: path))
@@ -92,7 +92,7 @@ import BoardEmulator
         let dir = tempPath("adir")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let d = runTiltserial(["pins", "list", "--pins", dir])
-        #expect(d.code == Failure.Code.badInputFile.rawValue && d.err.contains("is a directory"))
+        #expect(d.code == Failure.Code.badFile.rawValue && d.err.contains("is a directory"))
     }
 
     // MARK: The commands

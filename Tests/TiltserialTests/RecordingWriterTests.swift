@@ -71,7 +71,7 @@ import TiltPipeline
         let missing = tempPath("x") + "-missing/r.tiltrec"
         #expect(throws: Failure.self) { try RecordingWriter(path: missing, baud: 1) }
         do { _ = try RecordingWriter(path: "/dev/full", baud: 1); Issue.record("/dev/full accepted") } catch {
-            #expect(error.code == .badInputFile)
+            #expect(error.code == .badFile)
             #expect(error.message == "/dev/full: cannot write the recording (No space left on device); check the path and permissions")
         }
         let folder = (tempPath("d") as NSString).deletingLastPathComponent

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TiltExitStatus
 @testable import TiltserialCommand
 
 @Suite struct UsageDocTests {
@@ -24,10 +25,16 @@ import Testing
         #expect(Self.usage.contains("at most \(SettingsResolver.maxConfigBytes) bytes"))
     }
 
-    @Test func everyExitCodeIsDocumented() {
-        for code in Failure.Code.allCases {
-            #expect(Self.usage.contains("| \(code.rawValue) | \(code) |"), "docs/usage.md lacks exit code \(code)")
-        }
+    /// The "Exit codes" table lists exactly `ExitStatus`, both tools' one scheme:
+    /// every code with its name and the tools that return it, no stale row.
+    @Test func theExitCodeTableIsExactlyTheOneScheme() throws {
+        let section = try #require(Self.usage.components(separatedBy: "## Exit codes\n").dropFirst().first)
+        let rows = section.split(separator: "\n").prefix { !$0.hasPrefix("#") }
+            .filter { $0.hasPrefix("| ") && $0.dropFirst(2).first?.isNumber == true }
+            .map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
+        #expect(rows.map { "\($0[0]) \($0[1])" } == ExitStatus.allCases.map { "\($0.rawValue) \($0)" })
+        #expect(rows.allSatisfy { ["both", "tiltserial", "tiltsim"].contains($0[2]) })
+        #expect(ObjectIdentifier(Failure.Code.self) == ObjectIdentifier(ExitStatus.self), "tiltserial's codes are the shared table")
     }
 
     @Test func everySettingHasADistinctOptionAndKey() {

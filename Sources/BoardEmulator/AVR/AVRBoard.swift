@@ -177,7 +177,7 @@ public final class AVRBoard: @unchecked Sendable {
             published.broadcast()
             thread.wakeUp()
         }
-        guard !stopRequested else { throw .pseudoTerminal("the board is stopped; make a new AVRBoard") }
+        guard !stopRequested else { throw .stopped }
         if plugged, let path = link?.slavePath { return path }
         let link: PtyLink
         do { link = try PtyLink(linkPath: configuration.linkPath) } catch {
@@ -368,9 +368,7 @@ public final class AVRBoard: @unchecked Sendable {
 
     /// A link that cannot be made gets a message about the link, not the port.
     static func terminalError(_ error: SerialError, link: String?) -> AVRBoardError {
-        if case .ioError(let path, "symlink", let code) = error {
-            return .pseudoTerminal("cannot link \(path) to the board's pty: \(code); pick a writable path")
-        }
-        return .pseudoTerminal(error.message)
+        if case .ioError(let path, "symlink", let code) = error { return .cannotLink(path: path, errno: code) }
+        return .pseudoTerminal(error)
     }
 }

@@ -1,13 +1,61 @@
-/// Why the AVR board could not start or continue. Each message names the fix.
+import SerialIO
+import SystemPackage
+
+/// Why the AVR board could not start or continue. Each case renders as one
+/// line that names the fix.
 public enum AVRBoardError: Error, Equatable, CustomStringConvertible {
-    /// The firmware file is missing, not an AVR ELF, or does not fit.
-    case firmware(String)
-    /// A pseudo-terminal or its link could not be made.
-    case pseudoTerminal(String)
+    /// The firmware file cannot be opened (`errno` ENOENT: nothing there).
+    case cannotOpenFirmware(path: String, errno: Errno)
+    /// The file is neither an ELF nor Intel HEX.
+    case notFirmware(path: String)
+    /// simavr's ELF reader refused the file; `reason` is simavr's own words.
+    case elfRefused(path: String, reason: String)
+    /// The file starts like Intel HEX but is not text.
+    case hexNotText(path: String)
+    /// An Intel HEX line is damaged (`IntelHex.ParseError` names it).
+    case badHex(path: String, IntelHex.ParseError)
+    /// simavr refused the flash image (too big for the MCU, ...); `reason` is its words.
+    case imageRefused(path: String, reason: String)
+    /// No memory for the simulated parts.
+    case outOfMemory(path: String)
+    /// The link to the pty (`linkPath`) cannot be made: `errno` says why.
+    case cannotLink(path: String, errno: Errno)
+    /// The pseudo-terminal (or the board's thread) could not be made.
+    case pseudoTerminal(SerialError)
+    /// `plugIn()` after `stop()`.
+    case stopped
+
+    /// The firmware file is at fault (missing, not firmware, damaged, too big),
+    /// rather than the system.
+    public var isFirmwareProblem: Bool {
+        switch self {
+        case .cannotOpenFirmware, .notFirmware, .elfRefused, .hexNotText, .badHex, .imageRefused: true
+        case .outOfMemory, .cannotLink, .pseudoTerminal, .stopped: false
+        }
+    }
 
     public var description: String {
         switch self {
-        case .firmware(let message), .pseudoTerminal(let message): message
+        case .cannotOpenFirmware(let path, let errno):
+            "cannot open firmware \(path): \(errno == .noSuchFileOrDirectory ? "no such file" : errno.description)"
+        case .notFirmware(let path):
+            "\(path) is not an ELF file nor Intel HEX; pass the .elf or .hex that avr-gcc or the Arduino IDE built"
+        case .elfRefused(_, let reason):
+            reason
+        case .hexNotText(let path):
+            "\(path): cannot read it as text; give the .hex or .elf the compiler wrote"
+        case .badHex(let path, let error):
+            "\(path) is not a valid Intel HEX file (\(error.description))"
+        case .imageRefused(let path, let reason):
+            "\(path): \(reason)"
+        case .outOfMemory(let path):
+            "\(path): out of memory"
+        case .cannotLink(let path, let errno):
+            "cannot link \(path) to the board's pty: \(errno); pick a writable path"
+        case .pseudoTerminal(let error):
+            error.description
+        case .stopped:
+            "the board is stopped; make a new AVRBoard"
         }
     }
 }

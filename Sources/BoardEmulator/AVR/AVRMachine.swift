@@ -1,6 +1,7 @@
 import CBoardParts
 import CFirmwareImage
 import Foundation
+import SystemPackage
 import TiltCore
 
 /// An ATmega328P running firmware in simavr with its parts (MPU-6050, SSD1306,
@@ -218,37 +219,35 @@ public final class AVRMachine {
         var error = [CChar](repeating: 0, count: 512)
         func reason() -> String { error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            let code = errno
-            let why = code == ENOENT ? "no such file" : String(cString: strerror(code))
-            throw .firmware("cannot open firmware \(path): \(why)")
+            throw .cannotOpenFirmware(path: path, errno: Errno(rawValue: errno))
         }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 64)) ?? Data()
         guard IntelHex.looksLikeHex(head) else {
             guard let avr = cbp_avr_create(path, configuration.mcu, configuration.frequency, &error, error.count) else {
                 let why = reason()
-                guard why.contains("is not an ELF file") else { throw .firmware(why) }
-                throw .firmware("\(path) is not an ELF file nor Intel HEX; pass the .elf or .hex that avr-gcc or the Arduino IDE built")
+                guard why.contains("is not an ELF file") else { throw .elfRefused(path: path, reason: why) }
+                throw .notFirmware(path: path)
             }
             return avr
         }
         try? handle.seek(toOffset: 0)
         // A HEX file holds two characters per byte plus framing: 4 MiB covers any AVR's flash.
         guard let data = try? handle.read(upToCount: 4 << 20), let text = String(data: data, encoding: .utf8) else {
-            throw .firmware("\(path): cannot read it as text; give the .hex or .elf the compiler wrote")
+            throw .hexNotText(path: path)
         }
         let hex: IntelHex
         do { hex = try IntelHex(parsing: Substring(text)) } catch {
-            throw .firmware("\(path) is not a valid Intel HEX file (\(error.description))")
+            throw .badHex(path: path, error)
         }
         let avr = hex.image.withUnsafeBufferPointer {
             cbp_avr_create_from_image($0.baseAddress, UInt32($0.count), configuration.mcu, configuration.frequency,
                                       &error, error.count)
         }
-        guard let avr else { throw .firmware("\(path): \(reason())") }
+        guard let avr else { throw .imageRefused(path: path, reason: reason()) }
         guard cbp_avr_install_models(avr) else {
             cbp_avr_destroy(avr)
-            throw .firmware("\(path): out of memory")
+            throw .outOfMemory(path: path)
         }
         return avr
     }

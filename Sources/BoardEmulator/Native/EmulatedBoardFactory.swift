@@ -102,9 +102,9 @@ public struct EmulatedBoardFactory: Sendable {
             configuration.sensorInterruptPin = sensorInterruptPin
             configuration.displayAddress = displayAddress
             return try AVRBoard(configuration)
-        } catch .firmware(let reason) {
-            guard firmwarePath == nil else { throw Failure(description: reason, kind: .badFile) }
-            notice("cannot run \(firmware) in simavr (\(reason)); using the native engine")
+        } catch where error.isFirmwareProblem {
+            guard firmwarePath == nil else { throw Failure(description: error.description, kind: .badFile) }
+            notice("cannot run \(firmware) in simavr (\(error)); using the native engine")
             return nil
         } catch {
             throw Failure(description: error.description, kind: .system)

@@ -59,13 +59,13 @@ public final class NativeBoard: @unchecked Sendable {
     /// Opens the pty (and link); the board does not run until `start()`.
     public init(_ configuration: Configuration) throws(NativeBoardError) {
         guard (1...65_535).contains(configuration.sampleRateHz) else {
-            throw .configuration("sample rate \(configuration.sampleRateHz) Hz: use 1 to 65535")
+            throw .sampleRate(configuration.sampleRateHz)
         }
         let art: TiltAssets.Art
         if let given = configuration.art {
             art = given
         } else {
-            do { art = try TiltAssets.load() } catch { throw .configuration(error.description) }
+            do { art = try TiltAssets.load() } catch { throw .art(error) }
         }
         self.configuration = configuration
         renderer = art.renderer
@@ -153,7 +153,7 @@ public final class NativeBoard: @unchecked Sendable {
             lock.unlock()
             thread.wakeUp()
         }
-        guard !stopRequested else { throw .pseudoTerminal("the board is stopped; make a new NativeBoard") }
+        guard !stopRequested else { throw .stopped }
         if plugged, let path = terminal?.slavePath { return path }
         do {
             terminal = try PtyLink(linkPath: configuration.linkPath, keepSlave: .always)
@@ -437,10 +437,7 @@ public final class NativeBoard: @unchecked Sendable {
 
     /// A link that cannot be made gets a message about the link, not the port.
     static func terminalError(_ error: SerialError) -> NativeBoardError {
-        if case .ioError(let path, "symlink", let code) = error {
-            return .pseudoTerminal("cannot create the link \(path) (\(code)); "
-                + "pick a path in a writable directory, not an existing file")
-        }
-        return .pseudoTerminal(error.message)
+        if case .ioError(let path, "symlink", let code) = error { return .cannotLink(path: path, errno: code) }
+        return .pseudoTerminal(error)
     }
 }
