@@ -6,14 +6,16 @@ import Foundation
 struct BoardFactory {
     let engine: EngineOptions
     let motion: MotionOptions
+    let wiring: BoardWiring
 
     func makeBoards() throws(TiltsimFailure) -> [any EmulatedBoard] {
         let faults: FaultSpec
         do { faults = try engine.faultSpec } catch { throw .usage("\(error)") }
-        let factory = EmulatedBoardFactory(
+        var factory = EmulatedBoardFactory(
             engine: engine.chosenEngine == .avr ? .avr : .native, firmwarePath: engine.firmware, pace: engine.pace,
             motion: try motion.path(), noiseScale: motion.noise, sampleRateHz: engine.rate ?? 100, faults: faults,
             loopMotion: motion.loop, holdUntilOpened: !engine.runNow)
+        wiring.apply(to: &factory)
         let count = engine.chosenEngine == .avr ? 1 : engine.boards ?? 1
         var boards: [any EmulatedBoard] = []
         for index in 0..<count {

@@ -6,9 +6,17 @@ import TiltDisplay
 /// (libpng reads every colour type; transparency is laid on black) whose size
 /// is the 128 × 64 screen at a whole scale (1× … 16×, e.g. the 4× that
 /// `--screenshot` writes). A scale × scale block is lit when its mean grey is
-/// at least half.
-enum ReferenceScreen {
-    static func load(_ path: String) throws(TiltsimFailure) -> Screen {
+/// at least `litThreshold` (half the dimmest grey the glass lights a pixel
+/// with, contrast 0x00); the lit blocks' mean grey is the brightness the
+/// glass must show them at.
+struct ReferenceScreen {
+    var screen: Screen
+    /// The lit pixels' grey (nil when none is lit).
+    var brightness: UInt8?
+
+    static let litThreshold = 32
+
+    static func load(_ path: String) throws(TiltsimFailure) -> ReferenceScreen {
         guard FileManager.default.fileExists(atPath: path) else {
             throw .file("\(path): no such reference screen; save one with --screenshot SECONDS:\(path)")
         }
@@ -30,6 +38,8 @@ enum ReferenceScreen {
             throw .file("\(path): the PNG is damaged (\(message(image))); save it again with --screenshot")
         }
         var bytes = [UInt8](repeating: 0, count: Screen.byteCount)
+        var litSum = 0, litCount = 0
+        let blockArea = scale * scale
         for y in 0..<Screen.height {
             for x in 0..<Screen.width {
                 var sum = 0
@@ -37,10 +47,15 @@ enum ReferenceScreen {
                     let row = (y * scale + dy) * width + x * scale
                     for dx in 0..<scale { sum += Int(gray[row + dx]) }
                 }
-                if sum * 2 >= 255 * scale * scale { bytes[(y >> 3) * Screen.width + x] |= 1 << (y & 7) }
+                if sum >= litThreshold * blockArea {
+                    bytes[(y >> 3) * Screen.width + x] |= 1 << (y & 7)
+                    litSum += sum
+                    litCount += blockArea
+                }
             }
         }
-        return Screen(bytes: bytes)!
+        let brightness = litCount == 0 ? nil : UInt8((litSum + litCount / 2) / litCount)
+        return ReferenceScreen(screen: Screen(bytes: bytes)!, brightness: brightness)
     }
 
     private static func message(_ image: png_image) -> String {

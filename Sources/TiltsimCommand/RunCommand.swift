@@ -22,6 +22,7 @@ struct RunSketch: ParsableCommand {
     var sketch: String
 
     @OptionGroup(title: "Motion at power-on") var motion: MotionOptions
+    @OptionGroup(title: "Wiring") var wiring: WiringOptions
 
     @Option(help: ArgumentHelp("Steps to take (YAML, or JSON by the .json extension): wait for serial text, set the motion, send serial input, wait, save or expect the screen.", valueName: "file"))
     var scenario: String?
@@ -32,10 +33,10 @@ struct RunSketch: ParsableCommand {
     @Option(name: .customLong("fail-serial"), help: ArgumentHelp("A regular expression that fails the run when a serial line matches it; repeatable.", valueName: "regex"))
     var failSerial: [String] = []
 
-    @Option(help: ArgumentHelp("Save the screen (PNG, 4x) at this simulated time; repeatable.", valueName: "seconds:file.png"))
+    @Option(help: ArgumentHelp("Save the screen (PNG, 4x, lit pixels as bright as the contrast makes them) at this simulated time; repeatable.", valueName: "seconds:file.png"))
     var screenshot: [String] = []
 
-    @Option(name: .customLong("expect-screen"), help: ArgumentHelp("At this simulated time the screen must equal this PNG (as --screenshot writes it); repeatable.", valueName: "seconds:file.png"))
+    @Option(name: .customLong("expect-screen"), help: ArgumentHelp("At this simulated time the screen must equal this PNG (as --screenshot writes it): the same pixels lit, as bright; repeatable.", valueName: "seconds:file.png"))
     var expectScreen: [String] = []
 
     @Option(help: ArgumentHelp("Simulated seconds before the run ends (default: the scenario's, else 30); waiting past it exits 26.", valueName: "seconds"))
@@ -51,6 +52,7 @@ struct RunSketch: ParsableCommand {
 
     func validate() throws {
         try motion.validate()
+        try wiring.validate()
         for pattern in expectSerial + failSerial {
             if let problem = SketchRun.patternProblem(pattern) { throw ValidationError(problem) }
         }
@@ -70,6 +72,8 @@ struct RunSketch: ParsableCommand {
     }
 
     func run() throws {
+        // Their default action ends the run; a parent may have left them blocked.
+        SignalPipe.unblock([SIGINT, SIGTERM])
         let code: Int32
         do throws(TiltsimFailure) {
             code = try execute()
@@ -93,7 +97,8 @@ struct RunSketch: ParsableCommand {
         }
         for value in expectScreen {
             let (micros, path) = try Self.timed(value, "--expect-screen", before: timeoutMicros)
-            timed.append(TimedScreen(atMicros: micros, action: .expect(name: path, screen: try ReferenceScreen.load(path))))
+            let reference = try ReferenceScreen.load(path)
+            timed.append(TimedScreen(atMicros: micros, action: .expect(name: path, screen: reference.screen, brightness: reference.brightness)))
         }
         for path in outputs { try PNGFile.checkWritable(path) }
         let log = try serialLog.map { path throws(TiltsimFailure) in try SerialLogFile(path) }
@@ -101,29 +106,33 @@ struct RunSketch: ParsableCommand {
         let path = motion.isGiven ? try motion.path() : file?.motion ?? .script(Scenarios.rest)
         let noise = file?.noise ?? motion.noise
         let source = Motion(path, noise: noise > 0 ? SensorNoise(sampleRate: 100, seed: 0x5EED, scale: noise) : .none, loops: motion.loop)
+        let board = try wiring.resolved(over: file?.wiring ?? .standard)
+        var configuration = AVRMachine.Configuration(firmwarePath: sketch, motionSource: source)
+        board.apply(to: &configuration)
         let machine: AVRMachine
-        do { machine = try AVRMachine(.init(firmwarePath: sketch, motionSource: source)) } catch {
+        do { machine = try AVRMachine(configuration) } catch {
             throw .firmware(error.description)
         }
         let plan = RunPlan(timeoutMicros: timeoutMicros, failPatterns: (file?.failPatterns ?? []) + failSerial,
                            steps: (file?.steps ?? []) + expectSerial.map { .waitSerial(pattern: $0, timeoutMicros: nil) },
                            timedScreens: timed)
         var writeFailure: TiltsimFailure?
+        if board != .standard { say("\(SketchRun.seconds(0)): wired: \(board.summary)") }
         let outcome = SketchRun(machine: machine, plan: plan).run { event in
             switch event {
             case .serial(let bytes):
                 if !quiet { FileHandle.standardOutput.write(Data(bytes)) }
                 log?.write(bytes)
-            case .screen(let name, let frame, let micros):
+            case .screen(let name, let frame, let brightness, let micros):
                 do throws(TiltsimFailure) {
-                    try PNGFile.write(frame, to: name)
+                    try PNGFile.write(frame, to: name, lit: brightness)
                     say("\(SketchRun.seconds(micros)): saved the screen to \(name)")
                 } catch {
                     writeFailure = writeFailure ?? error
                 }
-            case .screenMismatch(let name, let actual, let micros):
+            case .screenMismatch(let name, let actual, let brightness, let micros):
                 let actualPath = Self.actualPath(for: name)
-                if (try? PNGFile.write(actual, to: actualPath)) != nil {
+                if (try? PNGFile.write(actual, to: actualPath, lit: brightness)) != nil {
                     say("\(SketchRun.seconds(micros)): the screen it showed instead is in \(actualPath)")
                 }
             case .note(let text, let micros):

@@ -53,10 +53,14 @@ struct RunLoop {
                    boards.count > 1 ? " per board, \(boards.count) boards" : ""))
     }
 
+    /// The glass in half blocks; on a colour terminal lit pixels take the
+    /// brightness the contrast gives them (24-bit grey).
     private func drawScreen() {
         guard let board = boards.first else { return }
         var text = "\u{1B}[H"
-        for line in HalfBlocks.lines(board.displayedScreen) { text += line + "\u{1B}[K\n" }
+        let grey = board.displayedBrightness
+        let (on, off) = Self.colour ? ("\u{1B}[38;2;\(grey);\(grey);\(grey)m", "\u{1B}[0m") : ("", "")
+        for line in HalfBlocks.lines(board.displayedScreen) { text += on + line + off + "\u{1B}[K\n" }
         text += statusLine(board) + "\u{1B}[K\n"
         FileHandle.standardError.write(Data(text.utf8))
     }
@@ -75,6 +79,12 @@ struct RunLoop {
     private func say(_ line: String) {
         FileHandle.standardError.write(Data("tiltsim: \(line)\n".utf8))
     }
+
+    /// Colour on stderr: a terminal, NO_COLOR unset or empty, TERM not `dumb`.
+    static let colour: Bool = {
+        let environment = ProcessInfo.processInfo.environment
+        return isatty(2) == 1 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }()
 }
 
 /// Turns a board's growing count of unread output into one notice per

@@ -11,6 +11,7 @@ import Yams
 ///     motion: rest                # the motion at power-on: motion NAME, script FILE or csv FILE
 ///     noise: 0                    # sensor noise scale (default: --noise, 1)
 ///     fail-serial: ["panic", "ERROR \\d+"]
+///     board: {display-address: 0x3D, sensor-address: 0x69, sensor-int: D3}
 ///     steps:
 ///       - wait-serial: "MPU6050 (ok|found)"   # a regular expression
 ///         timeout: 5                           # optional, simulated seconds for this step
@@ -26,11 +27,14 @@ struct ScenarioFile {
     var motion: Motion.Path?
     var noise: Double?
     var failPatterns: [String] = []
+    /// The parts' wiring, if the file sets it (`board:`).
+    var wiring: BoardWiring?
     var steps: [RunStep] = []
     /// Screenshot files, to check they can be written before the run.
     var screenshotPaths: [String] = []
 
-    static let settingKeys = ["timeout", "motion", "script", "csv", "noise", "fail-serial", "steps"]
+    static let settingKeys = ["timeout", "motion", "script", "csv", "noise", "fail-serial", "board", "steps"]
+    static let boardKeys = ["display-address", "sensor-address", "sensor-int"]
     static let actionKeys = ["wait-serial", "motion", "script", "csv", "pose", "send-serial", "wait", "screenshot", "expect-screen"]
 
     /// Reads and checks the whole file; `noise` is the command line's scale, used unless the file sets one.
@@ -79,6 +83,7 @@ struct ScenarioFile {
             if motions.count > 1 { throw fail("give one of motion, script, csv at the top level") }
             if let key = motions.first { result.motion = try motionPath(key, root[key]!, "") }
             result.failPatterns = try patterns(root["fail-serial"], "fail-serial")
+            result.wiring = try root["board"].map { v throws(TiltsimFailure) in try wiring(v) }
             guard let steps = root["steps"] else { throw fail("no 'steps:' list; add one (see docs/emulator.md)") }
             guard let list = steps as? [Any] else { throw fail("'steps' must be a list of mappings, one action each") }
             for (index, item) in list.enumerated() {
@@ -115,7 +120,8 @@ struct ScenarioFile {
                 result.steps.append(.saveScreen(name: path))
             case "expect-screen":
                 let path = resolve(try string(value, at + "expect-screen"))
-                result.steps.append(.expectScreen(name: path, frame: try ReferenceScreen.load(path)))
+                let reference = try ReferenceScreen.load(path)
+                result.steps.append(.expectScreen(name: path, frame: reference.screen, brightness: reference.brightness))
             default:
                 let path = try motionPath(action, value, at)
                 result.steps.append(.setMotion(Motion(path, noise: noise > 0
@@ -156,6 +162,32 @@ struct ScenarioFile {
                 let path = resolve(try string(value, at + "csv"))
                 return try MotionOptions.recorded(path)
             }
+        }
+
+        /// `board:` a mapping of display-address, sensor-address, sensor-int (numbers or text).
+        private func wiring(_ value: Any) throws(TiltsimFailure) -> BoardWiring {
+            guard let map = value as? [String: Any] else {
+                throw fail("board is a mapping of \(ScenarioFile.boardKeys.joined(separator: ", ")), e.g. {display-address: 0x3D}")
+            }
+            try unknownKeys(map, allowed: ScenarioFile.boardKeys, what: "board key")
+            func text(_ key: String) throws(TiltsimFailure) -> String? {
+                guard let value = map[key] else { return nil }
+                if let int = value as? Int { return String(int) }
+                if let string = value as? String { return string }
+                throw fail("board: \(key) must be an address or a pin name, e.g. 0x3D or D3")
+            }
+            func parse<T>(_ key: String, _ parser: (String) -> Result<T, WiringProblem>) throws(TiltsimFailure) -> T? {
+                guard let value = try text(key) else { return nil }
+                switch parser(value) {
+                case .success(let parsed): return parsed
+                case .failure(let problem): throw fail("board: \(problem.from(key).message)")
+                }
+            }
+            var wiring = BoardWiring.standard
+            if let v = try parse("display-address", BoardWiring.displayAddress) { wiring.displayAddress = v }
+            if let v = try parse("sensor-address", BoardWiring.sensorAddress) { wiring.sensorAddress = v }
+            if let v = try parse("sensor-int", BoardWiring.interruptPin) { wiring.sensorInterruptPin = v }
+            return wiring
         }
 
         private func patterns(_ value: Any?, _ what: String) throws(TiltsimFailure) -> [String] {

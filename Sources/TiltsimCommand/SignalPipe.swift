@@ -6,6 +6,9 @@ import Glibc
 
 /// Signals turned into bytes on a pipe the run loop polls: SIGINT/SIGTERM stop,
 /// SIGUSR1 writes the PNG. The handler only write(2)s the signal number.
+/// A process inherits its parent's blocked signals across exec (a parent that
+/// waits for signals with sigwait, as many do, blocks them): they are
+/// unblocked here, before any board thread starts, or nothing could stop us.
 struct SignalPipe {
     let pipe: WakeUpPipe
 
@@ -25,7 +28,16 @@ struct SignalPipe {
             action.sa_flags = SA_RESTART
             sigaction(signal, &action, nil)
         }
+        unblock([SIGINT, SIGTERM, SIGUSR1])
         return SignalPipe(pipe: pipe)
+    }
+
+    /// Unblocks `signals` on this thread (threads started later inherit it).
+    static func unblock(_ signals: [Int32]) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// Waits up to `timeoutMillis` (negative: forever); returns the signals that came.

@@ -12,8 +12,9 @@ func statusLine(_ board: any EmulatedBoard) -> String {
     if let avr = board as? AVRBoard {
         let s = avr.currentStatus
         if s.state == .waitingForHost { return "avr  held in reset until a host opens \(s.serialPath ?? "the port")" }
-        return String(format: "avr  %.1f s simulated  %llu sensor samples  %llu bytes out", Double(s.simulatedMicros) / 1e6,
-                      s.sensorSamples, s.bytesFromAVR)
+        return String(format: "avr  %.1f s simulated  %llu sensor samples  %llu bytes out  contrast 0x%02X (grey %d)",
+                      Double(s.simulatedMicros) / 1e6, s.sensorSamples, s.bytesFromAVR,
+                      Int(s.display.registers.contrast), Int(avr.displayedBrightness))
     }
     return ""
 }

@@ -26,6 +26,7 @@ public struct Tiltsim: ParsableCommand {
         subcommands: [RunSketch.self])
 
     @OptionGroup(title: "Engine") var engine: EngineOptions
+    @OptionGroup(title: "Wiring (avr)") var wiring: WiringOptions
     @OptionGroup(title: "Motion") var motion: MotionOptions
     @OptionGroup(title: "Output") var output: OutputOptions
 
@@ -35,6 +36,10 @@ public struct Tiltsim: ParsableCommand {
     /// Rejects option combinations the groups cannot check alone (ArgumentParser calls it after parsing).
     public mutating func validate() throws {
         try engine.validate()
+        try wiring.validate()
+        if wiring.isGiven && engine.chosenEngine == .native {
+            throw ValidationError("--display-address, --sensor-address and --sensor-int wire the avr engine's parts; drop them or use --engine avr")
+        }
         try motion.validate()
         try output.validate()
     }
@@ -49,7 +54,7 @@ public struct Tiltsim: ParsableCommand {
         let boards: [any EmulatedBoard]
         do {
             try output.checkPNGPath()
-            boards = try BoardFactory(engine: engine, motion: motion).makeBoards()
+            boards = try BoardFactory(engine: engine, motion: motion, wiring: try wiring.resolved(over: .standard)).makeBoards()
         } catch {
             error.report()
             throw ExitCode(error.exitCode)

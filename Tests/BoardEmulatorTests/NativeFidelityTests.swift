@@ -24,6 +24,8 @@ struct NativeFidelityTests {
         }
         let waiting = native.screen
         #expect(avr.waitFor(timeout: .seconds(10)) { Screen(bytes: $0.display.vram) == waiting } != nil)
+        #expect(avr.displayedBrightness == native.displayedBrightness, "the firmware's contrast, as both glasses show it")
+        #expect(avr.displayFrame.registers.contrast == NativeBoard.firmwareContrast)
 
         for host in [avrHost, nativeHost] {
             try host.send(HostHelloFrame())

@@ -20,6 +20,7 @@ enum SketchFixtures {
 
     static let bootEcho = build("boot_echo")
     static let tiltBar = build("tilt_bar")
+    static let intPin = build("int_pin")
 
     private static let lock = NSLock()
 

@@ -21,8 +21,8 @@ import TiltDisplay
         let outcome = run.run { event in
             switch event {
             case .serial(let bytes): record.serial += bytes
-            case .screen(let name, let frame, let micros): record.screens.append((name, frame, micros))
-            case .screenMismatch(let name, _, _): record.mismatches.append(name)
+            case .screen(let name, let frame, _, let micros): record.screens.append((name, frame, micros))
+            case .screenMismatch(let name, _, _, _): record.mismatches.append(name)
             case .note(let text, let micros): record.notes.append((text, micros))
             }
         }

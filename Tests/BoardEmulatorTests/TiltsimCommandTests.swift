@@ -61,6 +61,18 @@ import WireProtocol
         #expect(now.err.contains(" Hz "))
     }
 
+    @Test func anAVRBoardHeldUntilOpenedDropsNothingAndWhatNoHostReadIsSaid() throws {
+        let echo = try SketchFixtures.bootEcho.get()
+        let held = try run(["--firmware", echo.elf, "--free-running", "--duration", "1", "--screen"])
+        #expect(held.code == 0, "\(held.err)")
+        #expect(held.err.contains("avr  held in reset until a host opens /dev/pts/"))
+        #expect(!held.err.contains("were dropped"))
+        let running = try run(["--firmware", echo.elf, "--free-running", "--duration", "1", "--run-now"])
+        #expect(running.code == 0, "\(running.err)")
+        #expect(running.err.range(of: #"tiltsim: /dev/pts/\d+: [1-9]\d* bytes the board sent were dropped while no host had the port open\n"#,
+                                  options: .regularExpression) != nil, "\(running.err)")
+    }
+
     @Test func badOptionsGetOneLineAndAUsageCode() throws {
         let motion = try run(["--motion", "loop-the-loop"])
         #expect(motion.code == 21)
@@ -69,5 +81,68 @@ import WireProtocol
         let script = try run(["--script", "/nonexistent/motion.txt"])
         #expect(script.code == 18)
         #expect(script.err.contains("/nonexistent/motion.txt"))
+    }
+}
+
+/// A parent that blocks SIGINT and SIGTERM (to sigwait for them, as
+/// `tiltserial demo` does) passes that mask on to its children; tiltsim must
+/// still stop on them.
+@Suite struct TiltsimSignalTests {
+    /// Starts tiltsim with `blocked` signals blocked, as posix_spawn passes a mask on.
+    func spawnBlocked(_ arguments: [String], blocked: [Int32]) throws -> (pid: pid_t, stdout: Int32) {
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { throw AVRTestFailure("pipe failed") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for signal in blocked { sigaddset(&mask, signal) }
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let path = TiltsimCommandTests.products.appendingPathComponent("tiltsim").path
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        close(pipeEnds[1])
+        guard spawned == 0 else { throw AVRTestFailure("posix_spawn failed: \(spawned)") }
+        return (pid, pipeEnds[0])
+    }
+
+    /// Waits for `pid` on another thread, at most `seconds`; its exit status, or nil (then it is killed).
+    func exitStatus(_ pid: pid_t, within seconds: Double = 30) -> Int32? {
+        final class Status: @unchecked Sendable { var value: Int32 = 0 }
+        let done = DispatchSemaphore(value: 0), status = Status()
+        Thread.detachNewThread {
+            waitpid(pid, &status.value, 0)
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + seconds) == .success else {
+            kill(pid, SIGKILL)
+            done.wait()
+            return nil
+        }
+        return status.value
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aStopSignalBlockedByTheParentStillStopsTiltsim(signal: Int32) throws {
+        let (pid, stdout) = try spawnBlocked(["--engine", "native", "--motion", "rest"], blocked: [SIGINT, SIGTERM])
+        defer { close(stdout) }
+        // The pty path is printed once the handlers are in place.
+        var byte: UInt8 = 0, line: [UInt8] = []
+        while read(stdout, &byte, 1) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
+        #expect(String(decoding: line, as: UTF8.self).hasPrefix("/dev/pts/"))
+        kill(pid, signal)
+        let status = try #require(exitStatus(pid), "tiltsim ignored signal \(signal) that its parent had blocked")
+        #expect(status & 0x7F == 0, "exited, not killed: status \(status)")
+        #expect((status >> 8) & 0xFF == 0, "a stop signal ends tiltsim normally")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TiltDisplay
+@testable import BoardEmulator
 
 /// `tiltsim run` as CI runs it: a subprocess with fixture sketches, its exit
 /// codes, scenario files and output files.
@@ -74,6 +75,32 @@ import TiltDisplay
         #expect(still.code == 24)
         #expect(still.err.contains("the screen differs from \(reference) in"))
         #expect(FileManager.default.fileExists(atPath: String(reference.dropLast(4)) + ".actual.png"))
+    }
+
+    @Test func screenshotsShowTheContrastAndExpectScreenComparesIt() throws {
+        let bar = try SketchFixtures.tiltBar.get()
+        let png = temporary("contrast.png"), white = temporary("white.png")
+        defer {
+            for path in [png, white, String(white.dropLast(4)) + ".actual.png"] { try? FileManager.default.removeItem(atPath: path) }
+        }
+        let shot = try tiltsim.run(["run", bar.elf, "--motion", "tilt-right", "--timeout", "1.5", "--quiet", "--screenshot", "1.2:\(png)"])
+        #expect(shot.code == 0, "\(shot.err)")
+        let image = try #require(StoredPNG.grey(Array(try Data(contentsOf: URL(fileURLWithPath: png)))))
+        #expect(image.width == 512 && image.height == 256)
+        // tilt_bar never sets the contrast: the reset value 0x7F, grey 64 + 127 · 191 / 255.
+        #expect(Set(image.pixels) == [0, 159], "black and the contrast's grey")
+        #expect(SSD1306Glass.brightness(contrast: 0x7F) == 159)
+
+        // The same pixels in white: equal pixels, another brightness.
+        let brighter = PNGEncoder.encodeGray(width: image.width, height: image.height, pixels: image.pixels.map { $0 == 0 ? 0 : 255 })!
+        try Data(brighter).write(to: URL(fileURLWithPath: white))
+        let differs = try tiltsim.run(["run", bar.elf, "--motion", "tilt-right", "--timeout", "1.5", "--quiet", "--expect-screen", "1.2:\(white)"])
+        #expect(differs.code == 24)
+        #expect(differs.err.contains("at 1.200 s the screen's pixels equal \(white)'s but a lit one is grey 159 (contrast 0x7F), \(white)'s 255"))
+        let actual = try #require(StoredPNG.grey(Array(try Data(contentsOf: URL(fileURLWithPath: String(white.dropLast(4)) + ".actual.png")))))
+        #expect(actual.pixels == image.pixels, "what it showed, at its brightness")
+        let same = try tiltsim.run(["run", bar.elf, "--motion", "tilt-right", "--timeout", "1.5", "--quiet", "--expect-screen", "1.2:\(png)"])
+        #expect(same.code == 0, "\(same.err)")
     }
 
     @Test(arguments: ["yaml", "json"])

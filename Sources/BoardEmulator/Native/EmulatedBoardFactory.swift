@@ -33,6 +33,14 @@ public struct EmulatedBoardFactory: Sendable {
     /// Keep the board off (avr: held in reset) until a host first opens its pty,
     /// so the host sees the boot output and the motion from its start.
     public var holdUntilOpened = false
+    /// avr only: the parts' wiring (`AVRBoard.Configuration`'s defaults: the
+    /// MPU-6050 at 0x68 with INT on D2, the SSD1306 at 0x3C). The MPU-6050's
+    /// I2C address: 0x68, or 0x69 with AD0 high; nil: no sensor on the bus.
+    public var sensorAddress: UInt8? = 0x68
+    /// The GPIO the MPU-6050's INT pin drives; nil: not wired.
+    public var sensorInterruptPin: AVRPin? = .d2
+    /// The SSD1306's I2C address: 0x3C, or 0x3D with its address pin high.
+    public var displayAddress: UInt8 = 0x3C
 
     /// A description of one board; every value has the default `tiltsim` uses without options.
     public init(engine: Engine = .avr, firmwarePath: String? = nil, pace: AVRPace = .realTime,
@@ -109,6 +117,9 @@ public struct EmulatedBoardFactory: Sendable {
             var configuration = AVRBoard.Configuration(firmwarePath: firmware, pace: pace, linkPath: linkPath,
                                                        motionSource: motionSource(rateHz: 100))
             configuration.holdInResetUntilOpened = holdUntilOpened
+            configuration.sensorAddress = sensorAddress
+            configuration.sensorInterruptPin = sensorInterruptPin
+            configuration.displayAddress = displayAddress
             return try AVRBoard(configuration)
         } catch where error.isFirmwareProblem {
             guard firmwarePath == nil else { throw Failure(description: error.description, kind: .badFile) }

@@ -39,8 +39,9 @@ public enum RunStep: Sendable {
     case wait(micros: UInt64)
     /// The screen now, handed to the run's sink under this name.
     case saveScreen(name: String)
-    /// The screen now must equal this frame (named for messages).
-    case expectScreen(name: String, frame: Screen)
+    /// The screen now must equal this frame (named for messages), and a lit
+    /// pixel be this grey (within `SketchRun.brightnessTolerance`; nil: any).
+    case expectScreen(name: String, frame: Screen, brightness: UInt8? = nil)
 }
 
 /// A screen to save or check at a fixed simulated time.
@@ -49,8 +50,8 @@ public struct TimedScreen: Sendable {
     public enum Action: Sendable {
         /// Save the screen as `name` (a PNG when the command writes files).
         case save(name: String)
-        /// Compare the screen with `screen`, reported under `name` on a mismatch.
-        case expect(name: String, screen: Screen)
+        /// `brightness`: a lit pixel's grey, as in `RunStep.expectScreen`.
+        case expect(name: String, screen: Screen, brightness: UInt8? = nil)
     }
 
     /// When, simulated µs since power-on.
@@ -81,10 +82,11 @@ public enum RunOutcome: Sendable, Equatable {
 public enum RunEvent: Sendable {
     /// Bytes the sketch sent, as they came.
     case serial([UInt8])
-    /// A screen to save (`saveScreen`, `TimedScreen.save`).
-    case screen(name: String, frame: Screen, atMicros: UInt64)
+    /// A screen to save (`saveScreen`, `TimedScreen.save`): what the glass
+    /// shows, and the grey of a lit pixel (the contrast as brightness).
+    case screen(name: String, frame: Screen, brightness: UInt8, atMicros: UInt64)
     /// A screen that differed from what was expected: what it showed instead.
-    case screenMismatch(name: String, actual: Screen, atMicros: UInt64)
+    case screenMismatch(name: String, actual: Screen, brightness: UInt8, atMicros: UInt64)
     /// A one-line account of a step (matched text, screens, motions).
     case note(String, atMicros: UInt64)
 }

@@ -71,7 +71,7 @@ public final class SketchRun {
             timedIndex += 1
             switch screen.action {
             case .save(let name): save(name, sink)
-            case .expect(let name, let screen): if let missed = expect(name, screen, sink) { return missed }
+            case .expect(let name, let screen, let brightness): if let missed = expect(name, screen, brightness, sink) { return missed }
             }
         }
         if let outcome = takeSteps(sink) { return outcome }
@@ -164,8 +164,8 @@ public final class SketchRun {
                 waitUntilMicros = nil
             case .saveScreen(let name):
                 save(name, sink)
-            case .expectScreen(let name, let frame):
-                if let missed = expect(name, frame, sink) { return missed }
+            case .expectScreen(let name, let frame, let brightness):
+                if let missed = expect(name, frame, brightness, sink) { return missed }
             }
             stepIndex += 1
             stepStartedMicros = nowMicros
@@ -193,22 +193,36 @@ public final class SketchRun {
 
     // MARK: Screens
 
+    /// How far a lit pixel's grey may be from an expected screen's (a
+    /// contrast step is 0.75 grey levels).
+    public static let brightnessTolerance = 4
+
     private func save(_ name: String, _ sink: (RunEvent) -> Void) {
-        sink(.screen(name: name, frame: machine.display.glass, atMicros: nowMicros))
+        let display = machine.display
+        sink(.screen(name: name, frame: display.glass, brightness: display.brightness, atMicros: nowMicros))
     }
 
-    private func expect(_ name: String, _ expected: Screen, _ sink: (RunEvent) -> Void) -> RunOutcome? {
-        let actual = machine.display.glass
-        var differing = 0
+    private func expect(_ name: String, _ expected: Screen, _ brightness: UInt8?, _ sink: (RunEvent) -> Void) -> RunOutcome? {
+        let display = machine.display
+        let actual = display.glass
+        var differing = 0, lit = 0
         for y in 0..<Screen.height {
-            for x in 0..<Screen.width where actual[x, y] != expected[x, y] { differing += 1 }
+            for x in 0..<Screen.width {
+                if actual[x, y] != expected[x, y] { differing += 1 }
+                if actual[x, y] { lit += 1 }
+            }
         }
-        guard differing > 0 else {
+        let greyOff = brightness.map { abs(Int($0) - Int(display.brightness)) > Self.brightnessTolerance } ?? false
+        guard differing > 0 || (lit > 0 && greyOff) else {
             sink(.note("screen equals \(name)", atMicros: nowMicros))
             return nil
         }
-        sink(.screenMismatch(name: name, actual: actual, atMicros: nowMicros))
-        return .missedExpectation("at \(Self.seconds(nowMicros)) the screen differs from \(name) in \(differing) of 8192 pixels")
+        sink(.screenMismatch(name: name, actual: actual, brightness: display.brightness, atMicros: nowMicros))
+        guard differing == 0, let brightness else {
+            return .missedExpectation("at \(Self.seconds(nowMicros)) the screen differs from \(name) in \(differing) of 8192 pixels")
+        }
+        return .missedExpectation("at \(Self.seconds(nowMicros)) the screen's pixels equal \(name)'s but a lit one is grey "
+                                  + "\(display.brightness) (contrast \(Self.hexByte(display.registers.contrast))), \(name)'s \(brightness)")
     }
 
     // MARK: Wording
@@ -228,6 +242,10 @@ public final class SketchRun {
 
     private func lastLine() -> String {
         text.partialText ?? text.backlog.last ?? ""
+    }
+
+    static func hexByte(_ value: UInt8) -> String {
+        "0x" + (value < 16 ? "0" : "") + String(value, radix: 16, uppercase: true)
     }
 
     /// Simulated time for people: "1.234 s".

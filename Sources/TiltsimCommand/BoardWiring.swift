@@ -1,0 +1,86 @@
+import BoardEmulator
+
+/// How the emulated AVR board's parts are wired: the SSD1306's and the
+/// MPU-6050's I2C addresses and the GPIO the MPU-6050's INT pin drives. From
+/// `--display-address`, `--sensor-address`, `--sensor-int` or a scenario's
+/// `board:` mapping; each reader's text goes through the same parsers.
+struct BoardWiring: Equatable {
+    /// 0x3C, or 0x3D for a module with SA0 high.
+    var displayAddress: UInt8 = 0x3C
+    /// 0x68, 0x69 for a part with AD0 high, or nil: no sensor on the bus.
+    var sensorAddress: UInt8? = 0x68
+    /// Where INT is wired (D2 = INT0 by default), or nil: not wired.
+    var sensorInterruptPin: AVRPin? = .d2
+
+    static let standard = BoardWiring()
+
+    /// "0x3C" or "0x3D" (also "3D", 60, 61).
+    static func displayAddress(_ text: String) -> Result<UInt8, WiringProblem> {
+        guard let value = address(text), value == 0x3C || value == 0x3D else {
+            return .failure(WiringProblem("\(text): an SSD1306 answers at 0x3C, or 0x3D with SA0 high"))
+        }
+        return .success(value)
+    }
+
+    /// "0x68", "0x69" or "none".
+    static func sensorAddress(_ text: String) -> Result<UInt8?, WiringProblem> {
+        if text.lowercased() == "none" { return .success(nil) }
+        guard let value = address(text), value == 0x68 || value == 0x69 else {
+            return .failure(WiringProblem("\(text): an MPU-6050 answers at 0x68, or 0x69 with AD0 high (none: no sensor)"))
+        }
+        return .success(value)
+    }
+
+    /// An Uno/Nano pin name (D2, D3, D8, A0, PD2…) or "none".
+    static func interruptPin(_ text: String) -> Result<AVRPin?, WiringProblem> {
+        if text.lowercased() == "none" { return .success(nil) }
+        guard let pin = AVRPin(name: text) else {
+            return .failure(WiringProblem("\(text): name an Uno pin, D2 to D13 or A0 to A3 (or PD2-style), or none"))
+        }
+        if let conflict = pin.conflict { return .failure(WiringProblem("\(text): \(conflict); pick another pin")) }
+        return .success(pin)
+    }
+
+    /// Hex with 0x, bare hex of two digits, or decimal.
+    private static func address(_ text: String) -> UInt8? {
+        let lower = text.lowercased()
+        if lower.hasPrefix("0x") { return UInt8(lower.dropFirst(2), radix: 16) }
+        if lower.count == 2, lower.contains(where: { "abcdef".contains($0) }) { return UInt8(lower, radix: 16) }
+        return UInt8(lower)
+    }
+
+    /// Applies the wiring to a board factory (avr boards only use it).
+    func apply(to factory: inout EmulatedBoardFactory) {
+        factory.displayAddress = displayAddress
+        factory.sensorAddress = sensorAddress
+        factory.sensorInterruptPin = sensorAddress == nil ? nil : sensorInterruptPin
+    }
+
+    /// Applies the wiring to a machine's configuration.
+    func apply(to configuration: inout AVRMachine.Configuration) {
+        configuration.displayAddress = displayAddress
+        configuration.sensorAddress = sensorAddress
+        configuration.sensorInterruptPin = sensorAddress == nil ? nil : sensorInterruptPin
+    }
+
+    /// One line, for the run's account: "SSD1306 at 0x3D, MPU-6050 at 0x69 (INT on D3)".
+    var summary: String {
+        let display = "SSD1306 at " + Self.hex(displayAddress)
+        guard let sensorAddress else { return display + ", no MPU-6050" }
+        return display + ", MPU-6050 at \(Self.hex(sensorAddress)) (INT " + (sensorInterruptPin.map { "on \($0.arduinoName)" } ?? "not wired") + ")"
+    }
+
+    static func hex(_ value: UInt8) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return "0x" + (digits.count < 2 ? "0" : "") + digits
+    }
+}
+
+/// Why a wiring value is wrong: "VALUE: why; the fix", for the caller to
+/// prefix with where the value came from.
+struct WiringProblem: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+
+    func from(_ place: String) -> WiringProblem { WiringProblem(place + " " + message) }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import BoardEmulator
+
+/// `--display-address`, `--sensor-address`, `--sensor-int`: how the AVR
+/// board's parts are wired, for sketches written for other modules.
+struct WiringOptions: ParsableArguments {
+    @Option(name: .customLong("display-address"), help: ArgumentHelp("The SSD1306's I2C address: 0x3C (default) or 0x3D (SA0 high). avr only.", valueName: "addr"))
+    var displayAddress: String?
+
+    @Option(name: .customLong("sensor-address"), help: ArgumentHelp("The MPU-6050's I2C address: 0x68 (default), 0x69 (AD0 high) or none (no sensor). avr only.", valueName: "addr"))
+    var sensorAddress: String?
+
+    @Option(name: .customLong("sensor-int"), help: ArgumentHelp("The pin the MPU-6050's INT drives: D2 (INT0, default), D3 (INT1), another Uno pin (D4…D13, A0…A3) or none. avr only.", valueName: "pin"))
+    var sensorInterrupt: String?
+
+    /// Whether any wiring option was given.
+    var isGiven: Bool { displayAddress != nil || sensorAddress != nil || sensorInterrupt != nil }
+
+    func validate() throws {
+        do { _ = try wiring(over: .standard) } catch { throw ValidationError(error.message) }
+    }
+
+    /// The options over `base` (a scenario's `board:`, or the standard wiring).
+    func wiring(over base: BoardWiring) throws(WiringProblem) -> BoardWiring {
+        var wiring = base
+        do {
+            if let displayAddress { wiring.displayAddress = try BoardWiring.displayAddress(displayAddress).get() }
+        } catch { throw error.from("--display-address") }
+        do {
+            if let sensorAddress { wiring.sensorAddress = try BoardWiring.sensorAddress(sensorAddress).get() }
+        } catch { throw error.from("--sensor-address") }
+        do {
+            if let sensorInterrupt { wiring.sensorInterruptPin = try BoardWiring.interruptPin(sensorInterrupt).get() }
+        } catch { throw error.from("--sensor-int") }
+        return wiring
+    }
+
+    /// The same, as a usage failure (64) for the commands' error paths.
+    func resolved(over base: BoardWiring) throws(TiltsimFailure) -> BoardWiring {
+        do { return try wiring(over: base) } catch { throw .usage(error.message) }
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+import TiltDisplay
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--display-address`, `--sensor-address`, `--sensor-int` (and a scenario's
+/// `board:`): sketches written for other modules, in `tiltsim run` and `tiltsim`.
+@Suite struct TiltsimWiringTests {
+    let tiltsim = TiltsimCommandTests()
+
+    func temporary(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("tiltsim-wiring-\(getpid())-\(UUID().uuidString.prefix(6))-\(name)").path
+    }
+
+    /// int_pin polls D2, D3, D8 and A0 for 200 ms of DATA_RDY latched at 100 Hz.
+    static func seen(d2: String = "0", d3: String = "0", d8: String = "0", a0: String = "0") -> String {
+        "^I d2=\(d2) d3=\(d3) d8=\(d8) a0=\(a0)$"
+    }
+    static let twenty = "(19|20|21)"
+
+    @Test func theSensorAnswersAtItsAddressAndDrivesThePinItIsWiredTo() throws {
+        let sketch = try SketchFixtures.intPin.get()
+        let standard = try tiltsim.run(["run", sketch.elf, "--quiet", "--expect-serial", "^A 68$",
+                                        "--expect-serial", Self.seen(d2: Self.twenty)])
+        #expect(standard.code == 0, "\(standard.err)")
+        #expect(!standard.err.contains("wired:"), "the standard wiring goes unsaid")
+
+        let moved = try tiltsim.run(["run", sketch.hex, "--quiet", "--sensor-address", "0x69", "--sensor-int", "D8",
+                                     "--expect-serial", "^A 69$", "--expect-serial", Self.seen(d8: Self.twenty)])
+        #expect(moved.code == 0, "\(moved.err)")
+        #expect(moved.err.contains("tiltsim run: 0.000 s: wired: SSD1306 at 0x3C, MPU-6050 at 0x69 (INT on D8)\n"))
+
+        let analog = try tiltsim.run(["run", sketch.elf, "--quiet", "--sensor-int", "a0", "--expect-serial", Self.seen(a0: Self.twenty)])
+        #expect(analog.code == 0, "\(analog.err)")
+        let unwired = try tiltsim.run(["run", sketch.elf, "--quiet", "--sensor-int", "none", "--expect-serial", Self.seen()])
+        #expect(unwired.code == 0, "\(unwired.err)")
+        let absent = try tiltsim.run(["run", sketch.elf, "--quiet", "--sensor-address", "none", "--expect-serial", "^A none$"])
+        #expect(absent.code == 0, "\(absent.err)")
+        #expect(absent.err.contains("wired: SSD1306 at 0x3C, no MPU-6050\n"))
+    }
+
+    @Test func theDisplayAnswersAtItsAddress() throws {
+        let tiles = try SketchFixtures.build("u8x8_tiles").get(), bar = try SketchFixtures.tiltBar.get()
+        func screen(_ sketch: String, _ options: [String]) throws -> [UInt8] {
+            let png = temporary("screen.png")
+            defer { try? FileManager.default.removeItem(atPath: png) }
+            let result = try tiltsim.run(["run", sketch, "--quiet", "--timeout", "1", "--screenshot", "1:\(png)"] + options)
+            #expect(result.code == 0, "\(result.err)")
+            return try #require(StoredPNG.grey(Array(try Data(contentsOf: URL(fileURLWithPath: png)))), "a PNG").pixels
+        }
+        // u8x8_tiles looks for its display at 0x3C, then 0x3D: the same tiles either way.
+        let at3C = try screen(tiles.elf, []), at3D = try screen(tiles.elf, ["--display-address", "0x3D"])
+        #expect(at3C.contains { $0 != 0 }, "tiles on the glass")
+        #expect(at3C == at3D)
+        // tilt_bar talks to 0x3C only: with the module at 0x3D its glass stays dark.
+        #expect(try screen(bar.elf, []).contains { $0 != 0 })
+        #expect(try screen(bar.elf, ["--display-address", "3d"]).allSatisfy { $0 == 0 })
+    }
+
+    @Test(arguments: ["yaml", "json"])
+    func aScenarioWiresTheBoardAndTheCommandLineWins(format: String) throws {
+        let sketch = try SketchFixtures.intPin.get()
+        let scenario = temporary("board.\(format)")
+        defer { try? FileManager.default.removeItem(atPath: scenario) }
+        let text = format == "yaml"
+            ? "board: {sensor-address: 0x69, sensor-int: D3}\nsteps:\n  - wait-serial: \"^A 69$\"\n"
+            : #"{"board": {"sensor-address": "0x69", "sensor-int": "D3"}, "steps": [{"wait-serial": "^A 69$"}]}"#
+        try text.write(toFile: scenario, atomically: true, encoding: .utf8)
+        let fromFile = try tiltsim.run(["run", sketch.elf, "--quiet", "--scenario", scenario, "--expect-serial", Self.seen(d3: Self.twenty)])
+        #expect(fromFile.code == 0, "\(fromFile.err)")
+        #expect(fromFile.err.contains("wired: SSD1306 at 0x3C, MPU-6050 at 0x69 (INT on D3)"))
+        let overridden = try tiltsim.run(["run", sketch.elf, "--quiet", "--scenario", scenario, "--sensor-int", "D2",
+                                          "--expect-serial", Self.seen(d2: Self.twenty)])
+        #expect(overridden.code == 0, "\(overridden.err)")
+
+        let typo = temporary("typo.\(format)")
+        defer { try? FileManager.default.removeItem(atPath: typo) }
+        try (format == "yaml" ? "board: {display-adress: 0x3D}\nsteps: []\n" : #"{"board": {"display-address": 62}, "steps": []}"#)
+            .write(toFile: typo, atomically: true, encoding: .utf8)
+        let bad = try tiltsim.run(["run", sketch.elf, "--scenario", typo])
+        #expect(bad.code == 18)
+        #expect(bad.err == (format == "yaml"
+            ? "tiltsim: \(typo): unknown board key 'display-adress'; use one of display-address, sensor-address, sensor-int\n"
+            : "tiltsim: \(typo): board: display-address 62: an SSD1306 answers at 0x3C, or 0x3D with SA0 high\n"))
+    }
+
+    @Test func badWiringGetsOneLineAndTheUsageCode() throws {
+        let sketch = try SketchFixtures.intPin.get()
+        let cases: [([String], String)] = [
+            (["run", sketch.elf, "--display-address", "0x3E"], "tiltsim: --display-address 0x3E: an SSD1306 answers at 0x3C, or 0x3D with SA0 high\n"),
+            (["run", sketch.elf, "--sensor-address", "0x70"], "tiltsim: --sensor-address 0x70: an MPU-6050 answers at 0x68, or 0x69 with AD0 high (none: no sensor)\n"),
+            (["run", sketch.elf, "--sensor-int", "D1"], "tiltsim: --sensor-int D1: D1 is the UART's (the serial port); pick another pin\n"),
+            (["run", sketch.elf, "--sensor-int", "A4"], "tiltsim: --sensor-int A4: A4 is the I2C bus's (SDA/SCL); pick another pin\n"),
+            (["run", sketch.elf, "--sensor-int", "D14"], "tiltsim: --sensor-int D14: name an Uno pin, D2 to D13 or A0 to A3 (or PD2-style), or none\n"),
+            (["--engine", "native", "--display-address", "0x3D"], "tiltsim: --display-address, --sensor-address and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
+            (["--rate", "500", "--sensor-int", "D3"], "tiltsim: --display-address, --sensor-address and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
+        ]
+        for (arguments, message) in cases {
+            let result = try tiltsim.run(arguments)
+            #expect(result.code == 21, "\(arguments)")
+            #expect(result.err == message)
+        }
+    }
+
+    /// `tiltsim` (not `run`): the board on its pty, wired as asked.
+    @Test func tiltsimServesASketchWiredAsAsked() throws {
+        let sketch = try SketchFixtures.intPin.get()
+        let child = try TiltsimChild(["--firmware", sketch.elf, "--free-running", "--sensor-address", "0x69", "--sensor-int", "D3"])
+        defer { child.stop() }
+        let port = try PortReader(path: child.firstLine)
+        let text = try #require(port.text(until: "\nE"), "int_pin's report; so far: \(port.received)")
+        #expect(text.contains("A 69\r"))
+        #expect(text.range(of: "I d2=0 d3=" + Self.twenty + " d8=0 a0=0\r", options: .regularExpression) != nil, "\(text)")
+    }
+}
+
+/// A `tiltsim` subprocess whose first stdout line (the pty path) is read as it comes.
+final class TiltsimChild {
+    let process = Process()
+    let out = Pipe(), err = Pipe()
+    private(set) var firstLine = ""
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = TiltsimCommandTests.products.appendingPathComponent("tiltsim")
+        process.arguments = arguments
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        var line: [UInt8] = []
+        let fd = out.fileHandleForReading.fileDescriptor
+        var byte: UInt8 = 0
+        while read(fd, &byte, 1) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
+        firstLine = String(decoding: line, as: UTF8.self)
+    }
+
+    func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}
+
+/// A host's end of a pty: opened raw, read with a generous wall-clock limit.
+final class PortReader {
+    let fd: Int32
+    private(set) var received = ""
+
+    init(path: String) throws {
+        fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK)
+        guard fd >= 0 else { throw AVRTestFailure("cannot open \(path)") }
+        var settings = termios()
+        tcgetattr(fd, &settings)
+        cfmakeraw(&settings)
+        tcsetattr(fd, TCSANOW, &settings)
+    }
+
+    deinit { close(fd) }
+
+    /// Everything read once `marker` has arrived (nil after `seconds`).
+    func text(until marker: String, seconds: Double = 60) -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !received.contains(marker) {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return nil }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, Int32(min(left, 1) * 1000)) > 0 else { continue }
+            let n = read(fd, &buffer, buffer.count)
+            if n > 0 {
+                received += String(decoding: buffer[0..<n], as: UTF8.self)
+            } else if descriptor.revents & Int16(POLLHUP | POLLERR) != 0 {
+                return nil  // the board went away
+            }
+        }
+        return received
+    }
+}
