@@ -50,22 +50,13 @@ enum SketchSpeed {
     }
 
     /// Builds the tilt_bar fixture with Hardware/sketch.mk; its ELF path.
-    static func buildFixture(root: String) -> String {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-speed-\(getpid())").path
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        make.arguments = ["make", "-s", "-f", root + "/Hardware/sketch.mk",
-                          "SKETCH_DIR=\(root)/Tests/BoardEmulatorTests/Fixtures/Sketches/tilt_bar", "OUT=\(out)"]
-        make.standardError = FileHandle.nullDevice
-        do { try make.run() } catch {
-            print("emulator-speed: cannot run make: \(error)")
+    /// The tilt_bar fixture sketch, built by `make fixtures` (the tests' fixtures).
+    static func fixture(root: String) -> String {
+        let elf = root + "/Tests/BoardEmulatorTests/Fixtures/build/sketches/tilt_bar/tilt_bar.elf"
+        guard FileManager.default.fileExists(atPath: elf) else {
+            print("emulator-speed: no tilt_bar fixture at \(elf); build it with `make fixtures`")
             exit(1)
         }
-        make.waitUntilExit()
-        guard make.terminationStatus == 0 else {
-            print("emulator-speed: building the tilt_bar fixture failed; run scripts/install-deps")
-            exit(1)
-        }
-        return out + "/tilt_bar.elf"
+        return elf
     }
 }

@@ -4,7 +4,7 @@
 //   cd Benchmarks
 //   swift run -c release emulator-speed avr [firmware.elf]   # default ../Hardware/build/tiltserial.elf (make -C Hardware)
 //   swift run -c release emulator-speed native
-//   swift run -c release emulator-speed sketches [firmware.elf]   # tiltsim run's stepping: our firmware vs a 400 kHz bus sketch
+//   swift run -c release emulator-speed sketches [firmware.elf]   # tiltsim run's stepping: our firmware vs a 400 kHz bus sketch (make fixtures first)
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -28,7 +28,7 @@ case "sketches":
         print("emulator-speed: no firmware at \(firmware); build it with `make -C Hardware` or pass an ELF path")
         exit(1)
     }
-    SketchSpeed.runAll(firmware: firmware, sketch: SketchSpeed.buildFixture(root: root))
+    SketchSpeed.runAll(firmware: firmware, sketch: SketchSpeed.fixture(root: root))
 default:
     print("usage: emulator-speed avr [firmware.elf] | emulator-speed native | emulator-speed sketches [firmware.elf]")
     exit(2)
