@@ -1,6 +1,8 @@
 # tiltserial: the two commands of the README, and their parts.
 #   make demo            run the whole system against the emulated board
-#   make test            build everything and run every test (what CI runs)
+#   make test            build everything and run every test (what CI runs): the firmware and the
+#                        test fixtures first (swift test builds no firmware), then the Swift tests,
+#                        then a compile-only build of Benchmarks/ and Fuzz/ (nothing timed or fuzzed)
 #   make install         release builds of tiltserial and tiltsim (Swift runtime linked in), the
 #                        firmware, shell completions and man pages under PREFIX (/usr/local);
 #                        DESTDIR is honoured. make uninstall removes exactly those files.
@@ -29,7 +31,7 @@ step = @$(say) '$(1)' '$(2)'
 
 MAKEFLAGS += --no-print-directory
 
-.PHONY: deps demo test build firmware firmware-test swift-test clean \
+.PHONY: deps demo test build firmware firmware-test fixtures swift-test extras clean \
         release completions manpages manual-tool install uninstall install-check
 
 deps:
@@ -53,13 +55,26 @@ demo: deps firmware
 	$(Q)$(SWIFT) build $(SWIFT_FLAGS) $(SWIFT_VERBOSE) --product tiltsim
 	$(Q)$(SWIFT) run $(SWIFT_FLAGS) --skip-build tiltserial demo $(ARGS)
 
-swift-test: deps
+# The BoardEmulator tests' own AVR programs and Arduino sketches (Tests/BoardEmulatorTests/Fixtures).
+fixtures: deps
+	$(call step,MAKE,test fixtures)
+	$(Q)$(MAKE) -C Tests/BoardEmulatorTests/Fixtures
+
+swift-test: deps firmware fixtures
 	$(call step,SWIFT,build --build-tests $(SWIFT_FLAGS))
 	$(Q)$(SWIFT) build $(SWIFT_FLAGS) $(SWIFT_VERBOSE) --build-tests
 	$(call step,SWIFT,test)
 	$(Q)$(SWIFT) test $(SWIFT_FLAGS) --skip-build
 
-test: deps firmware-test swift-test
+# Benchmarks/ and Fuzz/ are separate packages: compiled (debug) so they cannot
+# rot, never run here. The fuzzers link only with libFuzzer's runtime (no main).
+extras: deps
+	$(call step,SWIFT,build Benchmarks (compile only))
+	$(Q)$(SWIFT) build --package-path Benchmarks $(SWIFT_VERBOSE)
+	$(call step,SWIFT,build Fuzz (compile only))
+	$(Q)$(SWIFT) build --package-path Fuzz $(SWIFT_VERBOSE) --sanitize fuzzer -Xswiftc -use-ld=lld
+
+test: deps firmware-test swift-test extras
 
 # ---- Release builds and installation (docs/usage.md, "Installing").
 # A scratch path of their own, so the debug build in .build is left alone.
@@ -132,3 +147,4 @@ install-check:
 clean:
 	rm -rf .build $(RELEASE_DIR)
 	-$(MAKE) -C Hardware clean
+	-$(MAKE) -C Tests/BoardEmulatorTests/Fixtures clean

@@ -4,7 +4,7 @@ import PackageDescription
 
 let package = Package(
     name: "tiltserial",
-    platforms: [.macOS(.v13)],
+    // Linux only (README, "Platforms"): no Apple platform is claimed; SerialIO/LinuxOnly.swift says so elsewhere.
     products: [
         .executable(name: "tiltserial", targets: ["tiltserial"]),
         .executable(name: "tiltsim", targets: ["tiltsim"]),

@@ -10,7 +10,7 @@ struct EngineOptions: ParsableArguments {
     @Option(help: "avr: the real firmware in simavr; native: the Swift board model. Default avr, or native when --rate, --boards or --faults is given.")
     var engine: Engine?
 
-    @Option(help: ArgumentHelp("Firmware ELF for --engine avr (default Hardware/build/tiltserial.elf in a source tree, built with make -C Hardware if missing; else the installed PREFIX/share/tiltserial/tiltserial.elf).", valueName: "path"))
+    @Option(help: ArgumentHelp("Firmware ELF for --engine avr (default: the installed PREFIX/share/tiltserial/tiltserial.elf, else Hardware/build/tiltserial.elf of the source tree tiltsim was built in, by make -C Hardware).", valueName: "path"))
     var firmware: String?
 
     @Option(help: ArgumentHelp("Samples per second (native).", valueName: "hz"))
@@ -33,8 +33,6 @@ struct EngineOptions: ParsableArguments {
 
     @Flag(help: "Start the board at once instead of holding it off (avr: in reset) until a host first opens its port.")
     var runNow = false
-
-    static let defaultFirmware = EmulatedBoardFactory.defaultFirmware
 
     var chosenEngine: Engine {
         engine ?? (rate != nil || boards != nil || faults != nil ? .native : .avr)

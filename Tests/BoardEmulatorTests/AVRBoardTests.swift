@@ -179,40 +179,10 @@ import TiltCore
 
 /// Firmware that stops, and boards dropped without stop().
 @Suite(.serialized) struct AVRBoardLifecycleTests {
-    static let stopping: Result<String, AVRTestFailure> = {
-        let source = FileManager.default.temporaryDirectory
-            .appendingPathComponent("avr-stop-\(getpid())-\(UUID().uuidString.prefix(8)).c")
-        // Sends one byte, then sleeps with interrupts off: simavr halts (cpu_Done).
-        let program = """
-            #include <avr/io.h>
-            #include <avr/interrupt.h>
-            #include <avr/sleep.h>
-            int main(void) {
-                UCSR0B = _BV(TXEN0);
-                UDR0 = 'X';
-                while (!(UCSR0A & _BV(TXC0))) {}
-                cli();
-                sleep_enable();
-                sleep_cpu();
-                return 0;
-            }
-            """
-        do { try program.write(to: source, atomically: true, encoding: .utf8) } catch {
-            return .failure(AVRTestFailure("cannot write \(source.path): \(error)"))
-        }
-        return AVRTestFirmware.build(source.path, name: "stopping")
-    }()
-
-    static let crashing: Result<String, AVRTestFailure> = {
-        let source = FileManager.default.temporaryDirectory
-            .appendingPathComponent("avr-crash-\(getpid())-\(UUID().uuidString.prefix(8)).c")
-        // A store far beyond the 2 KiB of RAM: simavr reports a crash.
-        let program = "#include <stdint.h>\nint main(void) { *(volatile uint8_t *)0x9000 = 1; for (;;) {} }\n"
-        do { try program.write(to: source, atomically: true, encoding: .utf8) } catch {
-            return .failure(AVRTestFailure("cannot write \(source.path): \(error)"))
-        }
-        return AVRTestFirmware.build(source.path, name: "crashing")
-    }()
+    /// Sends one byte, then sleeps with interrupts off: simavr halts (cpu_Done).
+    static var stopping: Result<String, AVRTestFailure> { BuiltFirmware.program("stopping") }
+    /// A store far beyond the 2 KiB of RAM: simavr reports a crash.
+    static var crashing: Result<String, AVRTestFailure> { BuiltFirmware.program("crashing") }
 
     @Test func aCrashingFirmwareHaltsTheBoardNotTheProcess() throws {
         let board = try AVRBoard(.init(firmwarePath: Self.crashing.get(), pace: .freeRunning))

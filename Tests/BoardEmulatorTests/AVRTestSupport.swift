@@ -6,36 +6,9 @@ import TiltCore
 import Glibc
 #endif
 
-/// Builds the test firmware (Fixtures/twi_probe.c) once per test process.
+/// The test firmware Fixtures/twi_probe.c (`make fixtures`).
 enum AVRTestFirmware {
-    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/twi_probe.c").path
-
-    /// Path of the built ELF, or a description of why it could not be built.
-    static let built: Result<String, AVRTestFailure> = build(fixture, name: "twi_probe")
-
-    static func path() throws -> String { try built.get() }
-
-    static func build(_ source: String, name: String) -> Result<String, AVRTestFailure> {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("avr-tests-\(getpid())-\(UUID().uuidString.prefix(8))")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let output = directory.appendingPathComponent("\(name).elf").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["avr-gcc", "-mmcu=atmega328p", "-DF_CPU=16000000L", "-Os", "-Wall", "-o", output, source]
-        let errors = Pipe()
-        process.standardError = errors
-        do { try process.run() } catch {
-            return .failure(AVRTestFailure("cannot run avr-gcc: \(error); install gcc-avr and avr-libc"))
-        }
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            return .failure(AVRTestFailure("avr-gcc failed: \(message)"))
-        }
-        return .success(output)
-    }
+    static func path() throws -> String { try BuiltFirmware.program("twi_probe").get() }
 }
 
 struct AVRTestFailure: Error, CustomStringConvertible {

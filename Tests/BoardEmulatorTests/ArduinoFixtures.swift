@@ -7,11 +7,11 @@ import Glibc
 #endif
 
 /// The fixture sketches of the glass work (Fixtures/Sketches/NAME/NAME.ino),
-/// built by `SketchFixtures` with Hardware/sketch.mk, run on an `AVRBoard`.
+/// built with Hardware/sketch.mk (`make fixtures`, see `SketchFixtures`), run on an `AVRBoard`.
 enum ArduinoFixtures {
-    /// The ELF of sketch `name`, building it if needed.
+    /// The ELF of sketch `name`.
     static func path(_ name: String) throws -> String {
-        try SketchFixtures.build(name).get().elf
+        try SketchFixtures.built(name).get().elf
     }
 
     /// A free-running board with the sketch and a client on its pty (opened

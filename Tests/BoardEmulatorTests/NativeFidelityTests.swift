@@ -5,14 +5,11 @@ import WireProtocol
 @testable import BoardEmulator
 
 /// The native board against the real firmware in simavr: same HELLO, same
-/// waiting screen, same screen for the same OFFSETS. Builds the firmware
-/// (`make -C Hardware`, a no-op when current); fails if it cannot.
+/// waiting screen, same screen for the same OFFSETS. Fails, naming `make -C
+/// Hardware`, if the firmware is not built.
 struct NativeFidelityTests {
-    static let firmware = EmulatedBoardFactory.defaultFirmware
-
     @Test func sameHelloWaitingScreenAndDrawnScreensAsTheFirmware() throws {
-        try #require(EmulatedBoardFactory.buildFirmware(), "make -C Hardware could not build \(Self.firmware); run scripts/install-deps")
-        let avr = try AVRBoard(.init(firmwarePath: Self.firmware, pace: .realTime, motionSource: ConstantMotionSource.faceUp))
+        let avr = try AVRBoard(.init(firmwarePath: BuiltFirmware.tiltserial(), pace: .realTime, motionSource: ConstantMotionSource.faceUp))
         let native = try NativeBoard(.test(rate: 100, pace: .realTime, motion: ConstantMotionSource.faceUp))
         let avrHost = try HostEnd(try #require(avr.serialPath))
         let nativeHost = try HostEnd(try #require(native.serialPath))

@@ -23,8 +23,7 @@ import WireProtocol
     }
 
     @Test func nativeAndFirmwareAnnounceTheSameRateForAll997Rates() throws {
-        try #require(EmulatedBoardFactory.buildFirmware(), "make -C Hardware could not build the firmware; run scripts/install-deps")
-        let avr = try AVRBoard(.init(firmwarePath: EmulatedBoardFactory.defaultFirmware, pace: .freeRunning,
+        let avr = try AVRBoard(.init(firmwarePath: BuiltFirmware.tiltserial(), pace: .freeRunning,
                                      motionSource: ConstantMotionSource.faceUp))
         let native = try NativeBoard(.test(rate: 100, pace: .freeRunning, motion: ConstantMotionSource.faceUp))
         let avrHost = try HostEnd(try #require(avr.serialPath))

@@ -1,49 +1,55 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import BoardEmulator
 
-/// Fixture sketches (Fixtures/Sketches/NAME/NAME.ino), built once per test
-/// process with avr-gcc and the Arduino core by Hardware/sketch.mk, as ELF and
-/// as the Intel HEX the Arduino IDE exports. A failed build is an error, never a skip.
-enum SketchFixtures {
+/// Firmware the tests run, built by the Makefile before `swift test` (`make
+/// test` does it; the tests build nothing). Found from this file's folder, not
+/// the working directory; a missing file fails the test with one line naming
+/// the make target that builds it.
+enum BuiltFirmware {
+    /// The package root.
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    static let sources = root + "/Tests/BoardEmulatorTests/Fixtures/Sketches"
-    static let output = FileManager.default.temporaryDirectory
-        .appendingPathComponent("tiltsim-sketches-\(getpid())-\(UUID().uuidString.prefix(8))").path
+    /// Where `make fixtures` puts the fixtures (Tests/BoardEmulatorTests/Fixtures/Makefile).
+    static let fixtures = "Tests/BoardEmulatorTests/Fixtures/build"
 
+    /// Our firmware, Hardware/build/tiltserial.elf.
+    static func tiltserial() throws -> String {
+        try existing(FirmwareLocation.inSourceTree, builtBy: "make -C Hardware").get()
+    }
+
+    /// The avr-libc program Fixtures/NAME.c.
+    static func program(_ name: String) -> Result<String, AVRTestFailure> {
+        existing("\(fixtures)/\(name).elf", builtBy: "make fixtures")
+    }
+
+    /// `relative` (to the package root) as an absolute path, if the file is there.
+    static func existing(_ relative: String, builtBy target: String) -> Result<String, AVRTestFailure> {
+        let path = root + "/" + relative
+        guard FileManager.default.fileExists(atPath: path) else {
+            return .failure(AVRTestFailure("\(relative) is missing: build it with \(target) (make test does)"))
+        }
+        return .success(path)
+    }
+}
+
+/// Fixture sketches (Fixtures/Sketches/NAME/NAME.ino), built with avr-gcc and
+/// the Arduino core by Hardware/sketch.mk (`make fixtures`), as ELF and as the
+/// Intel HEX the Arduino IDE exports.
+enum SketchFixtures {
     struct Built: Sendable {
         let elf: String
         let hex: String
     }
 
-    static let bootEcho = build("boot_echo")
-    static let tiltBar = build("tilt_bar")
-    static let intPin = build("int_pin")
+    static let bootEcho = built("boot_echo")
+    static let tiltBar = built("tilt_bar")
+    static let intPin = built("int_pin")
 
-    private static let lock = NSLock()
-
-    /// Builds NAME once (the core is shared between fixtures).
-    static func build(_ name: String) -> Result<Built, AVRTestFailure> {
-        lock.lock()
-        defer { lock.unlock() }
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        make.arguments = ["make", "-s", "-f", root + "/Hardware/sketch.mk", "SKETCH_DIR=\(sources)/\(name)",
-                          "OUT=\(output)/\(name)", "CORE_OUT=\(output)/core"]
-        make.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        make.standardError = errors
-        do { try make.run() } catch {
-            return .failure(AVRTestFailure("cannot run make: \(error); install make, gcc-avr and arduino-core-avr (scripts/install-deps)"))
+    /// Sketch NAME's ELF and HEX.
+    static func built(_ name: String) -> Result<Built, AVRTestFailure> {
+        let folder = "\(BuiltFirmware.fixtures)/sketches/\(name)/\(name)"
+        return BuiltFirmware.existing(folder + ".elf", builtBy: "make fixtures").flatMap { elf in
+            BuiltFirmware.existing(folder + ".hex", builtBy: "make fixtures").map { Built(elf: elf, hex: $0) }
         }
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        make.waitUntilExit()
-        let built = Built(elf: "\(output)/\(name)/\(name).elf", hex: "\(output)/\(name)/\(name).hex")
-        guard make.terminationStatus == 0, FileManager.default.fileExists(atPath: built.hex) else {
-            return .failure(AVRTestFailure("building fixture \(name) failed: \(message.suffix(800))"))
-        }
-        return .success(built)
     }
 }

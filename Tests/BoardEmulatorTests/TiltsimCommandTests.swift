@@ -9,9 +9,9 @@ import WireProtocol
     /// Where SwiftPM put the executables built with the tests.
     static let products = Bundle.main.bundleURL
 
-    func run(_ arguments: [String], seconds: Double = 30) throws -> (code: Int32, out: String, err: String) {
+    func run(_ arguments: [String], seconds: Double = 30, executable: URL? = nil) throws -> (code: Int32, out: String, err: String) {
         let process = Process()
-        process.executableURL = Self.products.appendingPathComponent("tiltsim")
+        process.executableURL = executable ?? Self.products.appendingPathComponent("tiltsim")
         process.arguments = arguments
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -71,6 +71,34 @@ import WireProtocol
         #expect(running.code == 0, "\(running.err)")
         #expect(running.err.range(of: #"tiltsim: /dev/pts/\d+: [1-9]\d* bytes the board sent were dropped while no host had the port open\n"#,
                                   options: .regularExpression) != nil, "\(running.err)")
+    }
+
+    /// The firmware is found from the executable, never the working directory
+    /// (here the package root, which has Hardware/build/tiltserial.elf): a copy
+    /// of tiltsim outside any source tree finds none, says so naming `make -C
+    /// Hardware` and runs the native board; given one installed beside it
+    /// (PREFIX/share/tiltserial), it runs that in simavr.
+    @Test func aCopyOutsideTheTreeFindsOnlyTheFirmwareInstalledBesideIt() throws {
+        let files = FileManager.default
+        let prefix = files.temporaryDirectory.appendingPathComponent("tiltsim-copy-\(getpid())-\(UUID().uuidString.prefix(8))")
+        defer { try? files.removeItem(at: prefix) }
+        let copy = prefix.appendingPathComponent("bin/tiltsim")
+        try files.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try files.copyItem(at: Self.products.appendingPathComponent("tiltsim"), to: copy)
+
+        let lone = try run(["--motion", "rest", "--screen", "--duration", "0.5"], executable: copy)
+        #expect(lone.code == 0, "\(lone.err)")
+        #expect(lone.err.contains("tiltsim: no firmware at \(prefix.path)/bin/../share/tiltserial/tiltserial.elf; "
+                                  + "build it with make -C Hardware (or install it: make install); using the native engine\n"), "\(lone.err)")
+        #expect(lone.err.contains("native  off until a host opens"), "\(lone.err)")
+
+        let installed = prefix.appendingPathComponent("share/tiltserial/tiltserial.elf")
+        try files.createDirectory(at: installed.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try files.copyItem(atPath: BuiltFirmware.tiltserial(), toPath: installed.path)
+        let avr = try run(["--motion", "rest", "--screen", "--duration", "0.5"], executable: copy)
+        #expect(avr.code == 0, "\(avr.err)")
+        #expect(!avr.err.contains("no firmware"), "\(avr.err)")
+        #expect(avr.err.contains("avr  held in reset until a host opens"), "\(avr.err)")
     }
 
     @Test func badOptionsGetOneLineAndAUsageCode() throws {

@@ -42,7 +42,7 @@ import Glibc
     }
 
     @Test func theDisplayAnswersAtItsAddress() throws {
-        let tiles = try SketchFixtures.build("u8x8_tiles").get(), bar = try SketchFixtures.tiltBar.get()
+        let tiles = try SketchFixtures.built("u8x8_tiles").get(), bar = try SketchFixtures.tiltBar.get()
         func screen(_ sketch: String, _ options: [String]) throws -> [UInt8] {
             let png = temporary("screen.png")
             defer { try? FileManager.default.removeItem(atPath: png) }

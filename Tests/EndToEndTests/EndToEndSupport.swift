@@ -9,35 +9,22 @@ import TiltserialCommand
 import WireProtocol
 @testable import BoardEmulator
 
-/// The real firmware, Hardware/build/tiltserial.elf: built with `make -C Hardware`
-/// once per test process if missing; a failed build is an error, never a skip.
+/// The real firmware, Hardware/build/tiltserial.elf, built by the Makefile
+/// before `swift test` (`make test`; the tests build nothing). Found from this
+/// file's folder, not the working directory; missing, it fails the test with
+/// one line naming `make -C Hardware`.
 enum Firmware {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    static let elf = root + "/Hardware/build/tiltserial.elf"
+    static let elf = root + "/" + FirmwareLocation.inSourceTree
 
-    /// `make -C Hardware` once per test run: it builds a missing ELF and
-    /// rebuilds a stale one (sources newer than the ELF); a no-op otherwise.
-    static let built: Result<String, E2EFailure> = {
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        make.arguments = ["make", "-C", root + "/Hardware"]
-        make.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        make.standardError = errors
-        do { try make.run() } catch {
-            return .failure(E2EFailure("`make -C Hardware` could not run (\(error)); install gcc-avr and avr-libc (scripts/install-deps)"))
+    /// The ELF's path; throws naming the make target if it is not built.
+    static func path() throws -> String {
+        guard FileManager.default.fileExists(atPath: elf) else {
+            throw E2EFailure("\(FirmwareLocation.inSourceTree) is missing: build it with make -C Hardware (make test does)")
         }
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        make.waitUntilExit()
-        guard make.terminationStatus == 0, FileManager.default.fileExists(atPath: elf) else {
-            return .failure(E2EFailure("`make -C Hardware` failed to build \(elf): \(message.suffix(800))"))
-        }
-        return .success(elf)
-    }()
-
-    /// The ELF's path, building it if needed; throws with the reason if it cannot.
-    static func path() throws -> String { try built.get() }
+        return elf
+    }
 
     /// An AVR board running the firmware, free-running unless told otherwise.
     static func board(pace: AVRPace = .freeRunning, link: String? = nil, motion: any MotionSource = ConstantMotionSource.faceUp,

@@ -9,7 +9,7 @@ import Testing
 
     @Test func demoRunsOurFirmwareFromItsHexFile() throws {
         let hex = Self.root + "/Hardware/build/tiltserial.hex"
-        try #require(FileManager.default.fileExists(atPath: hex), "build the firmware first: make -C Hardware")
+        try #require(FileManager.default.fileExists(atPath: hex), "Hardware/build/tiltserial.hex is missing: build it with make -C Hardware (make test does)")
         let run = runTiltserial(["demo", "--firmware", hex, "--scenario", "pull", "--speed", "3"], seconds: 120)
         #expect(run.code == 0, "\(run.err)")
         #expect(run.err.contains("demo: 1 ribbon pull fired"), "\(run.err)")

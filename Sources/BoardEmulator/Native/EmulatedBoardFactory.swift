@@ -1,8 +1,8 @@
 import Foundation
 
 /// Makes a board of either engine from one description, falling back from avr
-/// to native when the default firmware is missing and cannot be built, or
-/// simavr refuses it. `tiltsim` and demos share this.
+/// to native when no default firmware is found or simavr refuses it. `tiltsim`
+/// and demos share this. It builds nothing: the Makefile builds the firmware.
 public struct EmulatedBoardFactory: Sendable {
     /// Which board model runs: the real firmware in simavr, or the Swift model of it.
     public enum Engine: String, Sendable, CaseIterable {
@@ -10,13 +10,9 @@ public struct EmulatedBoardFactory: Sendable {
         case avr, native
     }
 
-    /// The firmware `make -C Hardware` builds, relative to the source tree.
-    public static let defaultFirmware = "Hardware/build/tiltserial.elf"
-
-    /// The engine asked for; avr falls back to native when the default firmware cannot be had.
     public var engine: Engine = .avr
-    /// nil: `FirmwareLocation.find()` (the source tree's, built if missing, or
-    /// the installed one); a given path is never built, and missing is an error.
+    /// nil: `FirmwareLocation.find()` (the installed one, else the source
+    /// tree's above the executable); a given path that is missing is an error.
     public var firmwarePath: String?
     /// How simulated time keeps up with the wall clock.
     public var pace: AVRPace = .realTime
@@ -101,17 +97,20 @@ public struct EmulatedBoardFactory: Sendable {
     }
 
     private func makeAVR(linkPath: String?, notice: (String) -> Void) throws(Failure) -> AVRBoard? {
-        let firmware = firmwarePath ?? FirmwareLocation.find()
-        if !FileManager.default.fileExists(atPath: firmware) {
-            guard firmwarePath == nil else {
-                throw Failure(description: "\(firmware): no such firmware; build it with make -C Hardware or use the native engine",
+        let firmware: String
+        if let firmwarePath {
+            guard FileManager.default.fileExists(atPath: firmwarePath) else {
+                throw Failure(description: "\(firmwarePath): no such firmware; build it with make -C Hardware or use the native engine",
                               kind: .missingFile)
             }
-            guard Self.buildFirmware() else {
-                notice("firmware \(firmware) is missing and make -C Hardware could not build it (nor is it installed in "
-                       + "share/tiltserial beside this program: make install); using the native engine")
-                return nil
-            }
+            firmware = firmwarePath
+        } else if let found = FirmwareLocation.find() {
+            firmware = found
+        } else {
+            let searched = FirmwareLocation.candidates(executable: FirmwareLocation.runningExecutable())
+            notice("no firmware at \(searched.isEmpty ? FirmwareLocation.inSourceTree : searched.joined(separator: " nor "))"
+                   + "; build it with make -C Hardware (or install it: make install); using the native engine")
+            return nil
         }
         do {
             var configuration = AVRBoard.Configuration(firmwarePath: firmware, pace: pace, linkPath: linkPath,
@@ -128,19 +127,5 @@ public struct EmulatedBoardFactory: Sendable {
         } catch {
             throw Failure(description: error.description, kind: .system)
         }
-    }
-
-    /// Runs `make -C Hardware` when the current directory is the source tree;
-    /// true if the default firmware exists afterwards.
-    public static func buildFirmware() -> Bool {
-        guard FileManager.default.fileExists(atPath: "Hardware/Makefile") else { return false }
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        make.arguments = ["make", "-s", "-C", "Hardware"]
-        make.standardOutput = FileHandle.nullDevice
-        make.standardError = FileHandle.nullDevice
-        do { try make.run() } catch { return false }
-        make.waitUntilExit()
-        return make.terminationStatus == 0 && FileManager.default.fileExists(atPath: defaultFirmware)
     }
 }

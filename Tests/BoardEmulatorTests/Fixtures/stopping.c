@@ -1,0 +1,15 @@
+// stopping: sends one byte, then sleeps with interrupts off, so simavr halts
+// (cpu_Done). AVRBoardLifecycleTests: a board whose firmware stops.
+#include <avr/interrupt.h>
+#include <avr/io.h>
+#include <avr/sleep.h>
+
+int main(void) {
+    UCSR0B = _BV(TXEN0);
+    UDR0 = 'X';
+    while (!(UCSR0A & _BV(TXC0))) {}
+    cli();
+    sleep_enable();
+    sleep_cpu();
+    return 0;
+}
