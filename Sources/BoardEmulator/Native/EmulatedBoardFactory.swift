@@ -10,6 +10,7 @@ public struct EmulatedBoardFactory: Sendable {
         case avr, native
     }
 
+    /// The engine asked for; avr falls back to native when no firmware can be found.
     public var engine: Engine = .avr
     /// nil: `FirmwareLocation.find()` (the installed one, else the source
     /// tree's above the executable); a given path that is missing is an error.
