@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,7 +98,25 @@ static cbp_core_hooks *cbp_core_hooks_find(avr_t *avr) {
     return (cbp_core_hooks *)port;
 }
 
+/* simavr 1.6 logs a data access beyond RAMEND as a crash and then performs it
+ * on avr->data, which holds only RAMEND + 1 bytes: a stray pointer in a sketch
+ * wrote into our own heap (the crashing test fixture's store to 0x9000
+ * segfaulted the test process when that page was unmapped). The data space is
+ * given all 64 KiB a 16-bit address reaches, so such an access stays inside
+ * it; simavr still reports the crash and the board halts. */
+static bool cbp_pad_data_space(avr_t *avr) {
+    uint8_t *data = calloc(1, 0x10000);
+    if (!data) return false;
+    memcpy(data, avr->data, (size_t)avr->ramend + 1);
+    free(avr->data);  // avr_terminate frees the new one
+    avr->data = data;
+    return true;
+}
+
+size_t cbp_avr_data_space(struct avr_t *avr) { return malloc_usable_size(avr->data); }
+
 bool cbp_avr_install_models(avr_t *avr) {
+    if (!cbp_pad_data_space(avr)) return false;
     cbp_core_hooks *hooks = calloc(1, sizeof *hooks);
     if (!hooks) return false;
     if (!cbp_twi_install(avr)) {

@@ -196,6 +196,16 @@ import TiltCore
         #expect(reason.contains("crashed"))
     }
 
+    /// simavr 1.6 performs a store beyond RAMEND after reporting the crash; it
+    /// must land in the core's own data space, not in the process's heap (the
+    /// crashing fixture once segfaulted the whole test run).
+    @Test func everySixteenBitDataAddressIsInsideTheDataSpace() throws {
+        for firmware in [try Self.crashing.get(), try SketchFixtures.bootEcho.get().hex] {
+            let machine = try AVRMachine(.init(firmwarePath: firmware))
+            #expect(machine.dataSpaceBytes >= 0x10000, "\(firmware): \(machine.dataSpaceBytes) bytes")
+        }
+    }
+
     @Test func haltsWhenTheFirmwareStopsAndResetRestartsIt() throws {
         let board = try AVRBoard(.init(firmwarePath: Self.stopping.get(), pace: .freeRunning))
         defer { board.stop() }

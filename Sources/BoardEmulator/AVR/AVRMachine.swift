@@ -64,6 +64,10 @@ public final class AVRMachine {
 
     deinit { destroy() }
 
+    /// Bytes simavr's data space holds (every 16-bit address once built: a
+    /// sketch's stray pointer stays inside it; cbp_avr_install_models).
+    var dataSpaceBytes: Int { avr.map { cbp_avr_data_space($0) } ?? 0 }
+
     /// Frees simavr; the machine cannot run afterwards. Idempotent.
     func destroy() {
         guard let avr else { return }

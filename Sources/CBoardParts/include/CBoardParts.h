@@ -18,10 +18,15 @@ struct avr_irq_t;
 struct avr_t *cbp_avr_create(const char *elf_path, const char *mmcu, uint32_t frequency,
                              char *error, size_t error_size);
 
-/// Installs our TWI model (cbp_twi.c) and turns simavr's INT0/INT1 level
-/// polling off (also after resets) on a core made another way (a HEX image);
-/// cbp_avr_create does it itself. False when out of memory.
+/// Installs our TWI model (cbp_twi.c), turns simavr's INT0/INT1 level
+/// polling off (also after resets) and gives the data space all 64 KiB (a
+/// stray access beyond RAMEND stays in it) on a core made another way (a HEX
+/// image); cbp_avr_create does it itself. False when out of memory.
 bool cbp_avr_install_models(struct avr_t *avr);
+
+/// Bytes the core's data space (avr->data) holds: at least 65536 once the
+/// models are installed, RAMEND + 1 as simavr allocates it.
+size_t cbp_avr_data_space(struct avr_t *avr);
 
 /// Frees a core made by cbp_avr_create (or given cbp_avr_install_models).
 void cbp_avr_destroy(struct avr_t *avr);
