@@ -41,12 +41,7 @@ struct Calibrate: TiltserialSubcommand {
         let existing = try ConfigFile.bytesIfPresent(path: file)
         let settings = try Self.settings(existing: existing, file: file, options: link.given)
         let logger = context.console.logger()
-        let path: String
-        if let given = port ?? portOption, given != "auto" {
-            path = given
-        } else {
-            path = try PortPicker.pick { logger.info("\($0)") }
-        }
+        let path = try PortPicker.resolve(port ?? portOption) { logger.info("\($0)") }
         let result = try Self.measure(path: path, settings: settings, context: context)
         let values: [(key: String, value: SettingValue)] = [
             ("axes", .text(result.axes.description)),

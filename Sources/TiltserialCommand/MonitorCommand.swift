@@ -45,12 +45,7 @@ struct Monitor: TiltserialSubcommand {
     func execute(_ context: CommandContext) throws(Failure) {
         let (baud, dtr) = try serialSettings()
         let logger = context.console.logger()
-        let path: String
-        if let given = port ?? portOption, given != "auto" {
-            path = given
-        } else {
-            path = try PortPicker.pick { logger.info("\($0)") }
-        }
+        let path = try PortPicker.resolve(port ?? portOption) { logger.info("\($0)") }
         let transport: any SerialTransport
         do { transport = try SerialPort.open(path: path, baud: baud, options: SerialOptions(dtr: dtr)) } catch {
             throw Failure(error)

@@ -2,6 +2,13 @@ import SerialIO
 
 /// `tiltserial` with no port (or `--port auto`): the only likely board, or a stop.
 enum PortPicker {
+    /// The port a command was given (positional or `--port`), or, for none or
+    /// `auto`, the one `pick` finds (saying so through `say`).
+    static func resolve(_ given: String?, say: (String) -> Void) throws(Failure) -> String {
+        if let given, given != "auto" { return given }
+        return try pick(say: say)
+    }
+
     static func pick(say: (String) -> Void) throws(Failure) -> String {
         let ports: [PortInfo]
         do { ports = try SerialPortLister.list() } catch { throw Failure(error) }

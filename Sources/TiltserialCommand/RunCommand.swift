@@ -34,12 +34,7 @@ struct Run: TiltserialSubcommand {
         case .defaultMissing: CalibrationNotice.sayOnce(resolved, marker: context.paths.noticeMarker, console: context.console)
         case .none, .given: break
         }
-        let path: String
-        if let given = port ?? portOption, given != "auto" {
-            path = given
-        } else {
-            path = try PortPicker.pick { logger.info("\($0)") }
-        }
+        let path = try PortPicker.resolve(port ?? portOption) { logger.info("\($0)") }
         try Self.live(path: path, settings: resolved, output: output, view: view.view, record: record, context: context,
                       pinStore: store, pins: kept)
     }

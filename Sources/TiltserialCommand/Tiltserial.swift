@@ -88,7 +88,7 @@ public enum TiltserialMain {
     /// `tiltserial --help`, `-h` or `--version` alone: ArgumentParser's own
     /// help text and version, without its full parse. That parse reflects over
     /// every subcommand's options (the default `run` has dozens) before it finds
-    /// the flag, and was most of these commands' start-up (docs/perf/peer.md).
+    /// the flag, and was most of these commands' start-up (docs/perf/startup.md).
     /// HelpFastPathTests checks the output is the parse's, byte for byte.
     static func answeredWithoutParsing(_ arguments: [String], _ console: Console) -> Bool {
         switch arguments {

@@ -14,7 +14,7 @@ import TiltVersion
         #expect(r.err.isEmpty)
         #expect(runTiltserial(["monitor", "--version"]).out == r.out)
 
-        let tiltsim = try runTiltsim(["--version"])
+        let tiltsim = try runProduct("tiltsim", ["--version"])
         #expect(tiltsim.code == 0)
         #expect(tiltsim.out == "tiltsim \(TiltVersion.number) (wire protocol 1)\n")
     }
@@ -127,18 +127,5 @@ import TiltVersion
         #expect(ForPeople.decimal(0.04, places: 1) == "0.0")
         #expect(ForPeople.decimal(-1.25, places: 1) == "-1.3")
         #expect(ForPeople.decimal(12, places: 0) == "12")
-    }
-
-    /// The `tiltsim` executable built beside the tests.
-    func runTiltsim(_ arguments: [String]) throws -> (code: Int32, out: String) {
-        let process = Process()
-        process.executableURL = Bundle.main.bundleURL.appendingPathComponent("tiltsim")
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
     }
 }

@@ -1,33 +1,19 @@
 import ArgumentParser
-import Foundation
 import Testing
 @testable import TiltserialCommand
 
 /// `tiltserial --help`, `-h` and `--version` skip ArgumentParser's full parse
-/// (start-up time, docs/perf/peer.md); what they print must still be exactly
+/// (start-up time, docs/perf/startup.md); what they print must still be exactly
 /// what the parse prints.
 @Suite struct HelpFastPathTests {
-    /// The `tiltserial` executable beside the tests, its stdout.
-    static func executable(_ arguments: [String]) throws -> (code: Int32, out: String) {
-        let process = Process()
-        process.executableURL = Bundle.main.bundleURL.appendingPathComponent("tiltserial")
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
-    }
-
     /// `help` goes through the parse (ArgumentParser's HelpCommand for the root
     /// command); `--help` and `-h` take the short way, in the executable too.
     @Test(arguments: [["--help"], ["-h"]])
     func helpIsTheParsesHelp(arguments: [String]) throws {
-        let parsed = try Self.executable(["help"])
+        let parsed = try runProduct("tiltserial", ["help"])
         #expect(parsed.code == 0)
         #expect(parsed.out.contains("USAGE: tiltserial"))
-        let fast = try Self.executable(arguments)
+        let fast = try runProduct("tiltserial", arguments)
         #expect(fast.code == 0)
         #expect(fast.out == parsed.out)
     }
@@ -42,7 +28,7 @@ import Testing
         let result = runTiltserial(["--version"])
         #expect(result.code == 0)
         #expect(result.out == expected)
-        #expect(try Self.executable(["--version"]).out == expected)
+        #expect(try runProduct("tiltserial", ["--version"]).out == expected)
     }
 
     @Test func anythingElseIsParsed() {

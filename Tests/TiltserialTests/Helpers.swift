@@ -54,6 +54,20 @@ func runTiltserial(_ arguments: [String], seconds: Double = 20, environment: [St
     return (code, host.captured.out, host.captured.err)
 }
 
+/// One of this package's executables (`tiltserial`, `tiltsim`), built beside
+/// the tests, run to its end: its exit code and stdout.
+func runProduct(_ name: String, _ arguments: [String]) throws -> (code: Int32, out: String) {
+    let process = Process()
+    process.executableURL = Bundle.main.bundleURL.appendingPathComponent(name)
+    process.arguments = arguments
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, text)
+}
+
 /// The board's side of a pty, written in the test with the protocol's encoders.
 final class TestBoard {
     let pty: PseudoTerminal
