@@ -62,11 +62,8 @@ let package = Package(
             name: "CSimAVR", pkgConfig: "simavr simavrparts",
             providers: [.apt(["libsimavr-dev", "libsimavrparts1", "libelf-dev"])]),
         .target(name: "CBoardParts", dependencies: ["CSimAVR"]),
-        // A core from a flash image (Intel HEX sketches, read in Swift).
-        .target(name: "CFirmwareImage", dependencies: ["CSimAVR"]),
         .target(name: "BoardEmulator", dependencies: [
             "TiltMotion", "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR", "CBoardParts",
-            "CFirmwareImage",
             // The native board runs the firmware's own C for its behaviour.
             "FirmwareCore",
             .product(name: "SystemPackage", package: "swift-system"),

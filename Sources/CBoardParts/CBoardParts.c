@@ -130,6 +130,37 @@ bool cbp_avr_install_models(avr_t *avr) {
     return true;
 }
 
+// An initialised `mmcu` core with room for `flash_end` bytes of flash, or NULL
+// with the reason (`what` names the firmware in it). avr_loadcode would abort
+// the process on a firmware larger than flash, so this checks first.
+static avr_t *cbp_core_new(const char *mmcu, uint32_t flash_end, const char *what, char *error, size_t error_size) {
+    avr_t *avr = avr_make_mcu_by_name(mmcu);
+    if (!avr) {
+        snprintf(error, error_size, "simavr does not know the MCU %s", mmcu);
+        return NULL;
+    }
+    avr_init(avr);
+    if (flash_end > (uint32_t)avr->flashend + 1) {
+        snprintf(error, error_size, "%s needs %u bytes of flash, the %s has %u", what, flash_end, mmcu, avr->flashend + 1);
+        avr_terminate(avr);
+        free(avr);
+        return NULL;
+    }
+    return avr;
+}
+
+// What both ways of making a core share: the clock, no sleeping of simavr's
+// own (the caller paces), no log, and no UART console echo or poll-sleep.
+static void cbp_core_configure(avr_t *avr, uint32_t frequency) {
+    avr->frequency = frequency;
+    avr->sleep = cbp_sleep_none;
+    avr->log = LOG_NONE;
+    uint32_t flags = 0;
+    avr_ioctl(avr, AVR_IOCTL_UART_GET_FLAGS('0'), &flags);
+    flags &= ~(uint32_t)(AVR_UART_FLAG_STDIO | AVR_UART_FLAG_POLL_SLEEP);
+    avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &flags);
+}
+
 avr_t *cbp_avr_create(const char *elf_path, const char *mmcu, uint32_t frequency,
                       char *error, size_t error_size) {
     avr_global_logger_set(cbp_logger);
@@ -146,38 +177,37 @@ avr_t *cbp_avr_create(const char *elf_path, const char *mmcu, uint32_t frequency
     snprintf(fw->mmcu, sizeof fw->mmcu, "%s", mmcu);
     fw->frequency = frequency;
 
-    avr_t *avr = avr_make_mcu_by_name(fw->mmcu);
+    char what[300];
+    snprintf(what, sizeof what, "firmware %s", elf_path);
+    avr_t *avr = cbp_core_new(mmcu, fw->flashbase + fw->flashsize, what, error, error_size);
     if (!avr) {
-        snprintf(error, error_size, "simavr does not know the MCU %s", mmcu);
-        cbp_firmware_free(fw);
-        return NULL;
-    }
-    avr_init(avr);
-    if (fw->flashbase + fw->flashsize > (uint32_t)avr->flashend + 1) {
-        // avr_loadcode would abort the process.
-        snprintf(error, error_size, "firmware %s needs %u bytes of flash, the %s has %u",
-                 elf_path, fw->flashbase + fw->flashsize, mmcu, avr->flashend + 1);
-        avr_terminate(avr);
-        free(avr);
         cbp_firmware_free(fw);
         return NULL;
     }
     avr_load_firmware(avr, fw);
-    avr->frequency = frequency;
     cbp_firmware_free(fw);
-
-    avr->sleep = cbp_sleep_none;
-    avr->log = LOG_NONE;
-    uint32_t flags = 0;
-    avr_ioctl(avr, AVR_IOCTL_UART_GET_FLAGS('0'), &flags);
-    flags &= ~(uint32_t)(AVR_UART_FLAG_STDIO | AVR_UART_FLAG_POLL_SLEEP);
-    avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &flags);
+    cbp_core_configure(avr, frequency);
     if (!cbp_avr_install_models(avr)) {
         snprintf(error, error_size, "out of memory");
         avr_terminate(avr);
         free(avr);
         return NULL;
     }
+    return avr;
+}
+
+avr_t *cbp_avr_create_from_image(const uint8_t *image, uint32_t size, const char *mmcu,
+                                 uint32_t frequency, char *error, size_t error_size) {
+    avr_global_logger_set(cbp_logger);
+    if (size == 0) {
+        snprintf(error, error_size, "the firmware image is empty");
+        return NULL;
+    }
+    avr_t *avr = cbp_core_new(mmcu, size, "the firmware", error, error_size);
+    if (!avr) return NULL;
+    avr_loadcode(avr, (uint8_t *)image, size, 0);
+    avr->codeend = size;  // as avr_load_firmware sets it (no data section in a HEX image)
+    cbp_core_configure(avr, frequency);
     return avr;
 }
 

@@ -28,7 +28,7 @@ import Testing
         ("SerialIO", "edge", ["CLibSerialPort", "CSerialShims", "SystemPackage", "Synchronization"]),
         ("BoardEmulator", "edge", [
             "TiltMotion", "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR",
-            "CBoardParts", "CFirmwareImage", "FirmwareCore", "SystemPackage", "Foundation", "Synchronization",
+            "CBoardParts", "FirmwareCore", "SystemPackage", "Foundation", "Synchronization",
         ]),
         ("TiltserialSettings", "command", ["TiltCore", "TiltPhysics", "SerialIO"]),
         // No emulator and no Foundation in the host: `demo` starts tiltsim; start-up stays fast.

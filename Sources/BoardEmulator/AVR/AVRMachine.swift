@@ -1,5 +1,4 @@
 import CBoardParts
-import CFirmwareImage
 import Foundation
 import SystemPackage
 import TiltCore

@@ -18,6 +18,16 @@ struct avr_irq_t;
 struct avr_t *cbp_avr_create(const char *elf_path, const char *mmcu, uint32_t frequency,
                              char *error, size_t error_size);
 
+/// Creates and initialises an `mmcu` core at `frequency` and copies `size`
+/// bytes of `image` into flash from address 0, set up like cbp_avr_create
+/// (no wall-clock sleeping, no UART console echo or poll-sleep, simavr's log
+/// on stderr only with TILTSIM_SIMAVR_LOG), but without our models: call
+/// cbp_avr_install_models next. For sketches exported from the Arduino IDE as
+/// .hex (read in Swift, IntelHex). On failure returns NULL and writes a
+/// one-line reason into `error`.
+struct avr_t *cbp_avr_create_from_image(const uint8_t *image, uint32_t size, const char *mmcu,
+                                        uint32_t frequency, char *error, size_t error_size);
+
 /// Installs our TWI model (cbp_twi.c), turns simavr's INT0/INT1 level
 /// polling off (also after resets) and gives the data space all 64 KiB (a
 /// stray access beyond RAMEND stays in it) on a core made another way (a HEX
