@@ -70,12 +70,21 @@ import WireProtocol
     /// the sample period: the loop wakes a few times a tick (the doze budget's
     /// drains, then the completing sample), not once for every sample that
     /// arrives in a fixed 200 µs margin or before a fixed 1 ms doze. Every tick
-    /// is still answered the moment its completing sample arrives.
-    @Test(arguments: [1_000 as UInt64, 5_000, 10_000, 20_000])
-    func wakeUpsPerTickStayFewAtEveryRate(rate: UInt64) {
+    /// is still answered the moment its completing sample arrives, and nothing
+    /// overflows: a real port's tty (4 KiB) with the default 2 KiB budget, a
+    /// pty (12 KiB before its writer must wait) with the pty's 8 KiB.
+    @Test(arguments: [
+        (1_000 as UInt64, 2048 as UInt64, 4096), (5_000, 2048, 4096), (10_000, 2048, 4096), (20_000, 2048, 4096),
+        (1_000, HostDriver.Configuration.pseudoTerminalDozeBufferBytes, 12_288),
+        (10_000, HostDriver.Configuration.pseudoTerminalDozeBufferBytes, 12_288),
+        (20_000, HostDriver.Configuration.pseudoTerminalDozeBufferBytes, 12_288),
+    ])
+    func wakeUpsPerTickStayFewAtEveryRate(rate: UInt64, budget: UInt64, queue: Int) {
         var c = HostDriver.Configuration()
         c.refreshMicros = 3_600_000_000  // no live view (as with --json): only the link wakes the loop
+        c.dozeBufferBytes = budget
         var h = DriverHarness(configuration: c)
+        h.link.capacity = queue
         h.start()
         let stream = BoardStream.samples(rateHz: rate, seconds: 3)
         for (t, b) in stream { h.link.schedule(b, at: t) }
@@ -86,11 +95,11 @@ import WireProtocol
         #expect(h.link.dropped == 0)
         let writes = h.actions[actionsBefore...].compactMap { a -> UInt64? in if case .write(.offsets) = a.action { a.at } else { nil } }
         #expect(writes.count >= 60)
-        // The queue may hold 2 KiB between drains: a 30 ms tick of 23-byte samples needs
-        // this many (the last one just before the tick is due); then the completing sample.
+        // A 30 ms tick of 23-byte samples needs this many drains of the budget
+        // (the last one just before the tick is due); then the completing sample.
         let perTick = Double(h.wakeUps - wakeUpsBefore) / Double(writes.count)
-        let drainsPerTick = (Double(rate * 23 * 30 / 1000) / 2048).rounded(.up)
-        #expect(perTick <= drainsPerTick + 1.05, "\(rate) Hz: \(perTick) wake-ups a tick, \(drainsPerTick) drains")
+        let drainsPerTick = (Double(rate * 23 * 30 / 1000) / Double(budget)).rounded(.up)
+        #expect(perTick <= drainsPerTick + 1.05, "\(rate) Hz, \(budget) B: \(perTick) wake-ups a tick, \(drainsPerTick) drains")
         var late = 0
         for w in writes {
             let arrival = stream.last { $0.0 <= w }!.0

@@ -24,12 +24,17 @@ public struct HostRunOptions: Sendable {
         self.recordPath = recordPath
     }
 
-    /// The driver's configuration: `timing` with the settings' values.
+    /// The driver's configuration: `timing` with the settings' values, and the
+    /// larger doze budget when `port` is a pseudo-terminal (an emulated board;
+    /// looked up once, here: a reopened name is the same kind of port).
     var driverConfiguration: HostDriver.Configuration {
         var c = timing
         c.helloTimeoutMicros = UInt64(max(settings.helloTimeoutMicros, 0))
         c.reconnect = settings.reconnect
         c.lineBytesPerSecond = UInt64(max(settings.baud / 10, 1))
+        if (try? PortPath.resolve(port))?.isPseudoTerminal == true {
+            c.dozeBufferBytes = max(c.dozeBufferBytes, HostDriver.Configuration.pseudoTerminalDozeBufferBytes)
+        }
         return c
     }
 }

@@ -42,8 +42,18 @@ public struct HostDriver: Sendable {
         public var reopenMaxMicros: UInt64 = 2_000_000
         /// How early to wake before a tick is due (at most half the announced sample period); nil: never doze.
         public var dozeMarginMicros: UInt64? = 200
-        /// A doze lasts at most as long as the board takes to send this many bytes.
+        /// A doze lasts at most as long as the board takes to send this many bytes:
+        /// by default half the 4 KiB a tty buffers, for a real port, where a
+        /// USB-serial bridge loses what the tty cannot take
+        /// (`pseudoTerminalDozeBufferBytes` for a pty).
         public var dozeBufferBytes: UInt64 = 2048
+
+        /// The doze budget for a pseudo-terminal (an emulated board): the kernel
+        /// holds at least 12 KiB for a pty's reader (4 KiB in the line discipline,
+        /// 8 KiB or more of pty buffer) and then makes the writer wait instead of
+        /// losing bytes. At 10 kHz a 2 KiB budget woke the loop three extra
+        /// times a 30 ms tick; 8 KiB lasts the whole tick.
+        public static let pseudoTerminalDozeBufferBytes: UInt64 = 8192
         /// The line's byte rate (baud / 10): bounds a doze before HELLO says the sample rate.
         public var lineBytesPerSecond: UInt64 = 11_520
         /// Shortest interval between two `trouble` news.
