@@ -48,11 +48,11 @@ public struct HostDriver: Sendable {
         /// (`pseudoTerminalDozeBufferBytes` for a pty).
         public var dozeBufferBytes: UInt64 = 2048
 
-        /// The doze budget for a pseudo-terminal (an emulated board): the kernel
-        /// holds at least 12 KiB for a pty's reader (4 KiB in the line discipline,
-        /// 8 KiB or more of pty buffer) and then makes the writer wait instead of
-        /// losing bytes. At 10 kHz a 2 KiB budget woke the loop three extra
-        /// times a 30 ms tick; 8 KiB lasts the whole tick.
+        /// The doze budget for a pseudo-terminal (an emulated board): a pty
+        /// holds far more than a tty's 4 KiB for its reader (20 KiB before a
+        /// non-blocking writer got EAGAIN on Linux 6.18, docs/perf/host.md) and
+        /// then makes the writer wait instead of losing bytes. At 10 kHz a 2 KiB
+        /// budget woke the loop three extra times a 30 ms tick; 8 KiB lasts the tick.
         public static let pseudoTerminalDozeBufferBytes: UInt64 = 8192
         /// The line's byte rate (baud / 10): bounds a doze before HELLO says the sample rate.
         public var lineBytesPerSecond: UInt64 = 11_520
