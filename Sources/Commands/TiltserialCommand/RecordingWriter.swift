@@ -62,7 +62,7 @@ final class RecordingWriter {
             fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard fd >= 0 else { throw failure("create the recording") }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)  // --on-pull children must not inherit it
-            temporaryPath = String(cString: template)
+            temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)  // mkstemp filled in the X's
             // mkstemp makes it 0600; keep an existing file's mode, else 0666 less the umask
             // (read by setting it back at once: nothing else creates files this early).
             let mask = umask(0o022)
