@@ -84,7 +84,7 @@ let package = Package(
         ], path: "Sources/Commands/TiltserialCommand"),
         .executableTarget(name: "tiltserial", dependencies: ["TiltserialCommand"], path: "Sources/Commands/tiltserial"),
         .target(name: "TiltsimCommand", dependencies: [
-            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "CLibPNG", "TiltVersion", "TiltExitStatus", "WireProtocol",
+            "BoardEmulator", "SerialIO", "CSerialShims", "TiltAssets", "TiltDisplay", "TiltCore", "CLibPNG", "TiltVersion", "TiltExitStatus", "WireProtocol",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),

@@ -40,7 +40,7 @@ import Testing
             "TiltMotion", "SerialIO", "ArgumentParser", "Logging", "SystemPackage", "Synchronization", "TiltVersion", "TiltExitStatus",
         ], true),
         ("TiltsimCommand", "commands", [
-            "BoardEmulator", "TiltMotion", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "WireProtocol", "CLibPNG", "ArgumentParser",
+            "BoardEmulator", "TiltMotion", "SerialIO", "CSerialShims", "TiltAssets", "TiltDisplay", "TiltCore", "WireProtocol", "CLibPNG", "ArgumentParser",
             "Logging", "Foundation", "Synchronization", "Yams", "TiltVersion", "TiltExitStatus",
         ], true),
         ("tiltserial", "commands", ["TiltserialCommand"], true),

@@ -1,4 +1,5 @@
 import Foundation
+import SerialIO
 import Testing
 
 /// `tiltserial demo`, the README's first command, run in-process and sped up
@@ -41,6 +42,59 @@ import Testing
         #expect(lines.filter { $0.hasPrefix("{\"event\":\"pin\"") }.count == pins)
         #expect(lines.filter { $0.hasPrefix("{\"event\":\"pull_out\"") }.count == pins)
         #expect(lines.filter { $0.hasPrefix("{\"event\":\"drawer\",\"open\":true") }.count == 1)
+    }
+
+    /// A demo killed outright (SIGKILL: no chance to stop its board) still
+    /// takes tiltsim with it (`--exit-with-parent`), instead of leaving a board
+    /// running on a pty nobody reads. Seen from the board's port: it hangs up.
+    @Test func aKilledDemoTakesItsBoardWithIt() throws {
+        let demo = Process()
+        demo.executableURL = Bundle.main.bundleURL.appendingPathComponent("tiltserial")
+        demo.arguments = ["demo", "--engine", "native", "--forever", "--json"]
+        let err = Pipe()
+        demo.standardError = err
+        demo.standardOutput = FileHandle.nullDevice
+        try demo.run()
+        // "tiltserial: demo: native board on /dev/pts/N; playing ..."
+        let line = try #require(Self.line(from: err.fileHandleForReading, containing: " board on ", seconds: 60), "the demo never named its board")
+        let path = try #require(line.components(separatedBy: " board on ").last?.components(separatedBy: ";").first)
+        let port = try SerialPort.open(path: path)
+        defer { port.close() }
+        kill(demo.processIdentifier, SIGKILL)  // not waited for: Foundation reaps it in its own time
+        // Read what the board still sends until it hangs up (tiltsim ended) or 30 s pass.
+        let hungUp = Self.hangsUp(port, within: 30)
+        #expect(hungUp, "\(path): tiltsim still runs 30 s after its demo was killed")
+    }
+
+    /// Reads `port` until it hangs up (true) or `seconds` pass (false).
+    static func hangsUp(_ port: any SerialTransport, within seconds: Double) -> Bool {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+        defer { buffer.deallocate() }
+        let deadline = Date().addingTimeInterval(seconds)
+        while deadline.timeIntervalSinceNow > 0 {
+            do {
+                if try port.waitReadable(timeoutMicros: Int(deadline.timeIntervalSinceNow * 1_000_000)) { _ = try port.read(into: buffer) }
+            } catch {
+                if case .deviceGone = error { return true }
+                return false
+            }
+        }
+        return false
+    }
+
+    /// The first stderr line containing `text`, read as it comes (nil after `seconds`).
+    static func line(from handle: FileHandle, containing text: String, seconds: Double) -> String? {
+        var fd = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        var seen = ""
+        let deadline = Date().addingTimeInterval(seconds)
+        while deadline.timeIntervalSinceNow > 0 {
+            guard poll(&fd, 1, Int32(deadline.timeIntervalSinceNow * 1000) + 1) > 0 else { continue }
+            let chunk = handle.availableData
+            if chunk.isEmpty { return nil }
+            seen += String(decoding: chunk, as: UTF8.self)
+            if let found = seen.split(separator: "\n").first(where: { $0.contains(text) }) { return String(found) }
+        }
+        return nil
     }
 
     @Test func unknownScenarioNamesTheChoices() {

@@ -72,9 +72,10 @@ struct Demo: TiltserialSubcommand {
 
     /// What tiltsim is asked to do: this engine, motion and pace; hold the
     /// board until the host opens the port (its default), so the motion starts
-    /// with the host watching.
+    /// with the host watching; end when we end.
     var tiltsimArguments: [String] {
-        var arguments = ["--engine", engine.rawValue, "--motion", scenario]
+        // --exit-with-parent: a demo killed outright (SIGKILL) takes its board with it.
+        var arguments = ["--engine", engine.rawValue, "--motion", scenario, "--exit-with-parent"]
         if let firmware { arguments += ["--firmware", firmware] }
         if let speed { arguments += ["--speed", String(speed)] }
         if forever { arguments.append("--loop") }

@@ -12,6 +12,9 @@ struct OutputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Stop after this many wall seconds (default: run until Ctrl-C).", valueName: "seconds"))
     var duration: Double?
 
+    @Flag(help: "Stop as on Ctrl-C when the process that started tiltsim ends, even by SIGKILL (tiltserial demo uses it).")
+    var exitWithParent = false
+
     func validate() throws {
         if let duration, !(duration > 0 && duration <= 31_536_000) { throw ValidationError("--duration \(duration): use seconds above 0") }
         if let png, png.isEmpty { throw ValidationError("--png needs a file name") }

@@ -1,3 +1,4 @@
+import CSerialShims
 import Foundation
 import SerialIO
 #if canImport(Glibc)
@@ -30,6 +31,16 @@ struct SignalPipe {
         }
         unblock([SIGINT, SIGTERM, SIGUSR1])
         return SignalPipe(pipe: pipe)
+    }
+
+    /// Asks the kernel for a SIGTERM when our parent ends, however it ends (a
+    /// SIGKILLed `tiltserial demo` would otherwise leave its board running,
+    /// holding a pty nobody reads). The kernel watches the thread that started
+    /// us: tiltserial starts tiltsim from its main thread. A parent already gone
+    /// (we were handed to init, pid 1) stops us at once.
+    static func stopWhenParentEnds() {
+        _ = cserial_set_parent_death_signal(SIGTERM)
+        if getppid() == 1 { _ = raise(SIGTERM) }
     }
 
     /// Unblocks `signals` on this thread (threads started later inherit it).

@@ -51,6 +51,7 @@ public struct Tiltsim: ParsableCommand {
             error.report()
             throw ExitCode(error.exitCode)
         }
+        if output.exitWithParent { SignalPipe.stopWhenParentEnds() }
         let boards: [any EmulatedBoard]
         do {
             try output.checkPNGPath()

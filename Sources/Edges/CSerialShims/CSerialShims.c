@@ -2,6 +2,7 @@
 #include "CSerialShims.h"
 #include <fcntl.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/sysmacros.h>
 
 int cserial_ioctl_ptr(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
@@ -20,4 +21,8 @@ unsigned int cserial_dev_minor(dev_t dev) { return minor(dev); }
 
 int cserial_ppoll(struct pollfd *fds, nfds_t count, const struct timespec *timeout) {
     return ppoll(fds, count, timeout, NULL);
+}
+
+int cserial_set_parent_death_signal(int signal) {
+    return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0UL, 0UL, 0UL);
 }

@@ -18,3 +18,7 @@ unsigned int cserial_dev_minor(dev_t dev);
 #include <time.h>
 /// ppoll without a signal mask (needs _GNU_SOURCE, which Swift's Glibc module lacks).
 int cserial_ppoll(struct pollfd *fds, nfds_t count, const struct timespec *timeout);
+
+/// prctl(PR_SET_PDEATHSIG, signal): the kernel sends `signal` to this process
+/// when the thread that started it ends (tiltsim --exit-with-parent).
+int cserial_set_parent_death_signal(int signal);
