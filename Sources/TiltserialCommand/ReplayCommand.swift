@@ -13,7 +13,7 @@ struct Replay: TiltserialSubcommand {
     @Argument(help: "A recording made with --record, or a .csv of samples.")
     var file: String
 
-    @Option(help: ArgumentHelp("Write the board's final display frame as a PNG.", valueName: "FILE.png"))
+    @Option(help: ArgumentHelp("Write the board's final screen as a PNG.", valueName: "FILE.png"))
     var render: String?
 
     @OptionGroup var settings: SettingsOptions

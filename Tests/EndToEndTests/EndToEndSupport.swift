@@ -41,11 +41,9 @@ struct E2EFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The OLED's frame (TiltDisplay's; WireProtocol has a `Screen` too).
-
 let shippedArt = try! TiltAssets.load()
 
-/// The frame the host's renderer draws for `offsets`.
+/// The screen the host's renderer draws for `offsets`.
 func rendered(_ offsets: OffsetsFrame) -> Screen {
     var mirror = DisplayMirror(renderer: shippedArt.renderer)
     mirror.show(offsets)
