@@ -20,6 +20,8 @@ let package = Package(
         // For Benchmarks/ (pty latency, emulator speed).
         .library(name: "SerialIO", targets: ["SerialIO"]),
         .library(name: "BoardEmulator", targets: ["BoardEmulator"]),
+        // Poses → accelerometer counts, for Benchmarks/PhysicsBenchmarks' samples.
+        .library(name: "TiltMotion", targets: ["TiltMotion"]),
         // The firmware's C protocol code: the yardstick of Benchmarks/DecoderBenchmarks.
         .library(name: "FirmwareCore", targets: ["FirmwareCore"]),
     ],
@@ -112,7 +114,7 @@ let package = Package(
         ], exclude: ["Fixtures"]),
         .testTarget(name: "TiltserialTests", dependencies: [
             "TiltserialCommand", "TiltserialSettings", "BoardEmulator", "SerialIO",
-            "TiltDisplay", "TiltPipeline", "TiltAssets", "WireProtocol", "TiltCore", "TiltPhysics", "TiltVersion", "TiltExitStatus",
+            "TiltDisplay", "TiltPipeline", "TiltAssets", "WireProtocol", "TiltCore", "TiltPhysics", "TiltMotion", "TiltVersion", "TiltExitStatus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The host against the real firmware in simavr and the native board, over ptys (needs Hardware/build/tiltserial.elf).

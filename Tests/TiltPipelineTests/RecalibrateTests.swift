@@ -1,4 +1,5 @@
 import TiltCore
+import TiltMotion
 import TiltPhysics
 import WireProtocol
 @testable import TiltPipeline
@@ -8,13 +9,10 @@ import Testing
 /// The live view's `c`: `HostDriver.recalibrate` makes the current smoothed
 /// pose the rest pose, so a board held still there stops scrolling.
 @Suite struct RecalibrateTests {
-    /// Raw counts (MPU-6050 convention: +1 g up) for a board `degrees` from face-up toward face-forward.
+    /// Raw counts (MPU-6050 convention: +1 g up) for a board `degrees` from face-up toward face-forward
+    /// (the host's convention; `Pose` counts `back` from upright).
     static func pose(_ degrees: Double) -> RawSample {
-        let r = degrees * .pi / 180
-        // sin/cos by series: the test module has no libm import either.
-        func sine(_ x: Double) -> Double { var term = x, sum = x; for k in 1..<12 { term *= -x * x / Double((2 * k) * (2 * k + 1)); sum += term }; return sum }
-        func cosine(_ x: Double) -> Double { var term = 1.0, sum = 1.0; for k in 1..<12 { term *= -x * x / Double((2 * k - 1) * (2 * k)); sum += term }; return sum }
-        return RawSample(accel: Axes3(x: 0, y: Int16((sine(r) * 16384).rounded()), z: Int16((cosine(r) * 16384).rounded())))
+        RawSample(accel: Pose(back: 90 - degrees).accelCounts())
     }
 
     /// HELLO and `seconds` of 1 kHz samples of `raw`, from board time `start`.
