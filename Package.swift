@@ -57,7 +57,7 @@ let package = Package(
             providers: [.apt(["libserialport-dev"])]),
         .target(name: "CSerialShims"),
         .target(name: "SerialIO", dependencies: [
-            "CLibSerialPort", "CSerialShims",
+            "TiltCore", "CLibSerialPort", "CSerialShims",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .systemLibrary(

@@ -1,16 +1,18 @@
+import TiltCore
+
 extension HostDriver {
     /// Host time until which reading can wait: the next tick's board time mapped
     /// to host time with the smallest arrival offset seen lately (the least
     /// delayed sample, so late or batched chunks never push it later), minus the
     /// margin, and no later than `dozeLimitMicros` after the last read (so a
     /// doze is always followed by a read, however many come in a row).
-    func dozeDeadline(at now: UInt64) -> UInt64? {
+    func dozeDeadline(at now: HostTime) -> HostTime? {
         guard let margin = configuration.dozeMarginMicros, let next = session.nextTickMicros,
               let offset = arrivalOffset.minimum, let limit = dozeLimitMicros else { return nil }
         let due = Int64(bitPattern: next) &+ offset
         let deadline = due &- Int64(clamping: margin)
         guard deadline > 0 else { return nil }
-        return min(UInt64(deadline), lastRead &+ limit)
+        return min(HostTime(micros: UInt64(deadline)), lastRead + limit)
     }
 
     /// The longest doze that lets at most `dozeBufferBytes` pile up, at the
@@ -29,21 +31,21 @@ extension HostDriver {
 /// a doze is sized by what the device really sends.
 struct ByteRateMeter: Sendable, Equatable {
     let windowMicros: UInt64
-    var windowStart: UInt64?
+    var windowStart: HostTime?
     var bytes: UInt64 = 0
     var current: UInt64?
     var previous: UInt64?
 
     init(windowMicros: UInt64) { self.windowMicros = windowMicros }
 
-    mutating func add(_ count: Int, at now: UInt64) {
+    mutating func add(_ count: Int, at now: HostTime) {
         guard let start = windowStart else {
             windowStart = now
             bytes = UInt64(count)
             return
         }
         bytes &+= UInt64(count)
-        let span = now &- start
+        let span = now.micros(since: start)
         if span >= windowMicros {
             previous = current
             current = bytes &* 1_000_000 / span
@@ -68,12 +70,12 @@ struct WindowedMinimum: Sendable, Equatable {
     let windowMicros: UInt64
     var current: Int64?
     var previous: Int64?
-    var windowStart: UInt64 = 0
+    var windowStart = HostTime.zero
 
     init(windowMicros: UInt64) { self.windowMicros = windowMicros }
 
-    mutating func add(_ value: Int64, at now: UInt64) {
-        if now &- windowStart >= windowMicros {
+    mutating func add(_ value: Int64, at now: HostTime) {
+        if now.micros(since: windowStart) >= windowMicros {
             previous = current
             current = nil
             windowStart = now

@@ -25,7 +25,7 @@ import Testing
         ("TiltMotion", "emulator", ["TiltCore"]),
         ("TiltVersion", "core", []),
         ("TiltExitStatus", "core", []),
-        ("SerialIO", "edge", ["CLibSerialPort", "CSerialShims", "SystemPackage", "Synchronization"]),
+        ("SerialIO", "edge", ["TiltCore", "CLibSerialPort", "CSerialShims", "SystemPackage", "Synchronization"]),
         ("BoardEmulator", "edge", [
             "TiltMotion", "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR",
             "CBoardParts", "FirmwareCore", "SystemPackage", "Foundation", "Synchronization",

@@ -195,12 +195,12 @@ let benchmarks: @Sendable () -> Void = {
         var ticks = 0
         sessionStream.withUnsafeBytes { bytes in
             // Detection outside the measurement: its buffer is the only allocation.
-            session.receive(UnsafeRawBufferPointer(rebasing: bytes[0..<64]), atHostMicros: 0) { _ in }
+            session.receive(UnsafeRawBufferPointer(rebasing: bytes[0..<64]), at: .zero) { _ in }
             benchmark.startMeasurement()
             var start = 64
             while start < bytes.count {
                 let end = min(bytes.count, start + 64)
-                session.receive(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), atHostMicros: 0) { event in
+                session.receive(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), at: .zero) { event in
                     if case .tick(_, let wire) = event { ticks += wire.count }
                 }
                 start = end
