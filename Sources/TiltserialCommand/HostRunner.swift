@@ -119,7 +119,7 @@ public final class HostRunner {
             case .done:
                 break
             case .sleep(let until):
-                let woken = waitForWakeUp(stop.readEnd.rawValue, timeoutMicros: Int(clamping: until > start ? until.micros(since: start) : 0))
+                let woken = waitForWakeUp(stop.readEnd.rawValue, timeout: Self.span(from: start, to: until))
                 if woken {
                     wokenUp(&driver, stop)
                 } else {
@@ -129,7 +129,7 @@ public final class HostRunner {
                     if !pendingGone && !stopping { driver.timePassed(at: tick()) { perform($0) } }
                 }
             case .port(let until):
-                waitOnPort(&driver, until: until > start ? until.micros(since: start) : 0, stop: stop, buffer: buffer)
+                waitOnPort(&driver, for: Self.span(from: start, to: until), stop: stop, buffer: buffer)
             }
             settle(&driver)
         }
@@ -149,11 +149,17 @@ public final class HostRunner {
         return lastNow
     }
 
-    /// One wait on the port and the stop pipe; reads everything waiting.
-    func waitOnPort(_ driver: inout HostDriver, until micros: UInt64, stop: WakeUpPipe, buffer: UnsafeMutableRawBufferPointer) {
+    /// How long to wait from `start` until the driver's deadline (zero when it has passed):
+    /// where the driver's host µs become the edges' `Duration`.
+    static func span(from start: HostTime, to until: HostTime) -> Duration {
+        .microseconds(until > start ? Int64(clamping: until.micros(since: start)) : 0)
+    }
+
+    /// One wait on the port and the stop pipe, at most `span`; reads everything waiting.
+    func waitOnPort(_ driver: inout HostDriver, for span: Duration, stop: WakeUpPipe, buffer: UnsafeMutableRawBufferPointer) {
         guard let transport else { return }
         do {
-            switch try transport.wait(timeoutMicros: Int(clamping: micros), orWakeUp: stop.readEnd) {
+            switch try transport.wait(timeout: span, orWakeUp: stop.readEnd) {
             case .wokenUp:
                 wokenUp(&driver, stop)
                 return

@@ -235,7 +235,7 @@ final class ProtocolClient {
         while !done(self) {
             let left = deadline.timeIntervalSinceNow
             if left <= 0 { return false }
-            guard try port.waitReadable(timeoutMicros: Int(min(left, 0.1) * 1_000_000)) else { continue }
+            guard try port.waitReadable(timeout: .seconds(min(left, 0.1))) else { continue }
             while true {
                 let n = try buffer.withUnsafeMutableBytes { try port.read(into: $0) }
                 if n == 0 { break }

@@ -38,7 +38,7 @@ import WireProtocol
             guard let top = screen.firstIndex(where: { $0.hasPrefix(mirror[0]) }), top + mirror.count <= screen.count else { return false }
             return zip(screen[top...], mirror).allSatisfy { $0.hasPrefix($1) }
         }
-        #expect(host.captured.waitFor(seconds: 20) { _, err in showsBoard(err) }, "a redraw shows the board's screen in \(density)")
+        #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in showsBoard(err) }, "a redraw shows the board's screen in \(density)")
         let screen = Self.lastScreen(host.captured.err)
         #expect(screen.count <= rows)
         #expect(screen.allSatisfy { TerminalWidth.columns($0) <= columns }, "no line wider than the terminal")
