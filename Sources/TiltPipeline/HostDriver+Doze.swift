@@ -7,9 +7,9 @@ extension HostDriver {
     /// margin, and no later than `dozeLimitMicros` after the last read (so a
     /// doze is always followed by a read, however many come in a row).
     func dozeDeadline(at now: HostTime) -> HostTime? {
-        guard let margin = configuration.dozeMarginMicros, let next = session.nextTickMicros,
+        guard let margin = configuration.dozeMarginMicros, let next = session.nextTick,
               let offset = arrivalOffset.minimum, let limit = dozeLimitMicros else { return nil }
-        let due = Int64(bitPattern: next) &+ offset
+        let due = Int64(bitPattern: next.micros) &+ offset
         let deadline = due &- Int64(clamping: margin)
         guard deadline > 0 else { return nil }
         return min(HostTime(micros: UInt64(deadline)), lastRead + limit)

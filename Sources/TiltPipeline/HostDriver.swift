@@ -166,8 +166,9 @@ public struct HostDriver: Sendable {
             Self.forward(event, emit)
         }
         link = .open(openedAt: openedAt, reopened: reopened, verified: confirmed, heard: gotValid)
-        if session.nextTickMicros != nil {
-            arrivalOffset.add(Int64(bitPattern: now.micros) &- Int64(bitPattern: session.lastSampleMicros), at: now)
+        if session.nextTick != nil {
+            // Host time minus board time: where the two clocks meet (see `dozeDeadline`).
+            arrivalOffset.add(Int64(bitPattern: now.micros) &- Int64(bitPattern: session.lastSampleTime.micros), at: now)
         }
         if session.halted, let hello = session.hello {
             finish(.protocolMismatch(board: hello.protocolVersion, host: HostSession.protocolVersion), at: now, emit)

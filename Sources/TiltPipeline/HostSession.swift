@@ -129,19 +129,19 @@ public struct HostSession: Sendable {
     /// sample or while a rejoin is pending): no sample stamped earlier than that
     /// can complete a tick, so a shell may let such samples queue up unread.
     public var microsUntilNextTick: UInt64? {
-        guard let next = nextTickMicros else { return nil }
+        guard let next = nextTick?.micros else { return nil }
         return next > lastEngineTime ? next - lastEngineTime : 0
     }
 
     /// The next tick's time on the physics' timeline (board time joined across
     /// resets); nil before the first sample or while a rejoin is pending.
-    public var nextTickMicros: UInt64? {
+    public var nextTick: BoardTime? {
         guard sawSample, !rejoinPending, !halted, engine.clock.started else { return nil }
-        return engine.clock.nextMicros
+        return BoardTime(micros: engine.clock.nextMicros)
     }
 
     /// The last sample's time on the physics' timeline.
-    public var lastSampleMicros: UInt64 { lastEngineTime }
+    public var lastSampleTime: BoardTime { BoardTime(micros: lastEngineTime) }
 
     /// A sample straight into the physics (CSV replay), at its own time.
     public mutating func ingest(sample: TimedSample, _ handle: (HostEvent) -> Void) {
