@@ -11,7 +11,7 @@
 /// OS clock into it (a recording stores and gives back its µs unchanged).
 /// Lengths of time beside it stay whole µs in integers named `…Micros`, as the
 /// settings give them; the rule for each layer is in docs/architecture.md, "Time".
-@frozen public struct HostTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct HostTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Microseconds on the host's timeline.
     public var micros: UInt64
 
