@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(name: "TiltDisplayTests", dependencies: ["TiltDisplay", "TiltAssets", "TiltCore"]),
         .testTarget(name: "TiltPipelineTests", dependencies: ["TiltPipeline", "WireProtocol", "TiltPhysics", "TiltCore", "TiltMotion"]),
         .target(name: "CPtyInterposer", path: "Tests/CPtyInterposer"),
-        .testTarget(name: "SerialIOTests", dependencies: ["SerialIO", "CPtyInterposer"]),
+        .testTarget(name: "SerialIOTests", dependencies: ["SerialIO", "TiltCore", "CPtyInterposer"]),
         .testTarget(name: "FirmwareProtocolTests", dependencies: ["FirmwareCore", "WireProtocol", "TiltDisplay", "TiltAssets", "TiltCore"]),
         .testTarget(name: "BoardEmulatorTests", dependencies: [
             "BoardEmulator", "TiltMotion", "TiltPipeline", "TiltDisplay", "TiltAssets", "SerialIO", "TiltCore", "WireProtocol", "TiltPhysics",
