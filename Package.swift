@@ -33,67 +33,71 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
-        // MARK: Pure core: values in, values out. No Foundation, no I/O, no clocks.
-        .target(name: "TiltCore"),
-        .target(name: "WireProtocol", dependencies: ["TiltCore"]),
-        .target(name: "TiltPhysics", dependencies: ["TiltCore"]),
-        .target(name: "TiltDisplay", dependencies: ["TiltCore"]),
-        .target(name: "TiltPipeline", dependencies: ["TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay"]),
+        // The folders under Sources/ are the layers (docs/architecture.md, "Who may import whom"):
+        // Core, Protocol, Edges, Commands, Tools. LayeringTests checks each target sits in its layer's folder.
+
+        // MARK: Sources/Core: pure values in, values out. No Foundation, no I/O, no clocks.
+        .target(name: "TiltCore", path: "Sources/Core/TiltCore"),
+        .target(name: "TiltPhysics", dependencies: ["TiltCore"], path: "Sources/Core/TiltPhysics"),
+        .target(name: "TiltDisplay", dependencies: ["TiltCore"], path: "Sources/Core/TiltDisplay"),
+        // The art files are the source shared with the firmware; EmbeddedArt.swift is generated from them (make -C Hardware assets).
+        .target(name: "TiltAssets", dependencies: ["TiltCore", "TiltDisplay"], path: "Sources/Core/TiltAssets", exclude: ["Resources"]),
+        // What the emulated sensor feels: poses, motion scripts, the named scenarios (pure values, libm's trigonometry).
+        .target(name: "TiltMotion", dependencies: ["TiltCore"], path: "Sources/Core/TiltMotion"),
         // The tools' version number: one constant both commands link.
-        .target(name: "TiltVersion"),
+        .target(name: "TiltVersion", path: "Sources/Core/TiltVersion"),
         // The exit statuses of both tools: one table (docs/usage.md, "Exit codes").
-        .target(name: "TiltExitStatus"),
+        .target(name: "TiltExitStatus", path: "Sources/Core/TiltExitStatus"),
 
-        // What the emulated sensor feels: poses, motion scripts, the named scenarios (pure values).
-        .target(name: "TiltMotion", dependencies: ["TiltCore"]),
+        // MARK: Sources/Protocol: the wire format and the host's side of the conversation (pure state machines).
+        .target(name: "WireProtocol", dependencies: ["TiltCore"], path: "Sources/Protocol/WireProtocol"),
+        .target(name: "TiltPipeline", dependencies: ["TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay"], path: "Sources/Protocol/TiltPipeline"),
 
-        // MARK: Assets shared with the firmware (one source of truth).
-        // The art files are the source; EmbeddedArt.swift is generated from them (make -C Hardware assets).
-        .target(name: "TiltAssets", dependencies: ["TiltCore", "TiltDisplay"], exclude: ["Resources"]),
-
-        // MARK: Edges: serial ports, ptys, the simulator, the terminal.
+        // MARK: Sources/Edges: serial ports, ptys, the simulator, and the C libraries under them.
         .systemLibrary(
-            name: "CLibSerialPort", pkgConfig: "libserialport",
+            name: "CLibSerialPort", path: "Sources/Edges/CLibSerialPort", pkgConfig: "libserialport",
             providers: [.apt(["libserialport-dev"])]),
-        .target(name: "CSerialShims"),
+        .target(name: "CSerialShims", path: "Sources/Edges/CSerialShims"),
         .target(name: "SerialIO", dependencies: [
             "TiltCore", "CLibSerialPort", "CSerialShims",
             .product(name: "SystemPackage", package: "swift-system"),
-        ]),
+        ], path: "Sources/Edges/SerialIO"),
         .systemLibrary(
-            name: "CSimAVR", pkgConfig: "simavr simavrparts",
+            name: "CSimAVR", path: "Sources/Edges/CSimAVR", pkgConfig: "simavr simavrparts",
             providers: [.apt(["libsimavr-dev", "libsimavrparts1", "libelf-dev"])]),
-        .target(name: "CBoardParts", dependencies: ["CSimAVR"]),
+        .target(name: "CBoardParts", dependencies: ["CSimAVR"], path: "Sources/Edges/CBoardParts"),
         .target(name: "BoardEmulator", dependencies: [
             "TiltMotion", "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR", "CBoardParts",
             // The native board runs the firmware's own C for its behaviour.
             "FirmwareCore",
             .product(name: "SystemPackage", package: "swift-system"),
-        ]),
+        ], path: "Sources/Edges/BoardEmulator"),
+        // Reading reference screens for tiltsim run --expect-screen (any PNG a person may save).
+        .systemLibrary(name: "CLibPNG", path: "Sources/Edges/CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
 
-        // MARK: Commands.
+        // MARK: Sources/Commands: the two tools' command lines over everything above.
         // Settings: one table (key, option, type, unit, range, default) and the strict config reader. No Foundation.
-        .target(name: "TiltserialSettings", dependencies: ["TiltCore", "TiltPhysics", "SerialIO"]),
+        .target(name: "TiltserialSettings", dependencies: ["TiltCore", "TiltPhysics", "SerialIO"], path: "Sources/Commands/TiltserialSettings"),
         .target(name: "TiltserialCommand", dependencies: [
             "TiltserialSettings", "TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay", "TiltPipeline", "TiltAssets",
             "SerialIO", "TiltMotion", "TiltVersion", "TiltExitStatus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
-        ]),
-        .executableTarget(name: "tiltserial", dependencies: ["TiltserialCommand"]),
-        // Reading reference screens for tiltsim run --expect-screen (any PNG a person may save).
-        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        ], path: "Sources/Commands/TiltserialCommand"),
+        .executableTarget(name: "tiltserial", dependencies: ["TiltserialCommand"], path: "Sources/Commands/tiltserial"),
         .target(name: "TiltsimCommand", dependencies: [
             "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "CLibPNG", "TiltVersion", "TiltExitStatus", "WireProtocol",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
-        ]),
-        .executableTarget(name: "tiltsim", dependencies: ["TiltsimCommand"]),
+        ], path: "Sources/Commands/TiltsimCommand"),
+        .executableTarget(name: "tiltsim", dependencies: ["TiltsimCommand"], path: "Sources/Commands/tiltsim"),
+
+        // MARK: Sources/Tools: the developers' generators.
         // Draws docs/plots (physics): swift run physics-plots docs/plots
-        .executableTarget(name: "physics-plots", dependencies: ["TiltPhysics", "TiltCore", "TiltMotion"], path: "Sources/PhysicsPlots"),
+        .executableTarget(name: "physics-plots", dependencies: ["TiltPhysics", "TiltCore", "TiltMotion"], path: "Sources/Tools/PhysicsPlots"),
         // Writes SettingsOptions.swift and docs/usage.md's settings table from the table: swift run settings-codegen
-        .executableTarget(name: "settings-codegen", dependencies: ["TiltserialSettings"], path: "Sources/SettingsCodegen"),
+        .executableTarget(name: "settings-codegen", dependencies: ["TiltserialSettings"], path: "Sources/Tools/SettingsCodegen"),
 
         // MARK: The firmware's shared C code (protocol, page renderer), compiled on the host for tests.
         .target(name: "FirmwareCore", path: "Hardware/tiltserial/src/core", publicHeadersPath: "."),

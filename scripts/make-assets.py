@@ -2,12 +2,12 @@
 """Draws the shipped assets: a seamless map-like tile (PBM) and the ribbon art (PGM).
 
 Run once by hand when the art should change; the outputs are committed in
-Sources/TiltAssets/Resources and are the single source for host and firmware.
+Sources/Core/TiltAssets/Resources and are the single source for host and firmware.
 Deterministic: the same script writes the same bytes.
 """
 import math, os, sys
 
-out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "Sources", "TiltAssets", "Resources")
+out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "Sources", "Core", "TiltAssets", "Resources")
 W, H = 256, 128
 
 def height(x, y):

@@ -13,38 +13,49 @@ import Testing
     /// Modules that come with the toolchain (imported without a Package.swift dependency).
     static let toolchain: Set<String> = platform.union(["Swift", "Foundation", "FoundationEssentials", "Dispatch", "Synchronization", "Testing", "XCTest"])
 
-    /// Who may import whom: target, layer, the modules it may import. The pure
-    /// core imports no platform module; every other layer may import `platform`.
-    static let rules: [(target: String, layer: String, may: [String])] = [
-        ("TiltCore", "core", []),
-        ("WireProtocol", "core", ["TiltCore"]),
-        ("TiltPhysics", "core", ["TiltCore"]),
-        ("TiltDisplay", "core", ["TiltCore"]),
-        ("TiltPipeline", "core", ["TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay"]),
-        ("TiltAssets", "core", ["TiltCore", "TiltDisplay"]),
-        ("TiltMotion", "emulator", ["TiltCore"]),
-        ("TiltVersion", "core", []),
-        ("TiltExitStatus", "core", []),
-        ("SerialIO", "edge", ["TiltCore", "CLibSerialPort", "CSerialShims", "SystemPackage", "Synchronization"]),
-        ("BoardEmulator", "edge", [
+    /// Who may import whom: target, layer, the modules it may import, and whether
+    /// it may import the platform's C library. The layer is also the target's
+    /// folder: `Sources/<Layer>/<target folder>` (Core, Protocol, Edges, Commands,
+    /// Tools). The pure core and protocol import no platform module, except
+    /// TiltMotion, which needs the C library's trigonometry (sin, cos, atan2).
+    static let rules: [(target: String, layer: String, may: [String], platform: Bool)] = [
+        ("TiltCore", "core", [], false),
+        ("TiltPhysics", "core", ["TiltCore"], false),
+        ("TiltDisplay", "core", ["TiltCore"], false),
+        ("TiltAssets", "core", ["TiltCore", "TiltDisplay"], false),
+        ("TiltMotion", "core", ["TiltCore"], true),
+        ("TiltVersion", "core", [], false),
+        ("TiltExitStatus", "core", [], false),
+        ("WireProtocol", "protocol", ["TiltCore"], false),
+        ("TiltPipeline", "protocol", ["TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay"], false),
+        ("SerialIO", "edges", ["TiltCore", "CLibSerialPort", "CSerialShims", "SystemPackage", "Synchronization"], true),
+        ("BoardEmulator", "edges", [
             "TiltMotion", "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR",
             "CBoardParts", "FirmwareCore", "SystemPackage", "Foundation", "Synchronization",
-        ]),
-        ("TiltserialSettings", "command", ["TiltCore", "TiltPhysics", "SerialIO"]),
+        ], true),
+        ("TiltserialSettings", "commands", ["TiltCore", "TiltPhysics", "SerialIO"], true),
         // No emulator and no Foundation in the host: `demo` starts tiltsim; start-up stays fast.
-        ("TiltserialCommand", "command", [
+        ("TiltserialCommand", "commands", [
             "TiltserialSettings", "TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay", "TiltPipeline", "TiltAssets",
             "TiltMotion", "SerialIO", "ArgumentParser", "Logging", "SystemPackage", "Synchronization", "TiltVersion", "TiltExitStatus",
-        ]),
-        ("TiltsimCommand", "command", [
+        ], true),
+        ("TiltsimCommand", "commands", [
             "BoardEmulator", "TiltMotion", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "WireProtocol", "CLibPNG", "ArgumentParser",
             "Logging", "Foundation", "Synchronization", "Yams", "TiltVersion", "TiltExitStatus",
-        ]),
-        ("tiltserial", "executable", ["TiltserialCommand"]),
-        ("tiltsim", "executable", ["TiltsimCommand"]),
-        ("physics-plots", "tool", ["TiltPhysics", "TiltCore", "TiltMotion", "Foundation"]),
-        ("settings-codegen", "tool", ["TiltserialSettings"]),
+        ], true),
+        ("tiltserial", "commands", ["TiltserialCommand"], true),
+        ("tiltsim", "commands", ["TiltsimCommand"], true),
+        ("physics-plots", "tools", ["TiltPhysics", "TiltCore", "TiltMotion", "Foundation"], true),
+        ("settings-codegen", "tools", ["TiltserialSettings"], true),
     ]
+
+    /// The C targets under Sources/ and their layer's folder (they import only C headers).
+    static let cTargets: [(target: String, layer: String)] = [
+        ("CLibSerialPort", "edges"), ("CSerialShims", "edges"), ("CSimAVR", "edges"), ("CBoardParts", "edges"), ("CLibPNG", "edges"),
+    ]
+
+    /// `Sources/Core` for "core", and so on.
+    static func folder(ofLayer layer: String) -> String { "Sources/" + layer.prefix(1).uppercased() + layer.dropFirst() }
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -55,11 +66,30 @@ import Testing
         let rule = try #require(Self.rules.first { $0.target == target })
         let manifest = try #require(Self.manifest[target], "\(target) is not in Package.swift")
         var may = Set(rule.may)
-        if rule.layer != "core" { may.formUnion(Self.platform) }
+        if rule.platform { may.formUnion(Self.platform) }
         let imports = try Self.imports(in: manifest.folder)
         #expect(!imports.isEmpty || rule.may.isEmpty, "no sources read for \(target)")
         for (module, places) in imports.sorted(by: { $0.key < $1.key }) where !may.contains(module) {
             Issue.record("\(target) may not import \(module) (docs/architecture.md): \(places.joined(separator: ", "))")
+        }
+    }
+
+    /// Sources/ shows the layers: every target's folder is in its layer's folder.
+    @Test func everyTargetSitsInItsLayersFolder() throws {
+        let placed = Self.rules.map { ($0.target, $0.layer) } + Self.cTargets
+        for (target, layer) in placed {
+            let manifest = try #require(Self.manifest[target], "\(target) is not in Package.swift")
+            #expect(manifest.folder.hasPrefix(Self.folder(ofLayer: layer) + "/"),
+                    "\(target) is a \(layer) target but lives in \(manifest.folder): move it under \(Self.folder(ofLayer: layer))/")
+        }
+        let sourceTargets = Self.manifest.filter { $0.value.folder.hasPrefix("Sources/") }.map(\.key)
+        for name in sourceTargets where !placed.contains(where: { $0.0 == name }) {
+            Issue.record("\(name) (\(Self.manifest[name]!.folder)) has no layer: add it to LayeringTests.rules or cTargets")
+        }
+        let layerFolders = Set(placed.map { Self.folder(ofLayer: $0.1) })
+        let onDisk = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Sources").path)
+        for entry in onDisk where !layerFolders.contains("Sources/" + entry) {
+            Issue.record("Sources/\(entry) is not a layer's folder (\(layerFolders.sorted().joined(separator: ", ")))")
         }
     }
 
@@ -112,7 +142,7 @@ import Testing
         var lines = ["| module | layer | may import |", "|---|---|---|"]
         for rule in rules {
             let may = rule.may.isEmpty ? "nothing (the standard library)" : rule.may.joined(separator: ", ")
-            lines.append("| \(rule.target) | \(rule.layer) | \(may)\(rule.layer == "core" ? "" : " (and the platform's C library)") |")
+            lines.append("| \(rule.target) | \(rule.layer) | \(may)\(rule.platform ? " (and the platform's C library)" : "") |")
         }
         return lines.joined(separator: "\n")
     }

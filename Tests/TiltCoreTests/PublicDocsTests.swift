@@ -3,7 +3,7 @@ import Testing
 
 /// Every public (and open) name in Sources/ has a doc comment (`///` or `/** */`)
 /// right above it or above its attributes, as swift-system's do (issue 14 §4);
-/// every function of a C shim's public header (Sources/*/include/*.h) has a
+/// every function of a C shim's public header (Sources/*/*/include/*.h) has a
 /// comment. Generated files are scanned like the others: their comments come
 /// from the generator.
 ///
@@ -30,7 +30,7 @@ import Testing
 
     @Test func everyCShimFunctionHasAComment() throws {
         let headers = try Self.files(under: "Sources", ending: ".h").filter { $0.contains("/include/") }
-        #expect(!headers.isEmpty, "no public C headers found under Sources/*/include")
+        #expect(!headers.isEmpty, "no public C headers found under Sources/*/*/include")
         var missing: [String] = []
         for file in headers {
             let text = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)

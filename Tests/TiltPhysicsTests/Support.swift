@@ -43,7 +43,7 @@ enum Fixtures {
     static let ribbon: AlphaMask = {
         let url = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/TiltAssets/Resources/ribbon.pgm")
+            .appendingPathComponent("Sources/Core/TiltAssets/Resources/ribbon.pgm")
         let text = try! String(contentsOf: url, encoding: .utf8)
         let words = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
             .flatMap { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }) }

@@ -95,6 +95,8 @@ struct DriverHarness {
                 dozes += 1
                 longestSleep = max(longestSleep, until.micros &- clock)
                 advance(to: min(max(until.micros, clock), time))
+                // As HostRunner does: after a doze, read what queued without polling first.
+                if link.isOpen && clock < link.goneAt { readQueue() }
                 timePassed()
             case .port(let until):
                 if link.isOpen && clock >= link.goneAt {
@@ -106,16 +108,21 @@ struct DriverHarness {
                 if !link.queue.isEmpty { wake = clock }
                 advance(to: max(wake, clock))
                 if link.isOpen && clock >= link.goneAt { continue }
-                while !link.queue.isEmpty {
-                    // A pty hands out at most 4095 bytes a read.
-                    let chunk = Array(link.queue.prefix(4095))
-                    link.queue.removeFirst(chunk.count)
-                    let at = now
-                    feed { $0.received(chunk, at: at, $1) }
-                }
+                readQueue()
                 timePassed()
             }
             settle()
+        }
+    }
+
+    /// Reads everything queued, as the runner's drain does.
+    mutating func readQueue() {
+        while !link.queue.isEmpty {
+            // A pty hands out at most 4095 bytes a read.
+            let chunk = Array(link.queue.prefix(4095))
+            link.queue.removeFirst(chunk.count)
+            let at = now
+            feed { $0.received(chunk, at: at, $1) }
         }
     }
 

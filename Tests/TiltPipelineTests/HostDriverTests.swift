@@ -66,6 +66,39 @@ import WireProtocol
         }
     }
 
+    /// At high sample rates the doze's margin and its shortest length follow
+    /// the sample period: the loop wakes a few times a tick (the doze budget's
+    /// drains, then the completing sample), not once for every sample that
+    /// arrives in a fixed 200 µs margin or before a fixed 1 ms doze. Every tick
+    /// is still answered the moment its completing sample arrives.
+    @Test(arguments: [1_000 as UInt64, 5_000, 10_000, 20_000])
+    func wakeUpsPerTickStayFewAtEveryRate(rate: UInt64) {
+        var c = HostDriver.Configuration()
+        c.refreshMicros = 3_600_000_000  // no live view (as with --json): only the link wakes the loop
+        var h = DriverHarness(configuration: c)
+        h.start()
+        let stream = BoardStream.samples(rateHz: rate, seconds: 3)
+        for (t, b) in stream { h.link.schedule(b, at: t) }
+        // Steady state: from 1 s (the link's byte rate and arrival offset are known) to 2.9 s.
+        h.run(until: 1 * Self.second)
+        let (wakeUpsBefore, actionsBefore) = (h.wakeUps, h.actions.count)
+        h.run(until: 2_900_000)
+        #expect(h.link.dropped == 0)
+        let writes = h.actions[actionsBefore...].compactMap { a -> UInt64? in if case .write(.offsets) = a.action { a.at } else { nil } }
+        #expect(writes.count >= 60)
+        // The queue may hold 2 KiB between drains: a 30 ms tick of 23-byte samples needs
+        // this many (the last one just before the tick is due); then the completing sample.
+        let perTick = Double(h.wakeUps - wakeUpsBefore) / Double(writes.count)
+        let drainsPerTick = (Double(rate * 23 * 30 / 1000) / 2048).rounded(.up)
+        #expect(perTick <= drainsPerTick + 1.05, "\(rate) Hz: \(perTick) wake-ups a tick, \(drainsPerTick) drains")
+        var late = 0
+        for w in writes {
+            let arrival = stream.last { $0.0 <= w }!.0
+            if w != arrival { late += 1 }
+        }
+        #expect(late == 0, "\(rate) Hz: \(late) of \(writes.count) ticks answered after their sample's arrival")
+    }
+
     @Test func everyTickIsAnsweredRightAfterTheSampleThatCompletesIt() {
         var h = DriverHarness()
         h.start()
@@ -212,3 +245,4 @@ import WireProtocol
         #expect(h.actions.filter { if case .runHook = $0.action { true } else { false } }.count == Int(h.driver.session.counters.fires))
     }
 }
+

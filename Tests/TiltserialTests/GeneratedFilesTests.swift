@@ -14,7 +14,7 @@ import TiltPhysics
     }
 
     @Test func theOptionsAreTheOnesTheTableMakes() throws {
-        let file = try Self.text("Sources/TiltserialCommand/SettingsOptions.swift")
+        let file = try Self.text("Sources/Commands/TiltserialCommand/SettingsOptions.swift")
         #expect(file == SettingSpec.optionsSource, "SettingsOptions.swift is stale: run `swift run settings-codegen`")
     }
 

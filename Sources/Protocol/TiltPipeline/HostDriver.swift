@@ -41,7 +41,7 @@ public struct HostDriver: Sendable {
         public var reopenFirstMicros: UInt64 = 250_000
         /// Longest wait between reopen tries.
         public var reopenMaxMicros: UInt64 = 2_000_000
-        /// How early to wake before a tick is due; nil: never doze.
+        /// How early to wake before a tick is due (at most half the announced sample period); nil: never doze.
         public var dozeMarginMicros: UInt64? = 200
         /// A doze lasts at most as long as the board takes to send this many bytes.
         public var dozeBufferBytes: UInt64 = 2048
@@ -283,7 +283,7 @@ public struct HostDriver: Sendable {
             if let due = trouble.pendingDeadline(counters: session.counters, interval: configuration.troubleIntervalMicros) {
                 until = min(until, due)
             }
-            if let doze = dozeDeadline(at: now), doze > now + 1_000 {
+            if let doze = dozeDeadline(at: now), doze > now + shortestDozeMicros {
                 return .sleep(until: min(until, doze))
             }
             return .port(until: until)

@@ -7,12 +7,26 @@ extension HostDriver {
     /// margin, and no later than `dozeLimitMicros` after the last read (so a
     /// doze is always followed by a read, however many come in a row).
     func dozeDeadline(at now: HostTime) -> HostTime? {
-        guard let margin = configuration.dozeMarginMicros, let next = session.nextTick,
+        guard let configured = configuration.dozeMarginMicros, let next = session.nextTick,
               let offset = arrivalOffset.minimum, let limit = dozeLimitMicros else { return nil }
+        // At most half a sample period: a 200 µs margin at 10 kHz would wake
+        // the loop for two more samples before the one that completes the tick.
+        let margin = min(configured, (samplePeriodMicros ?? .max) / 2)
         let due = Int64(bitPattern: next.micros) &+ offset
         let deadline = due &- Int64(clamping: margin)
         guard deadline > 0 else { return nil }
         return min(HostTime(micros: UInt64(deadline)), lastRead + limit)
+    }
+
+    /// A doze shorter than this saves no wake-up, as no sample would arrive
+    /// during it: one sample period, and at most 1 ms.
+    var shortestDozeMicros: UInt64 { min(1_000, samplePeriodMicros ?? 1_000) }
+
+    /// The period the board announced in HELLO, µs; nil before HELLO and for
+    /// text formats (which announce nothing).
+    var samplePeriodMicros: UInt64? {
+        guard let rate = session.hello?.sampleRateHz, rate > 0 else { return nil }
+        return 1_000_000 / UInt64(rate)
     }
 
     /// The longest doze that lets at most `dozeBufferBytes` pile up, at the

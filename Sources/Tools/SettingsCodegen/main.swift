@@ -1,5 +1,5 @@
 // `swift run settings-codegen [ROOT]`: writes what the settings table makes,
-// Sources/TiltserialCommand/SettingsOptions.swift and docs/usage.md's settings
+// Sources/Commands/TiltserialCommand/SettingsOptions.swift and docs/usage.md's settings
 // table, under ROOT (default: the current folder, the package root).
 // Tests/TiltserialTests/GeneratedFilesTests.swift fails while either is stale.
 #if canImport(Glibc)
@@ -40,7 +40,7 @@ func write(_ path: String, _ text: String) {
 }
 
 let root = CommandLine.arguments.dropFirst().first ?? "."
-write(root + "/Sources/TiltserialCommand/SettingsOptions.swift", SettingSpec.optionsSource)
+write(root + "/Sources/Commands/TiltserialCommand/SettingsOptions.swift", SettingSpec.optionsSource)
 let usagePath = root + "/docs/usage.md"
 guard let usage = SettingSpec.replacingTable(in: read(usagePath)) else {
     fail("\(usagePath) lacks the lines around the settings table:\n\(SettingSpec.tableStart)\n...\n\(SettingSpec.tableEnd)")

@@ -38,7 +38,7 @@ public struct TiltEngine: Sendable {
     /// - Parameters:
     ///   - settings: validated here; the error names the setting and its range.
     ///   - geometry: display and content sizes (content 512 × 256 for the shipped tile).
-    ///   - ribbonArt: the ribbon's alpha mask (Sources/TiltAssets/Resources/ribbon.pgm).
+    ///   - ribbonArt: the ribbon's alpha mask (Sources/Core/TiltAssets/Resources/ribbon.pgm).
     ///   - converter: raw counts to g, with the mounting's axis mapping.
     ///   - drawerItems: how many items the drawer holds (TiltAssets' item icons);
     ///     0: no drawer, a fire opens nothing.

@@ -64,7 +64,7 @@ public struct SettingAlias: Sendable {
 /// One configurable value, described once: its config-file key, its option,
 /// its type, unit and range, how it reads and writes `HostSettings` (and so
 /// its default, `HostSettings()`'s value), and what it means. The options
-/// (Sources/TiltserialCommand/SettingsOptions.swift is generated from the
+/// (Sources/Commands/TiltserialCommand/SettingsOptions.swift is generated from the
 /// table), their help, the config file, the range checks and docs/usage.md's
 /// settings table all come from `SettingSpec.all`.
 public struct SettingSpec: Sendable {
