@@ -72,7 +72,7 @@ struct TermiosTransportTests {
     @Test func writeWithNobodyReadingTimesOutInsteadOfHanging() throws {
         let pty = try PseudoTerminal.open()
         defer { pty.close() }
-        let host = try SerialPort.open(path: pty.slavePath, options: SerialOptions(writeTimeoutMicros: 50_000))
+        let host = try SerialPort.open(path: pty.slavePath, options: SerialOptions(writeTimeout: .milliseconds(50)))
         defer { host.close() }
         let payload = testBytes(1 << 20)
         do {
