@@ -20,6 +20,8 @@ let package = Package(
         // For Benchmarks/ (pty latency, emulator speed).
         .library(name: "SerialIO", targets: ["SerialIO"]),
         .library(name: "BoardEmulator", targets: ["BoardEmulator"]),
+        // Poses → accelerometer counts, for Benchmarks/PhysicsBenchmarks' samples.
+        .library(name: "TiltMotion", targets: ["TiltMotion"]),
         // The firmware's C protocol code: the yardstick of Benchmarks/DecoderBenchmarks.
         .library(name: "FirmwareCore", targets: ["FirmwareCore"]),
     ],
@@ -57,7 +59,7 @@ let package = Package(
             providers: [.apt(["libserialport-dev"])]),
         .target(name: "CSerialShims", path: "Sources/Edges/CSerialShims"),
         .target(name: "SerialIO", dependencies: [
-            "CLibSerialPort", "CSerialShims",
+            "TiltCore", "CLibSerialPort", "CSerialShims",
             .product(name: "SystemPackage", package: "swift-system"),
         ], path: "Sources/Edges/SerialIO"),
         .systemLibrary(
@@ -108,7 +110,7 @@ let package = Package(
         .testTarget(name: "TiltDisplayTests", dependencies: ["TiltDisplay", "TiltAssets", "TiltCore"]),
         .testTarget(name: "TiltPipelineTests", dependencies: ["TiltPipeline", "WireProtocol", "TiltPhysics", "TiltCore", "TiltMotion"]),
         .target(name: "CPtyInterposer", path: "Tests/CPtyInterposer"),
-        .testTarget(name: "SerialIOTests", dependencies: ["SerialIO", "CPtyInterposer"]),
+        .testTarget(name: "SerialIOTests", dependencies: ["SerialIO", "TiltCore", "CPtyInterposer"]),
         .testTarget(name: "FirmwareProtocolTests", dependencies: ["FirmwareCore", "WireProtocol", "TiltDisplay", "TiltAssets", "TiltCore"]),
         .testTarget(name: "BoardEmulatorTests", dependencies: [
             "BoardEmulator", "TiltMotion", "TiltPipeline", "TiltDisplay", "TiltAssets", "SerialIO", "TiltCore", "WireProtocol", "TiltPhysics",
@@ -116,7 +118,7 @@ let package = Package(
         ], exclude: ["Fixtures"]),
         .testTarget(name: "TiltserialTests", dependencies: [
             "TiltserialCommand", "TiltserialSettings", "BoardEmulator", "SerialIO",
-            "TiltDisplay", "TiltPipeline", "TiltAssets", "WireProtocol", "TiltCore", "TiltPhysics", "TiltVersion", "TiltExitStatus",
+            "TiltDisplay", "TiltPipeline", "TiltAssets", "WireProtocol", "TiltCore", "TiltPhysics", "TiltMotion", "TiltVersion", "TiltExitStatus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The host against the real firmware in simavr and the native board, over ptys (needs Hardware/build/tiltserial.elf).

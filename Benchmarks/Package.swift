@@ -32,6 +32,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "TiltPhysics", package: main),
                 .product(name: "TiltCore", package: main),
+                .product(name: "TiltMotion", package: main),
             ],
             path: "Benchmarks/PhysicsBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),

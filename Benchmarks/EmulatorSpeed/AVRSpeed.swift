@@ -27,7 +27,7 @@ enum AVRSpeed {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if let client {
-                if (try? client.waitReadable(timeoutMicros: 100_000)) == true {
+                if (try? client.waitReadable(timeout: .milliseconds(100))) == true {
                     bytesRead += buffer.withUnsafeMutableBytes { (try? client.read(into: $0)) ?? 0 }
                 }
             } else {

@@ -39,7 +39,7 @@ enum NativeThroughput {
         let started = Date()
         board.start()
         while Date().timeIntervalSince(started) < seconds {
-            guard (try? host.waitReadable(timeoutMicros: 100_000)) == true else { continue }
+            guard (try? host.waitReadable(timeout: .milliseconds(100))) == true else { continue }
             let n = bytes.withUnsafeMutableBytes { (try? host.read(into: $0)) ?? 0 }
             bytes.withUnsafeBytes { decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<n])) { _ in } }
         }

@@ -131,7 +131,7 @@ import WireProtocol
         }
     }
 
-    @Test func offsetsDrawTheScreenWithTheFrameRenderer() throws {
+    @Test func offsetsDrawTheScreenWithTheScreenRenderer() throws {
         let board = try NativeBoard(.test(rate: 100, pace: .realTime, motion: ConstantMotionSource.faceUp))
         let host = try HostEnd(try #require(board.serialPath))
         board.start()

@@ -43,9 +43,8 @@ final class HostEnd {
         while !done(self) {
             let left = deadline - ContinuousClock.now
             if left <= .zero || gone { return done(self) }
-            let micros = Int(left.components.seconds) * 1_000_000 + Int(left.components.attoseconds / 1_000_000_000_000)
             do {
-                guard try port.waitReadable(timeoutMicros: min(micros, 100_000)) else { continue }
+                guard try port.waitReadable(timeout: min(left, .milliseconds(100))) else { continue }
                 while true {
                     let n = try buffer.withUnsafeMutableBytes { try port.read(into: $0) }
                     if n == 0 { break }

@@ -43,7 +43,7 @@ import TiltDisplay
 
     static func bit(_ ram: [UInt8], _ x: Int, _ y: Int) -> Bool { ram[(y >> 3) * 128 + x] >> UInt8(y & 7) & 1 != 0 }
 
-    static func frame(_ pixel: (Int, Int) -> Bool) -> Screen {
+    static func screen(_ pixel: (Int, Int) -> Bool) -> Screen {
         var bytes = [UInt8](repeating: 0, count: 1024)
         for y in 0..<64 { for x in 0..<128 where pixel(x, y) { bytes[(y >> 3) * 128 + x] |= 1 << UInt8(y & 7) } }
         return Screen(bytes: bytes)!
@@ -86,11 +86,11 @@ import TiltDisplay
         #expect(d.registers.frameCycles == Self.frameCycles)
 
         d = try board.display(at: 900_000)
-        #expect(d.glass == Self.frame { !Self.bit(Self.pattern, $0, $1) }, "B: 0xA7 inverts")
+        #expect(d.glass == Self.screen { !Self.bit(Self.pattern, $0, $1) }, "B: 0xA7 inverts")
         #expect(d.brightness == SSD1306Glass.brightness(contrast: 0x10) && d.brightness < SSD1306Glass.brightness(contrast: 0xCF))
 
         d = try board.display(at: 1_300_000)
-        #expect(d.glass == Self.frame { Self.bit(Self.pattern, $0, ($1 + 12) % 64) }, "C: offset 4 + start line 8")
+        #expect(d.glass == Self.screen { Self.bit(Self.pattern, $0, ($1 + 12) % 64) }, "C: offset 4 + start line 8")
         #expect(d.vram == Self.pattern, "GDDRAM itself is untouched")
 
         // Right scroll of pages 0-1, a step every 5 frames: pixels move with board time.
@@ -118,21 +118,21 @@ import TiltDisplay
             #expect(Int(registers.verticalScrollOffset) == steps % 64)
             let ram = Self.rotated(steps, pages: 0...7)
             #expect(display.vram == ram)
-            #expect(display.glass == Self.frame { Self.bit(ram, $0, ($1 + steps) % 64) }, "E: moved up \(steps) rows")
+            #expect(display.glass == Self.screen { Self.bit(ram, $0, ($1 + steps) % 64) }, "E: moved up \(steps) rows")
         }
 
         d = try board.display(at: 4_100_000)
-        #expect(d.glass == Self.frame { _, _ in true }, "F: 0xA5 lights everything")
+        #expect(d.glass == Self.screen { _, _ in true }, "F: 0xA5 lights everything")
         #expect(!d.registers.scrollActive && d.vram == Self.pattern)
 
         d = try board.display(at: 4_500_000)
         #expect(d.glass == Screen() && !d.isOn && d.brightness == 0, "G: 0xAE: dark")
 
         d = try board.display(at: 4_900_000)
-        #expect(d.glass == Self.frame { Self.bit(Self.pattern, 127 - $0, 63 - $1) }, "H: 0xA0 + 0xC0: rotated half a turn")
+        #expect(d.glass == Self.screen { Self.bit(Self.pattern, 127 - $0, 63 - $1) }, "H: 0xA0 + 0xC0: rotated half a turn")
 
         d = try board.display(at: 5_300_000)
-        #expect(d.glass == Self.frame { x, y in y >= 32 && Self.bit(Self.pattern, x, y - 32) }, "I: 32 rows driven")
+        #expect(d.glass == Self.screen { x, y in y >= 32 && Self.bit(Self.pattern, x, y - 32) }, "I: 32 rows driven")
     }
 
     /// Two runs of the same sketch: the same serial bytes (board timestamps

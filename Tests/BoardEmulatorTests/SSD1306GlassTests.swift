@@ -20,14 +20,14 @@ struct SSD1306GlassTests {
     }
 
     func expectGlass(_ r: SSD1306Registers, _ comment: Comment, _ pixel: (Int, Int) -> Bool) {
-        let glass = SSD1306Glass.frame(gddram: ram, registers: r)
+        let glass = SSD1306Glass.screen(gddram: ram, registers: r)
         var wrong = 0
         for y in 0..<64 { for x in 0..<128 where glass[x, y] != pixel(x, y) { wrong += 1 } }
         #expect(wrong == 0, comment)
     }
 
     @Test func theUsualSetUpShowsGDDRAMAsStored() {
-        #expect(SSD1306Glass.frame(gddram: ram, registers: usual).bytes == ram)
+        #expect(SSD1306Glass.screen(gddram: ram, registers: usual).bytes == ram)
         expectGlass(usual, "upright") { ramPixel($0, $1) }
     }
 
@@ -70,7 +70,7 @@ struct SSD1306GlassTests {
         expectGlass(r, "32 rows, scanned from COM31 down") { x, y in y >= 32 && ramPixel(x, y - 32) }
         r.comReversed = false
         r.segmentRemap = false
-        let lit = (0..<64).filter { y in (0..<128).contains { SSD1306Glass.frame(gddram: [UInt8](repeating: 0xFF, count: 1024), registers: r)[$0, y] } }
+        let lit = (0..<64).filter { y in (0..<128).contains { SSD1306Glass.screen(gddram: [UInt8](repeating: 0xFF, count: 1024), registers: r)[$0, y] } }
         #expect(lit.count == 32)
     }
 

@@ -21,7 +21,7 @@ import TiltDisplay
         let outcome = run.run { event in
             switch event {
             case .serial(let bytes): record.serial += bytes
-            case .screen(let name, let frame, _, let micros): record.screens.append((name, frame, micros))
+            case .screen(let name, let screen, _, let micros): record.screens.append((name, screen, micros))
             case .screenMismatch(let name, _, _, _): record.mismatches.append(name)
             case .note(let text, let micros): record.notes.append((text, micros))
             }
@@ -140,7 +140,7 @@ import TiltDisplay
         ]))
         #expect(same.0 == .passed)
         let (differs, differing, _) = try run(bar.elf, RunPlan(timeoutMicros: 1_000_000, steps: [
-            .wait(micros: 500_000), .expectScreen(name: "blank", frame: Screen()),
+            .wait(micros: 500_000), .expectScreen(name: "blank", screen: Screen()),
         ]))
         #expect(differs == .missedExpectation("at 0.500 s the screen differs from blank in 4096 of 8192 pixels"))
         #expect(differing.mismatches == ["blank"])

@@ -26,7 +26,7 @@ import WireProtocol
         (21.3, 30, 0), (30, 30, 0),
     ].map { MotionScript.Key($0.0, Pose(back: $0.1, right: $0.2)) })
 
-    /// What the OLED must show: the mirror's frame once the host's last tick is past
+    /// What the OLED must show: the mirror's screen once the host's last tick is past
     /// `seconds` of board time and `state` holds; it must also differ from the map
     /// and ribbon alone (the drawer or a pin is on it).
     static func check(_ what: String, board: AVRBoard, host: RunningHost, seconds: Double,

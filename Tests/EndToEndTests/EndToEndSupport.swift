@@ -41,11 +41,9 @@ struct E2EFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The OLED's frame (TiltDisplay's; WireProtocol has a `Screen` too).
-
 let shippedArt = try! TiltAssets.load()
 
-/// The frame the host's renderer draws for `offsets`.
+/// The screen the host's renderer draws for `offsets`.
 func rendered(_ offsets: OffsetsFrame) -> Screen {
     var mirror = DisplayMirror(renderer: shippedArt.renderer)
     mirror.show(offsets)
@@ -237,7 +235,7 @@ final class ProtocolClient {
         while !done(self) {
             let left = deadline.timeIntervalSinceNow
             if left <= 0 { return false }
-            guard try port.waitReadable(timeoutMicros: Int(min(left, 0.1) * 1_000_000)) else { continue }
+            guard try port.waitReadable(timeout: .seconds(min(left, 0.1))) else { continue }
             while true {
                 let n = try buffer.withUnsafeMutableBytes { try port.read(into: $0) }
                 if n == 0 { break }

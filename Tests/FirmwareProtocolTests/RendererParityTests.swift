@@ -4,9 +4,9 @@ import TiltCore
 import TiltDisplay
 import Testing
 
-/// Renders the whole frame with the firmware's C page renderer, in the
+/// Renders the whole screen with the firmware's C page renderer, in the
 /// span sizes the sketch sends (31 columns), from the same art as `renderer`.
-func firmwareFrame(_ renderer: ScreenRenderer, vx: UInt16, vy: UInt16, rx: UInt16, rb: UInt16, span: Int = 31) -> [UInt8] {
+func firmwareScreen(_ renderer: ScreenRenderer, vx: UInt16, vy: UInt16, rx: UInt16, rb: UInt16, span: Int = 31) -> [UInt8] {
     var out = [UInt8](repeating: 0xEE, count: 1024)
     renderer.tile.pageBytes.withUnsafeBufferPointer { tile in
     renderer.ribbon.drawnPages.withUnsafeBufferPointer { drawn in
@@ -35,27 +35,27 @@ func firmwareFrame(_ renderer: ScreenRenderer, vx: UInt16, vy: UInt16, rx: UInt1
 @Suite struct RendererParityTests {
     static let art = try! TiltAssets.load()
 
-    func swiftFrame(_ renderer: ScreenRenderer, vx: UInt16, vy: UInt16, rx: UInt16, rb: UInt16) -> [UInt8] {
-        var frame = Screen()
-        renderer.render(viewportX: vx, viewportY: vy, ribbonX: rx, ribbonBottom: rb, into: &frame)
-        return frame.bytes
+    func swiftScreen(_ renderer: ScreenRenderer, vx: UInt16, vy: UInt16, rx: UInt16, rb: UInt16) -> [UInt8] {
+        var screen = Screen()
+        renderer.render(viewportX: vx, viewportY: vy, ribbonX: rx, ribbonBottom: rb, into: &screen)
+        return screen.bytes
     }
 
     @Test func shippedArtAcrossTheContent() {
         let renderer = Self.art.renderer
         let geometry = renderer.tile.geometry
-        var mismatches = 0, frames = 0
+        var mismatches = 0, screens = 0
         for vx in stride(from: 0, through: geometry.maxViewportX, by: 19) {
             for vy in stride(from: 0, through: geometry.maxViewportY, by: 13) {
                 for (dx, stretch) in [(-12, 0), (-5, 9), (60, 30), (122, 63), (127, 70), (130, 5)] {
                     let rx = UInt16(clamping: vx + dx), rb = UInt16(clamping: vy + stretch)
-                    frames += 1
-                    if firmwareFrame(renderer, vx: UInt16(vx), vy: UInt16(vy), rx: rx, rb: rb)
-                        != swiftFrame(renderer, vx: UInt16(vx), vy: UInt16(vy), rx: rx, rb: rb) { mismatches += 1 }
+                    screens += 1
+                    if firmwareScreen(renderer, vx: UInt16(vx), vy: UInt16(vy), rx: rx, rb: rb)
+                        != swiftScreen(renderer, vx: UInt16(vx), vy: UInt16(vy), rx: rx, rb: rb) { mismatches += 1 }
                 }
             }
         }
-        #expect(frames > 1000)
+        #expect(screens > 1000)
         #expect(mismatches == 0)
     }
 
@@ -75,8 +75,8 @@ func firmwareFrame(_ renderer: ScreenRenderer, vx: UInt16, vy: UInt16, rx: UInt1
                 let vx = UInt16(next(0...65535)), vy = UInt16(next(0...65535))
                 let rx = UInt16(clamping: Int(vx) + next(-140...140)), rb = UInt16(clamping: Int(vy) + next(-10...200))
                 let span = next(1...128)
-                #expect(firmwareFrame(renderer, vx: vx, vy: vy, rx: rx, rb: rb, span: span)
-                        == swiftFrame(renderer, vx: vx, vy: vy, rx: rx, rb: rb), "vx \(vx) vy \(vy) rx \(rx) rb \(rb) span \(span)")
+                #expect(firmwareScreen(renderer, vx: vx, vy: vy, rx: rx, rb: rb, span: span)
+                        == swiftScreen(renderer, vx: vx, vy: vy, rx: rx, rb: rb), "vx \(vx) vy \(vy) rx \(rx) rb \(rb) span \(span)")
             }
         }
     }

@@ -4,9 +4,9 @@ import TiltCore
 import TiltDisplay
 import Testing
 
-/// The whole frame from the firmware's C scene renderer (`tilt_render_scene_span`),
+/// The whole screen from the firmware's C scene renderer (`tilt_render_scene_span`),
 /// in spans of `span` columns, from the same art and scene as `renderer`.
-func firmwareFrame(_ renderer: ScreenRenderer, vx: UInt16, vy: UInt16, rx: UInt16, rb: UInt16, scene: DrawerScene,
+func firmwareScreen(_ renderer: ScreenRenderer, vx: UInt16, vy: UInt16, rx: UInt16, rb: UInt16, scene: DrawerScene,
                    span: Int = 31) -> [UInt8] {
     var out = [UInt8](repeating: 0xEE, count: 1024)
     var pins = (0..<DrawerScene.pinSlots).map { slot -> tilt_pin in
@@ -52,10 +52,10 @@ func firmwareFrame(_ renderer: ScreenRenderer, vx: UInt16, vy: UInt16, rx: UInt1
 @Suite struct SceneParityTests {
     static let art = try! TiltAssets.load()
 
-    static func swiftFrame(_ renderer: ScreenRenderer, vx: UInt16, vy: UInt16, rx: UInt16, rb: UInt16, scene: DrawerScene) -> [UInt8] {
-        var frame = Screen()
-        renderer.render(viewportX: vx, viewportY: vy, ribbonX: rx, ribbonBottom: rb, scene: scene, into: &frame)
-        return frame.bytes
+    static func swiftScreen(_ renderer: ScreenRenderer, vx: UInt16, vy: UInt16, rx: UInt16, rb: UInt16, scene: DrawerScene) -> [UInt8] {
+        var screen = Screen()
+        renderer.render(viewportX: vx, viewportY: vy, ribbonX: rx, ribbonBottom: rb, scene: scene, into: &screen)
+        return screen.bytes
     }
 
     struct Random {
@@ -89,30 +89,30 @@ func firmwareFrame(_ renderer: ScreenRenderer, vx: UInt16, vy: UInt16, rx: UInt1
         for (vx, vy, rx, rb) in [(0, 0, 58, 15), (190, 0, 250, 37), (384, 192, 0, 0), (77, 13, 70, 40)] as [(UInt16, UInt16, UInt16, UInt16)] {
             var plain = Screen()
             renderer.render(viewportX: vx, viewportY: vy, ribbonX: rx, ribbonBottom: rb, into: &plain)
-            #expect(Self.swiftFrame(renderer, vx: vx, vy: vy, rx: rx, rb: rb, scene: .empty) == plain.bytes)
-            #expect(firmwareFrame(renderer, vx: vx, vy: vy, rx: rx, rb: rb, scene: .empty) == plain.bytes)
+            #expect(Self.swiftScreen(renderer, vx: vx, vy: vy, rx: rx, rb: rb, scene: .empty) == plain.bytes)
+            #expect(firmwareScreen(renderer, vx: vx, vy: vy, rx: rx, rb: rb, scene: .empty) == plain.bytes)
         }
     }
 
     @Test func shippedArtDrawerDragAndPinsAgree() {
         let renderer = Self.art.renderer
         var r = Random(rng: SplitMix64(seed: 0xD4A3E4))
-        var differing = 0, frames = 0, withDrawer = 0
+        var differing = 0, screens = 0, withDrawer = 0
         for _ in 0..<400 {
             let vx = r.int(0...384), vy = r.int(0...192)
             let scene = Self.randomScene(&r, items: renderer.items.count, vx: vx, vy: vy)
             let rx = UInt16(clamping: vx + r.int(-20...140)), rb = UInt16(clamping: vy + r.int(0...60))
-            let swift = Self.swiftFrame(renderer, vx: UInt16(vx), vy: UInt16(vy), rx: rx, rb: rb, scene: scene)
+            let swift = Self.swiftScreen(renderer, vx: UInt16(vx), vy: UInt16(vy), rx: rx, rb: rb, scene: scene)
             var plain = Screen()
             renderer.render(viewportX: UInt16(vx), viewportY: UInt16(vy), ribbonX: rx, ribbonBottom: rb, into: &plain)
             if swift != plain.bytes { withDrawer += 1 }
-            frames += 1
-            if firmwareFrame(renderer, vx: UInt16(vx), vy: UInt16(vy), rx: rx, rb: rb, scene: scene, span: r.int(1...128)) != swift {
+            screens += 1
+            if firmwareScreen(renderer, vx: UInt16(vx), vy: UInt16(vy), rx: rx, rb: rb, scene: scene, span: r.int(1...128)) != swift {
                 differing += 1
             }
         }
-        #expect(differing == 0, "\(differing) of \(frames) frames differ")
-        #expect(withDrawer > 300, "the scenes drew something over the map (\(withDrawer) of \(frames))")
+        #expect(differing == 0, "\(differing) of \(screens) screens differ")
+        #expect(withDrawer > 300, "the scenes drew something over the map (\(withDrawer) of \(screens))")
     }
 
     @Test func randomArtAndScenesAgree() throws {
@@ -136,8 +136,8 @@ func firmwareFrame(_ renderer: ScreenRenderer, vx: UInt16, vy: UInt16, rx: UInt1
                 let scene = Self.randomScene(&r, items: count, vx: vx, vy: vy)
                 let rx = UInt16(clamping: vx + r.int(-140...140)), rb = UInt16(clamping: vy + r.int(-10...200))
                 let span = r.int(1...128)
-                #expect(firmwareFrame(renderer, vx: UInt16(vx), vy: UInt16(vy), rx: rx, rb: rb, scene: scene, span: span)
-                        == Self.swiftFrame(renderer, vx: UInt16(vx), vy: UInt16(vy), rx: rx, rb: rb, scene: scene),
+                #expect(firmwareScreen(renderer, vx: UInt16(vx), vy: UInt16(vy), rx: rx, rb: rb, scene: scene, span: span)
+                        == Self.swiftScreen(renderer, vx: UInt16(vx), vy: UInt16(vy), rx: rx, rb: rb, scene: scene),
                         "vx \(vx) vy \(vy) rx \(rx) rb \(rb) span \(span) scene \(scene)")
             }
         }

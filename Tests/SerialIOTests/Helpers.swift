@@ -3,13 +3,13 @@ import Foundation
 import SerialIO
 import Testing
 
-/// Reads exactly `count` bytes, waiting on poll (never sleeping); fails after `timeoutMicros` of silence.
-func readExactly(_ t: any SerialTransport, count: Int, timeoutMicros: Int = 5_000_000) throws -> [UInt8] {
+/// Reads exactly `count` bytes, waiting on poll (never sleeping); fails after `timeout` of silence.
+func readExactly(_ t: any SerialTransport, count: Int, timeout: Duration = .seconds(5)) throws -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(count)
     var chunk = [UInt8](repeating: 0, count: 4096)
     while out.count < count {
-        guard try t.waitReadable(timeoutMicros: timeoutMicros) else {
+        guard try t.waitReadable(timeout: timeout) else {
             Issue.record("timed out after \(out.count) of \(count) bytes")
             return out
         }

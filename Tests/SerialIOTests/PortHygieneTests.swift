@@ -51,7 +51,7 @@ struct PortHygieneTests {
         var shortReadsFollowedByMore = 0
         var buffer = [UInt8](repeating: 0, count: 65536)
         while received.count < sent.count {
-            guard try port.waitReadable(timeoutMicros: 10_000_000) else { break }
+            guard try port.waitReadable(timeout: .seconds(10)) else { break }
             var lastWasShort = false
             while true {
                 let n = try buffer.withUnsafeMutableBytes { try port.read(into: $0) }

@@ -148,7 +148,7 @@ struct PseudoTerminalTests {
     @Test func keptSlaveLetsTheMasterWaitForAHost() throws {
         let kept = try PseudoTerminal.open(keepSlaveOpen: true)
         defer { kept.close() }
-        #expect(try kept.master.waitReadable(timeoutMicros: 1000) == false)  // no hang-up while nobody is connected
+        #expect(try kept.master.waitReadable(timeout: .milliseconds(1)) == false)  // no hang-up while nobody is connected
 
         let unkept = try PseudoTerminal.open(keepSlaveOpen: false)
         defer { unkept.close() }

@@ -27,7 +27,7 @@ struct TermiosTransportTests {
         defer { host.close() }
         var buf = [UInt8](repeating: 0, count: 16)
         #expect(try buf.withUnsafeMutableBytes { try host.read(into: $0) } == 0)
-        #expect(try host.waitReadable(timeoutMicros: 1000) == false)
+        #expect(try host.waitReadable(timeout: .milliseconds(1)) == false)
     }
 
     @Test func largeWriteArrivesExactly() throws {
@@ -72,7 +72,7 @@ struct TermiosTransportTests {
     @Test func writeWithNobodyReadingTimesOutInsteadOfHanging() throws {
         let pty = try PseudoTerminal.open()
         defer { pty.close() }
-        let host = try SerialPort.open(path: pty.slavePath, options: SerialOptions(writeTimeoutMicros: 50_000))
+        let host = try SerialPort.open(path: pty.slavePath, options: SerialOptions(writeTimeout: .milliseconds(50)))
         defer { host.close() }
         let payload = testBytes(1 << 20)
         do {
@@ -140,7 +140,7 @@ struct TermiosTransportTests {
         host.close()
         host.close()
         #expect(!host.isOpen)
-        #expect(throws: SerialError.deviceGone(port: pty.slavePath)) { try host.wait(timeoutMicros: -1, orWakeUp: nil) }
+        #expect(throws: SerialError.deviceGone(port: pty.slavePath)) { try host.wait(timeout: nil, orWakeUp: nil) }
         var buf = [UInt8](repeating: 0, count: 4)
         #expect(throws: SerialError.deviceGone(port: pty.slavePath)) {
             try buf.withUnsafeMutableBytes { try host.read(into: $0) }
@@ -153,13 +153,13 @@ struct TermiosTransportTests {
         let host = try SerialPort.open(path: pty.slavePath)
         defer { host.close() }
         let wake = try WakeUpPipe()
-        #expect(try host.wait(timeoutMicros: 1000, orWakeUp: wake.readEnd) == .timedOut)
-        let waiter = onThread { try host.wait(timeoutMicros: -1, orWakeUp: wake.readEnd) }
+        #expect(try host.wait(timeout: .milliseconds(1), orWakeUp: wake.readEnd) == .timedOut)
+        let waiter = onThread { try host.wait(timeout: nil, orWakeUp: wake.readEnd) }
         wake.wake()
         #expect(try waiter() == .wokenUp)
         wake.reset()
         try write(pty.master, [42])
-        #expect(try host.wait(timeoutMicros: 5_000_000, orWakeUp: wake.readEnd) == .readable)
+        #expect(try host.wait(timeout: .seconds(5), orWakeUp: wake.readEnd) == .readable)
     }
 
     @Test func openedRawAndWithRequestedDTRPolicy() throws {
@@ -196,7 +196,7 @@ func expectGoneWithinTwoRounds(_ t: any SerialTransport) throws {
     do {
         while rounds < 1000 {
             rounds += 1
-            if try t.waitReadable(timeoutMicros: 5_000_000) {
+            if try t.waitReadable(timeout: .seconds(5)) {
                 while try buf.withUnsafeMutableBytes({ try t.read(into: $0) }) > 0 {}
             }
         }

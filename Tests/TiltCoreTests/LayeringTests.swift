@@ -28,7 +28,7 @@ import Testing
         ("TiltExitStatus", "core", [], false),
         ("WireProtocol", "protocol", ["TiltCore"], false),
         ("TiltPipeline", "protocol", ["TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay"], false),
-        ("SerialIO", "edges", ["CLibSerialPort", "CSerialShims", "SystemPackage", "Synchronization"], true),
+        ("SerialIO", "edges", ["TiltCore", "CLibSerialPort", "CSerialShims", "SystemPackage", "Synchronization"], true),
         ("BoardEmulator", "edges", [
             "TiltMotion", "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR",
             "CBoardParts", "FirmwareCore", "SystemPackage", "Foundation", "Synchronization",

@@ -75,12 +75,12 @@ import TiltAssets
     @Test func crcOfIENDIsTheWellKnownValue() { #expect(crc32(Array("IEND".utf8)) == 0xAE42_6082) }
 
     @Test(arguments: [1, 3])
-    func frameRoundTripsThroughThePNG(scale: Int) throws {
+    func screenRoundTripsThroughThePNG(scale: Int) throws {
         var rng = SplitMix64(seed: UInt64(scale))
-        let frame = Screen(bytes: (0..<1024).map { _ in UInt8.random(in: 0...255, using: &rng) })!
-        let image = try decode(PNGEncoder.encode(frame, scale: scale))
+        let screen = Screen(bytes: (0..<1024).map { _ in UInt8.random(in: 0...255, using: &rng) })!
+        let image = try decode(PNGEncoder.encode(screen, scale: scale))
         #expect(image.width == 128 * scale && image.height == 64 * scale)
-        let expected = (0..<(64 * scale)).flatMap { y in (0..<(128 * scale)).map { x in frame[x / scale, y / scale] ? UInt8(255) : 0 } }
+        let expected = (0..<(64 * scale)).flatMap { y in (0..<(128 * scale)).map { x in screen[x / scale, y / scale] ? UInt8(255) : 0 } }
         #expect(image.gray == expected)
     }
 

@@ -3,7 +3,7 @@ import TiltDisplay
 
 /// docs/display.md read literally, one pixel at a time, from the row-major
 /// images (not the page layout the renderer uses): the independent oracle.
-func referenceFrame(tile: Bitmap, ribbon: AlphaMask, vx: Int, vy: Int, rx: Int, rb: Int) -> [[Bool]] {
+func referenceScreen(tile: Bitmap, ribbon: AlphaMask, vx: Int, vy: Int, rx: Int, rb: Int) -> [[Bool]] {
     (0..<64).map { row in
         (0..<128).map { col in
             let cx = vx + col, cy = vy + row
@@ -18,6 +18,6 @@ func referenceFrame(tile: Bitmap, ribbon: AlphaMask, vx: Int, vy: Int, rx: Int, 
     }
 }
 
-func pixels(_ frame: Screen) -> [[Bool]] {
-    (0..<64).map { row in (0..<128).map { col in frame[col, row] } }
+func pixels(_ screen: Screen) -> [[Bool]] {
+    (0..<64).map { row in (0..<128).map { col in screen[col, row] } }
 }

@@ -7,11 +7,11 @@ import TiltDisplay
     static let art = try! TiltAssets.load()
 
     func check(_ renderer: ScreenRenderer, vx: UInt16, vy: UInt16, rx: UInt16, rb: UInt16) {
-        var frame = Screen()
-        renderer.render(viewportX: vx, viewportY: vy, ribbonX: rx, ribbonBottom: rb, into: &frame)
-        let expected = referenceFrame(tile: renderer.tile.bitmap, ribbon: renderer.ribbon.mask,
+        var screen = Screen()
+        renderer.render(viewportX: vx, viewportY: vy, ribbonX: rx, ribbonBottom: rb, into: &screen)
+        let expected = referenceScreen(tile: renderer.tile.bitmap, ribbon: renderer.ribbon.mask,
                                       vx: Int(vx), vy: Int(vy), rx: Int(rx), rb: Int(rb))
-        let got = pixels(frame)
+        let got = pixels(screen)
         let wrong = (0..<64).flatMap { r in (0..<128).filter { got[r][$0] != expected[r][$0] }.map { ($0, r) } }
         #expect(wrong.isEmpty, "vx \(vx) vy \(vy) rx \(rx) rb \(rb): \(wrong.count) pixels differ, first \(wrong.prefix(3))")
     }
@@ -51,13 +51,13 @@ import TiltDisplay
         let dark = try! ContentTile(bitmap: Bitmap(width: 8, height: 8)!)
         let lit = try! ContentTile(bitmap: Bitmap(width: 8, height: 8, pixels: [UInt8](repeating: 1, count: 64))!)
         let ribbon = try! RibbonArt(mask: AlphaMask(width: 3, height: 2, alpha: [128, 255, 0, 128, 255, 0])!)
-        var frame = Screen()
-        ScreenRenderer(tile: dark, ribbon: ribbon).render(viewportX: 0, viewportY: 0, ribbonX: 10, ribbonBottom: 2, into: &frame)
-        #expect(frame[11, 0] && frame[11, 1] && !frame[10, 0] && !frame[12, 1] && !frame[11, 2])
-        ScreenRenderer(tile: lit, ribbon: ribbon).render(viewportX: 0, viewportY: 0, ribbonX: 10, ribbonBottom: 2, into: &frame)
-        #expect(!frame[10, 0] && !frame[10, 1] && frame[11, 0] && frame[12, 0] && frame[9, 0] && frame[10, 2])
+        var screen = Screen()
+        ScreenRenderer(tile: dark, ribbon: ribbon).render(viewportX: 0, viewportY: 0, ribbonX: 10, ribbonBottom: 2, into: &screen)
+        #expect(screen[11, 0] && screen[11, 1] && !screen[10, 0] && !screen[12, 1] && !screen[11, 2])
+        ScreenRenderer(tile: lit, ribbon: ribbon).render(viewportX: 0, viewportY: 0, ribbonX: 10, ribbonBottom: 2, into: &screen)
+        #expect(!screen[10, 0] && !screen[10, 1] && screen[11, 0] && screen[12, 0] && screen[9, 0] && screen[10, 2])
         // Bottom 0 hides it.
-        ScreenRenderer(tile: lit, ribbon: ribbon).render(viewportX: 0, viewportY: 0, ribbonX: 10, ribbonBottom: 0, into: &frame)
-        #expect(frame.bytes.allSatisfy { $0 == 0xFF })
+        ScreenRenderer(tile: lit, ribbon: ribbon).render(viewportX: 0, viewportY: 0, ribbonX: 10, ribbonBottom: 0, into: &screen)
+        #expect(screen.bytes.allSatisfy { $0 == 0xFF })
     }
 }

@@ -4,7 +4,7 @@ import TiltDisplay
 /// The live view's board renderings: every pixel lands in the right cell and
 /// dot, at each density, checked against `Screen`'s own pixel reader.
 @Suite struct TerminalCellsTests {
-    /// A frame with a scattered pattern (every pixel position mod the cell sizes is covered).
+    /// A screen with a scattered pattern (every pixel position mod the cell sizes is covered).
     static func pattern() -> Screen {
         var bytes = [UInt8](repeating: 0, count: Screen.byteCount)
         var state: UInt32 = 12345
@@ -49,13 +49,13 @@ import TiltDisplay
 
     @Test(arguments: CellDensity.allCases)
     func everyPixelShowsInItsCell(density: CellDensity) {
-        let frame = Self.pattern()
-        let lines = density.lines(frame)
+        let screen = Self.pattern()
+        let lines = density.lines(screen)
         #expect(lines.count == density.rows)
         #expect(lines.allSatisfy { $0.unicodeScalars.count == density.columns })
         let pixels = Self.decode(lines, density)
         var wrong = 0
-        for y in 0..<Screen.height { for x in 0..<Screen.width where pixels[y][x] != frame[x, y] { wrong += 1 } }
+        for y in 0..<Screen.height { for x in 0..<Screen.width where pixels[y][x] != screen[x, y] { wrong += 1 } }
         #expect(wrong == 0, "\(wrong) pixels differ")
     }
 
@@ -65,7 +65,7 @@ import TiltDisplay
         #expect((CellDensity.halfBlocks.columns, CellDensity.halfBlocks.rows) == (128, 32))
     }
 
-    @Test func aDarkFrameIsSpacesAndOnePixelIsOneDot() {
+    @Test func aDarkScreenIsSpacesAndOnePixelIsOneDot() {
         var bytes = [UInt8](repeating: 0, count: Screen.byteCount)
         #expect(CellDensity.braille.lines(Screen()).allSatisfy { $0.allSatisfy { $0 == " " } })
         bytes[7 * 128 + 127] = 0x80  // bottom-right pixel: dot 8 of the last cell

@@ -29,7 +29,7 @@ import WireProtocol
             let n = start + i
             let frame = SampleFrame(sequence: UInt8(truncatingIfNeeded: n), boardTime: UInt32(1_000_000 + n * 5000) & 0xFF_FFFF,
                                     raw: RawSample(accel: pose(t, session.engine.lastTick).accelCounts()))
-            session.receive(frame.encoded(), atHostMicros: 0) { events.append($0) }
+            session.receive(frame.encoded(), at: .zero) { events.append($0) }
         }
         return events
     }
@@ -145,7 +145,7 @@ import WireProtocol
             #expect(Int(slot.item) == kept[k].item && Int(slot.x) == kept[k].x && Int(slot.y) == kept[k].y)
         }
         // The board says HELLO (a reset): it has no pins now; they go again from slot 0.
-        session.receive(Fixture.hello(rate: 200).encoded(), atHostMicros: 0) { _ in }
+        session.receive(Fixture.hello(rate: 200).encoded(), at: .zero) { _ in }
         #expect(session.scene.drawer == .empty)
         let again = Self.scenes(Self.drive(&session, seconds: 0.2, start: 60) { _, _ in Self.rest })
         #expect(again.prefix(3).map { $0.pin?.slot } == [0, 1, 2])

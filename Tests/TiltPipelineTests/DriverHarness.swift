@@ -45,7 +45,9 @@ struct VirtualLink {
 struct DriverHarness {
     var driver: HostDriver
     var link = VirtualLink()
+    /// Virtual host time, µs (the link's timeline); the driver sees it as `now`.
     var clock: UInt64 = 0
+    var now: HostTime { HostTime(micros: clock) }
     var actions: [(at: UInt64, action: HostAction)] = []
     /// Bytes the host wrote, decoded.
     var written: [(at: UInt64, frame: DecodedFrame)] = []
@@ -67,13 +69,13 @@ struct DriverHarness {
     var offsets: [OffsetsFrame] { written.compactMap { if case .offsets(let o) = $0.frame { o } else { nil } } }
 
     mutating func start() {
-        let at = clock
+        let at = now
         feed { $0.portOpened(at: at, $1) }
     }
 
-    mutating func timePassed() { let at = clock; feed { $0.timePassed(at: at, $1) } }
-    mutating func portGone() { let at = clock; feed { $0.portGone(at: at, $1) } }
-    mutating func portOpenFailed() { let at = clock; feed { $0.portOpenFailed(at: at, $1) } }
+    mutating func timePassed() { let at = now; feed { $0.timePassed(at: at, $1) } }
+    mutating func portGone() { let at = now; feed { $0.portGone(at: at, $1) } }
+    mutating func portOpenFailed() { let at = now; feed { $0.portOpenFailed(at: at, $1) } }
 
     /// Calls the driver, then performs what it emitted, in order.
     mutating func feed(_ call: (inout HostDriver, (HostAction) -> Void) -> Void) {
@@ -86,13 +88,13 @@ struct DriverHarness {
     mutating func run(until time: UInt64) {
         while ending == nil && clock < time {
             wakeUps += 1
-            switch driver.nextWait(at: clock) {
+            switch driver.nextWait(at: now) {
             case .done:
                 return
             case .sleep(let until):
                 dozes += 1
-                longestSleep = max(longestSleep, until &- clock)
-                advance(to: min(max(until, clock), time))
+                longestSleep = max(longestSleep, until.micros &- clock)
+                advance(to: min(max(until.micros, clock), time))
                 // As HostRunner does: after a doze, read what queued without polling first.
                 if link.isOpen && clock < link.goneAt { readQueue() }
                 timePassed()
@@ -101,7 +103,7 @@ struct DriverHarness {
                     portGone()
                     continue
                 }
-                var wake = min(until, time)
+                var wake = min(until.micros, time)
                 if link.isOpen && link.queue.isEmpty { wake = min(wake, max(link.nextArrivalTime, clock), link.goneAt) }
                 if !link.queue.isEmpty { wake = clock }
                 advance(to: max(wake, clock))
@@ -119,7 +121,7 @@ struct DriverHarness {
             // A pty hands out at most 4095 bytes a read.
             let chunk = Array(link.queue.prefix(4095))
             link.queue.removeFirst(chunk.count)
-            let at = clock
+            let at = now
             feed { $0.received(chunk, at: at, $1) }
         }
     }
@@ -165,7 +167,7 @@ struct DriverHarness {
         if clock >= link.backAt {
             link.isOpen = true
             link.goneAt = .max
-            let at = clock
+            let at = now
             feed { $0.portOpened(at: at, verified: false, $1) }
         } else {
             portOpenFailed()

@@ -38,7 +38,7 @@ import WireProtocol
         h.start()
         for (t, b) in BoardStream.samples(rateHz: 1000, seconds: 1) { h.link.schedule(b, at: t) }
         h.run(until: 2 * Self.second)
-        let at = h.clock
+        let at = h.now
         h.feed { $0.stop(at: at, $1) }
         #expect(h.ending?.failure == nil)
         #expect(h.ending?.summary.counters.samples == 1000)
@@ -241,9 +241,9 @@ import WireProtocol
     @Test func aFireAsksForTheHookRightAfterItsEvent() {
         var h = DriverHarness()
         h.start()
-        h.feed { $0.received(Fixture.hello().encoded(), at: 1, $1) }
+        h.feed { $0.received(Fixture.hello().encoded(), at: HostTime(micros: 1), $1) }
         let pulled = Fixture.samples(900).wire  // tilts far enough to pull the ribbon
-        h.feed { $0.received(pulled, at: 2, $1) }
+        h.feed { $0.received(pulled, at: HostTime(micros: 2), $1) }
         let fired = h.actions.firstIndex { if case .event(.fired) = $0.action { true } else { false } }
         let hook = h.actions.firstIndex { if case .runHook = $0.action { true } else { false } }
         if let fired, let hook {

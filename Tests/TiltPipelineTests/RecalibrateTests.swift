@@ -1,4 +1,5 @@
 import TiltCore
+import TiltMotion
 import TiltPhysics
 import WireProtocol
 @testable import TiltPipeline
@@ -8,13 +9,10 @@ import Testing
 /// The live view's `c`: `HostDriver.recalibrate` makes the current smoothed
 /// pose the rest pose, so a board held still there stops scrolling.
 @Suite struct RecalibrateTests {
-    /// Raw counts (MPU-6050 convention: +1 g up) for a board `degrees` from face-up toward face-forward.
+    /// Raw counts (MPU-6050 convention: +1 g up) for a board `degrees` from face-up toward face-forward
+    /// (the host's convention; `Pose` counts `back` from upright).
     static func pose(_ degrees: Double) -> RawSample {
-        let r = degrees * .pi / 180
-        // sin/cos by series: the test module has no libm import either.
-        func sine(_ x: Double) -> Double { var term = x, sum = x; for k in 1..<12 { term *= -x * x / Double((2 * k) * (2 * k + 1)); sum += term }; return sum }
-        func cosine(_ x: Double) -> Double { var term = 1.0, sum = 1.0; for k in 1..<12 { term *= -x * x / Double((2 * k - 1) * (2 * k)); sum += term }; return sum }
-        return RawSample(accel: Axes3(x: 0, y: Int16((sine(r) * 16384).rounded()), z: Int16((cosine(r) * 16384).rounded())))
+        RawSample(accel: Pose(back: 90 - degrees).accelCounts())
     }
 
     /// HELLO and `seconds` of 1 kHz samples of `raw`, from board time `start`.
@@ -33,18 +31,18 @@ import Testing
 
         init(_ settings: PhysicsSettings = PhysicsSettings()) {
             driver = HostDriver(session: Fixture.session(settings), configuration: HostDriver.Configuration())
-            driver.portOpened(at: 0) { _ in }
+            driver.portOpened(at: .zero) { _ in }
         }
 
         mutating func receive(_ bytes: [UInt8], at time: UInt64) {
             var emitted: [HostAction] = []
-            driver.received(bytes, at: time) { emitted.append($0) }
+            driver.received(bytes, at: HostTime(micros: time)) { emitted.append($0) }
             record(emitted)
         }
 
         mutating func recalibrate(at time: UInt64) {
             var emitted: [HostAction] = []
-            driver.recalibrate(at: time) { emitted.append($0) }
+            driver.recalibrate(at: HostTime(micros: time)) { emitted.append($0) }
             record(emitted)
         }
 
@@ -72,8 +70,8 @@ import Testing
             return
         }
         #expect(abs(degrees - 50) < 0.5, "the rest pose is the held pose: \(degrees)°")
-        #expect(abs(calibrated.driver.snapshot(at: 2_000_000).restDegrees - degrees) < 1e-9)
-        #expect(abs(control.driver.snapshot(at: 2_000_000).restDegrees - 60) < 1e-6)
+        #expect(abs(calibrated.driver.snapshot(at: HostTime(micros: 2_000_000)).restDegrees - degrees) < 1e-9)
+        #expect(abs(control.driver.snapshot(at: HostTime(micros: 2_000_000)).restDegrees - 60) < 1e-6)
         let c0 = try #require(control.ticks.last)
 
         let before = try #require(calibrated.ticks.last)
@@ -111,18 +109,18 @@ import Testing
         run.receive(Self.stream(side, seconds: 0.5, start: 1_000, hello: true), at: 1_000)
         run.recalibrate(at: 600_000)
         #expect(run.news.last == .recalibrated(.onItsSide))
-        #expect(abs(run.driver.snapshot(at: 600_000).restDegrees - 60) < 1e-6)
+        #expect(abs(run.driver.snapshot(at: HostTime(micros: 600_000)).restDegrees - 60) < 1e-6)
     }
 
     @Test func theSnapshotCarriesTheLastSampleAsReceived() {
         var run = Run()
-        #expect(run.driver.snapshot(at: 0).lastSample == nil)
+        #expect(run.driver.snapshot(at: .zero).lastSample == nil)
         var wire = Fixture.hello(accel: 1).encoded()
         let raw = RawSample(accel: Axes3(x: 1, y: -2, z: 8192), temperature: -1600, gyro: Axes3(x: 131, y: -262, z: 0))
         SampleFrame(sequence: 0, boardTime: 5_000, raw: RawSample(accel: Axes3(x: 0, y: 0, z: 0))).encode(into: &wire)
         SampleFrame(sequence: 1, boardTime: 6_000, raw: raw).encode(into: &wire)
         run.receive(wire, at: 10_000)
-        let snapshot = run.driver.snapshot(at: 10_000)
+        let snapshot = run.driver.snapshot(at: HostTime(micros: 10_000))
         #expect(snapshot.lastSample == TimedSample(timeMicros: 6_000, sequence: 1, raw: raw))
         #expect(snapshot.converter.accelRange == .g4, "HELLO's range, for the panel's g")
         #expect(snapshot.fireThreshold == 75 && snapshot.mode == .smooth)
@@ -130,7 +128,7 @@ import Testing
 
     @Test func aFinishedRunIgnoresIt() {
         var run = Run()
-        run.driver.stop(at: 5) { _ in }
+        run.driver.stop(at: HostTime(micros: 5)) { _ in }
         run.recalibrate(at: 6)
         #expect(run.news.isEmpty)
     }

@@ -1,3 +1,4 @@
+import TiltCore
 import Testing
 @testable import TiltPipeline
 
@@ -12,12 +13,12 @@ import Testing
 
     static func sampleFile() -> [UInt8] {
         var file = Recording.header(baud: 115_200)
-        [UInt8(1), 2, 3].withUnsafeBytes { Recording.append($0, direction: .fromBoard, hostMicros: 42, to: &file) }
-        [UInt8]().withUnsafeBytes { Recording.append($0, direction: .linkRestarted, hostMicros: 43, to: &file) }
+        [UInt8(1), 2, 3].withUnsafeBytes { Recording.append($0, direction: .fromBoard, at: HostTime(micros: 42), to: &file) }
+        [UInt8]().withUnsafeBytes { Recording.append($0, direction: .linkRestarted, at: HostTime(micros: 43), to: &file) }
         (0..<70_000).map { UInt8(truncatingIfNeeded: $0 * 7) }.withUnsafeBytes {
-            Recording.append($0, direction: .toBoard, hostMicros: 1 << 40, to: &file)
+            Recording.append($0, direction: .toBoard, at: HostTime(micros: 1 << 40), to: &file)
         }
-        [UInt8](repeating: 9, count: 300).withUnsafeBytes { Recording.append($0, direction: .fromBoard, hostMicros: .max, to: &file) }
+        [UInt8](repeating: 9, count: 300).withUnsafeBytes { Recording.append($0, direction: .fromBoard, at: HostTime(micros: .max), to: &file) }
         return file
     }
 
@@ -29,7 +30,7 @@ import Testing
             while start < file.count {
                 let end = min(file.count, start + chunk)
                 try file[start..<end].withUnsafeBytes { raw in
-                    try reader.feed(raw) { seen.append(Seen(direction: $0.direction, hostMicros: $0.hostMicros, bytes: Array($0.bytes), offset: $0.offset)) }
+                    try reader.feed(raw) { seen.append(Seen(direction: $0.direction, hostMicros: $0.hostTime.micros, bytes: Array($0.bytes), offset: $0.offset)) }
                 }
                 start = end
             }
@@ -43,7 +44,7 @@ import Testing
     @Test func anyChunkingReadsTheSameRecordsAsTheWholeFile() throws {
         let file = Self.sampleFile()
         let contents = try Recording.read(file)
-        let expected = contents.chunks.map { Seen(direction: $0.direction, hostMicros: $0.hostMicros, bytes: Array(file[$0.range]), offset: $0.range.lowerBound) }
+        let expected = contents.chunks.map { Seen(direction: $0.direction, hostMicros: $0.hostTime.micros, bytes: Array(file[$0.range]), offset: $0.range.lowerBound) }
         #expect(expected.count == 5)
         for size in [1, 3, 11, 12, 13, 4096, 65_536, file.count] {
             let r = stream(file, chunk: size)

@@ -1,3 +1,4 @@
+import TiltCore
 import Testing
 @testable import TiltPipeline
 
@@ -6,14 +7,14 @@ import Testing
         var file = Recording.header(baud: 115_200)
         let small: [UInt8] = [0, 1, 2, 0xFF]
         let long = [UInt8](repeating: 0xA5, count: 70_000)
-        small.withUnsafeBytes { Recording.append($0, direction: .fromBoard, hostMicros: 42, to: &file) }
-        long.withUnsafeBytes { Recording.append($0, direction: .toBoard, hostMicros: 1 << 40, to: &file) }
+        small.withUnsafeBytes { Recording.append($0, direction: .fromBoard, at: HostTime(micros: 42), to: &file) }
+        long.withUnsafeBytes { Recording.append($0, direction: .toBoard, at: HostTime(micros: 1 << 40), to: &file) }
 
         let contents = try Recording.read(file)
         #expect(contents.baud == 115_200)
         #expect(contents.truncatedBytes == 0)
         #expect(contents.chunks.map(\.direction) == [.fromBoard, .toBoard, .toBoard])
-        #expect(contents.chunks.map(\.hostMicros) == [42, 1 << 40, 1 << 40])
+        #expect(contents.chunks.map(\.hostTime.micros) == [42, 1 << 40, 1 << 40])
         #expect(Array(file[contents.chunks[0].range]) == small)
         #expect(contents.chunks[1].range.count == 65535)
         #expect(contents.chunks[1...].flatMap { file[$0.range] } == long)
@@ -21,8 +22,8 @@ import Testing
 
     @Test func aCutShortFileKeepsItsWholeRecords() throws {
         var file = Recording.header(baud: 9600)
-        [UInt8](repeating: 7, count: 10).withUnsafeBytes { Recording.append($0, direction: .fromBoard, hostMicros: 1, to: &file) }
-        [UInt8](repeating: 8, count: 10).withUnsafeBytes { Recording.append($0, direction: .fromBoard, hostMicros: 2, to: &file) }
+        [UInt8](repeating: 7, count: 10).withUnsafeBytes { Recording.append($0, direction: .fromBoard, at: HostTime(micros: 1), to: &file) }
+        [UInt8](repeating: 8, count: 10).withUnsafeBytes { Recording.append($0, direction: .fromBoard, at: HostTime(micros: 2), to: &file) }
         let cut = Array(file.dropLast(4))
         let contents = try Recording.read(cut)
         #expect(contents.chunks.count == 1)
@@ -40,8 +41,8 @@ import Testing
 @Suite struct RecordingLinkRestartTests {
     @Test func aLinkRestartIsAnEmptyRecordOfItsOwn() throws {
         var file = Recording.header(baud: 9600)
-        [UInt8]().withUnsafeBytes { Recording.append($0, direction: .linkRestarted, hostMicros: 7, to: &file) }
-        [UInt8(1)].withUnsafeBytes { Recording.append($0, direction: .fromBoard, hostMicros: 8, to: &file) }
+        [UInt8]().withUnsafeBytes { Recording.append($0, direction: .linkRestarted, at: HostTime(micros: 7), to: &file) }
+        [UInt8(1)].withUnsafeBytes { Recording.append($0, direction: .fromBoard, at: HostTime(micros: 8), to: &file) }
         let contents = try Recording.read(file)
         #expect(contents.chunks.map(\.direction) == [.linkRestarted, .fromBoard])
         #expect(contents.chunks[0].range.isEmpty)

@@ -35,6 +35,6 @@ import WireProtocol
         var out = Outbox()
         out.feed(&session, Self.wire(order) { i in UInt32(i == 500 ? 1000 + 499 * 1000 - 200 : 1000 + i * 1000) })
         #expect(out.offsets.count == 33, "\(out.offsets.count) ticks")
-        #expect(session.lastSampleMicros == 1000 + 999 * 1000)
+        #expect(session.lastSampleTime == BoardTime(micros: 1000 + 999 * 1000))
     }
 }

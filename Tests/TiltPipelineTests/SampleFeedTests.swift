@@ -11,8 +11,8 @@ import WireProtocol
         var feed = SampleFeed()
         var events: [SampleFeed.Event] = []
         // In two chunks, split inside a frame.
-        feed.receive(Array(wire[..<7]), atHostMicros: 1) { events.append($0) }
-        feed.receive(Array(wire[7...]), atHostMicros: 2) { events.append($0) }
+        feed.receive(Array(wire[..<7]), at: HostTime(micros: 1)) { events.append($0) }
+        feed.receive(Array(wire[7...]), at: HostTime(micros: 2)) { events.append($0) }
         #expect(events.count == 3)
         #expect(events.first == .formatDetected(.binaryProtocol))
         guard case .sample(let timed, let sample)? = events.last else {
@@ -30,7 +30,7 @@ import WireProtocol
         var feed = SampleFeed()
         var times: [UInt64] = []
         var first: MotionSample?
-        feed.receive(Array(text.utf8), atHostMicros: 77) { event in
+        feed.receive(Array(text.utf8), at: HostTime(micros: 77)) { event in
             if case .sample(let timed, let sample) = event {
                 times.append(timed.timeMicros)
                 first = first ?? sample

@@ -72,7 +72,7 @@ struct Outbox {
         var start = 0
         while start < bytes.count {
             let end = min(bytes.count, start + chunk)
-            session.receive(Array(bytes[start..<end]), atHostMicros: host) { events.append($0) }
+            session.receive(Array(bytes[start..<end]), at: HostTime(micros: host)) { events.append($0) }
             start = end
         }
     }

@@ -238,7 +238,7 @@ import WireProtocol
         #expect(try board.waitFor { _ in board.hostHellos == 1 })
         // About 100 KB of samples: more than the FIFO's 64 KiB.
         try board.sendChunked(Stream.hello() + Stream.samples(0..<4500).wire)
-        #expect(host.captured.waitFor(seconds: 20) { _, err in err.contains("cannot write the recording") },
+        #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains("cannot write the recording") },
                 "the failure is said while the run goes on")
         #expect(try board.waitFor { _ in board.offsets.count >= 140 }, "the run goes on")
         #expect(host.interrupt() == 0)
@@ -262,7 +262,7 @@ import WireProtocol
         #expect(posix_spawnp(&pid, "sleep", &actions, nil, argv, environ) == 0)
         defer { kill(pid, SIGKILL); var status: Int32 = 0; waitpid(pid, &status, 0) }
         let host = InProcessHost(["run", link])
-        #expect(host.captured.waitFor(seconds: 20) { _, err in err.contains("is also open in sleep (pid \(pid))") })
+        #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains("is also open in sleep (pid \(pid))") })
         #expect(host.interrupt() == 0)
     }
 }

@@ -49,7 +49,7 @@ import TiltserialSettings
         throws -> (code: Int32?, out: String, err: String) {
         let path = try #require(board.serialPath)
         let host = InProcessHost(arguments + [path], environment: environment)
-        #expect(host.captured.waitFor(seconds: 20) { _, err in err.contains("waiting for the board") }, "\(host.captured.err)")
+        #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains("waiting for the board") }, "\(host.captured.err)")
         board.start()
         let code = host.wait(seconds: seconds)
         if code == nil { _ = host.interrupt() }
@@ -107,9 +107,9 @@ import TiltserialSettings
         defer { tilting.stop() }
         let path = try #require(tilting.serialPath)
         let host = InProcessHost(["run", path, "--no-dtr", "--json"], environment: environment)
-        #expect(host.captured.waitFor(seconds: 20) { _, err in err.contains("waiting for the board") })
+        #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains("waiting for the board") })
         tilting.start()
-        #expect(host.captured.waitFor(seconds: 60) { out, _ in out.contains(#""px":384,"#) }, "never reached the right edge")
+        #expect(host.captured.waitFor(timeout: .seconds(60)) { out, _ in out.contains(#""px":384,"#) }, "never reached the right edge")
         #expect(host.interrupt() == 0)
         #expect(host.captured.err.contains("settings from \(file)"))
         #expect(!host.captured.err.contains("no calibration yet"))
@@ -120,10 +120,10 @@ import TiltserialSettings
         let unmapped = try Self.board(Scenarios.tiltRight, mounted: mounting, seed: 3, sampleLimit: 9_000)
         defer { unmapped.stop() }
         let plain = InProcessHost(["run", try #require(unmapped.serialPath), "--no-dtr", "--json", "--no-config"], environment: environment)
-        #expect(plain.captured.waitFor(seconds: 20) { _, err in err.contains("waiting for the board") })
+        #expect(plain.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains("waiting for the board") })
         unmapped.start()
         // 9 s of samples: ticks up to about 9 s after the first.
-        #expect(plain.captured.waitFor(seconds: 60) { out, _ in out.split(separator: "\n").count >= 290 })
+        #expect(plain.captured.waitFor(timeout: .seconds(60)) { out, _ in out.split(separator: "\n").count >= 290 })
         #expect(plain.interrupt() == 0)
         #expect(!plain.captured.out.contains(#""px":384,"#))
         #expect(!plain.captured.err.contains("settings from"))
@@ -146,9 +146,9 @@ import TiltserialSettings
         let board = try NativeBoard(.init(sampleRateHz: 200, pace: .realTime, motionSource: Motion(.script(Scenarios.calibrate))))
         defer { board.stop() }
         let host = InProcessHost(["calibrate", "--no-dtr", try #require(board.serialPath)], environment: environment)
-        #expect(host.captured.waitFor(seconds: 20) { _, err in err.contains("waiting for the board") })
+        #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains("waiting for the board") })
         board.start()
-        #expect(host.captured.waitFor(seconds: 20) { _, err in err.contains("step 1 of 3") })
+        #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains("step 1 of 3") })
         #expect(host.interrupt() == 23)
         #expect(host.captured.err.hasSuffix(
             "tiltserial: error: stopped at step 1 of 3, before the calibration finished; nothing was saved\n"), "\(host.captured.err)")

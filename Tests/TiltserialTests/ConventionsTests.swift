@@ -61,7 +61,7 @@ import TiltVersion
         let host = InProcessHost(["run", link])
         #expect(try board.waitFor { _ in board.hostHellos == 1 })
         try board.send(Stream.hello() + Stream.samples(0..<10).wire)
-        #expect(host.captured.waitFor(seconds: 20) { _, err in
+        #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in
             err.contains("board: firmware 1.0.0 (host: tiltserial \(TiltVersion.number)), protocol 1,")
         }, "\(host.captured.err)")
         #expect(host.interrupt() == 0)
@@ -76,10 +76,10 @@ import TiltVersion
         let host = InProcessHost(["run", link, "--json"])
         #expect(try board.waitFor { _ in board.hostHellos == 1 })
         try board.send(Stream.hello() + Stream.hello() + Stream.samples(0..<200).wire)
-        #expect(host.captured.waitFor(seconds: 20) { out, _ in out.contains("{\"t_us\":") }, "\(host.captured.out.suffix(300))")
+        #expect(host.captured.waitFor(timeout: .seconds(20)) { out, _ in out.contains("{\"t_us\":") }, "\(host.captured.out.suffix(300))")
         try board.send(Stream.hello() + Stream.samples(0..<50).wire)
         let hellos = "\"event\":\"hello\""
-        #expect(host.captured.waitFor(seconds: 20) { out, _ in out.components(separatedBy: hellos).count - 1 == 3 })
+        #expect(host.captured.waitFor(timeout: .seconds(20)) { out, _ in out.components(separatedBy: hellos).count - 1 == 3 })
         #expect(host.interrupt() == 0)
         let lines = host.captured.err.components(separatedBy: "board: firmware 1.0.0").count - 1
         #expect(lines == 2, "\(host.captured.err)")

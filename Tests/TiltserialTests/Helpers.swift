@@ -112,7 +112,7 @@ final class TestBoard {
         while !predicate(received) {
             let left = deadline.timeIntervalSinceNow
             if left <= 0 { return false }
-            if try pty.master.waitReadable(timeoutMicros: Int(left * 1_000_000)) { try readAvailable() }
+            if try pty.master.waitReadable(timeout: .seconds(left)) { try readAvailable() }
         }
         return true
     }

@@ -114,7 +114,7 @@ import TiltserialCommand
             Issue.record("the hook did not start")
             return
         }
-        let end = hook.finish(patienceMicros: 30_000_000)
+        let end = hook.finish(patience: .seconds(30))
         #expect(end.cutShort == 0)
         #expect(try String(contentsOfFile: report, encoding: .utf8) == "std\n")
     }
@@ -128,7 +128,7 @@ import TiltserialCommand
             return
         }
         let start = Date()
-        let end = hook.finish(patienceMicros: 0, graceMicros: 500_000)
+        let end = hook.finish(patience: .zero, grace: .milliseconds(500))
         #expect(Date().timeIntervalSince(start) < 20)
         #expect(end.terminated == 1)
         #expect(end.killed == 0)
@@ -157,7 +157,7 @@ import TiltserialCommand
         #expect(poll(&ready, 1, 30_000) == 1)
         var buffer = [UInt8](repeating: 0, count: 16)
         #expect(String(decoding: buffer[..<max(0, read(ends[0], &buffer, 16))], as: UTF8.self) == "ready\n")
-        let end = hook.finish(patienceMicros: 0, graceMicros: 300_000)
+        let end = hook.finish(patience: .zero, grace: .milliseconds(300))
         #expect(end.terminated == 0)
         #expect(end.killed == 1)
         #expect(end.cutShort == 1)

@@ -50,7 +50,7 @@ import WireProtocol
         board = try TestBoard(link: link)  // replug at the same path
         defer { board.close() }
         // The host reopens the port but writes nothing until the board has spoken.
-        #expect(host.captured.waitFor(seconds: 20) { _, err in err.contains("reopened; waiting for the board to speak") })
+        #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains("reopened; waiting for the board to speak") })
         #expect(try board.waitFor(seconds: 0.5) { _ in board.hostHellos > 0 || !board.offsets.isEmpty } == false,
                 "nothing is written to a reopened device before it sends a valid frame")
         try board.sendChunked(Stream.hello() + Stream.samples(1500..<3000, start: 700).wire)
@@ -109,7 +109,7 @@ import WireProtocol
         for i in 0..<50 { let r = Stream.raw(i); text += "a/g:\t\(r.accel.x)\t\(r.accel.y)\t\(r.accel.z)\t1\t2\t3\r\n" }
         try board.send(Array(text.utf8))
         // Text carries no board time (ticks depend on arrival times): wait for the detection itself.
-        #expect(host.captured.waitFor(seconds: 10) { out, _ in out.contains("i2cdevlib") })
+        #expect(host.captured.waitFor(timeout: .seconds(10)) { out, _ in out.contains("i2cdevlib") })
         #expect(host.interrupt() == 0)
         #expect(host.captured.out.hasPrefix(#"{"event":"format","format":"i2cdevlib"}"#))
         #expect(host.captured.err.contains("format: i2cdevlib MPU6050_raw text"))

@@ -27,18 +27,18 @@ import WireProtocol
         #expect(try board.waitFor { _ in board.offsets.count >= expected.count })
 
         // What the board must be showing now, drawn as the view draws it.
-        var frame = Screen()
+        var boardScreen = Screen()
         let last = expected.last!
         try TiltAssets.load().renderer.render(viewportX: last.viewportX, viewportY: last.viewportY, ribbonX: last.ribbonX,
-                                              ribbonBottom: last.ribbonBottom, into: &frame)
+                                              ribbonBottom: last.ribbonBottom, into: &boardScreen)
         let mirror = ["┌" + String(repeating: "─", count: density.columns) + "┐"]
-            + density.lines(frame).map { "│" + $0 + "│" } + ["└" + String(repeating: "─", count: density.columns) + "┘"]
+            + density.lines(boardScreen).map { "│" + $0 + "│" } + ["└" + String(repeating: "─", count: density.columns) + "┘"]
         func showsBoard(_ err: String) -> Bool {
             let screen = Self.lastScreen(err)
             guard let top = screen.firstIndex(where: { $0.hasPrefix(mirror[0]) }), top + mirror.count <= screen.count else { return false }
             return zip(screen[top...], mirror).allSatisfy { $0.hasPrefix($1) }
         }
-        #expect(host.captured.waitFor(seconds: 20) { _, err in showsBoard(err) }, "a redraw shows the board's frame in \(density)")
+        #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in showsBoard(err) }, "a redraw shows the board's screen in \(density)")
         let screen = Self.lastScreen(host.captured.err)
         #expect(screen.count <= rows)
         #expect(screen.allSatisfy { TerminalWidth.columns($0) <= columns }, "no line wider than the terminal")

@@ -9,7 +9,7 @@ import WireProtocol
 @Suite(.serialized) struct MonitorTests {
     /// Waits until the monitor has opened (and flushed) the port.
     func opened(_ host: InProcessHost, _ link: String) -> Bool {
-        host.captured.waitFor(seconds: 20) { _, err in err.contains("monitor: \(link) at 115200 baud") }
+        host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains("monitor: \(link) at 115200 baud") }
     }
 
     @Test func textFramesAndOtherBytesEachGetTheirLine() throws {
@@ -31,7 +31,7 @@ import WireProtocol
             done
 
             """
-        #expect(host.captured.waitFor(seconds: 20) { out, _ in out == expected }, "\(host.captured.out)")
+        #expect(host.captured.waitFor(timeout: .seconds(20)) { out, _ in out == expected }, "\(host.captured.out)")
         #expect(host.interrupt() == 0)
         #expect(host.captured.out == expected)
         #expect(board.received.isEmpty, "a monitor only listens unless asked to --hello")
@@ -44,7 +44,7 @@ import WireProtocol
         let host = InProcessHost(["monitor", link])
         #expect(opened(host, link))
         try board.send(Array("Initializing I2C devices...".utf8))
-        #expect(host.captured.waitFor(seconds: 20) { out, _ in out == "Initializing I2C devices...\n" })
+        #expect(host.captured.waitFor(timeout: .seconds(20)) { out, _ in out == "Initializing I2C devices...\n" })
         #expect(host.interrupt() == 0)
     }
 
@@ -86,7 +86,7 @@ import WireProtocol
         #expect(path.hasPrefix("/dev/pts/"))
 
         let host = InProcessHost(["monitor", link, "--hello"])
-        #expect(host.captured.waitFor(seconds: 30) { out, _ in out.components(separatedBy: "SAMPLE seq=").count > 50 },
+        #expect(host.captured.waitFor(timeout: .seconds(30)) { out, _ in out.components(separatedBy: "SAMPLE seq=").count > 50 },
                 "\(host.captured.err)")
         #expect(host.interrupt() == 0)
         // The board was talking before the monitor came: the first line may be

@@ -1,4 +1,5 @@
 import Foundation
+import TiltMotion
 import Testing
 
 @Suite struct OnPullTests {
@@ -7,8 +8,9 @@ import Testing
     static func pullCSV() -> String {
         var csv = "t_us,ax,ay,az\n"
         for i in 0..<8000 {
-            let pitch = (i < 1000 ? 60.0 : 110.0) * .pi / 180
-            csv += "\(i * 1000),0,\(Int((sin(pitch) * 16384).rounded())),\(Int((cos(pitch) * 16384).rounded()))\n"
+            // 60° from face-up (30° back, the rest pose), then 110° (20° past upright).
+            let a = Pose(back: i < 1000 ? 30 : -20).accelCounts()
+            csv += "\(i * 1000),\(a.x),\(a.y),\(a.z)\n"
         }
         return csv
     }

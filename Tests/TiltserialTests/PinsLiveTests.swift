@@ -32,7 +32,7 @@ import WireProtocol
         let host = InProcessHost(["run", link, "--pins", file, "--json"])
         #expect(try board.waitFor { _ in board.hostHellos == 1 })
         try board.sendChunked(Stream.hello(rate: 100) + Self.samples(Scenarios.drawer, seconds: Scenarios.drawer.duration + 1))
-        #expect(host.captured.waitFor(seconds: 30) { _, err in err.contains("pin: home dropped at") }, "\(host.captured.err)")
+        #expect(host.captured.waitFor(timeout: .seconds(30)) { _, err in err.contains("pin: home dropped at") }, "\(host.captured.err)")
         // Saved at the drop.
         let saved = try PinStore(path: file).load()
         try #require(saved.count == 1)
@@ -46,7 +46,7 @@ import WireProtocol
         // Replug: a new board (its RAM empty) at the same path gets the pin again.
         board.close()
         board = try TestBoard(link: link)
-        #expect(host.captured.waitFor(seconds: 20) { _, err in err.contains("reopened; waiting for the board to speak") })
+        #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains("reopened; waiting for the board to speak") })
         try board.sendChunked(Stream.hello(rate: 100) + Self.samples(Self.rest, seconds: 1))
         #expect(try board.waitFor { _ in Self.pins(board).first == frame && Self.drawers(board).first?.pinCount == 1 },
                 "after the replug: \(board.received.suffix(4))")

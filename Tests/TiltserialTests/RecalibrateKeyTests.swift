@@ -32,7 +32,7 @@ import WireProtocol
 
         var request: UInt8 = 3  // WakeRequest.recalibrate
         #expect(write(host.stop.writeEnd.rawValue, &request, 1) == 1)
-        #expect(host.captured.waitFor(seconds: 20) { _, err in err.contains("rest pose set to the current pose: ") },
+        #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains("rest pose set to the current pose: ") },
                 "the run says what it did: \(host.captured.err)")
 
         try board.sendChunked(Self.frames(1500..<3000))

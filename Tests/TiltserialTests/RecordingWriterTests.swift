@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TiltCore
 import TiltPipeline
 @testable import TiltserialCommand
 
@@ -15,7 +16,7 @@ import TiltPipeline
     }
 
     func append(_ writer: RecordingWriter, _ bytes: [UInt8], _ direction: Recording.Direction, at t: UInt64) {
-        bytes.withUnsafeBytes { writer.append($0, direction, at: t) }
+        bytes.withUnsafeBytes { writer.append($0, direction, at: HostTime(micros: t)) }
     }
 
     @Test func aRunThatHearsNothingLeavesAnExistingRecordingAlone() throws {
@@ -43,7 +44,7 @@ import TiltPipeline
         writer.finish()
         let read = try Recording.read(contents(path))
         #expect(read.baud == 9600)
-        #expect(read.chunks.map(\.hostMicros) == [1, 2, 3])
+        #expect(read.chunks.map(\.hostTime.micros) == [1, 2, 3])
         #expect(writer.records == 3 && writer.recordsNotWritten == 0 && writer.newFailure == nil)
     }
 

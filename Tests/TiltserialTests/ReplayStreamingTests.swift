@@ -55,12 +55,12 @@ import TiltPipeline
     @Test func recordsAcrossBlockBoundariesReplayWhole() {
         let stream = Stream.samples(0..<6000)
         var file = Recording.header(baud: 115_200)
-        Stream.hello().withUnsafeBytes { Recording.append($0, direction: .fromBoard, hostMicros: 0, to: &file) }
+        Stream.hello().withUnsafeBytes { Recording.append($0, direction: .fromBoard, at: HostTime(micros: 0), to: &file) }
         // Records of odd sizes, so many straddle the replay's 64 KiB blocks; one is a whole 65535.
         var start = 0, size = 1
         while start < stream.wire.count {
             let end = min(stream.wire.count, start + size)
-            stream.wire[start..<end].withUnsafeBytes { Recording.append($0, direction: .fromBoard, hostMicros: UInt64(start), to: &file) }
+            stream.wire[start..<end].withUnsafeBytes { Recording.append($0, direction: .fromBoard, at: HostTime(micros: UInt64(start)), to: &file) }
             start = end
             size = size == 1 ? 65_535 : size * 7 % 997 + 1
         }
@@ -85,11 +85,11 @@ import TiltPipeline
         }
         func recording(_ megabytes: Int) -> [UInt8] {
             var file = Recording.header(baud: 115_200)
-            Stream.hello().withUnsafeBytes { Recording.append($0, direction: .fromBoard, hostMicros: 0, to: &file) }
-            Stream.samples(0..<500).wire.withUnsafeBytes { Recording.append($0, direction: .fromBoard, hostMicros: 1, to: &file) }
+            Stream.hello().withUnsafeBytes { Recording.append($0, direction: .fromBoard, at: HostTime(micros: 0), to: &file) }
+            Stream.samples(0..<500).wire.withUnsafeBytes { Recording.append($0, direction: .fromBoard, at: HostTime(micros: 1), to: &file) }
             let idle = [UInt8](repeating: 0, count: 65_000)
             for i in 0..<(megabytes * 1_000_000 / idle.count) {
-                idle.withUnsafeBytes { Recording.append($0, direction: .fromBoard, hostMicros: UInt64(2 + i), to: &file) }
+                idle.withUnsafeBytes { Recording.append($0, direction: .fromBoard, at: HostTime(micros: UInt64(2 + i)), to: &file) }
             }
             return file
         }

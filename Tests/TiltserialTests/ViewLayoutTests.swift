@@ -67,7 +67,7 @@ import WireProtocol
             port: "/dev/serial/by-id/usb-1a86_USB_Serial-if00-port0-with-a-very-long-name-indeed-遠い", snapshot: snapshot,
             rate: 123_456.7, reading: sample ? reading : nil, history: history,
             message: "warning: a message longer than any terminal is wide, \u{1B}[2J with an escape in it, " + String(repeating: "x", count: 300),
-            messageIsWarning: true, keys: true, losingNow: true, erringNow: true, firedNow: true, frame: Screen())
+            messageIsWarning: true, keys: true, losingNow: true, erringNow: true, firedNow: true, screen: Screen())
     }
 
     @Test func noLineIsWiderThanTheTerminalAndTheStatusLeads() {

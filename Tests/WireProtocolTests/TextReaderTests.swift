@@ -23,7 +23,7 @@ import WireProtocol
         var time = startMicros
         while start < bytes.count {
             let end = min(bytes.count, start + chunk)
-            reader.feed(Array(bytes[start..<end]), receivedAtMicros: time) { samples.append($0) }
+            reader.feed(Array(bytes[start..<end]), receivedAt: HostTime(micros: time)) { samples.append($0) }
             start = end
             time += 10
         }
@@ -51,8 +51,8 @@ import WireProtocol
         var reader = I2CDevLibReader()
         let line = Array("a/g:\t1\t2\t3\t4\t5\t6\r\n".utf8)
         var times: [UInt64] = []
-        reader.feed(Array(line[0..<10]), receivedAtMicros: 100) { times.append($0.timeMicros) }
-        reader.feed(Array(line[10...]) + line, receivedAtMicros: 250) { times.append($0.timeMicros) }
+        reader.feed(Array(line[0..<10]), receivedAt: HostTime(micros: 100)) { times.append($0.timeMicros) }
+        reader.feed(Array(line[10...]) + line, receivedAt: HostTime(micros: 250)) { times.append($0.timeMicros) }
         #expect(times == [250, 250])
     }
 

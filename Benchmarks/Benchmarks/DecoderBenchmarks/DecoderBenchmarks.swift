@@ -108,7 +108,7 @@ let benchmarks: @Sendable () -> Void = {
             var reader = I2CDevLibReader()
             var checksum = 0
             text.withUnsafeBytes { bytes in
-                reader.feed(bytes, receivedAtMicros: 0) { checksum &+= Int($0.raw.accel.z) }
+                reader.feed(bytes, receivedAt: .zero) { checksum &+= Int($0.raw.accel.z) }
             }
             precondition(reader.counters.samples == UInt64(framesPerStream))
             blackHole(checksum)

@@ -43,7 +43,7 @@ final class Board {
     /// Reads until a 0x00 (the end of one frame; COBS frames hold no other zero).
     func readFrame() {
         while true {
-            _ = try! pty.master.waitReadable(timeoutMicros: 5_000_000)
+            _ = try! pty.master.waitReadable(timeout: .seconds(5))
             let n = inbox.withUnsafeMutableBytes { try! pty.master.read(into: $0) }
             if inbox[0..<n].contains(0) { return }
         }
@@ -120,7 +120,7 @@ final class EchoLoop: MeasuredLoop, @unchecked Sendable {
             var buffer = [UInt8](repeating: 0, count: 4096)
             let reply = [UInt8](repeating: 0x41, count: 14) + [0]
             loop: while true {
-                switch try! transport.wait(timeoutMicros: -1, orWakeUp: stop.readEnd) {
+                switch try! transport.wait(timeout: nil, orWakeUp: stop.readEnd) {
                 case .wokenUp: break loop
                 case .timedOut: continue
                 case .readable:
@@ -195,12 +195,12 @@ let benchmarks: @Sendable () -> Void = {
         var ticks = 0
         sessionStream.withUnsafeBytes { bytes in
             // Detection outside the measurement: its buffer is the only allocation.
-            session.receive(UnsafeRawBufferPointer(rebasing: bytes[0..<64]), atHostMicros: 0) { _ in }
+            session.receive(UnsafeRawBufferPointer(rebasing: bytes[0..<64]), at: .zero) { _ in }
             benchmark.startMeasurement()
             var start = 64
             while start < bytes.count {
                 let end = min(bytes.count, start + 64)
-                session.receive(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), atHostMicros: 0) { event in
+                session.receive(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), at: .zero) { event in
                     if case .tick(_, let wire) = event { ticks += wire.count }
                 }
                 start = end

@@ -5,6 +5,7 @@
 import Benchmark
 import Foundation
 import TiltCore
+import TiltMotion
 import TiltPhysics
 
 /// A wandering hand with a pull into the ribbon, sampled at 1 kHz: pitch swings
@@ -12,13 +13,11 @@ import TiltPhysics
 func samples(count: Int, periodMicros: UInt64) -> [TimedSample] {
     (0..<count).map { i in
         let t = Double(UInt64(i) * periodMicros) / 1e6
-        let pitch = (60 + 25 * sin(2 * .pi * t / 0.7)) * .pi / 180
-        let roll = (10 * sin(2 * .pi * t / 0.5)) * .pi / 180
-        let g = (sin(roll), -sin(pitch) * cos(roll), -cos(pitch) * cos(roll))
-        func counts(_ v: Double) -> Int16 { Int16((-v * 16384).rounded()) }
+        // 60° ± 25° from face-up (the host's convention) is 30° ∓ 25° back (`Pose`'s).
+        let pose = Pose(back: 30 - 25 * sin(2 * .pi * t / 0.7), right: 10 * sin(2 * .pi * t / 0.5))
         return TimedSample(
             timeMicros: UInt64(i) * periodMicros, sequence: UInt8(truncatingIfNeeded: i),
-            raw: RawSample(accel: Axes3(x: counts(g.0), y: counts(g.1), z: counts(g.2))))
+            raw: RawSample(accel: pose.accelCounts()))
     }
 }
 

@@ -21,23 +21,23 @@ let benchmarks: @Sendable () -> Void = {
 
     // Unaligned rows (vy % 8 != 0) and the ribbon on screen: the slowest path.
     Benchmark("ScreenRenderer.render, unaligned rows, ribbon on screen") { benchmark in
-        var frame = Screen()
+        var screen = Screen()
         benchmark.startMeasurement()
         for i in benchmark.scaledIterations {
             let step = UInt16(truncatingIfNeeded: i)
             renderer.render(viewportX: step &* 3, viewportY: 5 &+ step, ribbonX: (step &* 3) &+ 60,
-                            ribbonBottom: 5 &+ step &+ 40, into: &frame)
-            blackHole(frame.bytes[Int(step) & 1023])
+                            ribbonBottom: 5 &+ step &+ 40, into: &screen)
+            blackHole(screen.bytes[Int(step) & 1023])
         }
     }
 
     Benchmark("ScreenRenderer.render, page-aligned rows, no ribbon") { benchmark in
-        var frame = Screen()
+        var screen = Screen()
         benchmark.startMeasurement()
         for i in benchmark.scaledIterations {
             let step = UInt16(truncatingIfNeeded: i)
-            renderer.render(viewportX: step, viewportY: 8 &* (step & 31), ribbonX: 0, ribbonBottom: 0, into: &frame)
-            blackHole(frame.bytes[Int(step) & 1023])
+            renderer.render(viewportX: step, viewportY: 8 &* (step & 31), ribbonX: 0, ribbonBottom: 0, into: &screen)
+            blackHole(screen.bytes[Int(step) & 1023])
         }
     }
 }

@@ -86,7 +86,7 @@ let benchmarks: @Sendable () -> Void = {
             out.withUnsafeBytes { try! host.write($0) }
             var got = 0
             while got < reply {
-                _ = try! host.waitReadable(timeoutMicros: 5_000_000)
+                _ = try! host.waitReadable(timeout: .seconds(5))
                 got += inbox.withUnsafeMutableBytes { try! host.read(into: $0) }
             }
         }

@@ -116,11 +116,11 @@ func checkFrameDecoder(_ bytes: UnsafeRawBufferPointer) {
 func checkTextReader<Format>(_ type: TextSampleReader<Format>.Type, _ bytes: UnsafeRawBufferPointer) {
     var whole = TextSampleReader<Format>()
     var wholeSamples: [TimedSample] = []
-    whole.feed(bytes, receivedAtMicros: 1) { wholeSamples.append($0) }
+    whole.feed(bytes, receivedAt: HostTime(micros: 1)) { wholeSamples.append($0) }
 
     var chunked = TextSampleReader<Format>()
     var chunkedSamples: [TimedSample] = []
-    feedInChunks(bytes) { chunk in chunked.feed(chunk, receivedAtMicros: 1) { chunkedSamples.append($0) } }
+    feedInChunks(bytes) { chunk in chunked.feed(chunk, receivedAt: HostTime(micros: 1)) { chunkedSamples.append($0) } }
 
     require(wholeSamples == chunkedSamples, "chunking changed the samples")
     require(whole.counters == chunked.counters, "chunking changed the counters")

@@ -53,7 +53,7 @@ func read(_ input: [UInt8], chunk: Int) -> (seen: [Seen], leftover: Int?, error:
             while start < bytes.count {
                 let end = min(bytes.count, start + chunk)
                 try reader.feed(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) {
-                    seen.append(Seen(direction: $0.direction.rawValue, hostMicros: $0.hostMicros, offset: $0.offset, bytes: Array($0.bytes)))
+                    seen.append(Seen(direction: $0.direction.rawValue, hostMicros: $0.hostTime.micros, offset: $0.offset, bytes: Array($0.bytes)))
                 }
                 start = end
             }

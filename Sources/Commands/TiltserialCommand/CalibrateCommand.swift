@@ -86,9 +86,9 @@ struct Calibrate: TiltserialSubcommand {
             if ending != nil { context.stop.wake() }
         }
         var sinks = output.sinks
-        sinks.onBytes = { bytes, hostMicros in
+        sinks.onBytes = { bytes, receivedAt in
             guard ending == nil else { return }
-            feed.receive(bytes, atHostMicros: hostMicros) { event in
+            feed.receive(bytes, at: receivedAt) { event in
                 switch event {
                 case .hello: calibration.linkRestarted()
                 case .sample(let timed, let sample): calibration.take(sample.accel, atMicros: timed.timeMicros, progress)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SerialIO
 
 /// A child we started, with a pidfd (Linux 5.3+, glibc 2.36's `pidfd_open`):
 /// a descriptor that becomes readable when the child exits, so waiting for
@@ -39,9 +40,10 @@ struct ChildProcess {
         if kill(-pid, signal) != 0 { _ = kill(pid, signal) }
     }
 
-    /// Waits until one of `children` may have ended or `timeoutMicros` passed.
+    /// Waits until one of `children` may have ended or `timeout` passed.
     /// Without pidfds it naps 10 ms instead (bounded, never a busy spin).
-    static func waitForAnExit(_ children: [ChildProcess], timeoutMicros: Int) {
+    static func waitForAnExit(_ children: [ChildProcess], timeout: Duration) {
+        let timeoutMicros = Int(clamping: timeout.wholeMicros)
         guard timeoutMicros > 0 else { return }
         var fds = children.map { pollfd(fd: $0.exitDescriptor, events: Int16(POLLIN), revents: 0) }
         if fds.contains(where: { $0.fd < 0 }) {

@@ -39,12 +39,13 @@ final class Condition: @unchecked Sendable {
         pthread_cond_broadcast(condition)
     }
 
-    /// Waits, the mutex held, until `predicate` holds (true) or `seconds` have passed (false).
-    func wait(seconds: Double, until predicate: () -> Bool) -> Bool {
+    /// Waits, the mutex held, until `predicate` holds (true) or `timeout` has passed (false).
+    func wait(timeout: Duration, until predicate: () -> Bool) -> Bool {
         var deadline = timespec()
         clock_gettime(CLOCK_MONOTONIC, &deadline)
-        let nanos = Int(deadline.tv_nsec) + Int(max(0, seconds).truncatingRemainder(dividingBy: 1) * 1e9)
-        deadline.tv_sec += Int(max(0, seconds)) + nanos / 1_000_000_000
+        let (seconds, attoseconds) = max(timeout, .zero).components
+        let nanos = Int(deadline.tv_nsec) + Int(attoseconds / 1_000_000_000)
+        deadline.tv_sec += Int(seconds) + nanos / 1_000_000_000
         deadline.tv_nsec = nanos % 1_000_000_000
         return withLock {
             while !predicate() {

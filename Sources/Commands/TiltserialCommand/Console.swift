@@ -100,9 +100,9 @@ public final class CapturedConsole: Sendable {
     /// Everything written to stderr so far.
     public var err: String { storage.condition.withLock { storage.err } }
 
-    /// Waits until `predicate(out, err)` holds; false after `seconds`.
-    public func waitFor(seconds: Double, _ predicate: (String, String) -> Bool) -> Bool {
-        storage.condition.wait(seconds: seconds) { predicate(storage.out, storage.err) }
+    /// Waits until `predicate(out, err)` holds; false after `timeout`.
+    public func waitFor(timeout: Duration, _ predicate: (String, String) -> Bool) -> Bool {
+        storage.condition.wait(timeout: timeout) { predicate(storage.out, storage.err) }
     }
 }
 

@@ -15,9 +15,9 @@ final class EmulatorProcess {
     let serialPath: String
     private let output: CInt
 
-    /// Starts `tiltsim ARGUMENTS` and waits (at most `timeoutSeconds`) for the
+    /// Starts `tiltsim ARGUMENTS` and waits (at most `timeout`) for the
     /// pty path it prints first.
-    init(arguments: [String], timeoutSeconds: Int = 120) throws(Failure) {
+    init(arguments: [String], timeout: Duration = .seconds(120)) throws(Failure) {
         let program = Self.locate()
         var pipeEnds: [CInt] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else {
@@ -56,21 +56,21 @@ final class EmulatorProcess {
         }
         child = ChildProcess(pid: pid)
         output = pipeEnds[0]
-        serialPath = Self.firstLine(output, timeoutSeconds: timeoutSeconds) ?? ""
+        serialPath = Self.firstLine(output, timeout: timeout) ?? ""
         if serialPath.isEmpty {
             stop()
             let ended = stoppedEarly
             throw Failure(.emulatorFailed, ended
                 ? "tiltsim stopped before it opened a port; its message is above"
-                : "tiltsim printed no port within \(timeoutSeconds) s; its messages are above")
+                : "tiltsim printed no port within \(timeout.components.seconds) s; its messages are above")
         }
     }
 
     deinit { stop() }
 
     /// Ends tiltsim as Ctrl-C would (it writes its --png then), and reaps it;
-    /// SIGKILL if it has not ended within `graceSeconds`. Idempotent.
-    func stop(graceSeconds: Int = 10) {
+    /// SIGKILL if it has not ended within `grace`. Idempotent.
+    func stop(grace: Duration = .seconds(10)) {
         guard !stopped else { return }
         stopped = true
         if let ending = child.reapIfEnded() {
@@ -80,16 +80,16 @@ final class EmulatorProcess {
             return
         }
         child.send(SIGINT)
-        let deadline = MonotonicClock.micros() + UInt64(graceSeconds) * 1_000_000
+        let deadline = MonotonicClock.deadline(after: grace)
         while child.reapIfEnded() == nil {
-            let now = MonotonicClock.micros()
+            let now = MonotonicClock.now()
             if now >= deadline {
                 child.send(SIGKILL)
                 var status: Int32 = 0
                 _ = waitpid(child.pid, &status, 0)
                 break
             }
-            ChildProcess.waitForAnExit([child], timeoutMicros: Int(deadline - now))
+            ChildProcess.waitForAnExit([child], timeout: .microseconds(deadline.micros(since: now)))
         }
         close(output)
     }
@@ -111,16 +111,16 @@ final class EmulatorProcess {
         return "tiltsim"
     }
 
-    /// The first line on `fd`, waiting at most `timeoutSeconds`; nil at EOF or timeout.
-    static func firstLine(_ fd: CInt, timeoutSeconds: Int) -> String? {
+    /// The first line on `fd`, waiting at most `timeout`; nil at EOF or timeout.
+    static func firstLine(_ fd: CInt, timeout: Duration) -> String? {
         var line: [UInt8] = []
-        let deadline = MonotonicClock.micros() + UInt64(timeoutSeconds) * 1_000_000
+        let deadline = MonotonicClock.deadline(after: timeout)
         var byte: UInt8 = 0
         while line.count < 4096 {
-            let now = MonotonicClock.micros()
+            let now = MonotonicClock.now()
             guard now < deadline else { return nil }
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, Int32(clamping: (deadline - now) / 1000 + 1))
+            let ready = poll(&descriptor, 1, Int32(clamping: deadline.micros(since: now) / 1000 + 1))
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0 else { return nil }
             let n = read(fd, &byte, 1)

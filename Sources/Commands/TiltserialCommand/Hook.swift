@@ -1,7 +1,5 @@
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 import SerialIO
 
@@ -131,21 +129,21 @@ public final class Hook {
         }
     }
 
-    /// At exit: gives the running hooks `patienceMicros` to end by themselves,
+    /// At exit: gives the running hooks `patience` to end by themselves,
     /// then sends SIGTERM to their process groups, and SIGKILL to what is left
-    /// after `graceMicros`. Waiting is a poll on pidfds (see `ChildProcess`),
+    /// after `grace`. Waiting is a poll on pidfds (see `ChildProcess`),
     /// never a busy loop; the whole call is bounded by patience + grace + 2 s.
     @discardableResult
-    public func finish(patienceMicros: Int = 500_000, graceMicros: Int = 500_000) -> HookShutdown {
+    public func finish(patience: Duration = .milliseconds(500), grace: Duration = .milliseconds(500)) -> HookShutdown {
         var shutdown = HookShutdown()
         reap()
         let atStart = children.count
-        waitForRunning(micros: patienceMicros)
+        waitForRunning(for: patience)
         shutdown.endedInTime = atStart - children.count
-        for (signal, wait) in [(SIGTERM, graceMicros), (SIGKILL, 2_000_000)] where !children.isEmpty {
+        for (signal, wait) in [(SIGTERM, grace), (SIGKILL, .seconds(2))] where !children.isEmpty {
             let before = children.count
             children.forEach { $0.send(signal) }
-            waitForRunning(micros: wait, countingFailures: false)
+            waitForRunning(for: wait, countingFailures: false)
             if signal == SIGTERM { shutdown.terminated = before - children.count } else { shutdown.killed = before - children.count }
         }
         shutdown.stillRunning = children.count  // stuck in the kernel even after SIGKILL
@@ -153,13 +151,13 @@ public final class Hook {
         return shutdown
     }
 
-    private func waitForRunning(micros: Int, countingFailures: Bool = true) {
-        let deadline = monotonicMicros() + micros
+    private func waitForRunning(for span: Duration, countingFailures: Bool = true) {
+        let deadline = MonotonicClock.deadline(after: span)
         while true {
             if countingFailures { reap() } else { children.removeAll { $0.reapIfEnded() != nil } }
-            let left = deadline - monotonicMicros()
-            if children.isEmpty || left <= 0 { return }
-            ChildProcess.waitForAnExit(children, timeoutMicros: left)
+            let now = MonotonicClock.now()
+            if children.isEmpty || now >= deadline { return }
+            ChildProcess.waitForAnExit(children, timeout: .microseconds(deadline.micros(since: now)))
         }
     }
 
@@ -233,4 +231,3 @@ public struct HookShutdown: Sendable, Equatable {
     public init() {}
 }
 
-private func monotonicMicros() -> Int { Int(MonotonicClock.micros()) }

@@ -1,4 +1,5 @@
 import SerialIO
+import TiltCore
 import TiltPhysics
 import TiltPipeline
 
@@ -49,9 +50,9 @@ public struct HostSinks {
     public var onRefresh: (HostSnapshot) -> Void
     /// A hook to start (`--on-pull`).
     public var onHook: (HookRequest) -> Void
-    /// Every chunk read from the board, with the run's host time (µs), just
+    /// Every chunk read from the board, with the run's host time, just
     /// before the driver digests it (`calibrate` reads the samples from it).
-    public var onBytes: (UnsafeRawBufferPointer, UInt64) -> Void
+    public var onBytes: (UnsafeRawBufferPointer, HostTime) -> Void
 
     /// Sinks that drop what they are given unless a closure is passed.
     public init(
@@ -59,7 +60,7 @@ public struct HostSinks {
         onStatus: @escaping (HostStatus) -> Void = { _ in },
         onRefresh: @escaping (HostSnapshot) -> Void = { _ in },
         onHook: @escaping (HookRequest) -> Void = { _ in },
-        onBytes: @escaping (UnsafeRawBufferPointer, UInt64) -> Void = { _, _ in }
+        onBytes: @escaping (UnsafeRawBufferPointer, HostTime) -> Void = { _, _ in }
     ) {
         self.onEvent = onEvent
         self.onStatus = onStatus

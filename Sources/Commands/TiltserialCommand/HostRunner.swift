@@ -32,9 +32,9 @@ public final class HostRunner {
     var driver: HostDriver
     var sinks: HostSinks
     var recorder: RecordingWriter?
-    let clock: @Sendable () -> UInt64
+    let clock: @Sendable () -> HostTime
     let openPort: (HostRunOptions) throws(SerialError) -> any SerialTransport
-    var origin: UInt64 = 0
+    var origin = HostTime.zero
 
     // What the actions left for the loop to do once the driver call returned
     // (the driver may not be re-entered from inside its own emit).
@@ -57,11 +57,11 @@ public final class HostRunner {
 
     /// - Parameters:
     ///   - art: the content tile and ribbon (default: the shipped assets).
-    ///   - clock: monotonic µs (default: CLOCK_MONOTONIC).
+    ///   - clock: the monotonic clock (default: `MonotonicClock.now`, CLOCK_MONOTONIC).
     ///   - open: opens `options.port` (default: `SerialPort.open` with the settings' baud and DTR).
     public init(
         options: HostRunOptions, sinks: HostSinks, art: TiltAssets.Art? = nil,
-        clock: @escaping @Sendable () -> UInt64 = MonotonicClock.micros,
+        clock: @escaping @Sendable () -> HostTime = MonotonicClock.now,
         open: @escaping (HostRunOptions) throws(SerialError) -> any SerialTransport = HostRunner.openByName
     ) throws(Failure) {
         self.options = options
@@ -87,7 +87,7 @@ public final class HostRunner {
     }
 
     /// The run clock's time at the last `tick()`.
-    var lastNow: UInt64 = 0
+    var lastNow = HostTime.zero
 
     /// Runs until `stop` is woken (returns the summary) or a failure ends it
     /// (the thrown `Failure` carries the summary so far).
@@ -119,7 +119,7 @@ public final class HostRunner {
             case .done:
                 break
             case .sleep(let until):
-                let woken = waitForWakeUp(stop.readEnd.rawValue, timeoutMicros: Int(clamping: until > start ? until - start : 0))
+                let woken = waitForWakeUp(stop.readEnd.rawValue, timeout: Self.span(from: start, to: until))
                 if woken {
                     wokenUp(&driver, stop)
                 } else {
@@ -129,7 +129,7 @@ public final class HostRunner {
                     if !pendingGone && !stopping { driver.timePassed(at: tick()) { perform($0) } }
                 }
             case .port(let until):
-                waitOnPort(&driver, until: until > start ? until - start : 0, stop: stop, buffer: buffer)
+                waitOnPort(&driver, for: Self.span(from: start, to: until), stop: stop, buffer: buffer)
             }
             settle(&driver)
         }
@@ -142,17 +142,24 @@ public final class HostRunner {
         return summary
     }
 
-    /// Reads the clock once; actions performed until the next read use this time.
-    func tick() -> UInt64 {
-        lastNow = clock() &- origin
+    /// Reads the clock once; actions performed until the next read use this
+    /// time, counted from the run's start (as a recording stores it).
+    func tick() -> HostTime {
+        lastNow = HostTime(micros: clock().micros(since: origin))
         return lastNow
     }
 
-    /// One wait on the port and the stop pipe; reads everything waiting.
-    func waitOnPort(_ driver: inout HostDriver, until micros: UInt64, stop: WakeUpPipe, buffer: UnsafeMutableRawBufferPointer) {
+    /// How long to wait from `start` until the driver's deadline (zero when it has passed):
+    /// where the driver's host µs become the edges' `Duration`.
+    static func span(from start: HostTime, to until: HostTime) -> Duration {
+        .microseconds(until > start ? Int64(clamping: until.micros(since: start)) : 0)
+    }
+
+    /// One wait on the port and the stop pipe, at most `span`; reads everything waiting.
+    func waitOnPort(_ driver: inout HostDriver, for span: Duration, stop: WakeUpPipe, buffer: UnsafeMutableRawBufferPointer) {
         guard let transport else { return }
         do {
-            switch try transport.wait(timeoutMicros: Int(clamping: micros), orWakeUp: stop.readEnd) {
+            switch try transport.wait(timeout: span, orWakeUp: stop.readEnd) {
             case .wokenUp:
                 wokenUp(&driver, stop)
                 return

@@ -107,6 +107,6 @@ final class LiveView {
             reading: s.lastSample.map { SensorReading($0.raw, converter: s.converter, format: s.format) },
             history: history, message: message, messageIsWarning: messageIsWarning, keys: keys != nil,
             losingNow: recent(grew.lost, 2_000_000), erringNow: recent(grew.errors, 2_000_000),
-            firedNow: recent(grew.fires, 1_500_000), frame: mirror.screen)
+            firedNow: recent(grew.fires, 1_500_000), screen: mirror.screen)
     }
 }

@@ -40,7 +40,7 @@ struct Monitor: TiltserialSubcommand {
     var hello = false
 
     /// A line that stops arriving part way is shown after this much quiet.
-    static let idleMicros = 200_000
+    static let idle = Duration.milliseconds(200)
 
     func execute(_ context: CommandContext) throws(Failure) {
         let (baud, dtr) = try serialSettings()
@@ -80,8 +80,8 @@ struct Monitor: TiltserialSubcommand {
         }
         do throws(SerialError) {
             while true {
-                let timeout = reader.pendingByteCount > 0 ? Self.idleMicros : -1
-                switch try transport.wait(timeoutMicros: timeout, orWakeUp: context.stop.readEnd) {
+                let timeout = reader.pendingByteCount > 0 ? Self.idle : nil
+                switch try transport.wait(timeout: timeout, orWakeUp: context.stop.readEnd) {
                 case .wokenUp:
                     return
                 case .timedOut:

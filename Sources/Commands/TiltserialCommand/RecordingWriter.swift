@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import TiltCore
 import TiltPipeline
 
 /// Writes `--record` records to a file as they happen (format: TiltPipeline.Recording).
@@ -79,9 +80,9 @@ final class RecordingWriter {
 
     /// Appends one record (several when `bytes` is over 65535 bytes). The
     /// first record from the board renames the temporary file into place.
-    func append(_ bytes: UnsafeRawBufferPointer, _ direction: Recording.Direction, at hostMicros: UInt64) {
+    func append(_ bytes: UnsafeRawBufferPointer, _ direction: Recording.Direction, at time: HostTime) {
         buffer.removeAll(keepingCapacity: true)
-        Recording.append(bytes, direction: direction, hostMicros: hostMicros, to: &buffer)
+        Recording.append(bytes, direction: direction, at: time, to: &buffer)
         records += 1
         guard fd >= 0, !failed else {
             recordsNotWritten += 1

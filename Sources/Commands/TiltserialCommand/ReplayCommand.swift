@@ -13,7 +13,7 @@ struct Replay: TiltserialSubcommand {
     @Argument(help: "A recording made with --record, or a .csv of samples.")
     var file: String
 
-    @Option(help: ArgumentHelp("Write the board's final display frame as a PNG.", valueName: "FILE.png"))
+    @Option(help: ArgumentHelp("Write the board's final screen as a PNG.", valueName: "FILE.png"))
     var render: String?
 
     @OptionGroup var settings: SettingsOptions
@@ -62,17 +62,17 @@ struct Replay: TiltserialSubcommand {
                             return
                         }
                         try recording.feed(block) { record in
-                            duration = record.hostMicros
+                            duration = record.hostTime.micros
                             if !opened {
-                                driver.portOpened(at: record.hostMicros, perform)
+                                driver.portOpened(at: record.hostTime, perform)
                                 opened = true
                             }
                             guard !driver.isFinished else { return }
                             switch record.direction {
-                            case .linkRestarted: driver.linkRestarted(at: record.hostMicros)
-                            case .recalibrated: driver.recalibrate(at: record.hostMicros, perform)
+                            case .linkRestarted: driver.linkRestarted(at: record.hostTime)
+                            case .recalibrated: driver.recalibrate(at: record.hostTime, perform)
                             case .toBoard: break
-                            case .fromBoard: driver.received(record.bytes, at: record.hostMicros, perform)
+                            case .fromBoard: driver.received(record.bytes, at: record.hostTime, perform)
                             }
                         }
                         if driver.isFinished { done = true }

@@ -21,7 +21,7 @@ struct ViewModel {
     var erringNow = false
     var firedNow = false
     /// What the board shows.
-    var frame: Screen
+    var screen: Screen
 }
 
 /// The live view as lines of text for a layout: pure, so every size can be
@@ -106,7 +106,7 @@ enum ViewScreen {
         guard let density else { return [] }
         let rule = String(repeating: "─", count: density.columns)
         var lines = [StyledLine("┌" + rule + "┐")]
-        for row in density.lines(m.frame) { lines.append(StyledLine("│" + row + "│")) }
+        for row in density.lines(m.screen) { lines.append(StyledLine("│" + row + "│")) }
         lines.append(StyledLine("└" + rule + "┘"))
         return lines
     }

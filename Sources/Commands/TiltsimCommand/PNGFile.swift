@@ -19,8 +19,8 @@ enum PNGFile {
     }
 
     /// `lit`: the gray level of a lit pixel (the display's contrast as brightness).
-    static func write(_ frame: Screen, to path: String, scale: Int = 4, lit: UInt8 = 0xFF) throws(TiltsimFailure) {
-        let bytes = PNGEncoder.encode(frame, scale: scale, lit: lit)
+    static func write(_ screen: Screen, to path: String, scale: Int = 4, lit: UInt8 = 0xFF) throws(TiltsimFailure) {
+        let bytes = PNGEncoder.encode(screen, scale: scale, lit: lit)
         let temporary = path + ".tmp"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)), rename(temporary, path) == 0 else {
             unlink(temporary)

@@ -123,9 +123,9 @@ struct RunSketch: ParsableCommand {
             case .serial(let bytes):
                 if !quiet { FileHandle.standardOutput.write(Data(bytes)) }
                 log?.write(bytes)
-            case .screen(let name, let frame, let brightness, let micros):
+            case .screen(let name, let screen, let brightness, let micros):
                 do throws(TiltsimFailure) {
-                    try PNGFile.write(frame, to: name, lit: brightness)
+                    try PNGFile.write(screen, to: name, lit: brightness)
                     say("\(SketchRun.seconds(micros)): saved the screen to \(name)")
                 } catch {
                     writeFailure = writeFailure ?? error

@@ -121,7 +121,7 @@ struct ScenarioFile {
             case "expect-screen":
                 let path = resolve(try string(value, at + "expect-screen"))
                 let reference = try ReferenceScreen.load(path)
-                result.steps.append(.expectScreen(name: path, frame: reference.screen, brightness: reference.brightness))
+                result.steps.append(.expectScreen(name: path, screen: reference.screen, brightness: reference.brightness))
             default:
                 let path = try motionPath(action, value, at)
                 result.steps.append(.setMotion(Motion(path, noise: noise > 0

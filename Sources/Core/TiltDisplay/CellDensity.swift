@@ -24,13 +24,13 @@ public enum CellDensity: String, CaseIterable, Hashable, Sendable {
     /// Cells down for the whole display.
     public var rows: Int { Screen.height / cellPixels.height }
 
-    /// The frame as `rows` lines of `columns` characters, top first, no line
+    /// The screen as `rows` lines of `columns` characters, top first, no line
     /// terminators. A cell with no lit pixel is a space.
-    public func lines(_ frame: Screen) -> [String] {
+    public func lines(_ screen: Screen) -> [String] {
         switch self {
-        case .braille: BrailleCells.lines(frame)
-        case .quadrants: QuadrantBlocks.lines(frame)
-        case .halfBlocks: HalfBlocks.lines(frame)
+        case .braille: BrailleCells.lines(screen)
+        case .quadrants: QuadrantBlocks.lines(screen)
+        case .halfBlocks: HalfBlocks.lines(screen)
         }
     }
 }

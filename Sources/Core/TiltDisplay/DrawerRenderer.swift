@@ -19,7 +19,7 @@ extension ScreenRenderer {
     /// With `DrawerScene.empty` this is `render(viewportX:viewportY:ribbonX:ribbonBottom:into:)`.
     /// Allocation-free; the same algorithm as the firmware's `tilt_render_span`.
     public func render(
-        viewportX: UInt16, viewportY: UInt16, ribbonX: UInt16, ribbonBottom: UInt16, scene: DrawerScene, into frame: inout Screen
+        viewportX: UInt16, viewportY: UInt16, ribbonX: UInt16, ribbonBottom: UInt16, scene: DrawerScene, into screen: inout Screen
     ) {
         let vx = Int(viewportX), vy = Int(viewportY), rx = Int(ribbonX), rb = Int(ribbonBottom)
         let tileWidth = tile.width, tileHeight = tile.height, tilePages = tile.pageCount
@@ -37,7 +37,7 @@ extension ScreenRenderer {
         items.drawnPages.withUnsafeBufferPointer { itemDrawn in
         // The pins on the current page: (item, icon row at the page's top bit, display column of the icon's left).
         withUnsafeTemporaryAllocation(of: (Int, Int, Int).self, capacity: DrawerScene.pinSlots) { onPage in
-        frame.bytes.withUnsafeMutableBufferPointer { out in
+        screen.bytes.withUnsafeMutableBufferPointer { out in
             for page in 0..<Screen.pageCount {
                 let top = vy + page * 8                       // content row of the page's top bit
                 let tileRow = top % tileHeight

@@ -1,14 +1,14 @@
 /// A minimal PNG writer: 8-bit grayscale, no filtering, zlib stream of stored
-/// (uncompressed) deflate blocks. Enough for snapshots of 128 × 64 frames.
+/// (uncompressed) deflate blocks. Enough for snapshots of 128 × 64 screens.
 public enum PNGEncoder {
-    /// A frame as PNG bytes, each pixel drawn as a `scale` × `scale` square
+    /// A screen as PNG bytes, each pixel drawn as a `scale` × `scale` square
     /// (lit = gray level `lit`, white by default; dark = black). Scale is clamped to 1...16.
-    public static func encode(_ frame: Screen, scale: Int = 1, lit: UInt8 = 0xFF) -> [UInt8] {
+    public static func encode(_ screen: Screen, scale: Int = 1, lit: UInt8 = 0xFF) -> [UInt8] {
         let s = min(max(scale, 1), 16)
         let width = Screen.width * s, height = Screen.height * s
         var gray = [UInt8](repeating: 0, count: width * height)
         for y in 0..<height {
-            for x in 0..<width where frame[x / s, y / s] { gray[y * width + x] = lit }
+            for x in 0..<width where screen[x / s, y / s] { gray[y * width + x] = lit }
         }
         return encodeGray(width: width, height: height, pixels: gray)!
     }

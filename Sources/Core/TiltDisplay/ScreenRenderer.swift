@@ -21,14 +21,14 @@ public struct ScreenRenderer: Hashable, Sendable {
     /// Renders one screen. The inputs are the OFFSETS fields, in content pixels:
     /// viewport x/y (content pixel at the display's top-left corner), ribbon x (the
     /// art's left column) and ribbon bottom (one past the art's last row; 0 hides it).
-    public func render(viewportX: UInt16, viewportY: UInt16, ribbonX: UInt16, ribbonBottom: UInt16, into frame: inout Screen) {
+    public func render(viewportX: UInt16, viewportY: UInt16, ribbonX: UInt16, ribbonBottom: UInt16, into screen: inout Screen) {
         let vx = Int(viewportX), vy = Int(viewportY), rx = Int(ribbonX), rb = Int(ribbonBottom)
         let tileWidth = tile.width, tileHeight = tile.height, tilePages = tile.pageCount
         let ribbonWidth = ribbon.width, ribbonHeight = ribbon.height, ribbonPages = ribbon.pageCount
         tile.pageBytes.withUnsafeBufferPointer { tileBytes in
         ribbon.drawnPages.withUnsafeBufferPointer { drawn in
         ribbon.litPages.withUnsafeBufferPointer { lit in
-        frame.bytes.withUnsafeMutableBufferPointer { out in
+        screen.bytes.withUnsafeMutableBufferPointer { out in
             for page in 0..<Screen.pageCount {
                 let top = vy + page * 8                       // content row of the page's top bit
                 let tileRow = top % tileHeight

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import TiltCore
 
 /// How the board is held, as angles a person can picture.
@@ -66,9 +69,3 @@ public struct Pose: Hashable, Sendable {
         Int16(max(-32768, min(32767, (g * 16384).rounded())))
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A rotation as a unit quaternion (w, x, y, z): the board's orientation, the
 /// sensor frame turned into the world frame (z up), as the MPU-6050's DMP
 /// reports it.
@@ -63,9 +67,3 @@ public struct Quaternion: Hashable, Sendable {
         self.init(w: s, x: uy / (2 * s), y: -ux / (2 * s), z: 0)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import TiltCore
 
 /// White sensor noise at the MPU-6050 datasheet's noise densities, from a seeded
@@ -45,9 +48,3 @@ public struct SensorNoise: Hashable, Sendable {
         return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

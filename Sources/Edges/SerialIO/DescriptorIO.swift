@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import SystemPackage
+import TiltCore
 
 /// The read/write discipline both transports share, over any "raw" read and write
 /// (plain read(2)/write(2) for ptys, libserialport's non-blocking calls for ports).
@@ -16,7 +17,7 @@ import SystemPackage
 struct DescriptorIO: Sendable {
     let fd: CInt
     let name: String
-    let writeTimeoutMicros: Int
+    let writeTimeout: Duration
 
     func read(
         into buffer: UnsafeMutableRawBufferPointer,
@@ -51,7 +52,7 @@ struct DescriptorIO: Sendable {
         raw: (UnsafeRawBufferPointer) -> Result<Int, Errno>
     ) throws(SerialError) {
         var done = 0
-        var deadline: Int? = nil  // monotonic µs, taken only once we have to wait
+        var deadline: HostTime? = nil  // taken only once we have to wait
         while done < bytes.count {
             let rest = UnsafeRawBufferPointer(rebasing: bytes[done...])
             switch raw(rest) {
@@ -63,11 +64,11 @@ struct DescriptorIO: Sendable {
             case .failure(let e):
                 throw failure(e, "write")
             }
-            let now = Int(MonotonicClock.micros())
-            let end = deadline ?? (now + writeTimeoutMicros)
+            let now = MonotonicClock.now()
+            let end = deadline ?? now + writeTimeout.wholeMicros
             deadline = end
             guard now < end else { throw .writeTimedOut(port: name, written: done, total: bytes.count) }
-            switch pollTwo(fd, .writable, wake: nil, timeoutMicros: end - now) {
+            switch pollTwo(fd, .writable, wake: nil, timeoutMicros: Int(clamping: end.micros(since: now))) {
             case .failure(let e): throw failure(e, "poll")
             case .success(nil): continue
             case .success(let (events, _)?):

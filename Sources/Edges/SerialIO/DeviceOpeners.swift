@@ -5,6 +5,7 @@ import Musl
 #endif
 import CSerialShims
 import SystemPackage
+import TiltCore
 
 /// A process that has a device open.
 public struct DeviceOpener: Sendable, Equatable, CustomStringConvertible {
@@ -30,15 +31,15 @@ public enum DeviceOpeners {
     /// a /dev/serial/by-id link, an emulator's `--link`), found by scanning
     /// /proc/PID/fd and comparing device numbers (`st_rdev`, so any name for the
     /// device matches). Our own process is left out. Processes we may not look
-    /// into are skipped. Bounded: at most `limit` results and `budgetMicros` of
+    /// into are skipped. Bounded: at most `limit` results and `budget` of
     /// scanning (a few ms on a desktop); empty when `path` is no character device.
     ///
     /// For a pseudo-terminal, the process that holds its master (an emulated
     /// board: tiltsim keeps the slave open so the link never hangs up) is the
     /// board side, not another reader, and is left out too.
-    public static func others(of path: String, limit: Int = 8, budgetMicros: UInt64 = 200_000) -> [DeviceOpener] {
+    public static func others(of path: String, limit: Int = 8, budget: Duration = .milliseconds(200)) -> [DeviceOpener] {
         guard let device = characterDevice(path) else { return [] }
-        let found = scan(device: device, includingSelf: false, limit: limit, budgetMicros: budgetMicros)
+        let found = scan(device: device, includingSelf: false, limit: limit, budget: budget)
         guard let index = ptyIndex(device) else { return found }
         return found.filter { !holdsMaster(pid: $0.pid, ptyIndex: index) }
     }
@@ -74,7 +75,7 @@ public enum DeviceOpeners {
         }
         if let other = others(of: path, limit: 1).first { return other.description }
         guard let device = characterDevice(path),
-              let me = scan(device: device, includingSelf: true, limit: 1, budgetMicros: 200_000).first else { return nil }
+              let me = scan(device: device, includingSelf: true, limit: 1, budget: .milliseconds(200)).first else { return nil }
         return "this process (\(me.command), pid \(me.pid))"
     }
 
@@ -102,13 +103,13 @@ public enum DeviceOpeners {
         return st.st_rdev
     }
 
-    private static func scan(device: dev_t, includingSelf: Bool, limit: Int, budgetMicros: UInt64) -> [DeviceOpener] {
-        let deadline = MonotonicClock.micros() + budgetMicros
+    private static func scan(device: dev_t, includingSelf: Bool, limit: Int, budget: Duration) -> [DeviceOpener] {
+        let deadline = MonotonicClock.deadline(after: budget)
         let me = getpid()
         var found: [DeviceOpener] = []
         guard let proc = opendir("/proc") else { return [] }
         defer { closedir(proc) }
-        while found.count < limit, MonotonicClock.micros() < deadline, let entry = readdir(proc) {
+        while found.count < limit, MonotonicClock.now() < deadline, let entry = readdir(proc) {
             guard let pid = pid_t(entryName(entry)), includingSelf || pid != me,
                   has(pid: pid, device: device) else { continue }
             found.append(DeviceOpener(pid: pid, command: readSmallFile("/proc/\(pid)/comm") ?? "?"))

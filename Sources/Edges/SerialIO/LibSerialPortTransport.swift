@@ -28,7 +28,7 @@ public final class LibSerialPortTransport: SerialTransport {
     private init(port: OpaquePointer, fd: CInt, name: String, options: SerialOptions) {
         self.port = port
         self.name = name
-        self.io = DescriptorIO(fd: fd, name: name, writeTimeoutMicros: options.writeTimeoutMicros)
+        self.io = DescriptorIO(fd: fd, name: name, writeTimeout: options.writeTimeout)
         self.exclusive = options.exclusive
         self.open = Atomic(true)
     }
@@ -132,7 +132,7 @@ public final class LibSerialPortTransport: SerialTransport {
         return try io.read(into: buffer) { buf in result(sp_nonblocking_read(port, buf.baseAddress, buf.count)) }
     }
 
-    /// Writes all of `bytes` with `sp_nonblocking_write`, polling for room for at most `SerialOptions.writeTimeoutMicros`.
+    /// Writes all of `bytes` with `sp_nonblocking_write`, polling for room for at most `SerialOptions.writeTimeout`.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(SerialError) {
         try checkOpen()
         try io.write(bytes) { buf in result(sp_nonblocking_write(port, buf.baseAddress, buf.count)) }

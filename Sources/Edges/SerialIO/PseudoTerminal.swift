@@ -46,9 +46,9 @@ public final class PseudoTerminal: Sendable {
     ///   - keepSlaveOpen: hold a slave descriptor open for the pair's lifetime (see above).
     ///   - link: create a symlink at this path pointing to the slave; an existing
     ///     symlink there is replaced, any other existing file is an error.
-    ///   - writeTimeoutMicros: bound for a master write while the host is not reading.
+    ///   - writeTimeout: bound for a master write while the host is not reading.
     public static func open(
-        keepSlaveOpen: Bool = true, link: String? = nil, writeTimeoutMicros: Int = 2_000_000
+        keepSlaveOpen: Bool = true, link: String? = nil, writeTimeout: Duration = .seconds(2)
     ) throws(SerialError) -> PseudoTerminal {
         var master: CInt = -1
         var slave: CInt = -1
@@ -77,7 +77,7 @@ public final class PseudoTerminal: Sendable {
         if !keepSlaveOpen { _ = Glibc.close(slave) }
         return PseudoTerminal(
             master: TermiosTransport(adopting: FileDescriptor(rawValue: master), name: "\(path) (master)",
-                                     writeTimeoutMicros: writeTimeoutMicros),
+                                     writeTimeout: writeTimeout),
             slavePath: path, linkPath: link, slaveKeeper: keepSlaveOpen ? slave : -1)
     }
 

@@ -26,18 +26,18 @@ public struct SerialOptions: Sendable, Equatable {
     /// Take the port exclusively (flock plus TIOCEXCL); a second opener gets `.portBusy`.
     public var exclusive: Bool
     /// Upper bound for one `write` to complete while the output buffer is full.
-    public var writeTimeoutMicros: Int
+    public var writeTimeout: Duration
     /// Which implementation to use; `.automatic` unless testing.
     public var backend: Backend
 
-    /// Options with the usual defaults: assert DTR, exclusive, writes may wait 2 s (2_000_000 µs), automatic backend.
+    /// Options with the usual defaults: assert DTR, exclusive, writes may wait 2 s, automatic backend.
     public init(
         dtr: DTR = .assert, exclusive: Bool = true,
-        writeTimeoutMicros: Int = 2_000_000, backend: Backend = .automatic
+        writeTimeout: Duration = .seconds(2), backend: Backend = .automatic
     ) {
         self.dtr = dtr
         self.exclusive = exclusive
-        self.writeTimeoutMicros = writeTimeoutMicros
+        self.writeTimeout = writeTimeout
         self.backend = backend
     }
 }

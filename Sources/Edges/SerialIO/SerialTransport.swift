@@ -18,7 +18,7 @@ public enum SerialBuffers: Sendable {
 
 /// An open serial connection: a real port (libserialport) or a pseudo-terminal (termios).
 ///
-/// Reads never block: wait first (`waitReadable` or `wait(timeoutMicros:orWakeUp:)`),
+/// Reads never block: wait first (`waitReadable` or `wait(timeout:orWakeUp:)`),
 /// then `read` until it returns 0 (not until a read comes back short).
 /// Opening discards bytes that arrived before the open (input flush). A vanished device is always reported as
 /// `SerialError.deviceGone` (never as an endless stream of empty reads).
@@ -61,17 +61,20 @@ public protocol SerialTransport: AnyObject, Sendable {
 }
 
 extension SerialTransport {
-    /// Waits until the port is readable (or hung up), at most `timeoutMicros`
-    /// (negative: forever). Returns false on timeout or when a signal interrupted it.
-    public func waitReadable(timeoutMicros: Int) throws(SerialError) -> Bool {
-        try wait(timeoutMicros: timeoutMicros, orWakeUp: nil) == .readable
+    /// Waits until the port is readable (or hung up), at most `timeout` (nil:
+    /// forever; rounded up to whole µs). Returns false on timeout or when a
+    /// signal interrupted it.
+    public func waitReadable(timeout: Duration?) throws(SerialError) -> Bool {
+        try wait(timeout: timeout, orWakeUp: nil) == .readable
     }
 
-    /// Waits until the port is readable, `wake` is readable, or the timeout passes
-    /// (negative: forever). Use a `WakeUpPipe` for Ctrl-C and shutdown. If both are
-    /// ready, `.wokenUp` wins so shutdown is never starved by a chatty port.
-    public func wait(timeoutMicros: Int, orWakeUp wake: FileDescriptor?) throws(SerialError) -> SerialWaitResult {
+    /// Waits until the port is readable, `wake` is readable, or `timeout` passes
+    /// (nil: forever; rounded up to whole µs). Use a `WakeUpPipe` for Ctrl-C and
+    /// shutdown. If both are ready, `.wokenUp` wins so shutdown is never starved
+    /// by a chatty port.
+    public func wait(timeout: Duration?, orWakeUp wake: FileDescriptor?) throws(SerialError) -> SerialWaitResult {
         guard isOpen else { throw .deviceGone(port: name) }
+        let timeoutMicros = timeout.map { Int(clamping: $0.wholeMicros) } ?? -1
         switch pollTwo(fileDescriptor.rawValue, .readable, wake: wake?.rawValue, timeoutMicros: timeoutMicros) {
         case .failure(let e):
             throw e == .badFileDescriptor ? .deviceGone(port: name) : .ioError(port: name, operation: "poll", errno: e)

@@ -22,17 +22,17 @@ public final class TermiosTransport: SerialTransport {
 
     /// Takes ownership of an already open, already configured descriptor (e.g. a pty
     /// master). Sets O_NONBLOCK. `close()` closes it.
-    public init(adopting fd: FileDescriptor, name: String, writeTimeoutMicros: Int = 2_000_000) {
+    public init(adopting fd: FileDescriptor, name: String, writeTimeout: Duration = .seconds(2)) {
         _ = valueOrErrno { fcntl(fd.rawValue, F_SETFL, fcntl(fd.rawValue, F_GETFL) | O_NONBLOCK) }
         self.name = name
-        self.io = DescriptorIO(fd: fd.rawValue, name: name, writeTimeoutMicros: writeTimeoutMicros)
+        self.io = DescriptorIO(fd: fd.rawValue, name: name, writeTimeout: writeTimeout)
         self.exclusive = false
         self.open = Atomic(true)
     }
 
     private init(fd: CInt, name: String, options: SerialOptions) {
         self.name = name
-        self.io = DescriptorIO(fd: fd, name: name, writeTimeoutMicros: options.writeTimeoutMicros)
+        self.io = DescriptorIO(fd: fd, name: name, writeTimeout: options.writeTimeout)
         self.exclusive = options.exclusive
         self.open = Atomic(true)
     }
@@ -122,7 +122,7 @@ public final class TermiosTransport: SerialTransport {
         return try io.read(into: buffer) { buf in valueOrErrno { Glibc.read(fd, buf.baseAddress, buf.count) } }
     }
 
-    /// Writes all of `bytes` with write(2), polling for room for at most `SerialOptions.writeTimeoutMicros`.
+    /// Writes all of `bytes` with write(2), polling for room for at most `SerialOptions.writeTimeout`.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(SerialError) {
         try checkOpen()
         let fd = io.fd

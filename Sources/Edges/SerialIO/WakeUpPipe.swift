@@ -5,14 +5,14 @@ import Musl
 #endif
 import SystemPackage
 
-/// A self-pipe to interrupt `SerialTransport.wait(timeoutMicros:orWakeUp:)` from
+/// A self-pipe to interrupt `SerialTransport.wait(timeout:orWakeUp:)` from
 /// another thread or a signal handler (Ctrl-C, shutdown).
 ///
 /// Both ends are non-blocking and close-on-exec. `wake()` is one write(2) call and
 /// async-signal-safe; a signal handler that cannot capture `self` can write one byte
 /// to `writeEnd.rawValue` itself. Wakes stay pending until `reset()` drains them.
 public final class WakeUpPipe: Sendable {
-    /// Pass this to `wait(timeoutMicros:orWakeUp:)`.
+    /// Pass this to `wait(timeout:orWakeUp:)`.
     public let readEnd: FileDescriptor
     /// Write any byte here to wake the waiter.
     public let writeEnd: FileDescriptor

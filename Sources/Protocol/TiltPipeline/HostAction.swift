@@ -111,11 +111,11 @@ public enum NoValidFramesReason: Hashable, Sendable {
 
 /// How the shell should wait next.
 public enum HostWait: Hashable, Sendable {
-    /// Poll the port and the stop pipe until the host time (µs); read what arrives.
-    case port(untilMicros: UInt64)
+    /// Poll the port and the stop pipe until `until`; read what arrives.
+    case port(until: HostTime)
     /// Leave the port unread (nothing arriving before then can complete a tick,
-    /// or no port is open) and wait on the stop pipe alone until the host time.
-    case sleep(untilMicros: UInt64)
+    /// or no port is open) and wait on the stop pipe alone until `until`.
+    case sleep(until: HostTime)
     /// Nothing more to do: the run finished.
     case done
 }

@@ -1,19 +1,21 @@
+import TiltCore
+
 extension HostDriver {
     /// Host time until which reading can wait: the next tick's board time mapped
     /// to host time with the smallest arrival offset seen lately (the least
     /// delayed sample, so late or batched chunks never push it later), minus the
     /// margin, and no later than `dozeLimitMicros` after the last read (so a
     /// doze is always followed by a read, however many come in a row).
-    func dozeDeadline(at now: UInt64) -> UInt64? {
-        guard let configured = configuration.dozeMarginMicros, let next = session.nextTickMicros,
+    func dozeDeadline(at now: HostTime) -> HostTime? {
+        guard let configured = configuration.dozeMarginMicros, let next = session.nextTick,
               let offset = arrivalOffset.minimum, let limit = dozeLimitMicros else { return nil }
         // At most half a sample period: a 200 µs margin at 10 kHz would wake
         // the loop for two more samples before the one that completes the tick.
         let margin = min(configured, (samplePeriodMicros ?? .max) / 2)
-        let due = Int64(bitPattern: next) &+ offset
+        let due = Int64(bitPattern: next.micros) &+ offset
         let deadline = due &- Int64(clamping: margin)
         guard deadline > 0 else { return nil }
-        return min(UInt64(deadline), lastRead &+ limit)
+        return min(HostTime(micros: UInt64(deadline)), lastRead + limit)
     }
 
     /// A doze shorter than this saves no wake-up, as no sample would arrive
@@ -43,21 +45,21 @@ extension HostDriver {
 /// a doze is sized by what the device really sends.
 struct ByteRateMeter: Sendable, Equatable {
     let windowMicros: UInt64
-    var windowStart: UInt64?
+    var windowStart: HostTime?
     var bytes: UInt64 = 0
     var current: UInt64?
     var previous: UInt64?
 
     init(windowMicros: UInt64) { self.windowMicros = windowMicros }
 
-    mutating func add(_ count: Int, at now: UInt64) {
+    mutating func add(_ count: Int, at now: HostTime) {
         guard let start = windowStart else {
             windowStart = now
             bytes = UInt64(count)
             return
         }
         bytes &+= UInt64(count)
-        let span = now &- start
+        let span = now.micros(since: start)
         if span >= windowMicros {
             previous = current
             current = bytes &* 1_000_000 / span
@@ -82,12 +84,12 @@ struct WindowedMinimum: Sendable, Equatable {
     let windowMicros: UInt64
     var current: Int64?
     var previous: Int64?
-    var windowStart: UInt64 = 0
+    var windowStart = HostTime.zero
 
     init(windowMicros: UInt64) { self.windowMicros = windowMicros }
 
-    mutating func add(_ value: Int64, at now: UInt64) {
-        if now &- windowStart >= windowMicros {
+    mutating func add(_ value: Int64, at now: HostTime) {
+        if now.micros(since: windowStart) >= windowMicros {
             previous = current
             current = nil
             windowStart = now

@@ -8,8 +8,9 @@ import WireProtocol
 /// hook, print this news, finish with this ending); then it waits as
 /// `nextWait(at:)` says. No clock, no I/O: tests drive it in virtual time.
 ///
-/// Times are host µs on any monotonic timeline (the shell's run clock); the
-/// physics still runs on the board's own timestamps inside `HostSession`.
+/// Moments are `HostTime` (the shell's monotonic clock, or a test's virtual
+/// one) and lengths µs; the physics still runs on the board's own timestamps
+/// inside `HostSession`.
 ///
 /// Decisions made here:
 /// - **Hello timeout**: no valid frame within `helloTimeoutMicros` of the first
@@ -73,9 +74,9 @@ public struct HostDriver: Sendable {
         case notOpened
         /// The port is open since `openedAt`. `verified`: the device may be written to.
         /// `heard`: a valid frame arrived since this open.
-        case open(openedAt: UInt64, reopened: Bool, verified: Bool, heard: Bool)
+        case open(openedAt: HostTime, reopened: Bool, verified: Bool, heard: Bool)
         /// Closed after the device vanished; reopen at `reopenAt`, then wait `backoff` more.
-        case closed(reopenAt: UInt64, backoff: UInt64)
+        case closed(reopenAt: HostTime, backoff: UInt64)
         case finished
     }
 
@@ -84,13 +85,13 @@ public struct HostDriver: Sendable {
     /// The pure session it feeds (decoding, physics, frames to send).
     public private(set) var session: HostSession
     var link = Link.notOpened
-    var startMicros: UInt64?
-    var nextRefresh: UInt64 = 0
+    var start: HostTime?
+    var nextRefresh = HostTime.zero
     var silenceReported = false
     var arrivalOffset = WindowedMinimum(windowMicros: 1_000_000)
     var byteRate = ByteRateMeter(windowMicros: 100_000)
     /// When bytes were last read: a doze is measured from here.
-    var lastRead: UInt64 = 0
+    var lastRead = HostTime.zero
     var trouble = TroubleReporter()
 
     /// A driver around `session`, before anything is opened.
@@ -113,12 +114,12 @@ public struct HostDriver: Sendable {
     /// The port opened: the first time, or again after `.openPort`. `verified`:
     /// the shell knows it is the same device as before (e.g. the same USB serial
     /// number); ignored on the first open, which the user chose.
-    public mutating func portOpened(at now: UInt64, verified: Bool = false, _ emit: (HostAction) -> Void) {
+    public mutating func portOpened(at now: HostTime, verified: Bool = false, _ emit: (HostAction) -> Void) {
         guard link != .finished else { return }
         let first = link == .notOpened
         if first {
-            startMicros = now
-            nextRefresh = now &+ configuration.refreshMicros
+            start = now
+            nextRefresh = now + configuration.refreshMicros
             emit(.news(.waitingForBoard))
         } else {
             session.linkRestarted()
@@ -133,14 +134,14 @@ public struct HostDriver: Sendable {
     }
 
     /// Opening (after `.openPort`) failed: try again later, backing off.
-    public mutating func portOpenFailed(at now: UInt64, _ emit: (HostAction) -> Void) {
+    public mutating func portOpenFailed(at now: HostTime, _ emit: (HostAction) -> Void) {
         guard case .closed(_, let backoff) = link else { return }
         let next = min(backoff &* 2, configuration.reopenMaxMicros)
-        link = .closed(reopenAt: now &+ backoff, backoff: next)
+        link = .closed(reopenAt: now + backoff, backoff: next)
     }
 
     /// The device vanished (EOF, EIO, a hang-up, a failed write).
-    public mutating func portGone(at now: UInt64, _ emit: (HostAction) -> Void) {
+    public mutating func portGone(at now: HostTime, _ emit: (HostAction) -> Void) {
         guard case .open = link else { return }
         emit(.closePort)
         emit(.news(.deviceGone(reconnecting: configuration.reconnect)))
@@ -150,11 +151,11 @@ public struct HostDriver: Sendable {
         }
         silenceReported = false
         let first = configuration.reopenFirstMicros
-        link = .closed(reopenAt: now &+ first, backoff: min(first &* 2, configuration.reopenMaxMicros))
+        link = .closed(reopenAt: now + first, backoff: min(first &* 2, configuration.reopenMaxMicros))
     }
 
     /// Bytes read from the port at host time `now`.
-    public mutating func received(_ bytes: UnsafeRawBufferPointer, at now: UInt64, _ emit: (HostAction) -> Void) {
+    public mutating func received(_ bytes: UnsafeRawBufferPointer, at now: HostTime, _ emit: (HostAction) -> Void) {
         guard case .open(let openedAt, let reopened, let verified, let heard) = link, !bytes.isEmpty else { return }
         lastRead = now
         byteRate.add(bytes.count, at: now)
@@ -162,7 +163,7 @@ public struct HostDriver: Sendable {
         var gotValid = heard
         let greetOnConfirm = configuration.sendHostHello
         let knownFormat = session.format
-        session.receive(bytes, atHostMicros: now) { event in
+        session.receive(bytes, at: now) { event in
             if !gotValid { gotValid = true }
             if !confirmed {
                 // The first valid frame since a reopen: this is the board.
@@ -175,8 +176,9 @@ public struct HostDriver: Sendable {
             Self.forward(event, emit)
         }
         link = .open(openedAt: openedAt, reopened: reopened, verified: confirmed, heard: gotValid)
-        if session.nextTickMicros != nil {
-            arrivalOffset.add(Int64(bitPattern: now) &- Int64(bitPattern: session.lastSampleMicros), at: now)
+        if session.nextTick != nil {
+            // Host time minus board time: where the two clocks meet (see `dozeDeadline`).
+            arrivalOffset.add(Int64(bitPattern: now.micros) &- Int64(bitPattern: session.lastSampleTime.micros), at: now)
         }
         if session.halted, let hello = session.hello {
             finish(.protocolMismatch(board: hello.protocolVersion, host: HostSession.protocolVersion), at: now, emit)
@@ -216,42 +218,42 @@ public struct HostDriver: Sendable {
     }
 
     /// Array convenience (tests).
-    public mutating func received(_ bytes: [UInt8], at now: UInt64, _ emit: (HostAction) -> Void) {
+    public mutating func received(_ bytes: [UInt8], at now: HostTime, _ emit: (HostAction) -> Void) {
         bytes.withUnsafeBytes { received($0, at: now, emit) }
     }
 
     /// The time is now `now` (a wait ended without bytes, or after bytes): act on due deadlines.
-    public mutating func timePassed(at now: UInt64, _ emit: (HostAction) -> Void) {
+    public mutating func timePassed(at now: HostTime, _ emit: (HostAction) -> Void) {
         switch link {
         case .notOpened, .finished:
             return
         case .closed(let reopenAt, _):
             if now >= reopenAt { emit(.openPort) }
         case .open(let openedAt, let reopened, _, let heard):
-            if !reopened && session.format == nil && now >= openedAt &+ configuration.helloTimeoutMicros {
+            if !reopened && session.format == nil && now >= openedAt + configuration.helloTimeoutMicros {
                 finish(.noValidFrames(seen: session.seen, why: .timedOut(micros: configuration.helloTimeoutMicros)), at: now, emit)
                 return
             }
-            if reopened && !heard && now >= openedAt &+ configuration.helloTimeoutMicros {
+            if reopened && !heard && now >= openedAt + configuration.helloTimeoutMicros {
                 // Whatever the name leads to now is not talking: close it and look the name up again.
                 if !silenceReported {
-                    emit(.news(.silentAfterReopen(micros: now - openedAt)))
+                    emit(.news(.silentAfterReopen(micros: now.micros - openedAt.micros)))
                     silenceReported = true
                 }
                 emit(.closePort)
                 let first = configuration.reopenFirstMicros
-                link = .closed(reopenAt: now &+ first, backoff: min(first &* 2, configuration.reopenMaxMicros))
+                link = .closed(reopenAt: now + first, backoff: min(first &* 2, configuration.reopenMaxMicros))
             }
             reportTrouble(at: now, emit)
         }
         if now >= nextRefresh {
             emit(.refresh)
-            nextRefresh = now &+ configuration.refreshMicros
+            nextRefresh = now + configuration.refreshMicros
         }
     }
 
     /// Ctrl-C, SIGTERM, the stop pipe, or the end of a replay.
-    public mutating func stop(at now: UInt64, _ emit: (HostAction) -> Void) {
+    public mutating func stop(at now: HostTime, _ emit: (HostAction) -> Void) {
         guard link != .finished else { return }
         if portIsOpen { emit(.closePort) }
         finish(nil, at: now, emit)
@@ -259,14 +261,14 @@ public struct HostDriver: Sendable {
 
     /// Make the current (smoothed) pose the rest pose now (the live view's `c`
     /// key, or a replay's `recalibrated` record); the outcome comes as news.
-    public mutating func recalibrate(at now: UInt64, _ emit: (HostAction) -> Void) {
+    public mutating func recalibrate(at now: HostTime, _ emit: (HostAction) -> Void) {
         guard link != .finished else { return }
         emit(.news(.recalibrated(session.recalibrate())))
     }
 
     /// The link restarted without the driver seeing the port close (a replay's
     /// `linkRestarted` record): the same as a vouched-for reopen, without news.
-    public mutating func linkRestarted(at now: UInt64) {
+    public mutating func linkRestarted(at now: HostTime) {
         session.linkRestarted()
         arrivalOffset = WindowedMinimum(windowMicros: arrivalOffset.windowMicros)
     }
@@ -275,38 +277,38 @@ public struct HostDriver: Sendable {
 
     /// How to wait after the last input: read the port, or leave it (doze, or
     /// no port open), until the earliest deadline.
-    public func nextWait(at now: UInt64) -> HostWait {
+    public func nextWait(at now: HostTime) -> HostWait {
         var until = nextRefresh
         switch link {
         case .finished:
             return .done
         case .notOpened:
-            return .port(untilMicros: now)
+            return .port(until: now)
         case .closed(let reopenAt, _):
-            return .sleep(untilMicros: min(until, reopenAt))
+            return .sleep(until: min(until, reopenAt))
         case .open(let openedAt, let reopened, _, let heard):
             if (!reopened && session.format == nil) || (reopened && !heard) {
-                until = min(until, openedAt &+ configuration.helloTimeoutMicros)
+                until = min(until, openedAt + configuration.helloTimeoutMicros)
             }
             if let due = trouble.pendingDeadline(counters: session.counters, interval: configuration.troubleIntervalMicros) {
                 until = min(until, due)
             }
-            if let doze = dozeDeadline(at: now), doze > now &+ shortestDozeMicros {
-                return .sleep(untilMicros: min(until, doze))
+            if let doze = dozeDeadline(at: now), doze > now + shortestDozeMicros {
+                return .sleep(until: min(until, doze))
             }
-            return .port(untilMicros: until)
+            return .port(until: until)
         }
     }
 
     /// The run's summary so far.
-    public func summary(at now: UInt64) -> HostSummary {
+    public func summary(at now: HostTime) -> HostSummary {
         var summary = HostSummary(durationMicros: elapsed(now), counters: session.counters)
         summary.pinCount = session.pins.count
         return summary
     }
 
     /// The current state, for a live view.
-    public func snapshot(at now: UInt64) -> HostSnapshot {
+    public func snapshot(at now: HostTime) -> HostSnapshot {
         let engine = session.engine
         var snapshot = HostSnapshot(
             elapsedMicros: elapsed(now), counters: session.counters, format: session.format,
@@ -319,17 +321,17 @@ public struct HostDriver: Sendable {
 
     // MARK: - Internals
 
-    func elapsed(_ now: UInt64) -> UInt64 {
-        guard let start = startMicros, now > start else { return 0 }
-        return now - start
+    func elapsed(_ now: HostTime) -> UInt64 {
+        guard let start, now > start else { return 0 }
+        return now.micros(since: start)
     }
 
-    mutating func finish(_ failure: HostFailure?, at now: UInt64, _ emit: (HostAction) -> Void) {
+    mutating func finish(_ failure: HostFailure?, at now: HostTime, _ emit: (HostAction) -> Void) {
         link = .finished
         emit(.finish(HostEnding(failure: failure, summary: summary(at: now))))
     }
 
-    mutating func reportTrouble(at now: UInt64, _ emit: (HostAction) -> Void) {
+    mutating func reportTrouble(at now: HostTime, _ emit: (HostAction) -> Void) {
         guard let news = trouble.report(counters: session.counters, at: now, interval: configuration.troubleIntervalMicros) else { return }
         emit(.news(news))
         if case .trouble(let lost, _, _, _) = news, lost >= configuration.lossSpikeFrames {

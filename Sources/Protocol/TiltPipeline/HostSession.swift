@@ -90,13 +90,13 @@ public struct HostSession: Sendable {
         return false
     }
 
-    /// Digests one chunk received at host time `hostMicros`, calling `handle`
+    /// Digests one chunk received at host time `receivedAt`, calling `handle`
     /// for each event in order. Ticks come out as soon as the sample that
     /// completes them is read.
-    public mutating func receive(_ bytes: UnsafeRawBufferPointer, atHostMicros hostMicros: UInt64, _ handle: (HostEvent) -> Void) {
+    public mutating func receive(_ bytes: UnsafeRawBufferPointer, at receivedAt: HostTime, _ handle: (HostEvent) -> Void) {
         if halted || bytes.isEmpty { return }
         guard let format else {
-            detect(bytes, atHostMicros: hostMicros, handle)
+            detect(bytes, at: receivedAt, handle)
             return
         }
         switch format {
@@ -109,39 +109,39 @@ public struct HostSession: Sendable {
             counters.decoder = decoder.counters
         case .i2cdevlib:
             var reader = i2cdevlib
-            reader.feed(bytes, receivedAtMicros: hostMicros) { ingestTracked($0, handle) }
+            reader.feed(bytes, receivedAt: receivedAt) { ingestTracked($0, handle) }
             i2cdevlib = reader
             counters.text = reader.counters
         case .motionCal:
             var reader = motionCal
-            reader.feed(bytes, receivedAtMicros: hostMicros) { ingestTracked($0, handle) }
+            reader.feed(bytes, receivedAt: receivedAt) { ingestTracked($0, handle) }
             motionCal = reader
             counters.text = reader.counters
         }
     }
 
     /// Array convenience (tests, tools).
-    public mutating func receive(_ bytes: [UInt8], atHostMicros hostMicros: UInt64, _ handle: (HostEvent) -> Void) {
-        bytes.withUnsafeBytes { receive($0, atHostMicros: hostMicros, handle) }
+    public mutating func receive(_ bytes: [UInt8], at receivedAt: HostTime, _ handle: (HostEvent) -> Void) {
+        bytes.withUnsafeBytes { receive($0, at: receivedAt, handle) }
     }
 
     /// Board time from the last sample to the next tick, µs (nil before the first
     /// sample or while a rejoin is pending): no sample stamped earlier than that
     /// can complete a tick, so a shell may let such samples queue up unread.
     public var microsUntilNextTick: UInt64? {
-        guard let next = nextTickMicros else { return nil }
+        guard let next = nextTick?.micros else { return nil }
         return next > lastEngineTime ? next - lastEngineTime : 0
     }
 
     /// The next tick's time on the physics' timeline (board time joined across
     /// resets); nil before the first sample or while a rejoin is pending.
-    public var nextTickMicros: UInt64? {
+    public var nextTick: BoardTime? {
         guard sawSample, !rejoinPending, !halted, engine.clock.started else { return nil }
-        return engine.clock.nextMicros
+        return BoardTime(micros: engine.clock.nextMicros)
     }
 
     /// The last sample's time on the physics' timeline.
-    public var lastSampleMicros: UInt64 { lastEngineTime }
+    public var lastSampleTime: BoardTime { BoardTime(micros: lastEngineTime) }
 
     /// A sample straight into the physics (CSV replay), at its own time.
     public mutating func ingest(sample: TimedSample, _ handle: (HostEvent) -> Void) {
@@ -181,15 +181,15 @@ public struct HostSession: Sendable {
 
     // MARK: - Internals
 
-    mutating func detect(_ bytes: UnsafeRawBufferPointer, atHostMicros hostMicros: UInt64, _ handle: (HostEvent) -> Void) {
+    mutating func detect(_ bytes: UnsafeRawBufferPointer, at receivedAt: HostTime, _ handle: (HostEvent) -> Void) {
         guard let found = detector.detect(bytes) else { return }
         format = found.format
         handle(.formatDetected(found.format))
         // Everything the detector looked at goes through the chosen reader, then
         // whatever of this chunk lay past its limit.
-        found.seen.withUnsafeBytes { receive($0, atHostMicros: hostMicros, handle) }
+        found.seen.withUnsafeBytes { receive($0, at: receivedAt, handle) }
         if found.restStart < bytes.count {
-            receive(UnsafeRawBufferPointer(rebasing: bytes[found.restStart...]), atHostMicros: hostMicros, handle)
+            receive(UnsafeRawBufferPointer(rebasing: bytes[found.restStart...]), at: receivedAt, handle)
         }
     }
 

@@ -1,3 +1,5 @@
+import TiltCore
+
 /// The `--record` file: every chunk of bytes read from (or written to) the
 /// board, with the host's receive time, so `tiltserial replay` can feed the
 /// pipeline exactly what the live run saw.
@@ -42,12 +44,12 @@ public enum Recording {
     }
 
     /// Appends one record per ≤ 65535-byte piece of `bytes`.
-    public static func append(_ bytes: UnsafeRawBufferPointer, direction: Direction, hostMicros: UInt64, to out: inout [UInt8]) {
+    public static func append(_ bytes: UnsafeRawBufferPointer, direction: Direction, at time: HostTime, to out: inout [UInt8]) {
         var start = 0
         repeat {
             let count = min(bytes.count - start, Int(UInt16.max))
             out.append(direction.rawValue)
-            withUnsafeBytes(of: hostMicros.littleEndian) { out.append(contentsOf: $0) }
+            withUnsafeBytes(of: time.micros.littleEndian) { out.append(contentsOf: $0) }
             withUnsafeBytes(of: UInt16(count).littleEndian) { out.append(contentsOf: $0) }
             out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)]))
             start += count
@@ -58,8 +60,8 @@ public enum Recording {
     public struct Chunk: Sendable {
         /// Which way the bytes went, or which marker this is.
         public var direction: Direction
-        /// Host receive (or send) time, µs since the run started.
-        public var hostMicros: UInt64
+        /// Host receive (or send) time (the file's µs since the run started).
+        public var hostTime: HostTime
         /// Where the chunk's bytes are in the file.
         public var range: Range<Int>
     }
@@ -104,7 +106,7 @@ public enum Recording {
         try file.withUnsafeBytes { raw in
             Result { () throws(ReadError) in
                 try reader.feed(raw) { record in
-                    chunks.append(Chunk(direction: record.direction, hostMicros: record.hostMicros, range: record.offset..<(record.offset + record.bytes.count)))
+                    chunks.append(Chunk(direction: record.direction, hostTime: record.hostTime, range: record.offset..<(record.offset + record.bytes.count)))
                 }
             }
         }.get()

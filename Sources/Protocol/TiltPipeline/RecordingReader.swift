@@ -1,11 +1,13 @@
+import TiltCore
+
 extension Recording {
     /// One record as the reader hands it over. `bytes` points into the caller's
     /// block or the reader's own buffer: valid only during the call.
     public struct RecordView {
         /// Which way the bytes went, or which marker this is.
         public var direction: Direction
-        /// Host receive (or send) time, µs since the run started.
-        public var hostMicros: UInt64
+        /// Host receive (or send) time (the file's µs since the run started).
+        public var hostTime: HostTime
         /// The record's payload (empty for markers).
         public var bytes: UnsafeRawBufferPointer
         /// Where `bytes` start in the file.
@@ -60,7 +62,7 @@ extension Recording {
                     let total = recordHeaderSize + length
                     if available >= total {
                         let payload = UnsafeRawBufferPointer(rebasing: bytes[(index + recordHeaderSize)..<(index + total)])
-                        record(RecordView(direction: direction, hostMicros: micros, bytes: payload, offset: recordStart + recordHeaderSize))
+                        record(RecordView(direction: direction, hostTime: HostTime(micros: micros), bytes: payload, offset: recordStart + recordHeaderSize))
                         index += total
                         offset += total
                         recordStart += total
@@ -82,7 +84,7 @@ extension Recording {
                     let direction = try direction(code)
                     let start = recordStart
                     pending.withUnsafeBytes { raw in
-                        record(RecordView(direction: direction, hostMicros: micros, bytes: UnsafeRawBufferPointer(rebasing: raw[recordHeaderSize...]), offset: start + recordHeaderSize))
+                        record(RecordView(direction: direction, hostTime: HostTime(micros: micros), bytes: UnsafeRawBufferPointer(rebasing: raw[recordHeaderSize...]), offset: start + recordHeaderSize))
                     }
                     recordStart += need
                     pending.removeAll(keepingCapacity: true)

@@ -33,17 +33,17 @@ public struct SampleFeed: Sendable {
         detector = FormatDetector(limit: detectionLimit)
     }
 
-    /// Digests one chunk received at host time `hostMicros`.
-    public mutating func receive(_ bytes: UnsafeRawBufferPointer, atHostMicros hostMicros: UInt64, _ handle: (Event) -> Void) {
+    /// Digests one chunk received at host time `receivedAt`.
+    public mutating func receive(_ bytes: UnsafeRawBufferPointer, at receivedAt: HostTime, _ handle: (Event) -> Void) {
         if bytes.isEmpty { return }
         guard let format else {
             guard let found = detector.detect(bytes) else { return }
             format = found.format
             handle(.formatDetected(found.format))
             // What the detector looked at goes through the chosen reader, then the rest of this chunk.
-            found.seen.withUnsafeBytes { receive($0, atHostMicros: hostMicros, handle) }
+            found.seen.withUnsafeBytes { receive($0, at: receivedAt, handle) }
             if found.restStart < bytes.count {
-                receive(UnsafeRawBufferPointer(rebasing: bytes[found.restStart...]), atHostMicros: hostMicros, handle)
+                receive(UnsafeRawBufferPointer(rebasing: bytes[found.restStart...]), at: receivedAt, handle)
             }
             return
         }
@@ -70,14 +70,14 @@ public struct SampleFeed: Sendable {
                 self.converter.gyroRange = ranges.1
             }
         case .i2cdevlib:
-            i2cdevlib.feed(bytes, receivedAtMicros: hostMicros) { handle(.sample($0, converter.convert($0.raw))) }
+            i2cdevlib.feed(bytes, receivedAt: receivedAt) { handle(.sample($0, converter.convert($0.raw))) }
         case .motionCal:
-            motionCal.feed(bytes, receivedAtMicros: hostMicros) { handle(.sample($0, converter.convert($0.raw))) }
+            motionCal.feed(bytes, receivedAt: receivedAt) { handle(.sample($0, converter.convert($0.raw))) }
         }
     }
 
     /// Array convenience (tests).
-    public mutating func receive(_ bytes: [UInt8], atHostMicros hostMicros: UInt64, _ handle: (Event) -> Void) {
-        bytes.withUnsafeBytes { receive($0, atHostMicros: hostMicros, handle) }
+    public mutating func receive(_ bytes: [UInt8], at receivedAt: HostTime, _ handle: (Event) -> Void) {
+        bytes.withUnsafeBytes { receive($0, at: receivedAt, handle) }
     }
 }

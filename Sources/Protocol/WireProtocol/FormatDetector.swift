@@ -82,8 +82,8 @@ public struct FormatDetector: Sendable {
         }
         var found: StreamFormat?
         frames.feed(bytes) { _ in found = found ?? .binaryProtocol }
-        i2cdevlib.feed(bytes, receivedAtMicros: 0) { _ in found = found ?? .i2cdevlib }
-        motionCal.feed(bytes, receivedAtMicros: 0) { _ in found = found ?? .motionCal }
+        i2cdevlib.feed(bytes, receivedAt: .zero) { _ in found = found ?? .i2cdevlib }
+        motionCal.feed(bytes, receivedAt: .zero) { _ in found = found ?? .motionCal }
         if let found {
             result = .found(found)
         } else if seenBytes.count >= limit {

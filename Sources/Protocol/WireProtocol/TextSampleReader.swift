@@ -56,17 +56,19 @@ public struct TextSampleReader<Format: TextLineFormat>: Sendable {
     /// Bytes of an unfinished line.
     public var pendingByteCount: Int { lines.pendingByteCount }
 
-    /// Reads `bytes` received at host time `receivedAtMicros`.
+    /// Reads `bytes` received at host time `receivedAt`. The lines carry no
+    /// time, so each sample's board time is its receive time.
     public mutating func feed(
-        _ bytes: UnsafeRawBufferPointer, receivedAtMicros: UInt64, _ deliver: (TimedSample) -> Void
+        _ bytes: UnsafeRawBufferPointer, receivedAt: HostTime, _ deliver: (TimedSample) -> Void
     ) {
+        let time = BoardTime(micros: receivedAt.micros)
         var counters = lineCounters
         var sequence = self.sequence
         lines.feed(bytes) { line in
             switch Format.read(line) {
             case .sample(let raw):
                 counters.samples += 1
-                deliver(TimedSample(timeMicros: receivedAtMicros, sequence: sequence, raw: raw))
+                deliver(TimedSample(time: time, sequence: sequence, raw: raw))
                 sequence &+= 1
             case .ignored:
                 counters.ignoredLines += 1
@@ -79,8 +81,8 @@ public struct TextSampleReader<Format: TextLineFormat>: Sendable {
     }
 
     /// Array convenience.
-    public mutating func feed(_ bytes: [UInt8], receivedAtMicros: UInt64, _ deliver: (TimedSample) -> Void) {
-        bytes.withUnsafeBytes { feed($0, receivedAtMicros: receivedAtMicros, deliver) }
+    public mutating func feed(_ bytes: [UInt8], receivedAt: HostTime, _ deliver: (TimedSample) -> Void) {
+        bytes.withUnsafeBytes { feed($0, receivedAt: receivedAt, deliver) }
     }
 }
 

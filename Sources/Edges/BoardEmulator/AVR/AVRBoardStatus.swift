@@ -37,7 +37,7 @@ public struct AVRDisplayFrame: Sendable, Equatable {
     /// the charge pump is off; inverted, remapped, offset, scrolled as the
     /// registers say. Equal to `vram` for our firmware's settings. Computed
     /// when asked (the simulation thread publishes every millisecond).
-    public var glass: Screen { SSD1306Glass.frame(gddram: vram, registers: registers) }
+    public var glass: Screen { SSD1306Glass.screen(gddram: vram, registers: registers) }
 
     /// Display on (0xAF) or asleep (0xAE).
     public var isOn: Bool { registers.displayOn }

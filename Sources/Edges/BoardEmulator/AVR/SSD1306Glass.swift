@@ -24,7 +24,7 @@ public enum SSD1306Glass {
     }
 
     /// The glass for `gddram` (1024 bytes, page-major) under `registers`.
-    public static func frame(gddram: [UInt8], registers r: SSD1306Registers) -> Screen {
+    public static func screen(gddram: [UInt8], registers r: SSD1306Registers) -> Screen {
         guard r.isLit, gddram.count == Screen.byteCount else { return Screen() }
         if r.showsRAMAsStored { return Screen(bytes: gddram)! }
         var bytes = [UInt8](repeating: 0, count: Screen.byteCount)

@@ -39,9 +39,9 @@ public enum RunStep: Sendable {
     case wait(micros: UInt64)
     /// The screen now, handed to the run's sink under this name.
     case saveScreen(name: String)
-    /// The screen now must equal this frame (named for messages), and a lit
+    /// The screen now must equal `screen` (named for messages), and a lit
     /// pixel be this grey (within `SketchRun.brightnessTolerance`; nil: any).
-    case expectScreen(name: String, frame: Screen, brightness: UInt8? = nil)
+    case expectScreen(name: String, screen: Screen, brightness: UInt8? = nil)
 }
 
 /// A screen to save or check at a fixed simulated time.
@@ -84,7 +84,7 @@ public enum RunEvent: Sendable {
     case serial([UInt8])
     /// A screen to save (`saveScreen`, `TimedScreen.save`): what the glass
     /// shows, and the grey of a lit pixel (the contrast as brightness).
-    case screen(name: String, frame: Screen, brightness: UInt8, atMicros: UInt64)
+    case screen(name: String, screen: Screen, brightness: UInt8, atMicros: UInt64)
     /// A screen that differed from what was expected: what it showed instead.
     case screenMismatch(name: String, actual: Screen, brightness: UInt8, atMicros: UInt64)
     /// A one-line account of a step (matched text, screens, motions).

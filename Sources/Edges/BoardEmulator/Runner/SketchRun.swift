@@ -164,8 +164,8 @@ public final class SketchRun {
                 waitUntilMicros = nil
             case .saveScreen(let name):
                 save(name, sink)
-            case .expectScreen(let name, let frame, let brightness):
-                if let missed = expect(name, frame, brightness, sink) { return missed }
+            case .expectScreen(let name, let screen, let brightness):
+                if let missed = expect(name, screen, brightness, sink) { return missed }
             }
             stepIndex += 1
             stepStartedMicros = nowMicros
@@ -199,7 +199,7 @@ public final class SketchRun {
 
     private func save(_ name: String, _ sink: (RunEvent) -> Void) {
         let display = machine.display
-        sink(.screen(name: name, frame: display.glass, brightness: display.brightness, atMicros: nowMicros))
+        sink(.screen(name: name, screen: display.glass, brightness: display.brightness, atMicros: nowMicros))
     }
 
     private func expect(_ name: String, _ expected: Screen, _ brightness: UInt8?, _ sink: (RunEvent) -> Void) -> RunOutcome? {

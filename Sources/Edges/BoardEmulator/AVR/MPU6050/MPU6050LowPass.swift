@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The MPU-6050's digital low-pass filter (CONFIG DLPF_CFG 1…6) on one axis:
 /// a second-order Butterworth section at the datasheet's bandwidth, run at the
 /// 1 kHz internal rate. The part's own filter is undocumented; this one has
@@ -49,9 +53,3 @@ struct MPU6050LowPass: Sendable, Hashable {
         }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
