@@ -73,7 +73,7 @@ import Testing
         let deadline = Date().addingTimeInterval(seconds)
         while deadline.timeIntervalSinceNow > 0 {
             do {
-                if try port.waitReadable(timeoutMicros: Int(deadline.timeIntervalSinceNow * 1_000_000)) { _ = try port.read(into: buffer) }
+                if try port.waitReadable(timeout: .milliseconds(Int(deadline.timeIntervalSinceNow * 1000) + 1)) { _ = try port.read(into: buffer) }
             } catch {
                 if case .deviceGone = error { return true }
                 return false
