@@ -108,6 +108,21 @@ import WireProtocol
         #expect(late == 0, "\(rate) Hz: \(late) of \(writes.count) ticks answered after their sample's arrival")
     }
 
+    /// The loop dozes from the first ticks on, before the link's own byte rate
+    /// is measured (its first 100 ms): the line's rate (baud / 10) and HELLO's
+    /// stand in for it. Before, it read every sample as it came for those
+    /// 100 ms (about 100 wake-ups at 1 kHz in every run and after every replug).
+    @Test func theLoopDozesBeforeTheLinksRateIsMeasured() {
+        var c = HostDriver.Configuration()
+        c.refreshMicros = 3_600_000_000
+        var h = DriverHarness(configuration: c)
+        h.start()
+        for (t, b) in BoardStream.samples(rateHz: 1000, seconds: 1) { h.link.schedule(b, at: t) }
+        h.run(until: 100_000)
+        #expect(h.link.dropped == 0)
+        #expect(h.dozes >= 2 && h.wakeUps <= 15, "\(h.wakeUps) wake-ups, \(h.dozes) dozes in the first 100 ms at 1 kHz")
+    }
+
     @Test func everyTickIsAnsweredRightAfterTheSampleThatCompletesIt() {
         var h = DriverHarness()
         h.start()

@@ -8,7 +8,8 @@ extension HostDriver {
     /// doze is always followed by a read, however many come in a row).
     func dozeDeadline(at now: HostTime) -> HostTime? {
         guard let configured = configuration.dozeMarginMicros, let next = session.nextTick,
-              let offset = arrivalOffset.minimum, let limit = dozeLimitMicros else { return nil }
+              let offset = arrivalOffset.minimum else { return nil }
+        let limit = dozeLimitMicros
         // At most half a sample period: a 200 µs margin at 10 kHz would wake
         // the loop for two more samples before the one that completes the tick.
         let margin = min(configured, (samplePeriodMicros ?? .max) / 2)
@@ -32,10 +33,13 @@ extension HostDriver {
     /// The longest doze that lets at most `dozeBufferBytes` pile up, at the
     /// fastest byte rate known: the one measured on this link, or what HELLO
     /// announced (a board may send faster than it says, and a pty faster than
-    /// any baud rate). nil until a rate was measured: no doze before that.
-    var dozeLimitMicros: UInt64? {
-        guard let measured = byteRate.bytesPerSecond else { return nil }
+    /// any baud rate). Before the first measurement (the link's first 100 ms)
+    /// the line's byte rate stands in for the measured one: a UART cannot send
+    /// faster than its baud rate allows, and the links that can (a pty, USB
+    /// CDC) make the writer wait instead of losing bytes.
+    var dozeLimitMicros: UInt64 {
         let announced = session.hello.map { UInt64($0.sampleRateHz) * Self.sampleWireBytes } ?? 0
+        let measured = byteRate.bytesPerSecond ?? configuration.lineBytesPerSecond
         let bytesPerSecond = max(measured, announced, 1)
         return configuration.dozeBufferBytes * 1_000_000 / bytesPerSecond
     }

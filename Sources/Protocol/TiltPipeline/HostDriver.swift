@@ -55,7 +55,8 @@ public struct HostDriver: Sendable {
         /// then makes the writer wait instead of losing bytes. At 10 kHz a 2 KiB
         /// budget woke the loop three extra times a 30 ms tick; 8 KiB lasts the tick.
         public static let pseudoTerminalDozeBufferBytes: UInt64 = 8192
-        /// The line's byte rate (baud / 10): bounds a doze before HELLO says the sample rate.
+        /// The line's byte rate (baud / 10): the rate a doze assumes at the least
+        /// until the link's own rate is measured.
         public var lineBytesPerSecond: UInt64 = 11_520
         /// Shortest interval between two `trouble` news.
         public var troubleIntervalMicros: UInt64 = 1_000_000
