@@ -30,4 +30,36 @@ import Testing
         #expect(Double(slow - 48 * 160) < Double(fast) * 0.5, "the driver's overhead is small next to the bus time")
         #expect(client.fields("E") == ["E"])
     }
+
+    /// The master's bus-state rules as a class (the datasheet's master
+    /// transmitter and receiver status tables), from a polling driver (P) and an interrupt-driven one
+    /// (I) of our own: Fixtures/Sketches/twi_rules. A step that never finishes
+    /// reads "ee": before the START-after-STOP rule, script C hung there.
+    @Test func theMastersBusStateRulesHoldForPollingAndInterruptDrivers() throws {
+        let (board, client) = try ArduinoFixtures.start("twi_rules")
+        defer { board.stop() }
+        for driver in ["P", "I"] {
+            // Write, repeated START, read with ACK then NACK: WHO_AM_I is 0x68.
+            let a = try #require(client.fields(driver + "A "))
+            #expect(Array(a.dropFirst().prefix(8)) == ["08", "18", "28", "10", "40", "50", "58", "/"], "\(driver)A: \(a)")
+            #expect(a.count == 11 && a[9] == "68", "\(driver)A reads WHO_AM_I first: \(a)")
+            // Nobody at 0x20: SLA+W NACK, data NACK, repeated START, SLA+R NACK.
+            #expect(client.fields(driver + "B ") == [driver + "B", "08", "20", "30", "10", "48"])
+            // START written while the STOP is still on the bus: sent once the bus is free.
+            #expect(client.fields(driver + "C ") == [driver + "C", "08", "18", "28", "08", "40", "58", "/", "68"])
+            // TWSTA with TWSTO: STOP, then a fresh START (0x08, not a repeated 0x10).
+            #expect(client.fields(driver + "D ") == [driver + "D", "08", "18", "28", "08", "40", "58", "/", "68"])
+            // NACK on the first byte read.
+            let f = try #require(client.fields(driver + "F "))
+            #expect(Array(f.prefix(5)) == [driver + "F", "08", "40", "58", "/"], "\(driver)F: \(f)")
+        }
+        // After a STOP: no TWINT, TWSR 0xF8 ("no relevant state"), TWSTO cleared by the TWI.
+        #expect(client.fields("PS ") == ["PS", "0", "F8", "0"])
+        // TWDR written mid-byte: TWWC, and the byte on the bus unchanged (0x75, WHO_AM_I, is read
+        // back, not PWR_MGMT_1's); a later write with TWINT set clears TWWC.
+        #expect(client.fields("PW ") == ["PW", "1", "68", "0"])
+        // TWEN off mid-transfer releases the bus: the next START is a START.
+        #expect(client.fields("PX ") == ["PX", "08"])
+        #expect(client.fields("E") == ["E"])
+    }
 }

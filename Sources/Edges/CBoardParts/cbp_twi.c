@@ -12,7 +12,9 @@
 //     takes one period, an address or data byte nine (eight bits and the ACK);
 //   - the TWI interrupt is level-triggered like the hardware: pending while
 //     TWINT and TWIE are both set, again after RETI if the ISR left them so;
-//   - TWDR written while TWINT is low sets TWWC and keeps the old value.
+//   - TWDR written while TWINT is low sets TWWC and keeps the old value;
+//   - TWSTA written while our STOP is still on the bus is sent once the bus
+//     is free (the TWI waits for a free bus: datasheet 22.9.2, TWSTA).
 // Slave mode (TWAR) is not modelled: the AVR is the only master on our boards.
 //
 // Slaves hear the bus on our own irq pair, in simavr's message format
@@ -64,7 +66,8 @@ struct cbp_twi {
     cbp_twi_action action;       // in flight, finishing at the timer
     uint8_t status_after;        // TWSR when the action finishes
     uint8_t data_after;          // TWDR when a READ finishes
-    bool start_after_stop;       // TWSTA and TWSTO together: STOP, then START
+    bool start_after_stop;       // TWSTA and TWSTO together, or TWSTA asked while a STOP is
+                                 // still on the bus: START once the bus is free
     bool owns_bus;               // between our START and STOP
     uint8_t address;             // the SLA+R/W byte of the transaction
     // The slaves' answer to the message being sent.
@@ -193,9 +196,10 @@ static avr_cycle_count_t cbp_twi_finish(avr_t *avr, avr_cycle_count_t when, void
     case ACT_STOP:
         twcr_set(t, B_TWSTO, false);  // no TWINT after a STOP
         cbp_twi_set_status(t, ST_NONE);
+        // A START asked for meanwhile goes out only if TWSTA is still set.
         if (t->start_after_stop) {
             t->start_after_stop = false;
-            cbp_twi_begin_start(t);
+            if (twcr_bit(t, B_TWSTA)) cbp_twi_begin_start(t);
         }
         return 0;
     case ACT_START:
@@ -240,6 +244,11 @@ static void cbp_twi_write_twcr(avr_t *avr, avr_io_addr_t addr, uint8_t v, void *
     if (clear_twint && twcr_bit(t, B_TWINT)) {
         twcr_set(t, B_TWINT, false);
         if (t->action == ACT_NONE) cbp_twi_begin(t);
+    } else if (clear_twint && t->action == ACT_STOP && twcr_bit(t, B_TWSTA)) {
+        // START while our STOP is still on the bus: the TWI waits for the bus
+        // to be free, then sends it (datasheet 22.9.2, TWSTA). Drivers that
+        // start the next transfer right after writing TWSTO rely on this.
+        t->start_after_stop = true;
     } else if (clear_twint && t->action == ACT_NONE && t->phase == PHASE_IDLE
                && (twcr_bit(t, B_TWSTA) || twcr_bit(t, B_TWSTO))) {
         // From idle (TWINT low since reset or the last STOP): START or STOP.
