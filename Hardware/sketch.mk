@@ -4,11 +4,11 @@
 # their fixture sketches for `tiltsim run`:
 #   make -f Hardware/sketch.mk SKETCH_DIR=path/to/echo OUT=/tmp/build [CORE_OUT=/tmp/core]
 # gives OUT/echo.elf and OUT/echo.hex (avr-objcopy -O ihex, as the IDE exports).
-# CORE_OUT lets several sketches share one build of the core.
+# CORE_OUT lets several sketches share one build of the core. BOARD=nano|mega|leonardo|micro
+# builds for another board (boards.mk; the core then goes to CORE_OUT-BOARD).
 
-ARDUINO_AVR ?= /usr/share/arduino/hardware/arduino/avr
+include $(dir $(lastword $(MAKEFILE_LIST)))boards.mk
 CORE_DIR    := $(ARDUINO_AVR)/cores/arduino
-VARIANT_DIR := $(ARDUINO_AVR)/variants/standard
 WIRE_DIR    := $(ARDUINO_AVR)/libraries/Wire/src
 
 ifndef SKETCH_DIR
@@ -19,8 +19,8 @@ $(error give OUT=build folder)
 endif
 NAME     := $(notdir $(patsubst %/,%,$(SKETCH_DIR)))
 CORE_OUT ?= $(OUT)/core
+CORE_OUT := $(CORE_OUT)$(if $(filter-out uno,$(BOARD)),-$(BOARD))
 
-MCU_FLAGS := -mmcu=atmega328p -DF_CPU=16000000L -DARDUINO=10819 -DARDUINO_AVR_UNO -DARDUINO_ARCH_AVR
 COMMON    := $(MCU_FLAGS) -Os -flto -ffunction-sections -fdata-sections \
              -I$(CORE_DIR) -I$(VARIANT_DIR) -I$(WIRE_DIR) -I$(WIRE_DIR)/utility
 CFLAGS    := $(COMMON) -std=gnu11 -fno-fat-lto-objects
