@@ -17,7 +17,7 @@
 #define DISPLAY_BYTE_US (9UL * 1000000UL / I2C_CLOCK_HZ + 24UL)
 /* A stuck bus (missing pull-ups, a part holding SDA) aborts a transfer after this. */
 #define I2C_TIMEOUT_US 3000UL
-#define MPU6050_ADDRESS 0x68
+/* The sensor is looked for at 0x68, then 0x69 (src/core/tilt_sensor.h). */
 #define SSD1306_ADDRESS 0x3C
 
 /* Sensor defaults until the host sends CONFIGURE. */

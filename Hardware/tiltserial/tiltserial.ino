@@ -224,7 +224,8 @@ static void step_display(void) {
                                   d->drag_left, d->drag_top, d->pin_count, board.pins};
         tilt_render_scene_span(&art, &drawing.view, &scene, drawing.page, drawing.column, count, chunk);
     } else {
-        const tilt_status_info info = {FIRMWARE_MAJOR, FIRMWARE_MINOR, FIRMWARE_PATCH, drawing.sensor};
+        const tilt_status_info info = {FIRMWARE_MAJOR, FIRMWARE_MINOR, FIRMWARE_PATCH, drawing.sensor,
+                                       mpu6050_found.who_am_i, mpu6050_found.address};
         tilt_status_span(&info, drawing.page, drawing.column, count, chunk);
     }
     if (!ssd1306_write_data(chunk, count)) {

@@ -222,4 +222,18 @@ import WireProtocol
         #expect(try client.read { $0.pongs == [PongFrame(token: 7)] }, "PING still answered")
         #expect(client.decoder.counters.errors == 0)
     }
+
+    /// A GY-521 with AD0 tied high answers at 0x69: the firmware finds it there
+    /// (it used to look at 0x68 only and showed NO SENSOR), streams as usual and
+    /// says on its waiting screen which part it found where.
+    @Test func aSensorAt0x69IsFoundAndNamedOnTheWaitingScreen() throws {
+        let (board, client) = try Self.connected(sensor: 0x69)
+        defer { board.stop() }
+        #expect(try client.read { $0.samples.count >= 50 })
+        #expect(client.hellos.first?.status == 3, "sensor and display answered")
+        #expect(client.samples.allSatisfy { $0.raw.accel.z == 16384 }, "face up at ±2 g")
+        #expect(Self.sequenceIssues(client.frames).isEmpty)
+        let named = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "115200 BAUD", 7: "MPU6050 AT 69"])
+        #expect(board.waitFor(timeout: .seconds(10)) { $0.screen == named } != nil, "the waiting screen names the part")
+    }
 }

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "tilt_sensor.h"
+
 /* Tables live in flash on the AVR (read with pgm_read_byte), in memory elsewhere. */
 #ifdef __AVR__
 #include <avr/pgmspace.h>
@@ -41,7 +43,20 @@ static uint8_t glyph_index(char c) {
 static const char line_title[] TILT_FLASH = "TILTSERIAL ";
 static const char line_waiting[] TILT_FLASH = "WAITING FOR HOST";
 static const char line_no_sensor[] TILT_FLASH = "NO SENSOR";
+/* The I2C pins of the board it was built for (boards.txt's variants). */
+#if defined(ARDUINO_AVR_MEGA2560)
+static const char line_check[] TILT_FLASH = "CHECK SDA 20 SCL 21";
+#elif defined(ARDUINO_AVR_LEONARDO) || defined(ARDUINO_AVR_MICRO)
+static const char line_check[] TILT_FLASH = "CHECK SDA 2 SCL 3";
+#else
 static const char line_check[] TILT_FLASH = "CHECK SDA A4 SCL A5";
+#endif
+static const char line_at[] TILT_FLASH = " AT ";
+static const char line_id[] TILT_FLASH = "ID ";
+static const char name_6050[] TILT_FLASH = "MPU6050";
+static const char name_6500[] TILT_FLASH = "MPU6500";
+static const char name_9250[] TILT_FLASH = "MPU9250";
+static const char name_9255[] TILT_FLASH = "MPU9255";
 static const char line_baud[] TILT_FLASH = "115200 BAUD";
 
 #define LINE_MAX 21u /* 21 glyphs fill the 128 columns */
@@ -63,6 +78,32 @@ static uint8_t append_number(char *text, uint8_t length, uint8_t value) {
     return length;
 }
 
+static char hex_digit(uint8_t nibble) { return (char)(nibble < 10u ? '0' + nibble : 'A' + (nibble - 10)); }
+
+static uint8_t append_hex(char *text, uint8_t length, uint8_t value) {
+    if (length < LINE_MAX) text[length++] = hex_digit((uint8_t)(value >> 4));
+    if (length < LINE_MAX) text[length++] = hex_digit((uint8_t)(value & 15u));
+    return length;
+}
+
+/* "MPU6500 AT 68", or "ID 98 AT 68" for a part that only answers like one;
+ * nothing for the kit the sketch was written for (an MPU-6050 at 0x68), whose
+ * screen stays as it always was. */
+static uint8_t sensor_line(const tilt_status_info *info, char *text) {
+    uint8_t length;
+    tilt_sensor_kind kind = tilt_sensor_kind_of(info->sensor_who_am_i);
+    if (kind == TILT_SENSOR_MPU6050 && info->sensor_address == TILT_SENSOR_ADDRESS_LOW) return 0;
+    switch (kind) {
+    case TILT_SENSOR_MPU6050: length = append_flash(text, 0, name_6050); break;
+    case TILT_SENSOR_MPU6500: length = append_flash(text, 0, name_6500); break;
+    case TILT_SENSOR_MPU9250: length = append_flash(text, 0, name_9250); break;
+    case TILT_SENSOR_MPU9255: length = append_flash(text, 0, name_9255); break;
+    case TILT_SENSOR_MISSING: return 0;
+    default: length = append_hex(text, append_flash(text, 0, line_id), info->sensor_who_am_i); break;
+    }
+    return append_hex(text, append_flash(text, length, line_at), info->sensor_address);
+}
+
 /* The text on `page` (length 0 = blank). */
 static uint8_t line_for(const tilt_status_info *info, uint8_t page, char *text) {
     uint8_t length = 0;
@@ -76,6 +117,7 @@ static uint8_t line_for(const tilt_status_info *info, uint8_t page, char *text) 
         return append_number(text, length, info->fw_patch);
     case 3: return append_flash(text, 0, info->sensor_ok ? line_waiting : line_no_sensor);
     case 5: return append_flash(text, 0, info->sensor_ok ? line_baud : line_check);
+    case 7: return info->sensor_ok ? sensor_line(info, text) : 0;
     default: return 0;
     }
 }

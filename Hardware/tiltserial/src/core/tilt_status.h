@@ -13,6 +13,8 @@ extern "C" {
 typedef struct {
     uint8_t fw_major, fw_minor, fw_patch; /* the title: "TILTSERIAL 1.0.0" */
     bool sensor_ok;                       /* "WAITING FOR HOST" or "NO SENSOR" */
+    uint8_t sensor_who_am_i;              /* the part found ("MPU6500 AT 68", "ID 98 AT 68") */
+    uint8_t sensor_address;               /* 0x68 or 0x69 */
 } tilt_status_info;
 
 /** Renders columns first..first+count of `page` (0..7) of the status screen
