@@ -214,6 +214,7 @@ import TiltPhysics
         for k in 23...100 { _ = Self.tick(&d, UInt64(k), .moving, .down, step: (-7 * Self.px, -5 * Self.px)) }
         #expect(d.view.dragged?.left == 112 && d.view.dragged?.top == 48)
         let e = Self.tick(&d, 101, .ended)
-        #expect(e.dropped == Pin(item: e.dropped!.item, x: 100 + 112 + 8, y: 0 + 48 + 8) && e.closed)
+        // The item pulled out at tick 22 (7, checked there) is the one dropped.
+        #expect(e.dropped == Pin(item: 7, x: 100 + 112 + 8, y: 0 + 48 + 8) && e.closed)
     }
 }

@@ -30,7 +30,7 @@ import WireProtocol
         try board.sendChunked(Stream.hello() + Self.frames(0..<1500))
         #expect(try board.waitFor { _ in board.offsets.count >= firstHalf.count })
 
-        var request: UInt8 = 3  // WakeRequest.recalibrate
+        var request = WakeRequest.recalibrate.rawValue
         #expect(write(host.stop.writeEnd.rawValue, &request, 1) == 1)
         #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains("rest pose set to the current pose: ") },
                 "the run says what it did: \(host.captured.err)")
@@ -54,7 +54,7 @@ import WireProtocol
         defer { board.close() }
         let host = InProcessHost(["run", link])
         #expect(try board.waitFor { _ in board.hostHellos == 1 })
-        var request: UInt8 = 2  // WakeRequest.redraw (SIGWINCH)
+        var request = WakeRequest.redraw.rawValue  // as SIGWINCH sends it
         #expect(write(host.stop.writeEnd.rawValue, &request, 1) == 1)
         try board.sendChunked(Stream.hello() + Self.frames(0..<300))
         #expect(try board.waitFor { _ in board.offsets.count >= 9 }, "still running after the redraw request")
