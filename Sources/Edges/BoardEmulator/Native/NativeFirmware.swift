@@ -112,7 +112,7 @@ struct NativeFirmware {
 
     /// send_hello()'s end: every HELLO starts a clean drawer (the firmware's rule).
     mutating func helloSent() {
-        tilt_board_reset_scene(&board)
+        tilt_board_hello_sent(&board)
     }
 
     /// HELLO for the current settings, as the firmware encodes it (delimiter included).
