@@ -64,6 +64,7 @@ import WireProtocol
             }
             seen = p == 0 ? seenOnPage : seen.intersection(seenOnPage)
         }
+        print("\(sampleRateHz) Hz: \(seen.count) distinct whole frames in one simulated second (\(sent) views sent)")
         return (seen.count, EndToEndFirmwareTests.sequenceIssues(client.frames))
     }
 
