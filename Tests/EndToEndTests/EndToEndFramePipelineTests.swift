@@ -135,3 +135,32 @@ import WireProtocol
         #expect(readies(client.frames[afterHello...]).isEmpty, "READY after HELLO switched sync off")
     }
 }
+
+/// The native board's frame sync: like the firmware, no READY before SYNC 1,
+/// then an idle READY once the latest view is drawn (it draws at once, so
+/// never a frame READY), and none after a HELLO switched sync off.
+@Suite struct NativeFrameSyncTests {
+    @Test func idleReadyOnlyAfterSyncAndNotAfterHello() throws {
+        let board = try NativeBoard(.init(sampleRateHz: 100, pace: .freeRunning))
+        defer { board.stop() }
+        let client = try ProtocolClient(try #require(board.serialPath))
+        board.start()
+        func readies(_ frames: ArraySlice<DecodedFrame>) -> [ReadyFrame] {
+            frames.compactMap { if case .ready(let r) = $0 { r } else { nil } }
+        }
+        try client.send(OffsetsFrame(sequence: 0, viewportX: 1, viewportY: 1, ribbonX: 0, ribbonBottom: 0, flags: []))
+        #expect(try client.read { $0.samples.count >= 30 })
+        #expect(readies(client.frames[...]).isEmpty, "READY before any SYNC")
+        try client.send(SyncFrame(enabled: true))
+        #expect(try client.read { readies($0.frames[...]).count == 1 }, "an idle READY after SYNC 1")
+        try client.send(OffsetsFrame(sequence: 1, viewportX: 9, viewportY: 1, ribbonX: 0, ribbonBottom: 0, flags: []))
+        #expect(try client.read { readies($0.frames[...]).count == 2 }, "another after a new view was drawn")
+        #expect(readies(client.frames[...]).allSatisfy { $0.idle })
+        try client.send(HostHelloFrame(protocolVersion: 1))
+        #expect(try client.read { $0.hellos.count >= 2 })
+        let afterHello = client.frames.count, samplesBefore = client.samples.count
+        try client.send(OffsetsFrame(sequence: 2, viewportX: 20, viewportY: 1, ribbonX: 0, ribbonBottom: 0, flags: []))
+        #expect(try client.read { $0.samples.count >= samplesBefore + 30 })
+        #expect(readies(client.frames[afterHello...]).isEmpty, "READY after HELLO switched sync off")
+    }
+}
