@@ -77,11 +77,30 @@ import WireProtocol
         #expect(run.sequenceIssues.isEmpty, "\(run.sequenceIssues)")
     }
 
-    /// The old firmware showed 1 here; issue 19's target is 20, not reached
-    /// yet: the sensor's reads take most of the bus at 1 kHz (docs/perf/render.md).
-    @Test func framesKeepComingAt1kHz() throws {
-        let run = try Self.distinctFramesPerSecond(sampleRateHz: 1000)
-        #expect(run.frames >= 3, "\(run.frames) distinct whole frames in one simulated second")
+    /// At 1 kHz the sensor's reads take about half of the bus; a new view
+    /// still reaches the glass within 200 ms of board time (the pipeline: 79-83
+    /// ms; the old firmware: 345-449 ms, docs/perf/render.md). The glass is
+    /// captured at an exact board time, counted from before the OFFSETS was
+    /// written, so a slow test thread only makes the check stricter.
+    @Test func aNewViewReachesTheGlassWithin200MillisecondsAt1kHz() throws {
+        let board = try Firmware.board(pace: .speed(0.1))
+        defer { board.stop() }
+        let client = try ProtocolClient(try #require(board.serialPath))
+        board.start()
+        #expect(try client.read { $0.samples.count >= 3 })
+        try client.send(ConfigureFrame(sampleRateHz: 1000, accelFullScaleSelect: 0, gyroFullScaleSelect: 0))
+        #expect(try client.read { $0.hellos.count >= 2 })
+        for (i, view) in [(3, 5, 60, 30), (222, 111, 250, 150)].enumerated() {
+            let offsets = OffsetsFrame(sequence: UInt8(i), viewportX: UInt16(view.0), viewportY: UInt16(view.1),
+                                       ribbonX: UInt16(view.2), ribbonBottom: UInt16(view.3), flags: [])
+            let deadline = board.currentStatus.simulatedMicros + 200_000
+            #expect(board.captureDisplay(atBoardMicros: deadline))
+            try client.send(offsets)
+            let glass = try #require(board.display(atBoardMicros: deadline, timeout: .seconds(60)))
+            #expect(glass.vram == rendered(offsets).bytes, "view \(view) not on the glass 200 ms later")
+            _ = try client.read(seconds: 0.05) { _ in false }
+        }
+        #expect(EndToEndFirmwareTests.sequenceIssues(client.frames, gapless: false).isEmpty)
     }
 
     /// Without a sensor the bus is the display's alone: OFFSETS repeating the
