@@ -41,6 +41,9 @@ static uint8_t twbr_for(uint32_t hz) {
 }
 
 static const uint8_t GO = _BV(TWINT) | _BV(TWEN) | _BV(TWIE);
+/* A transaction's deadline: I2C_TIMEOUT_US plus twice each byte's nine clocks
+ * at the slower of the two clocks (a lower I2C_CLOCK_HZ must not abort pages). */
+static const uint32_t ALLOWED_US_PER_BYTE = 2UL * 9UL * 1000000UL / I2C_SENSOR_CLOCK_HZ + 1UL;
 
 static void finish(bool ok) {
     TWCR = _BV(TWINT) | _BV(TWEN) | _BV(TWSTO);
@@ -182,7 +185,7 @@ static void start(uint8_t address, bool write_prefix, uint8_t prefix, const uint
     failed = false;
     busy = true;
     started_us = micros();
-    allowed_us = I2C_TIMEOUT_US + (uint32_t)(count + in_count) * 40u + allowed_extra_us;
+    allowed_us = I2C_TIMEOUT_US + (uint32_t)(count + in_count) * ALLOWED_US_PER_BYTE + allowed_extra_us;
     allowed_extra_us = 0;
     TWCR = GO | _BV(TWSTA);
 }
@@ -209,7 +212,7 @@ void i2c_write_async_then(uint8_t address, uint8_t prefix, const uint8_t *data, 
     chained_data = then_data;
     chained_count = then_count;
     chained = true;
-    allowed_extra_us = (uint32_t)then_count * 40u;
+    allowed_extra_us = (uint32_t)then_count * ALLOWED_US_PER_BYTE;
     i2c_write_async(address, prefix, data, count);
 }
 
