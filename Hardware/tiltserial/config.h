@@ -9,12 +9,17 @@
 /* Serial line (docs/protocol.md): 8N1, no flow control. */
 #define SERIAL_BAUD 115200UL
 
-/* I2C: 400 kHz fast mode; both parts support it with the usual 4.7k-10k pull-ups. */
+/* I2C: 400 kHz fast mode; both parts support it with the usual 4.7k-10k
+ * pull-ups. I2C_CLOCK_HZ is the display's clock (`make I2C_CLOCK_HZ=800000`:
+ * many SSD1306 modules take 800 kHz-1 MHz, docs/hardware.md); the MPU-6050 is
+ * rated for 400 kHz and keeps it (TWBR is switched between transactions). */
+#ifndef I2C_CLOCK_HZ
 #define I2C_CLOCK_HZ 400000UL
-/* One byte for the display: its nine clocks on the bus, Wire's interrupt
- * (about 12 us at 16 MHz) and rendering it (up to about 12 us), as measured in
- * simavr (docs/perf/avr.md). The display's share of the loop is sized with it. */
-#define DISPLAY_BYTE_US (9UL * 1000000UL / I2C_CLOCK_HZ + 24UL)
+#endif
+#define I2C_SENSOR_CLOCK_HZ (I2C_CLOCK_HZ < 400000UL ? I2C_CLOCK_HZ : 400000UL)
+/* One display byte on the bus, ns: nine SCL periods (16 + 2 TWBR cycles
+ * each) and the TWI interrupt's latency, which stretches SCL (about 3 us). */
+#define DISPLAY_BYTE_NS (9UL * (16UL + 2UL * ((F_CPU / I2C_CLOCK_HZ - 16UL) / 2UL)) * 1000UL / (F_CPU / 1000000UL) + 3000UL)
 /* A stuck bus (missing pull-ups, a part holding SDA) aborts a transfer after this. */
 #define I2C_TIMEOUT_US 3000UL
 /* The sensor is looked for at 0x68, then 0x69 (src/core/tilt_sensor.h). */

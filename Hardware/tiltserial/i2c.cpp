@@ -1,14 +1,124 @@
 #include "i2c.h"
 
 #include <Arduino.h>
-#include <Wire.h>
+#include <avr/interrupt.h>
+#include <util/twi.h>
 
 #include "config.h"
+
+/* The transaction on the bus, shared with the ISR. */
+static volatile bool busy;
+static volatile bool failed;
+static uint8_t sla;              /* SLA+W, then SLA+R after the repeated start */
+static volatile bool has_prefix;
+static uint8_t prefix_byte;
+static const uint8_t *tx;
+static uint8_t tx_left;
+static uint8_t *volatile rx;
+static volatile uint8_t rx_left;
+static uint32_t started_us, allowed_us;
+/* A second write chained to the first (STOP then START from the ISR, no gap). */
+static volatile bool chained;
+static uint32_t allowed_extra_us;
+static uint8_t chained_prefix;
+static const uint8_t *chained_data;
+static uint8_t chained_count;
+/* The background write's result, until the caller collects it. */
+static enum { ASYNC_NONE, ASYNC_RUNNING, ASYNC_DONE } async_state;
+static bool async_ok;
+
+static void settle_async(void) {
+    if (async_state == ASYNC_RUNNING && !busy) {
+        async_ok = !failed;
+        async_state = ASYNC_DONE;
+    }
+}
+
+/* TWBR for a clock: SCL = F_CPU / (16 + 2 TWBR) (prescaler 1). */
+static uint8_t twbr_for(uint32_t hz) {
+    uint32_t v = (F_CPU / hz - 16u) / 2u;
+    return v > 255u ? 255u : (uint8_t)v;
+}
+
+static const uint8_t GO = _BV(TWINT) | _BV(TWEN) | _BV(TWIE);
+/* A transaction's deadline: I2C_TIMEOUT_US plus twice each byte's nine clocks
+ * at the slower of the two clocks (a lower I2C_CLOCK_HZ must not abort pages). */
+static const uint32_t ALLOWED_US_PER_BYTE = 2UL * 9UL * 1000000UL / I2C_SENSOR_CLOCK_HZ + 1UL;
+
+static void finish(bool ok) {
+    TWCR = _BV(TWINT) | _BV(TWEN) | _BV(TWSTO);
+    failed = !ok;
+    busy = false;
+}
+
+ISR(TWI_vect) {
+    /* The bus is stretched (SCL held low) from TWINT until TWCR is written, so
+     * the common case, the next data byte, writes it first and counts after. */
+    uint8_t status = TW_STATUS;
+    if (status == TW_MT_DATA_ACK && !has_prefix && tx_left) {
+        const uint8_t *p = tx;
+        TWDR = *p;
+        TWCR = GO;
+        tx = p + 1;
+        tx_left--;
+        return;
+    }
+    switch (status) {
+    case TW_START:
+    case TW_REP_START:
+        TWDR = sla;
+        TWCR = GO;
+        break;
+    case TW_MT_SLA_ACK:
+    case TW_MT_DATA_ACK:
+        if (has_prefix) {
+            has_prefix = false;
+            TWDR = prefix_byte;
+            TWCR = GO;
+        } else if (tx_left) {
+            TWDR = *tx;
+            TWCR = GO;
+            tx++;
+            tx_left--;
+        } else if (rx_left) {
+            sla |= TW_READ;
+            TWCR = GO | _BV(TWSTA); /* repeated start: the register pointer stays set */
+        } else if (chained) {
+            chained = false;
+            has_prefix = true;
+            prefix_byte = chained_prefix;
+            tx = chained_data;
+            tx_left = chained_count;
+            TWCR = GO | _BV(TWSTO) | _BV(TWSTA); /* STOP, then START the next write */
+        } else {
+            finish(true);
+        }
+        break;
+    case TW_MR_SLA_ACK:
+        TWCR = rx_left > 1 ? (GO | _BV(TWEA)) : GO;
+        break;
+    case TW_MR_DATA_ACK:
+    case TW_MR_DATA_NACK: {
+        uint8_t *p = rx;
+        *p = TWDR;
+        rx = p + 1;
+        rx_left = rx_left - 1;
+        if (rx_left == 0 || status == TW_MR_DATA_NACK) finish(rx_left == 0);
+        else TWCR = rx_left > 1 ? (GO | _BV(TWEA)) : GO;
+        break;
+    }
+    default: /* a NACK, lost arbitration, a bus error */
+        chained = false;
+        finish(false);
+        break;
+    }
+}
 
 /* A reset in the middle of a read (the watchdog, the reset button) can leave a
  * slave driving SDA low, waiting for clocks; up to nine SCL pulses let it finish
  * its byte and release the bus (I2C spec UM10204, 3.1.16 "bus clear"). */
 static void clear_bus(void) {
+    TWCR = 0;
     pinMode(SDA, INPUT_PULLUP);
     pinMode(SCL, INPUT_PULLUP);
     delayMicroseconds(10);
@@ -23,29 +133,95 @@ static void clear_bus(void) {
 
 void i2c_begin(void) {
     clear_bus();
-    Wire.begin();
-    Wire.setClock(I2C_CLOCK_HZ);
-    Wire.setWireTimeout(I2C_TIMEOUT_US, true);
+    TWSR = 0; /* prescaler 1 */
+    TWBR = twbr_for(I2C_CLOCK_HZ);
+    TWCR = _BV(TWEN);
+    busy = false;
+}
+
+/* A stuck transaction: start over with a free bus. */
+static void abort_transaction(void) {
+    chained = false;
+    clear_bus();
+    TWCR = _BV(TWEN);
+    failed = true;
+    busy = false;
+}
+
+bool i2c_busy(void) {
+    if (busy && micros() - started_us > allowed_us) abort_transaction();
+    settle_async();
+    return busy;
+}
+
+bool i2c_async_done(bool *ok) {
+    i2c_busy();
+    if (async_state != ASYNC_DONE) return false;
+    *ok = async_ok;
+    async_state = ASYNC_NONE;
+    return true;
+}
+
+bool i2c_wait(void) {
+    while (i2c_busy()) {
+    }
+    return !failed;
+}
+
+static void start(uint8_t address, bool write_prefix, uint8_t prefix, const uint8_t *data, uint8_t count,
+                  uint8_t *in, uint8_t in_count) {
+    i2c_wait(); /* settles a background write's result before this one's */
+    /* The STOP of the last transaction finishes in one SCL period. */
+    for (uint8_t i = 0; i < 100 && (TWCR & _BV(TWSTO)); i++) delayMicroseconds(1);
+    /* The display may run faster than the sensor's rated 400 kHz. */
+    TWBR = twbr_for(address == SSD1306_ADDRESS ? I2C_CLOCK_HZ : I2C_SENSOR_CLOCK_HZ);
+    sla = (uint8_t)(address << 1);
+    has_prefix = write_prefix;
+    prefix_byte = prefix;
+    tx = data;
+    tx_left = count;
+    rx = in;
+    rx_left = in_count;
+    failed = false;
+    busy = true;
+    started_us = micros();
+    allowed_us = I2C_TIMEOUT_US + (uint32_t)(count + in_count) * ALLOWED_US_PER_BYTE + allowed_extra_us;
+    allowed_extra_us = 0;
+    TWCR = GO | _BV(TWSTA);
 }
 
 bool i2c_probe(uint8_t address) {
-    Wire.beginTransmission(address);
-    return Wire.endTransmission() == 0;
+    start(address, false, 0, 0, 0, 0, 0);
+    return i2c_wait();
+}
+
+bool i2c_write(uint8_t address, uint8_t prefix, const uint8_t *data, uint8_t count) {
+    start(address, true, prefix, data, count, 0, 0);
+    return i2c_wait();
+}
+
+void i2c_write_async(uint8_t address, uint8_t prefix, const uint8_t *data, uint8_t count) {
+    start(address, true, prefix, data, count, 0, 0);
+    async_state = ASYNC_RUNNING;
+}
+
+void i2c_write_async_then(uint8_t address, uint8_t prefix, const uint8_t *data, uint8_t count,
+                          uint8_t then_prefix, const uint8_t *then_data, uint8_t then_count) {
+    i2c_wait();
+    chained_prefix = then_prefix;
+    chained_data = then_data;
+    chained_count = then_count;
+    chained = true;
+    allowed_extra_us = (uint32_t)then_count * ALLOWED_US_PER_BYTE;
+    i2c_write_async(address, prefix, data, count);
 }
 
 bool i2c_write_register(uint8_t address, uint8_t reg, uint8_t value) {
-    Wire.beginTransmission(address);
-    Wire.write(reg);
-    Wire.write(value);
-    return Wire.endTransmission() == 0;
+    return i2c_write(address, reg, &value, 1);
 }
 
 bool i2c_read_registers(uint8_t address, uint8_t reg, uint8_t *out, uint8_t count) {
-    /* Set the register pointer, then read with a repeated start (datasheet 9.3). */
-    Wire.beginTransmission(address);
-    Wire.write(reg);
-    if (Wire.endTransmission(false) != 0) return false;
-    if (Wire.requestFrom(address, count) != count) return false;
-    for (uint8_t i = 0; i < count; i++) out[i] = (uint8_t)Wire.read();
-    return true;
+    if (count == 0) return true;
+    start(address, true, reg, 0, 0, out, count);
+    return i2c_wait();
 }

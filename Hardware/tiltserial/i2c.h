@@ -1,4 +1,12 @@
-/* Register-level I2C helpers over the Wire library. */
+/* The I2C bus: our own interrupt-driven TWI master (not Wire).
+ *
+ * Why not Wire: its 32-byte buffer splits a 128-byte display page into five
+ * transactions, and it copies every byte through its buffers in a long ISR
+ * (about 12 us a byte at 16 MHz). Here a write goes straight from the
+ * caller's buffer, whole, in an ISR of a few microseconds a byte, and runs in
+ * the background (i2c_write_async) while the loop renders the next page.
+ * Every transaction has a deadline: a stuck bus is reset (bus clear, TWI
+ * re-enabled) instead of hanging the loop. */
 #ifndef TILTSERIAL_I2C_H
 #define TILTSERIAL_I2C_H
 
@@ -9,7 +17,22 @@ void i2c_begin(void);
 bool i2c_probe(uint8_t address);
 /** Writes one register; true on acknowledge. */
 bool i2c_write_register(uint8_t address, uint8_t reg, uint8_t value);
-/** Reads `count` (<= 32) registers from `reg` on; true if all arrived. */
+/** Reads `count` registers from `reg` on (repeated start); true if all arrived. */
 bool i2c_read_registers(uint8_t address, uint8_t reg, uint8_t *out, uint8_t count);
+/** Writes `prefix` then `count` bytes of `data`, waiting for the end; true on acknowledge. */
+bool i2c_write(uint8_t address, uint8_t prefix, const uint8_t *data, uint8_t count);
+/** Starts writing `prefix` then `count` bytes of `data` (which must stay
+ *  untouched until the bus is free) and returns at once. */
+void i2c_write_async(uint8_t address, uint8_t prefix, const uint8_t *data, uint8_t count);
+/** i2c_write_async, then a second write to the same address straight after
+ *  it (the ISR chains them: STOP, START, no wait for the loop). */
+void i2c_write_async_then(uint8_t address, uint8_t prefix, const uint8_t *data, uint8_t count,
+                          uint8_t then_prefix, const uint8_t *then_data, uint8_t then_count);
+/** True while a transaction is on the bus (aborts it if it overran its deadline). */
+bool i2c_busy(void);
+/** True once when the last i2c_write_async has ended; `*ok`: acknowledged throughout. */
+bool i2c_async_done(bool *ok);
+/** Waits for the bus; true if the last transaction was acknowledged throughout. */
+bool i2c_wait(void);
 
 #endif

@@ -1,6 +1,6 @@
 #include "ssd1306.h"
 
-#include <Wire.h>
+#include "i2c.h"
 #include <avr/pgmspace.h>
 
 #include "config.h"
@@ -25,24 +25,22 @@ static const uint8_t init_commands[] PROGMEM = {
 };
 
 bool ssd1306_begin(void) {
-    Wire.beginTransmission(SSD1306_ADDRESS);
-    Wire.write((uint8_t)0x00);
-    for (uint8_t i = 0; i < sizeof init_commands; i++) Wire.write(pgm_read_byte(&init_commands[i]));
-    return Wire.endTransmission() == 0;
+    uint8_t commands[sizeof init_commands];
+    memcpy_P(commands, init_commands, sizeof commands);
+    return i2c_write(SSD1306_ADDRESS, 0x00, commands, sizeof commands);
 }
 
-bool ssd1306_set_page(uint8_t page) {
-    Wire.beginTransmission(SSD1306_ADDRESS);
-    Wire.write((uint8_t)0x00);
-    Wire.write((uint8_t)(0xB0 | (page & 7))); /* page start address */
-    Wire.write((uint8_t)0x00);                /* column low nibble 0 */
-    Wire.write((uint8_t)0x10);                /* column high nibble 0 */
-    return Wire.endTransmission() == 0;
+/* Sent from here while the loop goes on: kept until the next command. */
+static uint8_t page_command[3];
+
+void ssd1306_write_page_async(uint8_t page, const uint8_t *data, uint8_t count) {
+    page_command[0] = (uint8_t)(0xB0 | (page & 7)); /* page start address */
+    page_command[1] = 0x00;                         /* column low nibble 0 */
+    page_command[2] = 0x10;                         /* column high nibble 0 */
+    if (count == 0) i2c_write_async(SSD1306_ADDRESS, 0x00, page_command, sizeof page_command);
+    else i2c_write_async_then(SSD1306_ADDRESS, 0x00, page_command, sizeof page_command, 0x40, data, count);
 }
 
-bool ssd1306_write_data(const uint8_t *data, uint8_t count) {
-    Wire.beginTransmission(SSD1306_ADDRESS);
-    Wire.write((uint8_t)0x40);
-    Wire.write(data, count);
-    return Wire.endTransmission() == 0;
+void ssd1306_write_data_async(const uint8_t *data, uint8_t count) {
+    i2c_write_async(SSD1306_ADDRESS, 0x40, data, count);
 }

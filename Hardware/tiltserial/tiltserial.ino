@@ -8,14 +8,15 @@
  * Wiring and flashing: docs/hardware.md.
  *
  * The loop never blocks for long: each pass reads the serial line, takes at most
- * one sensor sample, and sends at most one chunk (<= 31 bytes) of the screen, so
- * samples keep flowing while a frame is being drawn. The watchdog resets the
- * board if anything (a stuck I2C bus) stops the loop for 1 s.
+ * one sensor sample, starts the display's next bus transfer when the bus is
+ * free (a page command, or a page's data, whole or in a piece that ends before
+ * the sensor's next sample is due) and renders a span of the next page while
+ * the current one is on the bus (src/core/tilt_pipe.h decides). The watchdog
+ * resets the board if anything stops the loop for 1 s.
  */
 #include <Arduino.h>
 #include <avr/pgmspace.h>
 #include <avr/wdt.h>
-#include <Wire.h> /* named here so the Arduino IDE links the Wire library */
 
 #include "assets.h"
 #include "config.h"
@@ -24,6 +25,7 @@
 #include "ssd1306.h"
 #include "src/core/tilt_board.h"
 #include "src/core/tilt_frames.h"
+#include "src/core/tilt_pipe.h"
 #include "src/core/tilt_rate.h"
 #include "src/core/tilt_render.h"
 #include "src/core/tilt_status.h"
@@ -62,15 +64,18 @@ static uint32_t next_sample_us, not_ready_us;
 static bool seen_not_ready;
 static uint32_t last_probe_ms;
 
-/* The frame being sent: latched at its start so one frame never mixes two views
- * (the pin table is not latched: a PIN mid-frame shows from the next frame on). */
+/* The display's frames: the view latched at a frame's start (so one frame
+ * never mixes two views; a PIN mid-frame shows from the next frame on), two
+ * page buffers (one on the bus, one being rendered) and the transfer in flight. */
+static tilt_pipe pipe;
 static struct {
-    bool active, live, sensor;
+    bool live, sensor;
     tilt_view view;
     tilt_drawer drawer;
-    uint8_t page, column;
-    bool page_open; /* the display's cursor is at (page, column) */
-} drawing;
+} latched;
+static uint8_t page_buffers[2][TILT_PIPE_COLUMNS];
+static tilt_pipe_step in_flight;
+static uint8_t in_flight_count;
 
 /* ---- Frames to the host. Sent only if they fit the TX buffer whole, so a slow
  * or absent reader never blocks the loop (a dropped SAMPLE shows as a sequence gap). */
@@ -86,7 +91,7 @@ static void send_hello(void) {
                      (sensor_ok ? TILT_STATUS_SENSOR : 0) | (display_ok ? TILT_STATUS_DISPLAY : 0), &hello);
     send(tilt_encode_hello(&hello, wire_out), true);
     sample_seq = 0; /* sequence numbers restart after every HELLO */
-    tilt_board_reset_scene(&board);
+    tilt_board_hello_sent(&board);
 }
 
 /* ---- Sensor. */
@@ -96,12 +101,16 @@ static void start_sensor(void) {
     seen_not_ready = false;
 }
 
+/* How early the sensor is asked whether its sample is ready: early enough to
+ * catch it on time, late enough to leave the bus to the display. */
+static uint32_t poll_window_us(uint32_t period) { return min(period / 8, 200UL); }
+
 static void poll_sensor(void) {
     if (!sensor_ok) return;
     /* Until shortly before the next sample is due, the bus is the display's. */
     uint32_t period = tilt_rate_period_us(board.divider);
     uint32_t asked = micros();
-    if ((int32_t)(asked - next_sample_us) < -(int32_t)(period / 8)) return;
+    if ((int32_t)(asked - next_sample_us) < -(int32_t)poll_window_us(period)) return;
     int8_t ready = mpu6050_data_ready();
     uint32_t now = micros();
     int32_t late = (int32_t)(now - next_sample_us);
@@ -177,68 +186,88 @@ static void poll_serial(void) {
     }
 }
 
-/* ---- Screen: one chunk per call, sized to the time left before the sensor's
- * next sample is due: the sensor's clock comes first, so at 1 kHz a frame
- * takes longer to draw rather than samples going missing. */
-static uint8_t display_bytes_before_next_sample(void) {
-    if (!sensor_ok) return 255;
-    const int32_t margin_us = 100;
-    int32_t left = (int32_t)(next_sample_us - micros()) - margin_us;
-    if (left <= 0) return 0;
-    return (uint8_t)min((uint32_t)left / DISPLAY_BYTE_US, 255UL);
+/* ---- Screen. The bus time left before the sensor's next sample is due:
+ * the sensor's clock comes first, so at 1 kHz a frame takes longer to draw
+ * rather than samples going missing. */
+static int32_t bus_time_left_us(void) {
+    if (!sensor_ok) return TILT_PIPE_NO_DEADLINE;
+    return (int32_t)(next_sample_us - poll_window_us(tilt_rate_period_us(board.divider)) - micros())
+         + TILT_PIPE_SAMPLE_MARGIN_US;
+}
+
+static void display_failed(void) {
+    display_ok = false;
+    tilt_pipe_reset(&pipe);
+    in_flight = TILT_PIPE_WAIT;
+}
+
+static void send_ready(uint32_t time_us, uint8_t flags) {
+    send(tilt_encode_ready(time_us & 0xFFFFFFUL, flags, wire_out), false);
+}
+
+static void render_span(uint8_t count) {
+    uint8_t page = pipe.render_page, column = pipe.render_column;
+    uint8_t *out = &page_buffers[page & 1][column];
+    if (latched.live) {
+        const tilt_drawer *d = &latched.drawer;
+        const tilt_scene scene = {d->height, d->shown, d->scroll, d->current, d->drag_item,
+                                  d->drag_left, d->drag_top, d->pin_count, board.pins};
+        tilt_render_scene_span(&art, &latched.view, &scene, page, column, count, out);
+    } else {
+        const tilt_status_info info = {FIRMWARE_MAJOR, FIRMWARE_MINOR, FIRMWARE_PATCH, latched.sensor,
+                                       mpu6050_found.who_am_i, mpu6050_found.address};
+        tilt_status_span(&info, page, column, count, out);
+    }
+    tilt_pipe_rendered(&pipe, count);
 }
 
 static void step_display(void) {
     if (!display_ok) return;
-    if (!drawing.active) {
-        if (!board.redraw) return;
-        board.redraw = false;
-        drawing.active = true;
-        drawing.live = board.host_live;
-        drawing.sensor = sensor_ok;
-        drawing.view = board.wanted;
-        drawing.drawer = board.drawer;
-        drawing.page = 0;
-        drawing.column = 0;
-        drawing.page_open = false;
-    }
-    /* A transfer costs its address and control bytes besides its data; the
-     * page command takes five bytes in all. */
-    uint8_t budget = display_bytes_before_next_sample();
-    if (!drawing.page_open) {
-        if (budget < 5) return;
-        if (!ssd1306_set_page(drawing.page)) {
-            display_ok = false;
-            drawing.active = false;
-            return;
+    /* The transfer in flight ended: account for it. */
+    if (in_flight != TILT_PIPE_WAIT) {
+        bool ok;
+        if (i2c_async_done(&ok)) {
+            if (!ok) {
+                display_failed();
+                return;
+            }
+            tilt_pipe_sent(&pipe, in_flight, in_flight_count);
+            in_flight = TILT_PIPE_WAIT;
         }
-        drawing.page_open = true;
-        budget = display_bytes_before_next_sample();
     }
-    if (budget < 2 + 4) return; /* too little for a useful chunk: a later pass */
-    uint8_t chunk[SSD1306_CHUNK];
-    uint8_t count = (uint8_t)min(min(SSD1306_CHUNK, budget - 2), TILT_DISPLAY_WIDTH - drawing.column);
-    if (drawing.live) {
-        const tilt_drawer *d = &drawing.drawer;
-        const tilt_scene scene = {d->height, d->shown, d->scroll, d->current, d->drag_item,
-                                  d->drag_left, d->drag_top, d->pin_count, board.pins};
-        tilt_render_scene_span(&art, &drawing.view, &scene, drawing.page, drawing.column, count, chunk);
-    } else {
-        const tilt_status_info info = {FIRMWARE_MAJOR, FIRMWARE_MINOR, FIRMWARE_PATCH, drawing.sensor,
-                                       mpu6050_found.who_am_i, mpu6050_found.address};
-        tilt_status_span(&info, drawing.page, drawing.column, count, chunk);
+    /* The bus is free: the next command or data piece. */
+    if (in_flight == TILT_PIPE_WAIT && !i2c_busy()) {
+        uint8_t count;
+        tilt_pipe_step step = tilt_pipe_next(&pipe, bus_time_left_us(), DISPLAY_BYTE_NS, &count);
+        if (step == TILT_PIPE_COMMAND)
+            ssd1306_write_page_async(pipe.send_page, page_buffers[pipe.send_page & 1], count);
+        else if (step == TILT_PIPE_DATA)
+            ssd1306_write_data_async(&page_buffers[pipe.send_page & 1][pipe.send_column], count);
+        in_flight = step;
+        in_flight_count = count;
     }
-    if (!ssd1306_write_data(chunk, count)) {
-        display_ok = false;
-        drawing.active = false;
-        return;
+    /* Frame sync: READY shortly before the next latch, and once on falling idle. */
+    if (board.sync) {
+        uint32_t until_latch_us;
+        if (tilt_pipe_ready_due(&pipe, DISPLAY_BYTE_NS, &until_latch_us)) {
+            send_ready(micros() + until_latch_us, 0);
+            tilt_pipe_ready_sent(&pipe);
+        } else if (tilt_pipe_idle_ready_due(&pipe, board.idle_ready_owed, board.redraw)) {
+            send_ready(micros(), TILT_READY_IDLE);
+            board.idle_ready_owed = false;
+        }
     }
-    drawing.column += count;
-    if (drawing.column >= TILT_DISPLAY_WIDTH) {
-        drawing.column = 0;
-        drawing.page_open = false;
-        if (++drawing.page == TILT_DISPLAY_PAGES) drawing.active = false;
+    if (tilt_pipe_wants_latch(&pipe, board.redraw)) {
+        board.redraw = false;
+        board.idle_ready_owed = true;
+        latched.live = board.host_live;
+        latched.sensor = sensor_ok;
+        latched.view = board.wanted;
+        latched.drawer = board.drawer;
+        tilt_pipe_latched(&pipe);
     }
+    uint8_t span = tilt_pipe_render_span(&pipe);
+    if (span) render_span(span);
 }
 
 /* ---- Host timeout and re-probing parts that did not answer. */
@@ -249,6 +278,7 @@ static void check_timers(void) {
         last_probe_ms = now;
         if (!display_ok && i2c_probe(SSD1306_ADDRESS)) {
             display_ok = ssd1306_begin();
+            tilt_pipe_reset(&pipe);
             board.redraw = true;
         }
         if (!sensor_ok) {

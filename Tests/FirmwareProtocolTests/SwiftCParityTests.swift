@@ -27,7 +27,7 @@ import WireProtocol
 
     @Test func documentedExamplesPassTheCReceiverAndReEncodeIdentically() throws {
         let wires = try Self.documentedWires()
-        #expect(wires.count == 9)
+        #expect(wires.count == 11)
         for (name, wire) in wires {
             var rx = tilt_rx()
             let events = receive(wire, into: &rx)
@@ -80,6 +80,15 @@ import WireProtocol
                 var token: UInt32 = 0
                 guard tilt_decode_pong(base, length, &token) else { return nil }
                 return wire { tilt_encode_pong(token, $0) }
+            case Int32(TILT_READY.rawValue):
+                var time: UInt32 = 0
+                var flags: UInt8 = 0
+                guard tilt_decode_ready(base, length, &time, &flags) else { return nil }
+                return wire { tilt_encode_ready(time, flags, $0) }
+            case Int32(TILT_SYNC.rawValue):
+                var mode: UInt8 = 0
+                guard tilt_decode_sync(base, length, &mode) else { return nil }
+                return wire { tilt_encode_sync(mode, $0) }
             case Int32(TILT_OFFSETS.rawValue):
                 var offsets = tilt_offsets()
                 guard tilt_decode_offsets(base, length, &offsets) else { return nil }
@@ -115,7 +124,7 @@ import WireProtocol
         func u16() -> UInt16 { UInt16(truncatingIfNeeded: rng.next()) }
         func u32() -> UInt32 { UInt32(truncatingIfNeeded: rng.next()) }
         func i16() -> Int16 { Int16(truncatingIfNeeded: rng.next()) }
-        switch rng.next() % 9 {
+        switch rng.next() % 11 {
         case 0:
             return .hello(HelloFrame(
                 protocolVersion: u8(), firmwareMajor: u8(), firmwareMinor: u8(), firmwarePatch: u8(),
@@ -134,6 +143,8 @@ import WireProtocol
             return .drawer(DrawerFrame(height: u8(), shown: u8(), scroll: i16(), current: u8(), dragItem: u8(),
                                        dragLeft: i16(), dragTop: i16(), pinCount: u8()))
         case 7: return .pin(PinFrame(slot: u8(), item: u8(), x: u16(), y: u16()))
+        case 8: return .ready(ReadyFrame(boardTime: u32() & 0xFF_FFFF, flags: u8()))
+        case 9: return .sync(SyncFrame(mode: u8()))
         default: return .configure(ConfigureFrame(sampleRateHz: u16(), accelFullScaleSelect: u8(), gyroFullScaleSelect: u8()))
         }
     }

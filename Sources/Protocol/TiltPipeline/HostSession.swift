@@ -197,7 +197,7 @@ public struct HostSession: Sendable {
         switch frame {
         case .hello(let hello): applyHello(hello, handle)
         case .sample(let sample): ingestTracked(sample, handle)
-        case .pong, .offsets, .hostHello, .ping, .configure, .drawer, .pin: break  // not ours to act on (loopback, echoes)
+        case .pong, .ready, .offsets, .hostHello, .ping, .configure, .drawer, .pin, .sync: break  // not ours to act on (loopback, echoes)
         }
     }
 

@@ -9,6 +9,8 @@ public enum DecodedFrame: Hashable, Sendable {
     case sample(TimedSample)
     /// PONG: the answer to a PING.
     case pong(PongFrame)
+    /// READY: the board is about to take a new view (or fell idle); only after SYNC 1.
+    case ready(ReadyFrame)
     /// OFFSETS (host → board; seen when decoding the host's own output).
     case offsets(OffsetsFrame)
     /// HOST_HELLO (host → board).
@@ -21,4 +23,6 @@ public enum DecodedFrame: Hashable, Sendable {
     case drawer(DrawerFrame)
     /// PIN (host → board).
     case pin(PinFrame)
+    /// SYNC (host → board).
+    case sync(SyncFrame)
 }

@@ -8,6 +8,8 @@ public enum Frame: Hashable, Sendable {
     case sample(SampleFrame)
     /// PONG (0x03), board → host.
     case pong(PongFrame)
+    /// READY (0x04), board → host.
+    case ready(ReadyFrame)
     /// OFFSETS (0x10), host → board.
     case offsets(OffsetsFrame)
     /// HOST_HELLO (0x11), host → board.
@@ -20,6 +22,8 @@ public enum Frame: Hashable, Sendable {
     case drawer(DrawerFrame)
     /// PIN (0x15), host → board.
     case pin(PinFrame)
+    /// SYNC (0x16), host → board.
+    case sync(SyncFrame)
 
     /// Why a payload is not a frame. Each maps to one `DecoderCounters` field.
     public enum ParseError: Error, Hashable, Sendable {
@@ -50,12 +54,14 @@ public enum Frame: Hashable, Sendable {
         case .hello: self = .hello(HelloFrame(body: body))
         case .sample: self = .sample(SampleFrame(body: body))
         case .pong: self = .pong(PongFrame(body: body))
+        case .ready: self = .ready(ReadyFrame(body: body))
         case .offsets: self = .offsets(OffsetsFrame(body: body))
         case .hostHello: self = .hostHello(HostHelloFrame(body: body))
         case .ping: self = .ping(PingFrame(body: body))
         case .configure: self = .configure(ConfigureFrame(body: body))
         case .drawer: self = .drawer(DrawerFrame(body: body))
         case .pin: self = .pin(PinFrame(body: body))
+        case .sync: self = .sync(SyncFrame(body: body))
         }
     }
 
@@ -74,12 +80,14 @@ public enum Frame: Hashable, Sendable {
         case .hello(let frame): frame.encode(into: &output)
         case .sample(let frame): frame.encode(into: &output)
         case .pong(let frame): frame.encode(into: &output)
+        case .ready(let frame): frame.encode(into: &output)
         case .offsets(let frame): frame.encode(into: &output)
         case .hostHello(let frame): frame.encode(into: &output)
         case .ping(let frame): frame.encode(into: &output)
         case .configure(let frame): frame.encode(into: &output)
         case .drawer(let frame): frame.encode(into: &output)
         case .pin(let frame): frame.encode(into: &output)
+        case .sync(let frame): frame.encode(into: &output)
         }
     }
 

@@ -191,12 +191,14 @@ public struct FrameDecoder: Sendable {
             tracker.restart(sampleRateHz: hello.sampleRateHz)
             return .hello(hello)
         case .pong(let frame): return .pong(frame)
+        case .ready(let frame): return .ready(frame)
         case .offsets(let frame): return .offsets(frame)
         case .hostHello(let frame): return .hostHello(frame)
         case .ping(let frame): return .ping(frame)
         case .configure(let frame): return .configure(frame)
         case .drawer(let frame): return .drawer(frame)
         case .pin(let frame): return .pin(frame)
+        case .sync(let frame): return .sync(frame)
         }
     }
 }

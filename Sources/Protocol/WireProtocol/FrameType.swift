@@ -7,6 +7,8 @@ public enum FrameType: UInt8, CaseIterable, Hashable, Sendable {
     case sample = 0x02
     /// PONG, board → host: a PING's token back (4-byte body).
     case pong = 0x03
+    /// READY, board → host: about to take a new view, or fallen idle (4-byte body; only after SYNC 1).
+    case ready = 0x04
     /// OFFSETS, host → board: viewport and ribbon for one tick (10-byte body).
     case offsets = 0x10
     /// HOST_HELLO, host → board: asks for a HELLO (1-byte body).
@@ -19,6 +21,8 @@ public enum FrameType: UInt8, CaseIterable, Hashable, Sendable {
     case drawer = 0x14
     /// PIN, host → board: one pin slot (6-byte body).
     case pin = 0x15
+    /// SYNC, host → board: 1 asks for READY before each new view, 0 stops it (1-byte body).
+    case sync = 0x16
 
     /// Body bytes between the type byte and the CRC.
     @inlinable public var bodyCount: Int {
@@ -26,12 +30,14 @@ public enum FrameType: UInt8, CaseIterable, Hashable, Sendable {
         case .hello: 13
         case .sample: 18
         case .pong: 4
+        case .ready: 4
         case .offsets: 10
         case .hostHello: 1
         case .ping: 4
         case .configure: 4
         case .drawer: 11
         case .pin: 6
+        case .sync: 1
         }
     }
 }

@@ -29,6 +29,8 @@ public enum MonitorLine {
                 + "temp=\(s.raw.temperature) gx=\(g.x) gy=\(g.y) gz=\(g.z)"
         case .pong(let p):
             return "PONG token=\(p.token)"
+        case .ready(let r):
+            return "READY t=\(r.boardTime & 0xFF_FFFF) \(r.idle ? "idle" : "frame")"
         case .offsets(let o):
             var flags: [String] = []
             if o.flags.contains(.fired) { flags.append("fired") }
@@ -48,6 +50,8 @@ public enum MonitorLine {
                 + "drag=\(item(d.dragItem))@\(d.dragLeft),\(d.dragTop) pins=\(d.pinCount)"
         case .pin(let p):
             return "PIN slot=\(p.slot) item=\(p.item) x=\(p.x) y=\(p.y)"
+        case .sync(let s):
+            return "SYNC \(s.enabled ? "on" : "off")"
         }
     }
 

@@ -28,6 +28,11 @@ void tilt_board_reset_scene(tilt_board *board) {
     if (shown && board->host_live) board->redraw = true;
 }
 
+void tilt_board_hello_sent(tilt_board *board) {
+    tilt_board_reset_scene(board);
+    board->sync = false;
+}
+
 static void set_pin(tilt_board *board, const tilt_pin_frame *pin) {
     if (pin->slot >= TILT_PIN_SLOTS) return;
     tilt_pin *slot = &board->pins[pin->slot];
@@ -44,7 +49,7 @@ tilt_board_action tilt_board_handle(tilt_board *board, const uint8_t *payload, u
     tilt_configure configure;
     tilt_drawer drawer;
     tilt_pin_frame pin;
-    uint8_t version;
+    uint8_t version, mode;
     if (tilt_decode_offsets(payload, length, &offsets)) {
         tilt_view view = {offsets.viewport_x, offsets.viewport_y, offsets.ribbon_x, offsets.ribbon_bottom};
         if (!board->host_live || memcmp(&view, &board->wanted, sizeof view) != 0) board->redraw = true;
@@ -60,6 +65,11 @@ tilt_board_action tilt_board_handle(tilt_board *board, const uint8_t *payload, u
     }
     if (tilt_decode_pin(payload, length, &pin)) {
         set_pin(board, &pin);
+        return TILT_BOARD_NOTHING;
+    }
+    if (tilt_decode_sync(payload, length, &mode)) {
+        board->sync = mode != 0;
+        board->idle_ready_owed = board->sync;
         return TILT_BOARD_NOTHING;
     }
     if (tilt_decode_ping(payload, length, pong_token)) return TILT_BOARD_SEND_PONG;

@@ -29,6 +29,8 @@ typedef struct {
     tilt_drawer drawer;     /* the latest DRAWER */
     tilt_pin pins[TILT_PIN_SLOTS]; /* the pin table PIN frames fill */
     bool redraw;            /* something on screen is out of date */
+    bool sync;              /* the host asked for READY (SYNC 1); off at every HELLO */
+    bool idle_ready_owed;   /* an idle READY is due when the board falls idle (set by SYNC 1 and each latch) */
 } tilt_board;
 
 /** What the caller must do after a payload. */
@@ -47,7 +49,8 @@ void tilt_board_init(tilt_board *board, uint16_t rate_hz, uint8_t accel_fs, uint
  *  host just came back); DRAWER and PIN update the scene (redraw when what is
  *  drawn changed); CONFIGURE applies the rate rule (4..1000 Hz, nearest
  *  1000 / (1 + d)) and the full scales (0..3; others are ignored). Anything
- *  else (unknown types, wrong lengths, the board's own types) is skipped. */
+ *  else (unknown types, wrong lengths, the board's own types) is skipped.
+ *  SYNC sets `sync` (any non-zero byte: on). */
 tilt_board_action tilt_board_handle(tilt_board *board, const uint8_t *payload, uint8_t length,
                                     uint32_t now_ms, uint32_t *pong_token);
 
@@ -55,6 +58,10 @@ tilt_board_action tilt_board_handle(tilt_board *board, const uint8_t *payload, u
  *  HELLO, and a host timeout does it too, so a host always starts from a clean
  *  scene (docs/protocol.md). Redraws a live screen that showed any of it. */
 void tilt_board_reset_scene(tilt_board *board);
+
+/** What the caller does at every HELLO it sends: the scene reset
+ *  (tilt_board_reset_scene) and frame sync off until the next SYNC 1. */
+void tilt_board_hello_sent(tilt_board *board);
 
 /** True once, when the host has sent no OFFSETS for TILT_HOST_TIMEOUT_MS (then
  *  the scene is reset and the screen redrawn). */

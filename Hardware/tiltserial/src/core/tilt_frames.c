@@ -8,12 +8,14 @@ int tilt_body_length(uint8_t type) {
     case TILT_HELLO: return TILT_HELLO_LEN;
     case TILT_SAMPLE: return TILT_SAMPLE_LEN;
     case TILT_PONG: return TILT_PONG_LEN;
+    case TILT_READY: return TILT_READY_LEN;
     case TILT_OFFSETS: return TILT_OFFSETS_LEN;
     case TILT_HOST_HELLO: return TILT_HOST_HELLO_LEN;
     case TILT_PING: return TILT_PING_LEN;
     case TILT_CONFIGURE: return TILT_CONFIGURE_LEN;
     case TILT_DRAWER: return TILT_DRAWER_LEN;
     case TILT_PIN: return TILT_PIN_LEN;
+    case TILT_SYNC: return TILT_SYNC_LEN;
     default: return -1;
     }
 }
@@ -59,6 +61,17 @@ uint8_t tilt_encode_pong(uint32_t token, uint8_t *out) {
     uint8_t b[TILT_PONG_LEN];
     put32(b, token);
     return tilt_frame_encode(TILT_PONG, b, sizeof b, out);
+}
+
+uint8_t tilt_encode_ready(uint32_t time_us, uint8_t flags, uint8_t *out) {
+    uint8_t b[TILT_READY_LEN];
+    b[0] = (uint8_t)time_us; b[1] = (uint8_t)(time_us >> 8); b[2] = (uint8_t)(time_us >> 16);
+    b[3] = flags;
+    return tilt_frame_encode(TILT_READY, b, sizeof b, out);
+}
+
+uint8_t tilt_encode_sync(uint8_t mode, uint8_t *out) {
+    return tilt_frame_encode(TILT_SYNC, &mode, 1, out);
 }
 
 uint8_t tilt_encode_offsets(const tilt_offsets *o, uint8_t *out) {
@@ -135,6 +148,21 @@ bool tilt_decode_pong(const uint8_t *payload, uint8_t len, uint32_t *token) {
     const uint8_t *b = body_of(payload, len, TILT_PONG, TILT_PONG_LEN);
     if (!b) return false;
     *token = get32(b);
+    return true;
+}
+
+bool tilt_decode_ready(const uint8_t *payload, uint8_t len, uint32_t *time_us, uint8_t *flags) {
+    const uint8_t *b = body_of(payload, len, TILT_READY, TILT_READY_LEN);
+    if (!b) return false;
+    *time_us = b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16;
+    *flags = b[3];
+    return true;
+}
+
+bool tilt_decode_sync(const uint8_t *payload, uint8_t len, uint8_t *mode) {
+    const uint8_t *b = body_of(payload, len, TILT_SYNC, TILT_SYNC_LEN);
+    if (!b) return false;
+    *mode = b[0];
     return true;
 }
 

@@ -23,24 +23,28 @@ enum tilt_type {
     TILT_HELLO = 0x01,
     TILT_SAMPLE = 0x02,
     TILT_PONG = 0x03,
+    TILT_READY = 0x04,
     TILT_OFFSETS = 0x10,
     TILT_HOST_HELLO = 0x11,
     TILT_PING = 0x12,
     TILT_CONFIGURE = 0x13,
     TILT_DRAWER = 0x14,
     TILT_PIN = 0x15,
+    TILT_SYNC = 0x16,
 };
 
 enum tilt_body_length {
     TILT_HELLO_LEN = 13,
     TILT_SAMPLE_LEN = 18,
     TILT_PONG_LEN = 4,
+    TILT_READY_LEN = 4,
     TILT_OFFSETS_LEN = 10,
     TILT_HOST_HELLO_LEN = 1,
     TILT_PING_LEN = 4,
     TILT_CONFIGURE_LEN = 4,
     TILT_DRAWER_LEN = 11,
     TILT_PIN_LEN = 6,
+    TILT_SYNC_LEN = 1,
 };
 
 /** A SAMPLE on the wire: type, body, CRC, COBS's code byte, delimiter. */
@@ -49,6 +53,9 @@ enum tilt_body_length {
 /** HELLO status bits. */
 #define TILT_STATUS_SENSOR 0x01u
 #define TILT_STATUS_DISPLAY 0x02u
+
+/** READY flag bits. */
+#define TILT_READY_IDLE 0x01u
 
 /** OFFSETS flag bits. */
 #define TILT_FLAG_FIRED 0x01u
@@ -110,24 +117,29 @@ uint8_t tilt_frame_encode(uint8_t type, const uint8_t *body, uint8_t body_len, u
 uint8_t tilt_encode_hello(const tilt_hello *hello, uint8_t *out);
 uint8_t tilt_encode_sample(const tilt_sample *sample, uint8_t *out);
 uint8_t tilt_encode_pong(uint32_t token, uint8_t *out);
+/** READY: `time_us` (low 24 bits sent) and TILT_READY_* flags. */
+uint8_t tilt_encode_ready(uint32_t time_us, uint8_t flags, uint8_t *out);
 uint8_t tilt_encode_offsets(const tilt_offsets *offsets, uint8_t *out);
 uint8_t tilt_encode_host_hello(uint8_t version, uint8_t *out);
 uint8_t tilt_encode_ping(uint32_t token, uint8_t *out);
 uint8_t tilt_encode_configure(const tilt_configure *configure, uint8_t *out);
 uint8_t tilt_encode_drawer(const tilt_drawer *drawer, uint8_t *out);
 uint8_t tilt_encode_pin(const tilt_pin_frame *pin, uint8_t *out);
+uint8_t tilt_encode_sync(uint8_t mode, uint8_t *out);
 
 /* Decoders take a checked payload without its CRC (type first, as the receiver
  * delivers it) and return false unless the type and body length match. */
 bool tilt_decode_hello(const uint8_t *payload, uint8_t len, tilt_hello *out);
 bool tilt_decode_sample(const uint8_t *payload, uint8_t len, tilt_sample *out);
 bool tilt_decode_pong(const uint8_t *payload, uint8_t len, uint32_t *token);
+bool tilt_decode_ready(const uint8_t *payload, uint8_t len, uint32_t *time_us, uint8_t *flags);
 bool tilt_decode_offsets(const uint8_t *payload, uint8_t len, tilt_offsets *out);
 bool tilt_decode_host_hello(const uint8_t *payload, uint8_t len, uint8_t *version);
 bool tilt_decode_ping(const uint8_t *payload, uint8_t len, uint32_t *token);
 bool tilt_decode_configure(const uint8_t *payload, uint8_t len, tilt_configure *out);
 bool tilt_decode_drawer(const uint8_t *payload, uint8_t len, tilt_drawer *out);
 bool tilt_decode_pin(const uint8_t *payload, uint8_t len, tilt_pin_frame *out);
+bool tilt_decode_sync(const uint8_t *payload, uint8_t len, uint8_t *mode);
 
 typedef enum {
     TILT_RX_NONE = 0,     /* byte taken, no frame ended (or an empty frame) */

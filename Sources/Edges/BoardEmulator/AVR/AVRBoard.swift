@@ -331,6 +331,7 @@ public final class AVRBoard: @unchecked Sendable {
         let halted = machine.haltReason
         let counts = machine.serialCounts
         let samples = machine.sensorSamples
+        let busCycles = machine.busCycles
         published.withLock {
             status.simulatedMicros = micros
             if let display {
@@ -339,6 +340,7 @@ public final class AVRBoard: @unchecked Sendable {
             }
             status.displayCaptures.merge(captures) { $1 }
             status.sensorSamples = samples
+            status.busCycles = busCycles
             status.bytesFromAVR = counts.fromAVR
             status.bytesToAVR = counts.toAVR
             status.droppedSerialOutput = counts.dropped

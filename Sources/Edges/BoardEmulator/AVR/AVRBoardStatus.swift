@@ -75,6 +75,8 @@ public struct AVRBoardStatus: Sendable {
     public var displayCaptures: [UInt64: AVRDisplayFrame] = [:]
     /// MPU-6050 samples taken.
     public var sensorSamples: UInt64
+    /// CPU cycles the I2C bus has been busy since power-on (to see whether the firmware sends anything).
+    public var busCycles: UInt64 = 0
     /// UART bytes each way, and bytes from the AVR dropped because no client read them.
     public var bytesFromAVR: UInt64
     /// UART bytes the host sent the firmware, since the board was made.

@@ -318,6 +318,16 @@ public final class NativeBoard: @unchecked Sendable {
             }
             counts.input = inputDecoder.counters
             redrawIfDue()
+            sendReadyIfOwed()
+        }
+    }
+
+    /// The firmware's idle READY, after SYNC 1, once the latest view is drawn.
+    private func sendReadyIfOwed() {
+        guard firmware.takeIdleReady() else { return }
+        let ready = ReadyFrame(boardTime: UInt32(truncatingIfNeeded: lifetime - boot), flags: ReadyFrame.idleFlag)
+        if plugged && wire.queue(ready, isSample: false, must: false, lifetimeMicros: lifetime) {
+            counts.framesSent += 1
         }
     }
 

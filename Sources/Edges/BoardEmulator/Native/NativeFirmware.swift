@@ -93,7 +93,20 @@ struct NativeFirmware {
     mutating func takeRedraw() -> (due: Bool, view: tilt_view?, scene: DrawerScene) {
         guard board.redraw else { return (false, nil, DrawerScene()) }
         board.redraw = false
+        board.idle_ready_owed = true  // a latch: an idle READY follows once drawn (after SYNC 1)
         return (true, board.host_live ? board.wanted : nil, scene)
+    }
+
+    /// Frame sync (docs/protocol.md): true once when the firmware would send
+    /// its idle READY. The native board draws a view at once, so it is always
+    /// idle after drawing: it sends the idle READY only, never a frame READY.
+    mutating func takeIdleReady() -> Bool {
+        guard board.sync else { return false }
+        var pipe = tilt_pipe()
+        tilt_pipe_reset(&pipe)
+        guard tilt_pipe_idle_ready_due(&pipe, board.idle_ready_owed, board.redraw) else { return false }
+        board.idle_ready_owed = false
+        return true
     }
 
     /// The drawer and the pin table as the firmware keeps them.
@@ -112,7 +125,7 @@ struct NativeFirmware {
 
     /// send_hello()'s end: every HELLO starts a clean drawer (the firmware's rule).
     mutating func helloSent() {
-        tilt_board_reset_scene(&board)
+        tilt_board_hello_sent(&board)
     }
 
     /// HELLO for the current settings, as the firmware encodes it (delimiter included).

@@ -1,0 +1,109 @@
+#include "tilt_pipe.h"
+
+void tilt_pipe_reset(tilt_pipe *pipe) {
+    pipe->rendering = false;
+    pipe->render_page = 0;
+    pipe->render_column = 0;
+    pipe->pending = 0;
+    pipe->send_page = 0;
+    pipe->send_column = 0;
+    pipe->page_open = false;
+    pipe->ready_sent = false;
+}
+
+bool tilt_pipe_wants_latch(const tilt_pipe *pipe, bool redraw) {
+    return redraw && !pipe->rendering && pipe->pending <= 1;
+}
+
+void tilt_pipe_latched(tilt_pipe *pipe) {
+    pipe->rendering = true;
+    pipe->render_page = 0;
+    pipe->render_column = 0;
+    if (pipe->pending == 0) pipe->ready_sent = false; /* from idle: this frame's READY is to come */
+}
+
+uint8_t tilt_pipe_render_span(const tilt_pipe *pipe) {
+    if (!pipe->rendering || pipe->pending >= 2) return 0;
+    uint8_t left = (uint8_t)(TILT_PIPE_COLUMNS - pipe->render_column);
+    return left < TILT_PIPE_RENDER_SPAN ? left : TILT_PIPE_RENDER_SPAN;
+}
+
+void tilt_pipe_rendered(tilt_pipe *pipe, uint8_t count) {
+    pipe->render_column = (uint8_t)(pipe->render_column + count);
+    if (pipe->render_column < TILT_PIPE_COLUMNS) return;
+    pipe->render_column = 0;
+    pipe->pending++;
+    if (++pipe->render_page == TILT_PIPE_PAGES) {
+        pipe->render_page = 0;
+        pipe->rendering = false;
+    }
+}
+
+uint16_t tilt_pipe_bytes_fitting(int32_t left_us, uint16_t byte_ns) {
+    if (left_us == TILT_PIPE_NO_DEADLINE) return 0xFFFFu;
+    int32_t usable = left_us - TILT_PIPE_SAMPLE_MARGIN_US;
+    if (usable <= 0 || byte_ns == 0) return 0;
+    uint32_t bytes = (uint32_t)usable * 1000u / byte_ns;
+    return bytes > 0xFFFFu ? 0xFFFFu : (uint16_t)bytes;
+}
+
+tilt_pipe_step tilt_pipe_next(const tilt_pipe *pipe, int32_t left_us, uint16_t byte_ns, uint8_t *count) {
+    *count = 0;
+    if (pipe->pending == 0) return TILT_PIPE_WAIT;
+    uint16_t fits = tilt_pipe_bytes_fitting(left_us, byte_ns);
+    tilt_pipe_step step = TILT_PIPE_DATA;
+    if (!pipe->page_open) {
+        /* The page command, and as much of the page's data as fits after it. */
+        if (fits < TILT_PIPE_COMMAND_BYTES) return TILT_PIPE_WAIT;
+        fits = (uint16_t)(fits - TILT_PIPE_COMMAND_BYTES);
+        step = TILT_PIPE_COMMAND;
+    }
+    if (fits <= TILT_PIPE_DATA_OVERHEAD) return step == TILT_PIPE_COMMAND ? step : TILT_PIPE_WAIT;
+    uint16_t room = (uint16_t)(fits - TILT_PIPE_DATA_OVERHEAD);
+    uint8_t left = (uint8_t)(TILT_PIPE_COLUMNS - pipe->send_column);
+    if (room >= left) {
+        *count = left;
+        return step;
+    }
+    if (room < TILT_PIPE_MIN_PIECE) return step == TILT_PIPE_COMMAND ? step : TILT_PIPE_WAIT;
+    *count = (uint8_t)room;
+    return step;
+}
+
+void tilt_pipe_sent(tilt_pipe *pipe, tilt_pipe_step step, uint8_t count) {
+    if (step == TILT_PIPE_WAIT) return;
+    pipe->page_open = true;
+    pipe->send_column = (uint8_t)(pipe->send_column + count);
+    if (pipe->send_column < TILT_PIPE_COLUMNS) return;
+    pipe->send_column = 0;
+    pipe->page_open = false;
+    pipe->pending--;
+    pipe->send_page = (uint8_t)((pipe->send_page + 1u) % TILT_PIPE_PAGES);
+    if (pipe->send_page == 0) pipe->ready_sent = false; /* a frame ended: the next one's READY is to come */
+}
+
+bool tilt_pipe_idle(const tilt_pipe *pipe) { return !pipe->rendering && pipe->pending == 0; }
+
+uint16_t tilt_pipe_bytes_to_latch(const tilt_pipe *pipe) {
+    if (pipe->pending == 0) return 0;
+    /* The frame on the bus: pages send_page .. 6 must go before page 7 starts. */
+    uint8_t last = TILT_PIPE_PAGES - 1u;
+    if (pipe->send_page >= last) return 0;
+    uint16_t per_page = TILT_PIPE_COMMAND_BYTES + TILT_PIPE_DATA_OVERHEAD + TILT_PIPE_COLUMNS;
+    uint16_t this_page = (uint16_t)(TILT_PIPE_COLUMNS - pipe->send_column + TILT_PIPE_DATA_OVERHEAD
+                                    + (pipe->page_open ? 0u : TILT_PIPE_COMMAND_BYTES));
+    return (uint16_t)(this_page + per_page * (uint16_t)(last - 1u - pipe->send_page));
+}
+
+bool tilt_pipe_ready_due(const tilt_pipe *pipe, uint16_t byte_ns, uint32_t *until_latch_us) {
+    if (pipe->ready_sent || pipe->pending == 0) return false;
+    uint32_t us = (uint32_t)tilt_pipe_bytes_to_latch(pipe) * byte_ns / 1000u;
+    *until_latch_us = us;
+    return us <= TILT_PIPE_READY_LEAD_US;
+}
+
+void tilt_pipe_ready_sent(tilt_pipe *pipe) { pipe->ready_sent = true; }
+
+bool tilt_pipe_idle_ready_due(const tilt_pipe *pipe, bool owed, bool redraw) {
+    return owed && !redraw && tilt_pipe_idle(pipe);
+}

@@ -1,0 +1,116 @@
+import FirmwareCore
+import Testing
+
+/// The firmware's display scheduling (src/core/tilt_pipe.c) driven from Swift:
+/// the order of latches, renders and transfers, the pieces that fit before a
+/// sample, and when READY is due.
+@Suite struct FramePipelineTests {
+    /// 400 kHz: nine 2.5 µs periods and about 3 µs of interrupt a byte.
+    static let byteNanos: UInt16 = 25_500
+
+    /// A loop like the sketch's: latches whenever asked while `views` are
+    /// left, renders a span a pass, and starts a transfer when the bus is
+    /// free, with no sample due; a transfer takes 20 passes (a span's render
+    /// takes one: the bus is the bottleneck, as on the board). Returns the
+    /// transfers (page, step, count), and for each latch how many transfers
+    /// had started and which page was on the bus then.
+    static func run(views: Int) -> (transfers: [(page: UInt8, step: tilt_pipe_step, count: UInt8)], latches: [(started: Int, onBus: UInt8?)]) {
+        var pipe = tilt_pipe()
+        tilt_pipe_reset(&pipe)
+        var transfers: [(page: UInt8, step: tilt_pipe_step, count: UInt8)] = []
+        var latches: [(started: Int, onBus: UInt8?)] = []
+        var inFlight: (step: tilt_pipe_step, count: UInt8, passes: Int)?
+        var left = views
+        for _ in 0..<10_000 {
+            if tilt_pipe_wants_latch(&pipe, left > 0) {
+                left -= 1
+                latches.append((transfers.count, inFlight == nil ? nil : transfers.last?.page))
+                tilt_pipe_latched(&pipe)
+            }
+            let span = tilt_pipe_render_span(&pipe)
+            if span > 0 { tilt_pipe_rendered(&pipe, span) }
+            if let flight = inFlight {
+                if flight.passes > 1 {
+                    inFlight?.passes -= 1
+                } else {
+                    tilt_pipe_sent(&pipe, flight.step, flight.count)
+                    inFlight = nil
+                }
+            }
+            if inFlight == nil {
+                var count: UInt8 = 0
+                let step = tilt_pipe_next(&pipe, TILT_PIPE_NO_DEADLINE, byteNanos, &count)
+                if step != TILT_PIPE_WAIT {
+                    transfers.append((pipe.send_page, step, count))
+                    inFlight = (step, count, 20)
+                }
+            }
+            if left == 0 && inFlight == nil && tilt_pipe_idle(&pipe) { break }
+        }
+        return (transfers, latches)
+    }
+
+    @Test func aFrameIsEightPagesEachOneCommandWithTheWholePage() {
+        let run = Self.run(views: 1)
+        #expect(run.transfers.count == 8)
+        #expect(run.transfers.map(\.page) == Array(0..<8))
+        #expect(run.transfers.allSatisfy { $0.step == TILT_PIPE_COMMAND && $0.count == 128 })
+        #expect(run.latches.map(\.started) == [0])
+    }
+
+    @Test func theNextViewIsLatchedWhenTheLastPageStartsGoingOut() {
+        let run = Self.run(views: 3)
+        #expect(run.transfers.count == 24)
+        // The next view is latched while the frame's last page is on the bus.
+        #expect(run.latches.map(\.started) == [0, 8, 16])
+        #expect(run.latches.map(\.onBus) == [nil, 7, 7])
+        #expect(run.transfers.map(\.page) == (0..<3).flatMap { _ in Array(0..<8) })
+    }
+
+    @Test func piecesFitTheTimeBeforeTheNextSample() {
+        var pipe = tilt_pipe()
+        tilt_pipe_reset(&pipe)
+        tilt_pipe_latched(&pipe)
+        for _ in 0..<8 { tilt_pipe_rendered(&pipe, 16) }
+        var count: UInt8 = 0
+        // 1 ms left, 100 µs margin, 25.5 µs a byte: 35 bytes; the command's 6 and a data transfer's 3 leave 26.
+        #expect(tilt_pipe_bytes_fitting(1_000, Self.byteNanos) == 35)
+        #expect(tilt_pipe_next(&pipe, 1_000, Self.byteNanos, &count) == TILT_PIPE_COMMAND && count == 26)
+        tilt_pipe_sent(&pipe, TILT_PIPE_COMMAND, count)
+        // The rest of the page in data pieces: 300 µs leave 7 bytes, 4 of data, under the 8-byte minimum.
+        #expect(tilt_pipe_next(&pipe, 300, Self.byteNanos, &count) == TILT_PIPE_WAIT)
+        #expect(tilt_pipe_next(&pipe, 2_000, Self.byteNanos, &count) == TILT_PIPE_DATA && count == 71)
+        tilt_pipe_sent(&pipe, TILT_PIPE_DATA, count)
+        #expect(tilt_pipe_next(&pipe, 5_000, Self.byteNanos, &count) == TILT_PIPE_DATA && count == 128 - 26 - 71)
+        // A sample due right now: nothing goes.
+        #expect(tilt_pipe_next(&pipe, 50, Self.byteNanos, &count) == TILT_PIPE_WAIT)
+    }
+
+    @Test func readyIsDueOncePerFrameThreeMillisecondsBeforeTheLatch() {
+        var pipe = tilt_pipe()
+        tilt_pipe_reset(&pipe)
+        tilt_pipe_latched(&pipe)
+        var readyAtPage: [UInt8] = []
+        var until: UInt32 = 0
+        for _ in 0..<100 {
+            if tilt_pipe_ready_due(&pipe, Self.byteNanos, &until) {
+                readyAtPage.append(pipe.send_page)
+                // The latch is at most 3 ms of bus time away, and more than 2 (a page is 3.5 ms).
+                #expect(until <= 3_000 && until > 2_000 || pipe.send_page == 7, "\(until) µs")
+                tilt_pipe_ready_sent(&pipe)
+            }
+            let span = tilt_pipe_render_span(&pipe)
+            if span > 0 { tilt_pipe_rendered(&pipe, span) }
+            var count: UInt8 = 0
+            // 1 ms between samples: pages go out in pieces, so READY can fall mid-page.
+            let step = tilt_pipe_next(&pipe, 1_000, Self.byteNanos, &count)
+            tilt_pipe_sent(&pipe, step, count)
+            if tilt_pipe_idle(&pipe) { break }
+        }
+        #expect(readyAtPage.count == 1, "\(readyAtPage)")
+        #expect(readyAtPage.first == 6)
+        #expect(tilt_pipe_idle_ready_due(&pipe, true, false))
+        #expect(!tilt_pipe_idle_ready_due(&pipe, true, true), "a changed view: a frame comes, not idle")
+        #expect(!tilt_pipe_idle_ready_due(&pipe, false, false), "none owed")
+    }
+}
