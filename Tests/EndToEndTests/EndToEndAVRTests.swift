@@ -30,6 +30,32 @@ import WireProtocol
         board.start()
     }
 
+    /// Frame sync end to end (docs/protocol.md): the host asks with SYNC after
+    /// HELLO, the firmware says READY before it takes each new view, and the
+    /// host answers with the map where the newest sample puts it; while the
+    /// board moves, views go out between the 30 ms ticks, and at rest the glass
+    /// is the host's mirror, pixel for pixel.
+    @Test func theFirmwareAsksForEachFrameAndTheHostAnswersWithTheNewestView() throws {
+        let board = try Firmware.board(motion: Self.motion(Self.moveThenRest))
+        defer { board.stop() }
+        let host = try RunningHost(port: try #require(board.serialPath))
+        defer { _ = host.finish() }
+        try Self.start(board, after: host)
+
+        // The tilt lasts from 0.5 s to 3 s of board time; at 4 s the board rests.
+        try #require(board.waitFor(timeout: .seconds(60)) { $0.simulatedMicros >= 4_000_000 } != nil)
+        let state = try #require(host.waitFor { $0.ticks.last.map { $0.timeMicros >= 3_800_000 } ?? false })
+        // 2.5 s of motion is about 80 ticks; the board draws faster than the
+        // ticks come and asks before each frame, so views come between them.
+        print("frame sync: \(state.views) views between \(state.ticks.count) ticks in 3.8 s of board time")
+        #expect(state.views >= 20, "views sent between ticks: \(state.views) (ticks \(state.ticks.count))")
+        let settled = try #require(host.waitFor { $0.ticks.last.map { $0.timeMicros >= 5_000_000 } ?? false })
+        let drawn = board.waitFor(timeout: .seconds(20)) { $0.screen == settled.mirror.screen }
+        #expect(drawn != nil, "at rest the glass is the host's mirror")
+        let summary = try #require(host.finish())
+        #expect(summary.counters.errors == 0 && summary.counters.lostFrames == 0, "\(summary.counters)")
+    }
+
     @Test func screenEqualsTheHostsRendererAndNoFrameIsLostAt100Hz() throws {
         let board = try Firmware.board(motion: Self.motion(Self.moveThenRest))
         defer { board.stop() }

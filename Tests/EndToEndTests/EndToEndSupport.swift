@@ -115,6 +115,8 @@ final class RunningHost: @unchecked Sendable {
         var offsets: [OffsetsFrame] = []
         var hellos = 0
         var fires = 0
+        /// OFFSETS sent between ticks, in answer to the board's READY (frame sync).
+        var views = 0
         /// The last OFFSETS, DRAWER and PIN the host sent, drawn by the host's renderer.
         var mirror = DisplayMirror(renderer: shippedArt.renderer)
         var snapshot: HostSnapshot?
@@ -167,6 +169,9 @@ final class RunningHost: @unchecked Sendable {
             case .fired: s.fires += 1
             case .tick(let tick, let wire):
                 if s.keepEvents { s.ticks.append(tick); s.offsets.append(wire.frame) }
+                s.mirror.show(wire.frame)
+            case .view(let wire):
+                s.views += 1
                 s.mirror.show(wire.frame)
             case .sceneFrames(let wire):
                 s.mirror.apply(wire)

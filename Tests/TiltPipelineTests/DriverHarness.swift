@@ -141,6 +141,7 @@ struct DriverHarness {
             precondition(link.isOpen, "the driver wrote to a closed port")
             let bytes = switch what {
             case .hostHello: HostHelloFrame().encoded()
+            case .sync: SyncFrame(enabled: true).encoded()
             case .offsets(let wire): wire.bytes
             case .scene(let wire): wire.bytes
             }

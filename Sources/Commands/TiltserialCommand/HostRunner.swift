@@ -54,6 +54,7 @@ public final class HostRunner {
     /// the same USB device may be written to before it speaks.
     var identity: PortIdentity?
     let hostHello = HostHelloFrame().encoded()
+    let syncOn = SyncFrame(enabled: true).encoded()
 
     /// - Parameters:
     ///   - art: the content tile and ribbon (default: the shipped assets).
@@ -222,6 +223,7 @@ public final class HostRunner {
             do throws(SerialError) {
                 switch bytes {
                 case .hostHello: try write(hostHello, transport)
+                case .sync: try write(syncOn, transport)
                 case .offsets(let wire): try write(wire, transport)
                 case .scene(let wire): try write(wire, transport)
                 }

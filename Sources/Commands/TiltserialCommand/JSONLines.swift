@@ -35,7 +35,7 @@ enum JSONLines {
             return "{\"event\":\"unsupported_range\",\"afs_sel\":\(a),\"fs_sel\":\(g)}\n"
         case .fired:
             return nil  // already in the tick's "fired"
-        case .sceneFrames:
+        case .sceneFrames, .frameSync, .view:
             return nil  // bytes for the board
         case .drawer(let tick, let open):
             return "{\"event\":\"drawer\",\"open\":\(open),\"t_us\":\(tick.timeMicros)}\n"

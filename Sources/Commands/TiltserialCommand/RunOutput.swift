@@ -95,7 +95,7 @@ final class RunOutput {
             say("ribbon fired (#\(fires)) at board time \(tick.timeMicros) µs")
         case .tick:
             ticksSinceHello = true
-        case .sceneFrames:
+        case .sceneFrames, .frameSync, .view:
             break
         case .drawer, .pulledOut, .pinned:
             sayDrawer(event)

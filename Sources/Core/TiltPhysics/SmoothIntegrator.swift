@@ -100,6 +100,23 @@ public struct SmoothIntegrator: Hashable, Sendable {
         return pastTop
     }
 
+    /// The offsets (Q32, 0...2^32) the map would show at board time `t`
+    /// between two ticks, without changing anything: the next tick's step,
+    /// computed from the readings so far, taken in proportion to the part of
+    /// the tick period (`periodMicros`, ending at `nextTick`) that has passed.
+    /// At `nextTick` it is where that tick would put the map if no sample
+    /// came in between; before it, the map moves on smoothly instead of in
+    /// tick-sized jumps (frame sync, docs/protocol.md).
+    public func offsets(at t: UInt64, nextTick: UInt64, periodMicros: UInt64) -> (x: Int64, y: Int64) {
+        var ahead = self
+        ahead.tick(at: min(t, nextTick))
+        let start = nextTick - min(periodMicros, nextTick)
+        let elapsed = Int64(min(max(t, start) - start, periodMicros))
+        let period = Int64(max(periodMicros, 1))
+        func between(_ now: Int64, _ next: Int64) -> Int64 { now + (next - now) * elapsed / period }
+        return (between(x.offset, ahead.x.offset), between(y.offset, ahead.y.offset))
+    }
+
     /// Starts the y gain over at its base (the ribbon engaging: a pull starts slow).
     public mutating func restartYGain() {
         y.gain = constants.baseGain

@@ -155,6 +155,17 @@ public struct TiltEngine: Sendable {
         }
     }
 
+    /// The viewport (content pixels) the map would show at board time `time`,
+    /// between ticks, from the readings so far (`SmoothIntegrator.offsets(at:…)`);
+    /// nothing changes. Nil in recipe mode (its 30 ms tick is the book's), before
+    /// the first sample, and while the drawer holds the map.
+    public func viewport(at time: BoardTime) -> (x: Int, y: Int)? {
+        guard settings.mode == .smooth, clock.started, !(drawer?.holdsMap ?? false) else { return nil }
+        let t = max(time.micros, lastSampleTime)
+        let o = smooth.offsets(at: t, nextTick: clock.nextMicros, periodMicros: clock.periodMicros)
+        return (Self.pixel(o.x, geometry.maxViewportX), Self.pixel(o.y, geometry.maxViewportY))
+    }
+
     /// Runs the tick due now and advances the clock.
     mutating func runTick() -> Tick {
         let t = clock.nextMicros

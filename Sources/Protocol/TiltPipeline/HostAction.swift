@@ -30,7 +30,9 @@ public enum HostAction: Hashable, Sendable {
 public enum HostWrite: Hashable, Sendable {
     /// HOST_HELLO: asks a board that was not reset to introduce itself.
     case hostHello
-    /// The tick's OFFSETS frame.
+    /// SYNC 1: asks the board for READY before each new view (after its HELLO).
+    case sync
+    /// The tick's OFFSETS frame, or a view between ticks for a board that said READY.
     case offsets(OffsetsWire)
     /// The tick's DRAWER and PIN frames, after its OFFSETS.
     case scene(SceneWire)

@@ -201,8 +201,11 @@ public struct HostDriver: Sendable {
     /// hears of the tick, and a fire's hook starts after its event.
     static func forward(_ event: HostEvent, _ emit: (HostAction) -> Void) {
         switch event {
-        case .tick(_, let wire):
+        case .tick(_, let wire), .view(let wire):
             emit(.write(.offsets(wire)))
+            emit(.event(event))
+        case .frameSync:
+            emit(.write(.sync))
             emit(.event(event))
         case .fired(let tick, let fires):
             emit(.event(event))

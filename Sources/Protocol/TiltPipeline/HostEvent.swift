@@ -18,6 +18,13 @@ public enum HostEvent: Hashable, Sendable {
     case unsupportedRange(accelSelect: UInt8, gyroSelect: UInt8)
     /// A physics tick, with the OFFSETS frame to send for it.
     case tick(Tick, OffsetsWire)
+    /// The board (its HELLO) may draw in step with the host: ask it for READY
+    /// (write SYNC 1). Smooth mode and the binary protocol only.
+    case frameSync
+    /// An OFFSETS between ticks for a board that said READY: the map where the
+    /// newest sample puts it (`TiltEngine.viewport(at:)`), the ribbon as the
+    /// last tick left it, never the fired flag (docs/protocol.md, "Frame sync").
+    case view(OffsetsWire)
     /// The ribbon fired on this tick (reported right after its `.tick`).
     case fired(Tick, fires: UInt64)
     /// The DRAWER and PIN frames to send after the tick's OFFSETS (right after its `.tick`).

@@ -56,6 +56,10 @@ public struct HostSession: Sendable {
     var rejoinPending = false
     var sawSample = false
     var sceneSync = SceneSync()
+    /// SYNC 1 went to the board since its last HELLO (smooth mode, binary protocol).
+    var frameSyncAsked = false
+    /// The board said READY and has not been sent a view since.
+    var viewWanted = false
 
     /// - Parameters:
     ///   - engine: the physics, with its settings, geometry and axis mapping.
@@ -197,7 +201,11 @@ public struct HostSession: Sendable {
         switch frame {
         case .hello(let hello): applyHello(hello, handle)
         case .sample(let sample): ingestTracked(sample, handle)
-        case .pong, .ready, .offsets, .hostHello, .ping, .configure, .drawer, .pin, .sync: break  // not ours to act on (loopback, echoes)
+        case .ready:
+            guard frameSyncAsked else { return }
+            viewWanted = true
+            sendView(handle)
+        case .pong, .offsets, .hostHello, .ping, .configure, .drawer, .pin, .sync: break  // not ours to act on (loopback, echoes)
         }
     }
 
@@ -223,6 +231,25 @@ public struct HostSession: Sendable {
         rejoinPhysics()  // the decoder already restarted its tracking for this HELLO
         scene.drawer = .empty  // a board says HELLO with nothing of the drawer in its RAM
         sceneSync.restart(pins: &pins)
+        // HELLO switched the board's READY off; smooth mode asks again (recipe
+        // mode keeps the book's 30 ms tick alone).
+        viewWanted = false
+        frameSyncAsked = engine.settings.mode == .smooth
+        if frameSyncAsked { handle(.frameSync) }
+    }
+
+    /// Frame sync: after a READY, one OFFSETS between ticks as soon as the
+    /// newest sample moves the map from what the board was last sent.
+    mutating func sendView(_ handle: (HostEvent) -> Void) {
+        guard viewWanted, let last = scene.offsets, let (x, y) = engine.viewport(at: BoardTime(micros: lastEngineTime)) else { return }
+        let frame = OffsetsFrame(
+            sequence: offsetsSequence, viewportX: UInt16(clamping: x), viewportY: UInt16(clamping: y),
+            ribbonX: last.ribbonX, ribbonBottom: last.ribbonBottom, flags: last.flags.subtracting(.fired))
+        guard frame.viewportX != last.viewportX || frame.viewportY != last.viewportY else { return }
+        offsetsSequence &+= 1
+        viewWanted = false
+        scene.offsets = frame
+        handle(.view(OffsetsWire(frame)))
     }
 
     mutating func ingestTracked(_ sample: TimedSample, _ handle: (HostEvent) -> Void) {
@@ -240,6 +267,7 @@ public struct HostSession: Sendable {
         // handing the session's tick state (scene, pins) over and back.
         guard engine.ticks(at: timed.time) else {
             engine.ingest(timed) { _ in preconditionFailure("TiltEngine.ticks(at:) said no tick") }
+            if viewWanted { sendView(handle) }
             return
         }
 
