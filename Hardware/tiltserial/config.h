@@ -22,8 +22,11 @@
 #define DISPLAY_BYTE_NS (9UL * (16UL + 2UL * ((F_CPU / I2C_CLOCK_HZ - 16UL) / 2UL)) * 1000UL / (F_CPU / 1000000UL) + 3000UL)
 /* A stuck bus (missing pull-ups, a part holding SDA) aborts a transfer after this. */
 #define I2C_TIMEOUT_US 3000UL
-/* The sensor is looked for at 0x68, then 0x69 (src/core/tilt_sensor.h). */
-#define SSD1306_ADDRESS 0x3C
+/* The sensor is looked for at 0x68, then 0x69 (src/core/tilt_sensor.h); the
+ * display at 0x3C, then 0x3D (SA0 high: Adafruit's 128x64 breakout; module
+ * labels often give the 8-bit forms 0x78 and 0x7A). */
+#define DISPLAY_ADDRESS_LOW 0x3C
+#define DISPLAY_ADDRESS_HIGH 0x3D
 
 /* Sensor defaults until the host sends CONFIGURE. */
 #define DEFAULT_SAMPLE_RATE_HZ 100

@@ -174,7 +174,8 @@ static void start(uint8_t address, bool write_prefix, uint8_t prefix, const uint
     /* The STOP of the last transaction finishes in one SCL period. */
     for (uint8_t i = 0; i < 100 && (TWCR & _BV(TWSTO)); i++) delayMicroseconds(1);
     /* The display may run faster than the sensor's rated 400 kHz. */
-    TWBR = twbr_for(address == SSD1306_ADDRESS ? I2C_CLOCK_HZ : I2C_SENSOR_CLOCK_HZ);
+    bool display = address == DISPLAY_ADDRESS_LOW || address == DISPLAY_ADDRESS_HIGH;
+    TWBR = twbr_for(display ? I2C_CLOCK_HZ : I2C_SENSOR_CLOCK_HZ);
     sla = (uint8_t)(address << 1);
     has_prefix = write_prefix;
     prefix_byte = prefix;

@@ -24,10 +24,15 @@ static const uint8_t init_commands[] PROGMEM = {
     0xAF,       /* display on */
 };
 
+uint8_t ssd1306_address;
+
 bool ssd1306_begin(void) {
+    if (i2c_probe(DISPLAY_ADDRESS_LOW)) ssd1306_address = DISPLAY_ADDRESS_LOW;
+    else if (i2c_probe(DISPLAY_ADDRESS_HIGH)) ssd1306_address = DISPLAY_ADDRESS_HIGH;
+    else return false;
     uint8_t commands[sizeof init_commands];
     memcpy_P(commands, init_commands, sizeof commands);
-    return i2c_write(SSD1306_ADDRESS, 0x00, commands, sizeof commands);
+    return i2c_write(ssd1306_address, 0x00, commands, sizeof commands);
 }
 
 /* Sent from here while the loop goes on: kept until the next command. */
@@ -37,10 +42,10 @@ void ssd1306_write_page_async(uint8_t page, const uint8_t *data, uint8_t count) 
     page_command[0] = (uint8_t)(0xB0 | (page & 7)); /* page start address */
     page_command[1] = 0x00;                         /* column low nibble 0 */
     page_command[2] = 0x10;                         /* column high nibble 0 */
-    if (count == 0) i2c_write_async(SSD1306_ADDRESS, 0x00, page_command, sizeof page_command);
-    else i2c_write_async_then(SSD1306_ADDRESS, 0x00, page_command, sizeof page_command, 0x40, data, count);
+    if (count == 0) i2c_write_async(ssd1306_address, 0x00, page_command, sizeof page_command);
+    else i2c_write_async_then(ssd1306_address, 0x00, page_command, sizeof page_command, 0x40, data, count);
 }
 
 void ssd1306_write_data_async(const uint8_t *data, uint8_t count) {
-    i2c_write_async(SSD1306_ADDRESS, 0x40, data, count);
+    i2c_write_async(ssd1306_address, 0x40, data, count);
 }

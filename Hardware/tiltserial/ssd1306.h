@@ -11,7 +11,11 @@
 
 #include <stdint.h>
 
-/** Sends the init sequence (page addressing mode, charge pump, display on). */
+/** The display's address once ssd1306_begin found it (0x3C or 0x3D), 0 before. */
+extern uint8_t ssd1306_address;
+
+/** Finds the display (0x3C, then 0x3D) and sends it the init sequence (page
+ *  addressing mode, charge pump, display on); false if none answered. */
 bool ssd1306_begin(void);
 /** Starts pointing the write cursor at column 0 of `page` (0..7), then
  *  writing the page's first `count` data bytes (none if 0) right after. */

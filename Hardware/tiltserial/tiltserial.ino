@@ -276,8 +276,8 @@ static void check_timers(void) {
     tilt_board_host_timed_out(&board, now);
     if ((!sensor_ok || !display_ok) && now - last_probe_ms > PROBE_INTERVAL_MS) {
         last_probe_ms = now;
-        if (!display_ok && i2c_probe(SSD1306_ADDRESS)) {
-            display_ok = ssd1306_begin();
+        if (!display_ok && ssd1306_begin()) {
+            display_ok = true;
             tilt_pipe_reset(&pipe);
             board.redraw = true;
         }

@@ -13,9 +13,9 @@ import WireProtocol
     /// Tests that must catch a screen inside the firmware's 1 s (board time)
     /// OFFSETS timeout run it at real time: free-running at ~5× on a loaded
     /// machine, a test thread that waits 200 ms for the CPU misses it.
-    static func connected(sensor: UInt8? = 0x68, motion: any MotionSource = ConstantMotionSource.faceUp,
+    static func connected(sensor: UInt8? = 0x68, display: UInt8 = 0x3C, motion: any MotionSource = ConstantMotionSource.faceUp,
                           pace: AVRPace = .freeRunning) throws -> (AVRBoard, ProtocolClient) {
-        let board = try Firmware.board(pace: pace, motion: motion, sensor: sensor)
+        let board = try Firmware.board(pace: pace, motion: motion, sensor: sensor, display: display)
         let client = try ProtocolClient(try #require(board.serialPath))
         board.start()
         return (board, client)
@@ -223,11 +223,13 @@ import WireProtocol
         #expect(client.decoder.counters.errors == 0)
     }
 
-    /// A GY-521 with AD0 tied high answers at 0x69: the firmware finds it there
-    /// (it used to look at 0x68 only and showed NO SENSOR), streams as usual and
-    /// says on its waiting screen which part it found where.
-    @Test func aSensorAt0x69IsFoundAndNamedOnTheWaitingScreen() throws {
-        let (board, client) = try Self.connected(sensor: 0x69)
+    /// A GY-521 with AD0 tied high answers at 0x69, and Adafruit's 128×64
+    /// breakout (SA0 high) at 0x3D: the firmware finds both (it used to look at
+    /// 0x68 and 0x3C only), streams as usual and says on its waiting screen
+    /// which sensor it found where.
+    @Test(arguments: [0x3C, 0x3D] as [UInt8])
+    func aSensorAt0x69IsFoundAndNamedOnTheWaitingScreen(display: UInt8) throws {
+        let (board, client) = try Self.connected(sensor: 0x69, display: display)
         defer { board.stop() }
         #expect(try client.read { $0.samples.count >= 50 })
         #expect(client.hellos.first?.status == 3, "sensor and display answered")
