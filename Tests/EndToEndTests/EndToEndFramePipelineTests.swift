@@ -15,12 +15,14 @@ import WireProtocol
 
     /// A board whose line is kept full of OFFSETS, each with a new view (they
     /// reach the firmware one per 1.3 ms of board time, at the line's rate, so
-    /// the view changes faster than any frame); the glass is captured every
+    /// the view changes faster than any frame), or given one every
+    /// `everyMicros` of board time (a host's pace: ticks and frame-sync views
+    /// come about every 16 ms while the board moves); the glass is captured every
     /// 0.5 ms of board time for one simulated second. Returns how many of the
     /// views sent appeared whole on the glass (each of their 8 pages seen,
     /// counting only views whose every page is unlike the same page of every
     /// other view sent), and the number of samples lost meanwhile.
-    static func distinctFramesPerSecond(sampleRateHz: UInt16) throws -> (frames: Int, sequenceIssues: [String]) {
+    static func distinctFramesPerSecond(sampleRateHz: UInt16, everyMicros interval: UInt64? = nil) throws -> (frames: Int, sequenceIssues: [String]) {
         // A quarter of real time: the ~3 KB kept queued last the feeding thread
         // about a second of wall time, so a loaded machine does not starve the line.
         let board = try Firmware.board(pace: .speed(0.25))
@@ -38,8 +40,12 @@ import WireProtocol
         var sent = 0
         var fed = board.currentStatus.bytesToAVR
         let queued: UInt64 = 3_000
+        var nextSend = start - 100_000
+        var busStart: UInt64?
         while board.currentStatus.simulatedMicros < start + 1_000_000 {
-            while fed < board.currentStatus.bytesToAVR + queued {
+            if busStart == nil, board.currentStatus.simulatedMicros >= start { busStart = board.currentStatus.busCycles }
+            while interval == nil ? fed < board.currentStatus.bytesToAVR + queued : board.currentStatus.simulatedMicros >= nextSend {
+                nextSend += interval ?? 0
                 let (x, y, rx, rb) = view(sent)
                 let wire = OffsetsFrame(sequence: UInt8(truncatingIfNeeded: sent), viewportX: x, viewportY: y,
                                         ribbonX: rx, ribbonBottom: rb, flags: []).encoded()
@@ -47,8 +53,10 @@ import WireProtocol
                 fed += UInt64(wire.count)
                 sent += 1
             }
-            _ = try client.read(seconds: 0.02) { _ in false }
+            _ = try client.read(seconds: interval == nil ? 0.02 : 0.001) { _ in false }
         }
+        let busy = Double(board.currentStatus.busCycles - (busStart ?? 0)) / 16e6
+        print("\(sampleRateHz) Hz: the bus busy \(Int((busy * 100).rounded())) % of the second")
         let last = try #require(captureTimes.last)
         let captures = try #require(board.waitFor(timeout: .seconds(60)) { $0.displayCaptures[last] != nil }).displayCaptures
         let distinct = min(sent, 1024)  // views repeat after 1024

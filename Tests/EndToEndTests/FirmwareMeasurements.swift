@@ -33,4 +33,12 @@ struct FirmwareMeasurements {
             print("\(sampleRateHz) Hz: OFFSETS \(view) → frame on screen: \(Double(shown - arrived) / 1000) ms board time")
         }
     }
+
+    /// New frames on the glass per simulated second at 100 Hz with a new view
+    /// every 16 ms (a host's pace while the board moves), and how busy the bus
+    /// was: docs/perf/render.md, "A host's pace".
+    @Test func framesPerSecondAtAHostsPace() throws {
+        let run = try EndToEndFramePipelineTests.distinctFramesPerSecond(sampleRateHz: 100, everyMicros: 16_000)
+        print("a new view every 16 ms: \(run.frames) distinct whole frames in one simulated second")
+    }
 }
