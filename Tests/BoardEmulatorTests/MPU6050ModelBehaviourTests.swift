@@ -163,3 +163,16 @@ struct MPU6050ModelBehaviourTests {
         #expect(model.memory[2 * 256 + 0xFE] == 0x11 && model.memory[3 * 256 + 1] == 0x44)
     }
 }
+
+/// The MPU-6500 family's temperature (MPU-6500 register map rev 2.1, TEMP_OUT:
+/// °C = raw / 333.87 + 21) next to the MPU-6050's (raw / 340 + 36.53).
+@Suite struct MPU6500FamilyTests {
+    @Test func theSameTemperatureInEachPartsCounts() {
+        // MPU-6050 −3920 is −3920 / 340 + 36.53 = 25.0006 °C; MPU-6500 (25.0006 − 21) × 333.87 = 1335.7.
+        #expect(MPU6050Model.mpu6500Temperature(fromMPU6050: -3920) == 1336)
+        // 21 °C reads 0 on the 6500: (21 − 36.53) × 340 = −5280.2.
+        #expect(MPU6050Model.mpu6500Temperature(fromMPU6050: -5280) == 0)
+        #expect(MPU6050Model(whoAmI: 0x98).registers[0x75] == 0x98)
+        #expect(MPU6050Model().registers[0x75] == 0x68)
+    }
+}

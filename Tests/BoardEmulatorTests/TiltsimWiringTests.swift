@@ -41,6 +41,18 @@ import Glibc
         #expect(absent.err.contains("wired: SSD1306 at 0x3C, no MPU-6050\n"))
     }
 
+    /// `--sensor` (or `board: {sensor: …}`) picks the part, by name or by the
+    /// WHO_AM_I a look-alike answers; a register-level sketch reads it back.
+    @Test(arguments: [("mpu6500", "70", "MPU-6500"), ("0x98", "98", "MPU-6050 look-alike (WHO_AM_I 0x98)")])
+    func theSensorAnswersAsThePartItIs(part: String, whoAmI: String, name: String) throws {
+        let probe = try AVRTestFirmware.path()
+        let run = try tiltsim.run(["run", probe, "--quiet", "--sensor", part, "--expect-serial", "^W\(whoAmI)$"])
+        #expect(run.code == 0, "\(run.err)")
+        #expect(run.err.contains("wired: SSD1306 at 0x3C, \(name) at 0x68 (INT on D2)\n"), "\(run.err)")
+        let standard = try tiltsim.run(["run", probe, "--quiet", "--expect-serial", "^W68$"])
+        #expect(standard.code == 0, "\(standard.err)")
+    }
+
     @Test func theDisplayAnswersAtItsAddress() throws {
         let tiles = try SketchFixtures.built("u8x8_tiles").get(), bar = try SketchFixtures.tiltBar.get()
         func screen(_ sketch: String, _ options: [String]) throws -> [UInt8] {
@@ -82,7 +94,7 @@ import Glibc
         let bad = try tiltsim.run(["run", sketch.elf, "--scenario", typo])
         #expect(bad.code == 18)
         #expect(bad.err == (format == "yaml"
-            ? "tiltsim: \(typo): unknown board key 'display-adress'; use one of display-address, sensor-address, sensor-int\n"
+            ? "tiltsim: \(typo): unknown board key 'display-adress'; use one of display-address, sensor-address, sensor, sensor-int\n"
             : "tiltsim: \(typo): board: display-address 62: an SSD1306 answers at 0x3C, or 0x3D with SA0 high\n"))
     }
 
@@ -94,8 +106,10 @@ import Glibc
             (["run", sketch.elf, "--sensor-int", "D1"], "tiltsim: --sensor-int D1: D1 is the UART's (the serial port); pick another pin\n"),
             (["run", sketch.elf, "--sensor-int", "A4"], "tiltsim: --sensor-int A4: A4 is the I2C bus's (SDA/SCL); pick another pin\n"),
             (["run", sketch.elf, "--sensor-int", "D14"], "tiltsim: --sensor-int D14: name an Uno pin, D2 to D13 or A0 to A3 (or PD2-style), or none\n"),
-            (["--engine", "native", "--display-address", "0x3D"], "tiltsim: --display-address, --sensor-address and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
-            (["--rate", "500", "--sensor-int", "D3"], "tiltsim: --display-address, --sensor-address and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
+            (["run", sketch.elf, "--sensor", "0xFF"], "tiltsim: --sensor 0xFF: name a part (mpu6050, mpu6500, mpu9250, mpu9255) or its WHO_AM_I, e.g. 0x98 (not 0x00 or 0xFF)\n"),
+            (["--engine", "native", "--display-address", "0x3D"], "tiltsim: --display-address, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
+            (["--rate", "500", "--sensor-int", "D3"], "tiltsim: --display-address, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
+            (["--engine", "native", "--sensor", "mpu6500"], "tiltsim: --display-address, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
         ]
         for (arguments, message) in cases {
             let result = try tiltsim.run(arguments)

@@ -13,9 +13,10 @@ import WireProtocol
     /// Tests that must catch a screen inside the firmware's 1 s (board time)
     /// OFFSETS timeout run it at real time: free-running at ~5× on a loaded
     /// machine, a test thread that waits 200 ms for the CPU misses it.
-    static func connected(sensor: UInt8? = 0x68, display: UInt8 = 0x3C, motion: any MotionSource = ConstantMotionSource.faceUp,
+    static func connected(sensor: UInt8? = 0x68, whoAmI: UInt8 = 0x68, display: UInt8 = 0x3C,
+                          motion: any MotionSource = ConstantMotionSource.faceUp,
                           pace: AVRPace = .freeRunning) throws -> (AVRBoard, ProtocolClient) {
-        let board = try Firmware.board(pace: pace, motion: motion, sensor: sensor, display: display)
+        let board = try Firmware.board(pace: pace, motion: motion, sensor: sensor, whoAmI: whoAmI, display: display)
         let client = try ProtocolClient(try #require(board.serialPath))
         board.start()
         return (board, client)
@@ -237,5 +238,21 @@ import WireProtocol
         #expect(Self.sequenceIssues(client.frames).isEmpty)
         let named = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "115200 BAUD", 7: "MPU6050 AT 69"])
         #expect(board.waitFor(timeout: .seconds(10)) { $0.screen == named } != nil, "the waiting screen names the part")
+    }
+
+    /// GY-521 boards often carry an MPU-6500 (WHO_AM_I 0x70), an MPU-9250
+    /// (0x71) or a look-alike (0x98 is the most reported): the firmware used to
+    /// refuse all but 0x68 (NO SENSOR); now it streams from them and names
+    /// them on its waiting screen.
+    @Test(arguments: [(0x70, "MPU6500 AT 68"), (0x71, "MPU9250 AT 68"), (0x98, "ID 98 AT 68"), (0x12, "ID 12 AT 68")] as [(UInt8, String)])
+    func partsOfTheFamilyAreAcceptedAndNamed(whoAmI: UInt8, named: String) throws {
+        let (board, client) = try Self.connected(whoAmI: whoAmI)
+        defer { board.stop() }
+        #expect(try client.read { $0.samples.count >= 50 })
+        #expect(client.hellos.first?.status == 3, "sensor and display answered")
+        #expect(client.samples.allSatisfy { $0.raw.accel.z == 16384 }, "face up at ±2 g, 16384 LSB/g on every part")
+        #expect(Self.sequenceIssues(client.frames).isEmpty)
+        let screen = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "115200 BAUD", 7: named])
+        #expect(board.waitFor(timeout: .seconds(10)) { $0.screen == screen } != nil, "the waiting screen says \(named)")
     }
 }

@@ -11,6 +11,14 @@ struct BoardWiring: Equatable {
     var sensorAddress: UInt8? = 0x68
     /// Where INT is wired (D2 = INT0 by default), or nil: not wired.
     var sensorInterruptPin: AVRPin? = .d2
+    /// The sensor's WHO_AM_I: 0x68 an MPU-6050; 0x70, 0x71, 0x73 and any other
+    /// ID the MPU-6500 family (MPU6050Model.whoAmI).
+    var sensorWhoAmI: UInt8 = 0x68
+
+    /// The parts by name, for `--sensor` (any other value is a WHO_AM_I).
+    static let sensorParts: [(name: String, whoAmI: UInt8)] = [
+        ("mpu6050", 0x68), ("mpu6500", 0x70), ("mpu9250", 0x71), ("mpu9255", 0x73),
+    ]
 
     static let standard = BoardWiring()
 
@@ -27,6 +35,15 @@ struct BoardWiring: Equatable {
         if text.lowercased() == "none" { return .success(nil) }
         guard let value = address(text), value == 0x68 || value == 0x69 else {
             return .failure(WiringProblem("\(text): an MPU-6050 answers at 0x68, or 0x69 with AD0 high (none: no sensor)"))
+        }
+        return .success(value)
+    }
+
+    /// "mpu6050", "mpu6500", "mpu9250", "mpu9255", or a WHO_AM_I ("0x98" for the look-alike most sold on GY-521 boards).
+    static func sensorPart(_ text: String) -> Result<UInt8, WiringProblem> {
+        if let part = sensorParts.first(where: { $0.name == text.lowercased() }) { return .success(part.whoAmI) }
+        guard let value = address(text), value != 0x00, value != 0xFF else {
+            return .failure(WiringProblem("\(text): name a part (\(sensorParts.map(\.name).joined(separator: ", "))) or its WHO_AM_I, e.g. 0x98 (not 0x00 or 0xFF)"))
         }
         return .success(value)
     }
@@ -54,6 +71,7 @@ struct BoardWiring: Equatable {
         factory.displayAddress = displayAddress
         factory.sensorAddress = sensorAddress
         factory.sensorInterruptPin = sensorAddress == nil ? nil : sensorInterruptPin
+        factory.sensorWhoAmI = sensorWhoAmI
     }
 
     /// Applies the wiring to a machine's configuration.
@@ -61,13 +79,25 @@ struct BoardWiring: Equatable {
         configuration.displayAddress = displayAddress
         configuration.sensorAddress = sensorAddress
         configuration.sensorInterruptPin = sensorAddress == nil ? nil : sensorInterruptPin
+        configuration.sensorWhoAmI = sensorWhoAmI
     }
 
     /// One line, for the run's account: "SSD1306 at 0x3D, MPU-6050 at 0x69 (INT on D3)".
     var summary: String {
         let display = "SSD1306 at " + Self.hex(displayAddress)
         guard let sensorAddress else { return display + ", no MPU-6050" }
-        return display + ", MPU-6050 at \(Self.hex(sensorAddress)) (INT " + (sensorInterruptPin.map { "on \($0.arduinoName)" } ?? "not wired") + ")"
+        return display + ", \(sensorName) at \(Self.hex(sensorAddress)) (INT " + (sensorInterruptPin.map { "on \($0.arduinoName)" } ?? "not wired") + ")"
+    }
+
+    /// "MPU-6050", "MPU-6500", … or "MPU-6050 look-alike (WHO_AM_I 0x98)".
+    var sensorName: String {
+        switch sensorWhoAmI {
+        case 0x68: "MPU-6050"
+        case 0x70: "MPU-6500"
+        case 0x71: "MPU-9250"
+        case 0x73: "MPU-9255"
+        default: "MPU-6050 look-alike (WHO_AM_I \(Self.hex(sensorWhoAmI)))"
+        }
     }
 
     static func hex(_ value: UInt8) -> String {

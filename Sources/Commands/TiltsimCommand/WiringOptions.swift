@@ -1,7 +1,7 @@
 import ArgumentParser
 import BoardEmulator
 
-/// `--display-address`, `--sensor-address`, `--sensor-int`: how the AVR
+/// `--display-address`, `--sensor-address`, `--sensor`, `--sensor-int`: how the AVR
 /// board's parts are wired, for sketches written for other modules.
 struct WiringOptions: ParsableArguments {
     @Option(name: .customLong("display-address"), help: ArgumentHelp("The SSD1306's I2C address: 0x3C (default) or 0x3D (SA0 high). avr only.", valueName: "addr"))
@@ -10,11 +10,14 @@ struct WiringOptions: ParsableArguments {
     @Option(name: .customLong("sensor-address"), help: ArgumentHelp("The MPU-6050's I2C address: 0x68 (default), 0x69 (AD0 high) or none (no sensor). avr only.", valueName: "addr"))
     var sensorAddress: String?
 
+    @Option(name: .customLong("sensor"), help: ArgumentHelp("The sensor part: mpu6050 (default), mpu6500, mpu9250, mpu9255, or a look-alike's WHO_AM_I (e.g. 0x98). avr only.", valueName: "part"))
+    var sensorPart: String?
+
     @Option(name: .customLong("sensor-int"), help: ArgumentHelp("The pin the MPU-6050's INT drives: D2 (INT0, default), D3 (INT1), another Uno pin (D4…D13, A0…A3) or none. avr only.", valueName: "pin"))
     var sensorInterrupt: String?
 
     /// Whether any wiring option was given.
-    var isGiven: Bool { displayAddress != nil || sensorAddress != nil || sensorInterrupt != nil }
+    var isGiven: Bool { displayAddress != nil || sensorAddress != nil || sensorPart != nil || sensorInterrupt != nil }
 
     func validate() throws {
         do { _ = try wiring(over: .standard) } catch { throw ValidationError(error.message) }
@@ -29,6 +32,9 @@ struct WiringOptions: ParsableArguments {
         do {
             if let sensorAddress { wiring.sensorAddress = try BoardWiring.sensorAddress(sensorAddress).get() }
         } catch { throw error.from("--sensor-address") }
+        do {
+            if let sensorPart { wiring.sensorWhoAmI = try BoardWiring.sensorPart(sensorPart).get() }
+        } catch { throw error.from("--sensor") }
         do {
             if let sensorInterrupt { wiring.sensorInterruptPin = try BoardWiring.interruptPin(sensorInterrupt).get() }
         } catch { throw error.from("--sensor-int") }

@@ -43,6 +43,8 @@ public final class AVRBoard: @unchecked Sendable {
         public var sensorInterruptPin: AVRPin? = .d2
         /// The SSD1306's 7-bit TWI address (0x3D for a module with SA0 high).
         public var displayAddress: UInt8 = 0x3C
+        /// The sensor's WHO_AM_I (`AVRMachine.Configuration.sensorWhoAmI`).
+        public var sensorWhoAmI: UInt8 = 0x68
 
         /// An atmega328p at 16 MHz with the sensor at 0x68 (INT on D2) and the display at 0x3C.
         public init(firmwarePath: String, pace: AVRPace = .realTime, linkPath: String? = nil,
@@ -60,6 +62,7 @@ public final class AVRBoard: @unchecked Sendable {
             machine.sensorAddress = sensorAddress
             machine.sensorInterruptPin = sensorInterruptPin
             machine.displayAddress = displayAddress
+            machine.sensorWhoAmI = sensorWhoAmI
             return machine
         }
     }

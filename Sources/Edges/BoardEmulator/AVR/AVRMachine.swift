@@ -24,6 +24,9 @@ public final class AVRMachine {
         public var sensorAddress: UInt8? = 0x68
         /// Where the MPU-6050's INT pin is wired (D2 = INT0, as sketches expect); nil: not wired.
         public var sensorInterruptPin: AVRPin? = .d2
+        /// The sensor's WHO_AM_I: 0x68 an MPU-6050; others model the MPU-6500
+        /// family and the look-alikes (`MPU6050Model.whoAmI`).
+        public var sensorWhoAmI: UInt8 = 0x68
         /// The SSD1306's TWI address (0x3D for a module with SA0 high).
         public var displayAddress: UInt8 = 0x3C
         /// What the MPU-6050 feels, asked at simulated µs since power-on.
@@ -56,7 +59,8 @@ public final class AVRMachine {
         self.avr = avr
         uart = AVRUART(avr: avr)
         sensor = MPU6050Device(avr: avr, address: configuration.sensorAddress,
-                               interruptPin: configuration.sensorInterruptPin, source: configuration.motionSource)
+                               interruptPin: configuration.sensorInterruptPin, whoAmI: configuration.sensorWhoAmI,
+                               source: configuration.motionSource)
         displayPart = cbp_ssd1306_create(avr, configuration.displayAddress)
         displayCapture = SSD1306Capture(avr: avr, part: displayPart)
     }

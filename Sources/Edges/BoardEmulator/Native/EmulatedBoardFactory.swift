@@ -38,6 +38,8 @@ public struct EmulatedBoardFactory: Sendable {
     public var sensorInterruptPin: AVRPin? = .d2
     /// The SSD1306's I2C address: 0x3C, or 0x3D with its address pin high.
     public var displayAddress: UInt8 = 0x3C
+    /// The sensor's WHO_AM_I (AVR only): 0x68 an MPU-6050, others the MPU-6500 family and look-alikes.
+    public var sensorWhoAmI: UInt8 = 0x68
 
     /// A description of one board; every value has the default `tiltsim` uses without options.
     public init(engine: Engine = .avr, firmwarePath: String? = nil, pace: AVRPace = .realTime,
@@ -120,6 +122,7 @@ public struct EmulatedBoardFactory: Sendable {
             configuration.sensorAddress = sensorAddress
             configuration.sensorInterruptPin = sensorInterruptPin
             configuration.displayAddress = displayAddress
+            configuration.sensorWhoAmI = sensorWhoAmI
             return try AVRBoard(configuration)
         } catch where error.isFirmwareProblem {
             guard firmwarePath == nil else { throw Failure(description: error.description, kind: .badFile) }

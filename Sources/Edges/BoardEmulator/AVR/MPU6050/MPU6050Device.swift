@@ -7,7 +7,7 @@ import TiltCore
 /// timer wakes the model at each sample (and at the end of each 50 µs INT
 /// pulse), so the pin moves on time without bus traffic. Simulation thread only.
 final class MPU6050Device {
-    var model = MPU6050Model()
+    var model: MPU6050Model
     var source: any MotionSource
     /// nil: not on the bus (the hook is not registered, so nothing answers).
     let address: UInt8?
@@ -27,7 +27,8 @@ final class MPU6050Device {
         Unmanaged<MPU6050Device>.fromOpaque(context!).takeUnretainedValue().timerFired()
     }
 
-    init(avr: OpaquePointer, address: UInt8?, interruptPin: AVRPin? = .d2, source: any MotionSource) {
+    init(avr: OpaquePointer, address: UInt8?, interruptPin: AVRPin? = .d2, whoAmI: UInt8 = 0x68, source: any MotionSource) {
+        model = MPU6050Model(whoAmI: whoAmI)
         self.avr = avr
         self.address = address
         self.interruptPin = address == nil ? nil : interruptPin

@@ -41,8 +41,20 @@ public struct MPU6050Model: Sendable {
     /// The width of the INT pulse without LATCH_INT_EN.
     public static let interruptPulseMicros: UInt64 = 50
 
-    /// A part just powered on: registers at their reset values, asleep (PWR_MGMT_1 = 0x40), WHO_AM_I 0x68.
-    public init() {
+    /// What WHO_AM_I (0x75) reads: 0x68 for the MPU-6050; 0x70 MPU-6500, 0x71
+    /// MPU-9250, 0x73 MPU-9255, 0x98/0x72/0x74 the look-alikes sold on GY-521
+    /// boards. Any other part is modelled as the MPU-6500 family (an
+    /// assumption for the look-alikes, whose data sheets are not public):
+    /// the register map of the MPU-6050, the temperature read as
+    /// raw / 333.87 + 21 °C (MPU-6500 register map rev 2.1, TEMP_OUT) instead of
+    /// raw / 340 + 36.53, and ACCEL_CONFIG2 (0x1D) kept like any register (the
+    /// accelerometer's low-pass still follows CONFIG, as it does when a driver
+    /// writes both with the same index, as ours does).
+    public let whoAmI: UInt8
+
+    /// A part just powered on: registers at their reset values, asleep (PWR_MGMT_1 = 0x40).
+    public init(whoAmI: UInt8 = 0x68) {
+        self.whoAmI = whoAmI
         registers = [UInt8](repeating: 0, count: 128)
         memory = [UInt8](repeating: 0, count: 32 * 256)
         powerOn()
@@ -53,7 +65,7 @@ public struct MPU6050Model: Sendable {
         for i in registers.indices { registers[i] = 0 }
         for i in memory.indices { memory[i] = 0 }
         registers[Int(Register.powerManagement1)] = 0x40
-        registers[Int(Register.whoAmI)] = 0x68
+        registers[Int(Register.whoAmI)] = whoAmI
         pointer = 0
         expectingPointer = false
         nextSampleMicros = nil
@@ -298,10 +310,17 @@ public struct MPU6050Model: Sendable {
             }
         }
         if register(Register.powerManagement1) & 0x08 == 0 {
-            let u = UInt16(bitPattern: r.temperature)
+            let u = UInt16(bitPattern: whoAmI == 0x68 ? r.temperature : Self.mpu6500Temperature(fromMPU6050: r.temperature))
             sample[6] = UInt8(u >> 8)
             sample[7] = UInt8(u & 0xFF)
         }
+    }
+
+    /// The same temperature in the 6500 family's counts: the motion sources
+    /// give MPU-6050 counts (raw / 340 + 36.53 °C); the 6500 reads (°C − 21) × 333.87.
+    static func mpu6500Temperature(fromMPU6050 raw: Int16) -> Int16 {
+        let celsius = Double(raw) / 340 + 36.53
+        return Int16(clamping: Int(((celsius - 21) * 333.87).rounded()))
     }
 
     private mutating func put(_ counts: Int, shift: Int, at index: Int) {
