@@ -25,15 +25,8 @@ import WireProtocol
     static func distinctFramesPerSecond(sampleRateHz: UInt16, everyMicros interval: UInt64? = nil) throws -> (frames: Int, sequenceIssues: [String]) {
         // A quarter of real time: the ~3 KB kept queued last the feeding thread
         // about a second of wall time, so a loaded machine does not starve the line.
-        let board = try Firmware.board(pace: .speed(0.25))
+        let (board, client) = try Firmware.streaming(at: sampleRateHz, pace: .speed(0.25))
         defer { board.stop() }
-        let client = try ProtocolClient(try #require(board.serialPath))
-        board.start()
-        #expect(try client.read { $0.samples.count >= 3 })
-        if sampleRateHz != 100 {
-            try client.send(ConfigureFrame(sampleRateHz: sampleRateHz, accelFullScaleSelect: 0, gyroFullScaleSelect: 0))
-            #expect(try client.read { $0.hellos.count >= 2 })
-        }
         let start = board.currentStatus.simulatedMicros + 300_000
         let captureTimes = stride(from: start, to: start + 1_000_000, by: 500).map { UInt64($0) }
         for t in captureTimes { #expect(board.captureDisplay(atBoardMicros: t)) }

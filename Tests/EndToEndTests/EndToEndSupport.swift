@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import SerialIO
 import TiltAssets
 import TiltCore
@@ -35,6 +36,23 @@ enum Firmware {
         configuration.displayAddress = display
         configuration.resetOnConnect = resetOnConnect
         return try AVRBoard(configuration)
+    }
+}
+
+extension Firmware {
+    /// A started board with a client that has seen its first samples, switched
+    /// to `sampleRateHz` (CONFIGURE, answered by a second HELLO) unless 100.
+    /// The caller stops the board.
+    static func streaming(at sampleRateHz: UInt16, pace: AVRPace) throws -> (AVRBoard, ProtocolClient) {
+        let board = try board(pace: pace)
+        let client = try ProtocolClient(try #require(board.serialPath))
+        board.start()
+        #expect(try client.read { $0.samples.count >= 3 })
+        if sampleRateHz != 100 {
+            try client.send(ConfigureFrame(sampleRateHz: sampleRateHz, accelFullScaleSelect: 0, gyroFullScaleSelect: 0))
+            #expect(try client.read { $0.hellos.count >= 2 })
+        }
+        return (board, client)
     }
 }
 

@@ -12,15 +12,8 @@ struct FirmwareMeasurements {
     /// bus time the sensor's samples leave.
     @Test(arguments: [100, 1000] as [UInt16]) func offsetsToFrameOnScreen(sampleRateHz: UInt16) throws {
         // Paced at a tenth of real time, so every 1 ms batch is seen (±1 ms resolution).
-        let board = try Firmware.board(pace: .speed(0.1))
+        let (board, client) = try Firmware.streaming(at: sampleRateHz, pace: .speed(0.1))
         defer { board.stop() }
-        let client = try ProtocolClient(try #require(board.serialPath))
-        board.start()
-        #expect(try client.read { $0.samples.count >= 3 })
-        if sampleRateHz != 100 {
-            try client.send(ConfigureFrame(sampleRateHz: sampleRateHz, accelFullScaleSelect: 0, gyroFullScaleSelect: 0))
-            #expect(try client.read { $0.hellos.count >= 2 })
-        }
         let views: [(UInt16, UInt16, UInt16, UInt16)] = [(0, 0, 0, 0), (3, 5, 60, 30), (222, 111, 250, 150), (384, 192, 500, 250)]
         for (i, view) in views.enumerated() {
             let offsets = OffsetsFrame(sequence: UInt8(i), viewportX: view.0, viewportY: view.1, ribbonX: view.2, ribbonBottom: view.3, flags: [])
