@@ -211,6 +211,15 @@ public final class AVRMachine {
         return cbp_twi_bus_cycles(avr)
     }
 
+    /// The I2C bus's frame-rate ceiling at the clock the firmware has set
+    /// (TWBR, TWPS) right now; nil before the machine is loaded.
+    public var glassBusLimit: GlassBusLimit? {
+        guard let avr else { return nil }
+        let rate = cbp_twi_bit_rate(avr)
+        return GlassBusLimit(cpuHz: UInt64(configuration.frequency), twbr: UInt8(rate & 0xFF),
+                             prescalerBits: UInt8((rate >> 8) & 3))
+    }
+
     // MARK: Loading
 
     static func haltReason(_ state: Int32) -> String? {

@@ -108,6 +108,9 @@ cbp_twi *cbp_twi_find(struct avr_t *avr);
 struct avr_irq_t *cbp_twi_bus_irq(struct avr_t *avr, int which);
 /// CPU cycles the bus has been busy (START, bytes, STOP) since power-on.
 uint64_t cbp_twi_bus_cycles(struct avr_t *avr);
+/// The bus's clock setting as the firmware last wrote it: TWBR in the low
+/// byte, TWSR's prescaler bits (TWPS, 0...3) in bits 8-9.
+uint16_t cbp_twi_bit_rate(struct avr_t *avr);
 
 // MARK: SSD1306 (cbp_ssd1306.c)
 
