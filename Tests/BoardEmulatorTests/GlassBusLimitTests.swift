@@ -43,5 +43,12 @@ import Testing
         #expect(bus.sclCycles == 40)
         // The bus was busy in those 500 ms, at no more than its clock allows.
         #expect(machine.busCycles > 0)
+        // The display heard at least its init commands and one whole screen
+        // (1024 GDDRAM bytes), each transaction at least its address byte; and
+        // every byte it heard took 9 SCL periods of the bus's busy time.
+        let traffic = machine.displayTraffic
+        #expect(traffic.bytes >= 1024)
+        #expect(traffic.transactions >= 1 && traffic.transactions <= traffic.bytes)
+        #expect(machine.busCycles >= traffic.bytes * 9 * bus.sclCycles)
     }
 }
