@@ -31,6 +31,9 @@ struct cbp_ssd1306 {
     bool single;               // Co = 1: one byte, then a control byte again
     bool data_mode;            // D/C# of the current control byte
     bool changed;              // since the last snapshot
+    // Bus traffic addressed to us since creation (bus-limit figures, issue 19).
+    uint64_t bytes_heard;      // address, control and payload bytes
+    uint64_t transactions_heard;
     // Command parser: the command byte and the parameters still to come.
     uint8_t command;
     uint8_t params_needed, params_have;
@@ -234,10 +237,15 @@ static void cbp_ssd1306_bus(avr_irq_t *irq, uint32_t value, void *context) {
     if (m.conditions & TWI_COND_START) {
         d->selected = (m.address >> 1) == d->address;
         d->expect_control = true;
-        if (d->selected) cbp_ssd1306_reply(d, TWI_COND_ACK, m.address, 1);
+        if (d->selected) {
+            cbp_ssd1306_reply(d, TWI_COND_ACK, m.address, 1);
+            d->bytes_heard++;
+            d->transactions_heard++;
+        }
     }
     if (!d->selected) return;
     if (m.conditions & TWI_COND_WRITE) {
+        d->bytes_heard++;
         cbp_ssd1306_reply(d, TWI_COND_ACK, m.address, 1);
         cbp_ssd1306_sync(d);
         if (d->expect_control) {
@@ -329,4 +337,9 @@ uint8_t cbp_ssd1306_flags(const cbp_ssd1306 *d, uint8_t *contrast) {
     if (contrast) *contrast = d->s.contrast;
     return (uint8_t)((d->s.display_on ? 1 : 0) | (d->s.inverse ? 2 : 0)
                      | (d->s.segment_remap ? 4 : 0) | (d->s.com_reversed ? 8 : 0));
+}
+
+uint64_t cbp_ssd1306_traffic(const cbp_ssd1306 *d, uint64_t *transactions) {
+    if (transactions) *transactions = d->transactions_heard;
+    return d->bytes_heard;
 }

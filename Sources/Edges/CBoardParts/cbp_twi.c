@@ -351,3 +351,7 @@ uint64_t cbp_twi_bus_cycles(avr_t *avr) {
     cbp_twi *t = cbp_twi_find(avr);
     return t ? t->bus_cycles : 0;
 }
+
+uint16_t cbp_twi_bit_rate(avr_t *avr) {
+    return (uint16_t)(avr->data[R_TWBR] | ((avr->data[R_TWSR] & 3) << 8));
+}

@@ -215,6 +215,25 @@ public final class AVRMachine {
         return cbp_twi_bus_cycles(avr)
     }
 
+    /// Bytes the firmware has written to the SSD1306 since power-on (address,
+    /// control and payload bytes) and the transactions they came in: divided by
+    /// the glass frames, the bytes and transactions a frame for `glassBusLimit`.
+    public var displayTraffic: (bytes: UInt64, transactions: UInt64) {
+        guard let displayPart else { return (0, 0) }
+        var transactions: UInt64 = 0
+        let bytes = cbp_ssd1306_traffic(displayPart, &transactions)
+        return (bytes, transactions)
+    }
+
+    /// The I2C bus's frame-rate ceiling at the clock the firmware has set
+    /// (TWBR, TWPS) right now; nil before the machine is loaded.
+    public var glassBusLimit: GlassBusLimit? {
+        guard let avr else { return nil }
+        let rate = cbp_twi_bit_rate(avr)
+        return GlassBusLimit(cpuHz: UInt64(configuration.frequency), twbr: UInt8(rate & 0xFF),
+                             prescalerBits: UInt8((rate >> 8) & 3))
+    }
+
     // MARK: Loading
 
     static func haltReason(_ state: Int32) -> String? {

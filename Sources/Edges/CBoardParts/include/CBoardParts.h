@@ -108,6 +108,9 @@ cbp_twi *cbp_twi_find(struct avr_t *avr);
 struct avr_irq_t *cbp_twi_bus_irq(struct avr_t *avr, int which);
 /// CPU cycles the bus has been busy (START, bytes, STOP) since power-on.
 uint64_t cbp_twi_bus_cycles(struct avr_t *avr);
+/// The bus's clock setting as the firmware last wrote it: TWBR in the low
+/// byte, TWSR's prescaler bits (TWPS, 0...3) in bits 8-9.
+uint16_t cbp_twi_bit_rate(struct avr_t *avr);
 
 // MARK: SSD1306 (cbp_ssd1306.c)
 
@@ -160,6 +163,9 @@ bool cbp_ssd1306_copy_vram(cbp_ssd1306 *part, uint8_t out[1024]);
 /// Display state bits: bit 0 on (0xAF), bit 1 inverted (0xA7), bit 2 segments
 /// remapped (0xA1), bit 3 COM scan reversed (0xC8). Contrast in `contrast`.
 uint8_t cbp_ssd1306_flags(const cbp_ssd1306 *part, uint8_t *contrast);
+/// Bytes the master has written to this part since it was created (address,
+/// control and payload bytes); the transactions (STARTs addressed to it) in `transactions`.
+uint64_t cbp_ssd1306_traffic(const cbp_ssd1306 *part, uint64_t *transactions);
 
 // MARK: Timers and pins for part models (cbp_timer.c)
 

@@ -1,0 +1,41 @@
+import Testing
+@testable import BoardEmulator
+
+/// Nearest-rank percentiles and the frame rate, against figures worked by hand.
+@Suite struct MotionToPhotonSummaryTests {
+    @Test func twentyLatenciesGiveTheTenthAndNineteenth() {
+        // 1...20 ms shuffled: p50 is the 10th smallest, p95 the 19th (ceil(0.95 × 20)).
+        let latencies: [UInt64] = [7, 3, 20, 1, 14, 9, 12, 5, 18, 2, 16, 4, 11, 19, 6, 8, 13, 10, 17, 15].map { $0 * 1000 }
+        let s = MotionToPhotonSummary(latencies: latencies, spanMicros: 1_900_000)
+        #expect(s.frames == 20)
+        #expect(s.p50Micros == 10_000)
+        #expect(s.p95Micros == 19_000)
+        #expect(s.maxMicros == 20_000)
+        // 19 intervals in 1.9 s.
+        #expect(abs(s.framesPerSecond - 10) < 1e-12)
+    }
+
+    @Test func oneFrameIsItsOwnPercentiles() {
+        let s = MotionToPhotonSummary(latencies: [42_000], spanMicros: 0)
+        #expect(s.p50Micros == 42_000 && s.p95Micros == 42_000 && s.maxMicros == 42_000)
+        #expect(s.framesPerSecond == 0)
+    }
+
+    @Test func aStillViewHasNoFrames() {
+        let s = MotionToPhotonSummary(latencies: [], spanMicros: 5_000_000)
+        #expect(s.frames == 0)
+        #expect(s.p50Micros == nil && s.p95Micros == nil && s.maxMicros == nil)
+        #expect(s.framesPerSecond == 0)
+    }
+
+    @Test func theOneLineSummary() {
+        // 3 frames over 100 ms: 2 intervals in 0.1 s = 20.0 frames/s.
+        // Bus: 40 cycles a period, 1026 B in 1 transaction = 369_440 cycles → 43.3 frames/s.
+        let s = MotionToPhotonSummary(latencies: [61_000, 75_540, 80_249], spanMicros: 100_000)
+        let bus = GlassBusLimit(cpuHz: 16_000_000, twbr: 12)
+        #expect(s.line(bus: bus, bytesPerFrame: 1026, transactionsPerFrame: 1)
+            == "glass 20.0 frames/s, bus limit 43.3 (1026 B/frame in 1 transactions), motion to photon p50 75.5 ms, p95 80.2 ms, max 80.2 ms")
+        #expect(MotionToPhotonSummary(latencies: [], spanMicros: 0).line(bus: bus, bytesPerFrame: 1026, transactionsPerFrame: 1)
+            == "glass 0.0 frames/s, bus limit 43.3 (1026 B/frame in 1 transactions), no frame reached the glass")
+    }
+}
