@@ -43,12 +43,14 @@ func wireFrame(_ decoded: DecodedFrame) -> Frame {
     case .sample(let sample):
         .sample(SampleFrame(sequence: sample.sequence, boardTime: UInt32(sample.timeMicros & 0xFF_FFFF), raw: sample.raw))
     case .pong(let frame): .pong(frame)
+    case .ready(let frame): .ready(frame)
     case .offsets(let frame): .offsets(frame)
     case .hostHello(let frame): .hostHello(frame)
     case .ping(let frame): .ping(frame)
     case .configure(let frame): .configure(frame)
     case .drawer(let frame): .drawer(frame)
     case .pin(let frame): .pin(frame)
+    case .sync(let frame): .sync(frame)
     }
 }
 
