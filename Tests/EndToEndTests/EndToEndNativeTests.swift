@@ -33,8 +33,15 @@ import WireProtocol
                                           faults: faults(seed: seed), sampleLimit: samples))
         defer { board.stop() }
         // No HOST_HELLO: its answer would be a second HELLO inside the fault window.
+        // Recipe mode: no SYNC, so the board sends no READY, whose place in the
+        // stream would follow the threads' timing; the board's bytes, and so the
+        // seeded faults in them, are then the same in every run (a broken
+        // SAMPLE that passes its CRC, 1 in 65536, cannot come and go by chance).
         guard let path = board.serialPath else { throw E2EFailure("seed \(seed): the board has no pty") }
-        let host = try RunningHost(port: path, keepEvents: false) { $0.timing.sendHostHello = false }
+        let host = try RunningHost(port: path, keepEvents: false) {
+            $0.timing.sendHostHello = false
+            $0.settings.physics.mode = .recipe
+        }
         defer { _ = host.finish() }
         guard host.waitFor(seconds: 10, { !$0.statuses.isEmpty }) != nil else { throw E2EFailure("seed \(seed): the host did not open the port") }
         board.start()
