@@ -12,6 +12,9 @@ struct OutputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Stop after this many wall seconds (default: run until Ctrl-C).", valueName: "seconds"))
     var duration: Double?
 
+    @Flag(help: "avr: at exit, print the glass's frames/s, the I2C bus's limit and motion to photon p50/p95/max (board time) on stderr (docs/emulator.md, \"Motion to photon\").")
+    var stats = false
+
     @Flag(help: "Stop as on Ctrl-C when the process that started tiltsim ends, even by SIGKILL (tiltserial demo uses it).")
     var exitWithParent = false
 

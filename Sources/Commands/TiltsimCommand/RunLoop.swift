@@ -42,6 +42,15 @@ struct RunLoop {
         }
         try writePNG()
         reportSpeed()
+        reportGlassStats()
+    }
+
+    /// `--stats`: one line on stderr, the glass's frames/s and motion to photon.
+    private func reportGlassStats() {
+        guard output.stats else { return }
+        guard let avr = boards.first as? AVRBoard else { return say("no glass statistics: the board runs the native engine") }
+        guard let stats = avr.glassStats else { return say("no glass statistics (the board had stopped)") }
+        say(stats.line)
     }
 
     /// One line on stderr: how much board time ran (the figure docs/perf/native.md quotes).

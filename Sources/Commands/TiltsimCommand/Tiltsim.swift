@@ -1,6 +1,7 @@
 import ArgumentParser
 import BoardEmulator
 import Foundation
+import TiltAssets
 import TiltDisplay
 import TiltExitStatus
 import TiltVersion
@@ -42,6 +43,9 @@ public struct Tiltsim: ParsableCommand {
         }
         try motion.validate()
         try output.validate()
+        if output.stats && engine.chosenEngine == .native {
+            throw ValidationError("--stats measures the avr engine's glass; drop it or use --engine avr")
+        }
     }
 
     /// Builds the boards (simavr or native), prints each pty path on stdout, and runs until Ctrl-C or `--duration`.
@@ -62,6 +66,9 @@ public struct Tiltsim: ParsableCommand {
         }
         defer { boards.forEach { $0.stop() } }
         for board in boards {
+            if output.stats, let avr = board as? AVRBoard, let art = try? TiltAssets.load() {
+                avr.recordGlassStats(renderer: art.renderer)
+            }
             board.start()
             // Unbuffered, one line per board, so a script can read the paths at once.
             FileHandle.standardOutput.write(Data("\(board.serialPath ?? "?")\n".utf8))

@@ -34,6 +34,8 @@ struct cbp_ssd1306 {
     // Bus traffic addressed to us since creation (bus-limit figures, issue 19).
     uint64_t bytes_heard;      // address, control and payload bytes
     uint64_t transactions_heard;
+    // Cycle of the last bus byte that may have changed the glass (motion to photon, issue 19).
+    uint64_t last_change_cycle;
     // Command parser: the command byte and the parameters still to come.
     uint8_t command;
     uint8_t params_needed, params_have;
@@ -182,6 +184,12 @@ static void cbp_ssd1306_run(cbp_ssd1306 *d, uint8_t c, const uint8_t *p) {
     }
 }
 
+/// Whether a command byte may change what the glass shows: all but the write
+/// cursor's (column, page, addressing mode and ranges) and NOP.
+static bool cbp_ssd1306_command_shows(uint8_t c) {
+    return !(c <= 0x22 || (c >= 0xB0 && c <= 0xB7) || c == 0xE3);
+}
+
 static void cbp_ssd1306_command_byte(cbp_ssd1306 *d, uint8_t byte) {
     if (d->params_needed > d->params_have) {
         d->params[d->params_have++] = byte;
@@ -191,6 +199,7 @@ static void cbp_ssd1306_command_byte(cbp_ssd1306 *d, uint8_t byte) {
         d->params_have = 0;
     }
     if (d->params_have == d->params_needed) {
+        if (cbp_ssd1306_command_shows(d->command)) d->last_change_cycle = d->avr->cycle;
         cbp_ssd1306_run(d, d->command, d->params);
         d->params_needed = d->params_have = 0;
     }
@@ -199,7 +208,9 @@ static void cbp_ssd1306_command_byte(cbp_ssd1306 *d, uint8_t byte) {
 /// A GDDRAM byte at the cursor, then the cursor moves as the addressing mode says.
 static void cbp_ssd1306_data_byte(cbp_ssd1306 *d, uint8_t byte) {
     cbp_ssd1306_state *s = &d->s;
-    s->gddram[(s->page & 7) * 128 + (s->column & 0x7F)] = byte;
+    uint8_t *cell = &s->gddram[(s->page & 7) * 128 + (s->column & 0x7F)];
+    if (*cell != byte) d->last_change_cycle = d->avr->cycle;
+    *cell = byte;
     switch (s->addressing_mode) {
     case 0:  // horizontal: along the column range, then the next page of the range
         if (s->column >= s->column_end || s->column >= 127) {
@@ -310,6 +321,7 @@ void cbp_ssd1306_power_on(cbp_ssd1306 *d) {
     d->scroll_anchor = d->avr->cycle;
     d->steps_applied = 0;
     d->changed = true;
+    d->last_change_cycle = d->avr->cycle;
 }
 
 bool cbp_ssd1306_snapshot(cbp_ssd1306 *d, cbp_ssd1306_state *out) {
@@ -343,3 +355,5 @@ uint64_t cbp_ssd1306_traffic(const cbp_ssd1306 *d, uint64_t *transactions) {
     if (transactions) *transactions = d->transactions_heard;
     return d->bytes_heard;
 }
+
+uint64_t cbp_ssd1306_last_change_cycle(const cbp_ssd1306 *d) { return d->last_change_cycle; }

@@ -1,6 +1,7 @@
 import Foundation
 import SerialIO
 import TiltCore
+import TiltDisplay
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -207,6 +208,19 @@ public final class AVRBoard: @unchecked Sendable {
     /// Changes the pace from now on; also restarts the speed report.
     public func setPace(_ pace: AVRPace) {
         withSimulation { anchorClocks(pace: pace) }
+    }
+
+    /// Starts recording motion to photon (`AVRMachine.recordGlassStats`);
+    /// call before `start()` so the scene is mirrored from power-on.
+    public func recordGlassStats(renderer: ScreenRenderer) {
+        withSimulation { machine.recordGlassStats(renderer: renderer) }
+    }
+
+    /// The glass frames and their summary so far; nil unless recorded.
+    public var glassStats: GlassStats? {
+        var stats: GlassStats?
+        withSimulation { stats = machine.glassStats }
+        return stats
     }
 
     /// Replaces the sensor's motion source from the next sample on.

@@ -2,6 +2,7 @@ import CBoardParts
 import Foundation
 import SystemPackage
 import TiltCore
+import TiltDisplay
 
 /// An ATmega328P running firmware in simavr with its parts (MPU-6050, SSD1306,
 /// UART0), stepped by its owner: no thread, no clock, no pty. The same inputs
@@ -51,6 +52,7 @@ public final class AVRMachine {
     private var displayReader = SSD1306Reader()
     private var displayCapture: SSD1306Capture?
     private var lastDisplay = AVRDisplayFrame()
+    private var glassProbe: GlassStatsProbe?
 
     /// Loads the firmware (ELF or Intel HEX, told apart by content) and wires the parts.
     public init(_ configuration: Configuration) throws(AVRBoardError) {
@@ -74,6 +76,9 @@ public final class AVRMachine {
     /// Frees simavr; the machine cannot run afterwards. Idempotent.
     func destroy() {
         guard let avr else { return }
+        glassProbe?.detach()
+        glassProbe = nil
+        uart.probe = nil
         sensor.detach()
         uart.detach()
         displayCapture?.detach()
@@ -131,6 +136,7 @@ public final class AVRMachine {
         guard let avr else { return }
         cbp_avr_reset(avr)
         uart.coreDidReset()
+        glassProbe?.boardDidStart()
     }
 
     /// Power off and on: the core, the sensor and the display start over; the
@@ -142,6 +148,7 @@ public final class AVRMachine {
         cbp_ssd1306_power_on(displayPart)
         cbp_avr_reset(avr)
         uart.coreDidReset()
+        glassProbe?.boardDidStart()
     }
 
     /// What the sensor feels from its next sample on.
@@ -232,6 +239,29 @@ public final class AVRMachine {
         let rate = cbp_twi_bit_rate(avr)
         return GlassBusLimit(cpuHz: UInt64(configuration.frequency), twbr: UInt8(rate & 0xFF),
                              prescalerBits: UInt8((rate >> 8) & 3))
+    }
+
+    // MARK: Motion to photon
+
+    /// Starts recording motion to photon (docs/emulator.md): from now on every
+    /// frame that reaches the glass is timed against the sample its view came
+    /// from. Start it before the board runs (or just before a reset): the
+    /// mirror of the board's scene starts from power-on. `renderer` draws the
+    /// art the firmware was built with (TiltAssets' art for ours). Costs
+    /// nothing until called; calling again starts over.
+    public func recordGlassStats(renderer: ScreenRenderer) {
+        guard let avr, let displayPart else { return }
+        glassProbe?.detach()
+        let probe = GlassStatsProbe(avr: avr, display: displayPart, displayAddress: configuration.displayAddress,
+                                    sensor: sensor, renderer: renderer)
+        glassProbe = probe
+        uart.probe = probe
+    }
+
+    /// The glass frames recorded so far with their summary; nil unless `recordGlassStats` was called.
+    public var glassStats: GlassStats? {
+        guard let glassProbe else { return nil }
+        return GlassStats(frames: glassProbe.tracker.frames, bus: glassBusLimit)
     }
 
     // MARK: Loading

@@ -23,6 +23,8 @@ final class AVRUART {
     /// Bytes moved in each direction since the machine was made.
     private(set) var bytesFromAVR: UInt64 = 0
     private(set) var bytesToAVR: UInt64 = 0
+    /// Sees every byte both ways while motion to photon is recorded; nil otherwise.
+    var probe: GlassStatsProbe?
 
     init(avr: OpaquePointer) {
         uartInput = cbp_uart0_irq(avr, Int32(CBP_UART_INPUT))
@@ -90,12 +92,14 @@ final class AVRUART {
     func feed() {
         while xon, let byte = input.popFirst() {
             bytesToAVR += 1
+            probe?.hostByte(byte)
             cbp_irq_raise(uartInput, UInt32(byte))
         }
     }
 
     private func received(_ byte: UInt8) {
         bytesFromAVR += 1
+        probe?.boardByte(byte)
         if output.count < Self.outputCapacity {
             output.append(byte)
         } else {

@@ -166,6 +166,12 @@ uint8_t cbp_ssd1306_flags(const cbp_ssd1306 *part, uint8_t *contrast);
 /// Bytes the master has written to this part since it was created (address,
 /// control and payload bytes); the transactions (STARTs addressed to it) in `transactions`.
 uint64_t cbp_ssd1306_traffic(const cbp_ssd1306 *part, uint64_t *transactions);
+/// The core cycle at which the bus delivered the last byte that may have
+/// changed the glass: a data byte unlike the GDDRAM byte it replaced, or the
+/// last byte of a command other than the write cursor's (column, page,
+/// addressing) and NOP. Scrolling is not counted. Our TWI model delivers a
+/// byte at the start of its nine SCL periods. 0 before any.
+uint64_t cbp_ssd1306_last_change_cycle(const cbp_ssd1306 *part);
 
 // MARK: Timers and pins for part models (cbp_timer.c)
 

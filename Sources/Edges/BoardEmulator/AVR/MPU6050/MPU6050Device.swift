@@ -19,6 +19,10 @@ final class MPU6050Device {
     private var pin: OpaquePointer?
     private var timer: OpaquePointer?
     private var pinLevel = false
+    /// Called at each read transaction that starts at ACCEL_XOUT_H (0x3B), the
+    /// sensor burst a SAMPLE carries, after the data registers were refreshed
+    /// (motion to photon, `GlassStatsProbe`); nil: nobody listens (the usual case).
+    var onBurstRead: (() -> Void)?
     private var selected = false
     private let hook: cbp_irq_hook = { _, value, context in
         Unmanaged<MPU6050Device>.fromOpaque(context!).takeUnretainedValue().bus(cbp_twi_decode(value))
@@ -69,6 +73,7 @@ final class MPU6050Device {
             guard selected else { return }
             model.begin(read: message.address & 1 != 0, atMicros: nowMicros, source: &source)
             reply(Int32(CBP_TWI_ACK), message.address, 1)
+            if let onBurstRead, message.address & 1 != 0, model.pointer == MPU6050Model.Register.accelXHigh { onBurstRead() }
         }
         guard selected else { return }
         if conditions & Int32(CBP_TWI_WRITE) != 0 {

@@ -19,6 +19,9 @@ public struct MPU6050Model: Sendable {
     public private(set) var nextSampleMicros: UInt64?
     /// Samples taken since power-on.
     public private(set) var sampleCount: UInt64 = 0
+    /// Simulated time of the newest sample (its DATA_RDY), the one the data
+    /// registers show from the next START on; nil before the first.
+    public private(set) var newestSampleMicros: UInt64?
     /// When an enabled interrupt last fired (an INT_STATUS bit set with its INT_ENABLE bit).
     public private(set) var lastInterruptMicros: UInt64?
     /// DMP memory (32 banks of 256 bytes), written and read through BANK_SEL, MEM_START_ADDR, MEM_R_W.
@@ -69,6 +72,7 @@ public struct MPU6050Model: Sendable {
         pointer = 0
         expectingPointer = false
         nextSampleMicros = nil
+        newestSampleMicros = nil
         lastInterruptMicros = nil
         fifo.clear()
         fifoCountLatch = nil
@@ -233,6 +237,7 @@ public struct MPU6050Model: Sendable {
         let reading = measure(at: t, source: &source)
         latch(reading)
         sampleCount += 1
+        newestSampleMicros = t
         var raised = Interrupt.dataReady
         if fifoActive, fifoBytesPerSample > 0, fifo.push(fifoRecord()) { raised |= Interrupt.fifoOverflow }
         if dmp.emitsPackets(userControl: register(Register.userControl)),

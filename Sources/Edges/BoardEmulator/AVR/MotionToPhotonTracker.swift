@@ -1,0 +1,169 @@
+import FirmwareCore
+import TiltDisplay
+
+/// Works out motion to photon from what crosses the board's edges, whatever
+/// the firmware does inside (docs/emulator.md, "Motion to photon"): a value
+/// fed events in board time, no simulator, so it is tested on its own.
+///
+/// - Host bytes go through the firmware's own receiver and `tilt_board`
+///   (`NativeFirmware`), so the scene mirrors the board's exactly; each redraw
+///   the firmware would owe becomes an expected screen (TiltDisplay's
+///   renderer, pixel-identical to the firmware's).
+/// - Board bytes go through a second receiver: a SAMPLE wholly off the line
+///   (its last byte handed out, plus one byte time) is a sample the host may
+///   have used; a HELLO resets the scene as the firmware does when it sends one.
+/// - Sensor burst reads (0x3B) queue the DATA_RDY time of the data they read;
+///   each SAMPLE sent takes its burst off the queue (matched by its 14 bytes).
+/// - A glass check (after each SSD1306 transaction that changed something)
+///   compares the glass with the expected screens, newest first; a match is a
+///   glass frame, and the older expectations were overtaken (never shown).
+struct MotionToPhotonTracker {
+    /// Expected screens kept at most; older ones are overtaken views a firmware
+    /// would never show (ours latches the newest at each frame's start).
+    static let pendingLimit = 64
+    /// Sensor bursts kept at most, waiting for their SAMPLE.
+    static let burstLimit = 64
+
+    private struct Pending {
+        var screen: Screen
+        var view: tilt_view
+        var startMicros, endMicros: UInt64
+        var sample: (micros: UInt64, sequence: UInt8)?
+    }
+
+    private struct Burst {
+        var micros: UInt64
+        var raw: (UInt64, UInt64)
+    }
+
+    private let renderer: ScreenRenderer
+    private var firmware = NativeFirmware(version: (0, 0, 0))
+    private var boardRx = tilt_rx()
+    private var bursts: [Burst] = []
+    /// The last few SAMPLEs sent: when their last byte was off the line, their DATA_RDY and sequence.
+    private var sentSamples: [(doneMicros: UInt64, micros: UInt64, sequence: UInt8)] = []
+    /// One byte's time on the board's line: the shortest gap seen between two
+    /// bytes of one frame (the UART sends a frame back to back). simavr hands a
+    /// byte out as it starts, so a frame is off the line one byte time after.
+    private var byteMicros: UInt64?
+    private var lastBoardByte: (micros: UInt64, delimiter: Bool)?
+    private var hostFrameStart: (micros: UInt64, sample: (micros: UInt64, sequence: UInt8)?)?
+    private var hostAtFrameStart = true
+    private var pending: [Pending] = []
+    private var shown: Screen?
+    private var scratch = Screen()
+    /// Glass frames so far, in order.
+    private(set) var frames: [GlassFrame] = []
+
+    init(renderer: ScreenRenderer) {
+        self.renderer = renderer
+        bursts.reserveCapacity(Self.burstLimit)
+        sentSamples.reserveCapacity(4)
+        boardDidStart()
+    }
+
+    /// Power-on or reset: the firmware starts from setup() (no host, status screen).
+    mutating func boardDidStart() {
+        firmware.powerOn(rateHz: 100)
+        _ = firmware.takeRedraw()
+        tilt_rx_reset(&boardRx)
+        bursts.removeAll(keepingCapacity: true)
+        sentSamples.removeAll(keepingCapacity: true)
+        lastBoardByte = nil
+        hostFrameStart = nil
+        hostAtFrameStart = true
+        pending.removeAll()
+    }
+
+    /// The sensor answered a burst read from 0x3B with `raw` (14 bytes), data sampled at `micros`.
+    mutating func sensorBurst(sampledAtMicros micros: UInt64, raw: UnsafeRawBufferPointer) {
+        if bursts.count == Self.burstLimit { bursts.removeFirst() }
+        bursts.append(Burst(micros: micros, raw: Self.key(raw)))
+    }
+
+    /// A byte the board sent, handed to the line at `micros`.
+    mutating func boardByte(_ byte: UInt8, atMicros micros: UInt64) {
+        if let last = lastBoardByte, !last.delimiter, micros > last.micros {
+            byteMicros = min(byteMicros ?? .max, micros - last.micros)
+        }
+        lastBoardByte = (micros, byte == 0)
+        var payload: UnsafePointer<UInt8>?
+        var length: UInt8 = 0
+        guard tilt_rx_push(&boardRx, byte, &payload, &length) == TILT_RX_FRAME, let payload, length > 0 else { return }
+        switch payload[0] {
+        case UInt8(TILT_SAMPLE.rawValue):
+            var sample = tilt_sample()
+            guard tilt_decode_sample(payload, length, &sample) else { return }
+            let key = withUnsafeBytes(of: &sample.raw) { Self.key($0) }
+            // The oldest burst with these bytes: bursts the firmware read but never sent go.
+            guard let index = bursts.firstIndex(where: { $0.raw == key }) else { return }
+            if sentSamples.count == 4 { sentSamples.removeFirst() }
+            sentSamples.append((micros + (byteMicros ?? 0), bursts[index].micros, sample.seq))
+            bursts.removeFirst(index + 1)
+        case UInt8(TILT_HELLO.rawValue):
+            firmware.helloSent()
+            takeRedraw(atMicros: micros)
+        default:
+            break
+        }
+    }
+
+    /// A byte the host sent, handed to the board's UART at `micros`.
+    mutating func hostByte(_ byte: UInt8, atMicros micros: UInt64) {
+        if hostAtFrameStart { hostFrameStart = (micros, newestSample(before: micros)) }
+        hostAtFrameStart = byte == 0
+        if firmware.hostTimedOut(nowMicros: micros) { takeRedraw(atMicros: micros) }
+        withUnsafeBytes(of: byte) { firmware.receive($0, nowMicros: micros) { _ in } }
+        takeRedraw(atMicros: micros)
+    }
+
+    /// The glass now shows `glass` (1024 bytes, page-major; nil: dark), unchanged since `photonMicros`.
+    mutating func glassChecked(_ glass: UnsafeRawBufferPointer?, photonMicros: UInt64, displayBytes: UInt64,
+                               displayTransactions: UInt64) {
+        guard let glass, glass.count == Screen.byteCount else { return }
+        if let shown, Self.equal(shown, glass) { return }
+        guard let index = pending.lastIndex(where: { Self.equal($0.screen, glass) }) else { return }
+        let p = pending[index]
+        frames.append(GlassFrame(
+            viewportX: p.view.viewport_x, viewportY: p.view.viewport_y, ribbonX: p.view.ribbon_x,
+            ribbonBottom: p.view.ribbon_bottom, offsetsStartMicros: p.startMicros, offsetsEndMicros: p.endMicros,
+            sampleMicros: p.sample?.micros, sampleSequence: p.sample?.sequence, photonMicros: photonMicros,
+            displayBytes: displayBytes, displayTransactions: displayTransactions))
+        shown = p.screen
+        pending.removeFirst(index + 1)
+    }
+
+    /// A redraw the firmware now owes: the expected screen, unless it looks like the one before.
+    private mutating func takeRedraw(atMicros micros: UInt64) {
+        let redraw = firmware.takeRedraw()
+        guard redraw.due else { return }
+        guard let view = redraw.view else {
+            pending.removeAll()  // the status screen: no host view to measure
+            return
+        }
+        renderer.render(viewportX: view.viewport_x, viewportY: view.viewport_y, ribbonX: view.ribbon_x,
+                        ribbonBottom: view.ribbon_bottom, scene: redraw.scene, into: &scratch)
+        // A redraw that changes no pixel sends no photon: the earlier view keeps its times.
+        if let last = pending.last?.screen ?? shown, last == scratch { return }
+        if pending.count == Self.pendingLimit { pending.removeFirst() }
+        let start = hostFrameStart ?? (micros, newestSample(before: micros))
+        pending.append(Pending(screen: scratch, view: view, startMicros: start.micros, endMicros: micros, sample: start.sample))
+    }
+
+    /// The newest SAMPLE wholly off the board's line by `micros`: the newest the host can have used.
+    private func newestSample(before micros: UInt64) -> (micros: UInt64, sequence: UInt8)? {
+        sentSamples.last { $0.doneMicros <= micros }.map { ($0.micros, $0.sequence) }
+    }
+
+    private static func key(_ raw: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+        var a: UInt64 = 0, b: UInt64 = 0
+        for i in 0..<min(raw.count, 14) {
+            if i < 8 { a = a << 8 | UInt64(raw[i]) } else { b = b << 8 | UInt64(raw[i]) }
+        }
+        return (a, b)
+    }
+
+    private static func equal(_ screen: Screen, _ glass: UnsafeRawBufferPointer) -> Bool {
+        screen.bytes.withUnsafeBytes { $0.elementsEqual(glass) }
+    }
+}
