@@ -33,31 +33,36 @@ import WireProtocol
     /// that sends `offsets(k)` every `everyMicros` of board time from 300 ms
     /// until `endMicros`, taking the board's output every 1 ms batch.
     /// `capture` asks for glass captures before the run.
+    /// Also returns, for each view sent, the sequence of the newest SAMPLE the host had decoded by then.
     static func run(everyMicros: UInt64, endMicros: UInt64, capture: [UInt64] = [],
-                    offsets: (Int) -> OffsetsFrame = view) throws -> (GlassStats, [UInt64: AVRDisplayFrame]) {
+                    offsets: (Int) -> OffsetsFrame = view) throws -> (GlassStats, [UInt64: AVRDisplayFrame], [UInt8?]) {
         let machine = try AVRMachine(.init(firmwarePath: try BuiltFirmware.tiltserial()))
         machine.recordGlassStats(renderer: art.renderer)
         for t in capture { #expect(machine.captureDisplay(atMicros: t)) }
         var next: UInt64 = 300_000, k = 0
         var captures: [UInt64: AVRDisplayFrame] = [:]
+        var decoder = FrameDecoder()
+        var newest: UInt8?
+        var newestAtSend: [UInt8?] = []
         while machine.simulatedMicros < endMicros {
             if machine.simulatedMicros >= next {
                 #expect(machine.sendSerial(offsets(k).encoded()) > 0)
+                newestAtSend.append(newest)
                 k += 1
                 next += everyMicros
             }
             machine.runBatch()
-            _ = machine.takeSerialOutput()
+            decoder.feed(machine.takeSerialOutput()) { if case .sample(let s) = $0 { newest = s.sequence } }
             captures.merge(machine.takeDisplayCaptures()) { a, _ in a }
         }
         #expect(machine.haltReason == nil)
-        return (try #require(machine.glassStats), captures)
+        return (try #require(machine.glassStats), captures, newestAtSend)
     }
 
     /// A new view every 16 ms (a host's pace) for a second: every frame
     /// counted obeys the wire's and the bus's physics.
     @Test func everyGlassFrameObeysTheWireAndTheBus() throws {
-        let (stats, _) = try Self.run(everyMicros: 16_000, endMicros: 1_300_000)
+        let (stats, _, newestAtSend) = try Self.run(everyMicros: 16_000, endMicros: 1_300_000)
         let frames = stats.frames
         print("a new view every 16 ms: \(stats.line); \(stats.json)")
         #expect(frames.count >= 5, "\(frames.count) glass frames in a second of views changing every 16 ms")
@@ -77,7 +82,18 @@ import WireProtocol
             let index = try #require(sent.firstIndex { $0.viewportX == f.viewportX && $0.viewportY == f.viewportY })
             #expect(index > lastIndex, "frame \(n) shows view \(index) after view \(lastIndex)")
             lastIndex = index
-            if n > 0 { #expect(f.photonMicros > frames[n - 1].photonMicros) }
+            // The sample is the newest the host had when it sent the view, or the one
+            // before (whose last byte may have been on the line still at the send).
+            let hostNewest = try #require(newestAtSend[index])
+            let sequence = try #require(f.sampleSequence)
+            #expect(sequence == hostNewest || sequence == hostNewest &- 1, "frame \(n): sample \(sequence), host had \(hostNewest)")
+            if n > 0 {
+                #expect(f.photonMicros > frames[n - 1].photonMicros)
+                // DATA_RDY times sit on the sensor's 10 ms grid (100 Hz, none lost), as far apart as the sequences.
+                let previous = frames[n - 1]
+                let steps = UInt64(sequence &- previous.sampleSequence!)
+                #expect(sample - previous.sampleMicros! == steps * 10_000, "frame \(n)")
+            }
         }
         // The glass cannot outrun its bus: bytes a frame took at 9 SCL periods each.
         let bus = try #require(stats.bus)
@@ -91,13 +107,13 @@ import WireProtocol
     /// run): in the second, the glass captured at each frame's photon time is
     /// the view rendered, and just before its last changing byte it was not.
     @Test func theGlassShowsTheViewFromItsPhotonTimeAndNotBefore() throws {
-        let (first, _) = try Self.run(everyMicros: 16_000, endMicros: 700_000)
+        let (first, _, _) = try Self.run(everyMicros: 16_000, endMicros: 700_000)
         let frames = Array(first.frames.prefix(6))
         #expect(frames.count >= 3)
         let bus = try #require(first.bus)
         let sclMicros = Int(9 * bus.sclCycles / 16) + 1  // a byte's nine SCL periods, rounded up
         let times = frames.flatMap { [$0.photonMicros, $0.photonMicros - UInt64(sclMicros) - 1] }
-        let (second, captures) = try Self.run(everyMicros: 16_000, endMicros: 700_000, capture: times)
+        let (second, captures, _) = try Self.run(everyMicros: 16_000, endMicros: 700_000, capture: times)
         #expect(Array(second.frames.prefix(6)) == frames, "the second run differs from the first")
         for f in frames {
             let offsets = OffsetsFrame(sequence: 0, viewportX: f.viewportX, viewportY: f.viewportY, ribbonX: f.ribbonX,
@@ -116,7 +132,7 @@ import WireProtocol
     /// add no frame; a different one adds one.
     @Test func aStillViewAddsNoFrames() throws {
         let still = Self.view(5)
-        let (stats, _) = try Self.run(everyMicros: 16_000, endMicros: 900_000) { k in k < 30 ? still : Self.view(6) }
+        let (stats, _, _) = try Self.run(everyMicros: 16_000, endMicros: 900_000) { k in k < 30 ? still : Self.view(6) }
         // 300 ms of the still view (30 OFFSETS), then the new one from 780 ms on.
         let views = stats.frames.map { ($0.viewportX, $0.viewportY) }
         #expect(views.count == 2, "\(views)")

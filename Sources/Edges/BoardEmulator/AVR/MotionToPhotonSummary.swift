@@ -6,7 +6,7 @@
 public struct MotionToPhotonSummary: Sendable, Hashable {
     /// Frames that reached the glass.
     public var frames: Int
-    /// Board µs the view was changing over (first to last glass frame's view arriving); 0 if under two frames.
+    /// Board µs the frames span (`GlassStats`: the first to the last frame reaching the glass); 0 if under two frames.
     public var spanMicros: UInt64
     /// Median motion to photon, µs; nil without frames.
     public var p50Micros: UInt64?
