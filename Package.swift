@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "BoardEmulator", targets: ["BoardEmulator"]),
         // Poses → accelerometer counts, for Benchmarks/PhysicsBenchmarks' samples.
         .library(name: "TiltMotion", targets: ["TiltMotion"]),
+        // The shipped art, for Benchmarks/EmulatorSpeed's glass statistics (the expected screens).
+        .library(name: "TiltAssets", targets: ["TiltAssets"]),
         // The firmware's C protocol code: the yardstick of Benchmarks/DecoderBenchmarks.
         .library(name: "FirmwareCore", targets: ["FirmwareCore"]),
     ],

@@ -72,6 +72,8 @@ let package = Package(
                 .product(name: "BoardEmulator", package: main),
                 .product(name: "SerialIO", package: main),
                 .product(name: "WireProtocol", package: main),
+                .product(name: "TiltAssets", package: main),
+                .product(name: "TiltMotion", package: main),
             ],
             path: "EmulatorSpeed"),
     ]

@@ -5,6 +5,7 @@
 //   swift run -c release emulator-speed avr [firmware.elf]   # default ../Hardware/build/tiltserial.elf (make -C Hardware)
 //   swift run -c release emulator-speed native
 //   swift run -c release emulator-speed sketches [firmware.elf]   # tiltsim run's stepping: our firmware vs a 400 kHz and a 100 kHz bus sketch
+//   swift run -c release emulator-speed glass [label=firmware.elf ...]   # motion to photon with the real host (docs/perf/render.md)
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -29,8 +30,25 @@ case "sketches":
         exit(1)
     }
     SketchSpeed.runAll(firmware: firmware, sketches: SketchSpeed.buildFixtures(root: root))
+case "glass":
+    // The tour with the built tiltserial on the board's pty: ../.build/release/tiltserial (swift build -c release).
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path
+    let environment = ProcessInfo.processInfo.environment
+    let host = environment["TILTSERIAL"] ?? root + "/.build/release/tiltserial"
+    let firmwares = arguments.count > 1
+        ? arguments.dropFirst().map { argument -> (label: String, path: String) in
+            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+            return parts.count == 2 ? (parts[0], parts[1]) : (argument, argument)
+        }
+        : [("main", root + "/Hardware/build/tiltserial.elf")]
+    for (_, path) in firmwares + [("host", host)] where !FileManager.default.fileExists(atPath: path) {
+        print("emulator-speed: no file at \(path); `make -C Hardware` builds the firmware, `swift build -c release` the host")
+        exit(1)
+    }
+    let rates = (environment["RATES"] ?? "100,200,500,1000").split(separator: ",").compactMap { Int($0) }
+    GlassStatsRun.runAll(firmwares: firmwares, rates: rates, repeats: Int(environment["REPEATS"] ?? "1") ?? 1, host: host)
 default:
-    print("usage: emulator-speed avr [firmware.elf] | emulator-speed native | emulator-speed sketches [firmware.elf]")
+    print("usage: emulator-speed avr [firmware.elf] | emulator-speed native | emulator-speed sketches [firmware.elf] | emulator-speed glass [label=firmware.elf ...]")
     exit(2)
 }
 
