@@ -55,6 +55,7 @@ public final class HostRunner {
     var identity: PortIdentity?
     let hostHello = HostHelloFrame().encoded()
     let syncOn = SyncFrame(enabled: true).encoded()
+    let describe = DescribeFrame().encoded()
 
     /// - Parameters:
     ///   - art: the content tile and ribbon (default: the shipped assets).
@@ -224,6 +225,7 @@ public final class HostRunner {
                 switch bytes {
                 case .hostHello: try write(hostHello, transport)
                 case .sync: try write(syncOn, transport)
+                case .describe: try write(describe, transport)
                 case .offsets(let wire): try write(wire, transport)
                 case .scene(let wire): try write(wire, transport)
                 }

@@ -348,6 +348,12 @@ public final class NativeBoard: @unchecked Sendable {
             counts.pongsSent += 1
         case .sendHello:
             sendHello()
+        case .sendParts:
+            // The native board's parts: an MPU-6050 at 0x68 and an SSD1306 at 0x3C.
+            let parts = PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C)
+            if wire.queue(parts, isSample: false, must: true, lifetimeMicros: lifetime) {
+                counts.framesSent += 1
+            }
         case .reconfigured:
             // The next sample falls on the next multiple of the new period.
             let period = firmware.periodMicros, now = lifetime - boot

@@ -17,6 +17,8 @@ struct NativeFirmware {
         /// An OFFSETS frame (the view is kept; `takeRedraw` says if the screen must change).
         case offsets(OffsetsFrame)
         case ping
+        /// DESCRIBE: say which parts were found (PARTS).
+        case sendParts
     }
 
     /// No OFFSETS for this long: the status screen (the firmware's TILT_HOST_TIMEOUT_MS).
@@ -67,6 +69,8 @@ struct NativeFirmware {
                 action(.sendPong(token: token))
             case TILT_BOARD_SEND_HELLO:
                 action(.sendHello)
+            case TILT_BOARD_SEND_PARTS:
+                action(.sendParts)
             case TILT_BOARD_RECONFIGURE:
                 configured = true
                 action(.reconfigured)
