@@ -104,6 +104,7 @@ struct Monitor: TiltserialSubcommand {
                 }
             }
         } catch .deviceGone {
+            if let conflict = BrlttyConflict.find() { throw Failure(.deviceGone, "\(path): device gone: " + conflict.message) }
             throw Failure(.deviceGone, "\(path): device gone (unplugged or closed); plug it in and start the monitor again")
         } catch {
             throw Failure(error)
