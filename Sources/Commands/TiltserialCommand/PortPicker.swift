@@ -21,10 +21,10 @@ enum PortPicker {
             say("using \(boards[0].preferredName) (\(describe(boards[0])), the only board found)")
             return boards[0].preferredName
         }
-        let listing = (boards.isEmpty ? ports : boards).map { "  " + $0.preferredName + "  " + describe($0) }
         if boards.isEmpty, let conflict = BrlttyConflict.find(root: systemRoot) {
             throw Failure(.noBoardFound, "no board found: " + conflict.message)
         }
+        let listing = (boards.isEmpty ? ports : boards).map { "  " + $0.preferredName + "  " + describe($0) }
         let head = boards.isEmpty
             ? "no board found; plug one in, or name the port: tiltserial PORT"
             : "\(boards.count) boards found; name one: tiltserial PORT"

@@ -20,14 +20,15 @@ enum PortPreflight {
         case .resetsOnOpen:
             return nil
         case .bootloader(let of):
+            let build = of == "Micro" ? "micro" : "leonardo"  // Hardware/boards.mk: the Pro Micro builds as a Leonardo
             throw Failure(.noValidFrames,
                 "\(path): this is the \(of)'s bootloader (\(ids)), not the sketch: wait about 8 s for the sketch's port "
-                + "to come back (`tiltserial list`), or press reset once if no sketch is flashed and upload Hardware/'s")
+                + "to come back (`tiltserial list`); if it never does, no sketch is flashed: make -C Hardware BOARD=\(build) upload")
         case .nativeUSB:
             if baud == 1200 {
                 throw Failure(.badSettings,
                     "--baud 1200: refused for the \(board.name) at \(path) (\(ids), native USB): opening at 1200 baud "
-                    + "drops it into its bootloader; drop --baud (a native-USB board ignores the rate)")
+                    + "drops it into its bootloader; use the default 115200 (a native-USB board ignores the rate)")
             }
             return "\(path): \(board.name) (native USB): no reset on open; asked for HELLO"
         }
