@@ -88,6 +88,10 @@ void cbp_timer_destroy(cbp_timer *t) {
     free(t);
 }
 
+uint32_t cbp_irq_value(const avr_irq_t *irq) {
+    return irq ? irq->value : 0;
+}
+
 avr_irq_t *cbp_ioport_pin_irq(avr_t *avr, char port, int bit) {
     return avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(port), bit);
 }
