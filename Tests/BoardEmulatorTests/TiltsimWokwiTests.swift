@@ -9,7 +9,7 @@ import Testing
 
     func project(_ name: String) throws -> String {
         let folder = BuiltFirmware.root + "/examples/" + name
-        if name == "nano-tilt" { _ = try BuiltFirmware.existing("examples/nano-tilt/build/tilt_bubble.hex", builtBy: "make fixtures (make -C examples)").get() }
+        if name != "uno-tiltserial" { _ = try BuiltFirmware.existing("examples/\(name)/build/tilt_bubble.hex", builtBy: "make fixtures (make -C examples)").get() }
         return folder
     }
 
@@ -89,6 +89,18 @@ import Testing
         #expect(result.code == 42)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: log))
         #expect(bytes.count > 100, "the firmware streams frames: \(bytes.count) bytes")
+    }
+
+    @Test func theMegaRunsTheSameSketchWithItsBusOnPins20And21() throws {
+        let folder = try project("mega-tilt")
+        for _ in 0..<2 {
+            let result = try tiltsim.run(["wokwi", folder, "--scenario", "tilted.test.yaml"])
+            #expect(result.code == 0, "\(result.err)")
+            // The diagram's attrs are the sensor's initial state, read back exactly; the LED is on pin 13 = PB7.
+            #expect(result.out.contains("tilt_bubble: MPU-6050 found\r\nax=0 ay=-8192 az=14336\r\n[Mega starts tilted]"), "\(result.out)")
+            #expect(result.out.contains("led1:A (PB7) is 1"))
+            #expect(result.out.hasSuffix("[Mega starts tilted] Scenario completed successfully\n"))
+        }
     }
 
     @Test func refusalsNameTheFileAndTheFix() throws {

@@ -72,10 +72,11 @@ struct WokwiRun {
         if options.interactive { run.input = StdinBytes.shared.take }
         status("Starting simulation...")
         var writeFailure: TiltsimFailure?
+        var lines = StatusBetweenLines()
         let outcome = run.run { event in
             switch event {
             case .serial(let bytes):
-                FileHandle.standardOutput.write(Data(bytes))
+                FileHandle.standardOutput.write(Data(lines.serial(bytes)))
                 log?.write(bytes)
             case .screen(let name, let screen, _, _):
                 do throws(TiltsimFailure) { try WokwiScreenshot.write(screen, to: name) } catch { writeFailure = writeFailure ?? error }
@@ -83,7 +84,7 @@ struct WokwiRun {
                 let actualPath = RunSketch.actualPath(for: name)
                 if (try? WokwiScreenshot.write(actual, to: actualPath)) != nil { status("the screen it showed instead is in \(actualPath)") }
             case .note(let text, let micros):
-                if let name = scenario?.name { status("[\(name)] \(SketchRun.seconds(micros)): \(text)") }
+                if let name = scenario?.name { status(lines.status("[\(name)] \(SketchRun.seconds(micros)): \(text)")) }
             }
         }
         log?.close()
@@ -128,6 +129,32 @@ struct WokwiRun {
         case .success(let value): return value
         case .failure(let problem): throw .file(problem.message)
         }
+    }
+}
+
+/// Keeps status lines off the sketch's half-printed lines, as wokwi-cli's
+/// scenario log does: a status line after an unfinished serial line starts
+/// on a new line, and the newline the sketch sends next is then dropped
+/// (from stdout only; the serial log keeps every byte).
+struct StatusBetweenLines {
+    private var atLineStart = true
+    private var skipNewline = false
+
+    mutating func serial(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+        var out = bytes[...]
+        if skipNewline {
+            if out.starts(with: [13, 10]) { out = out.dropFirst(2) } else if out.first == 10 { out = out.dropFirst() }
+        }
+        skipNewline = false
+        if let last = out.last { atLineStart = last == 10 }
+        return out
+    }
+
+    mutating func status(_ line: String) -> String {
+        guard !atLineStart else { return line }
+        atLineStart = true
+        skipNewline = true
+        return "\n" + line
     }
 }
 
