@@ -33,7 +33,7 @@ import Testing
             logs.append(try Data(contentsOf: URL(fileURLWithPath: log)))
         }
         #expect(logs[0] == logs[1])
-        #expect(String(decoding: logs[0], as: UTF8.self).hasPrefix("tilt_bubble: MPU-6050 found\r\nax=0 ay=0 az=16384\r\n"))
+        #expect(String(decoding: logs[0], as: UTF8.self).hasPrefix("tilt_bubble: MPU-6050 found\r\npot=700\r\nax=0 ay=0 az=16384\r\n"))
     }
 
     @Test func aFailedStepExitsOneAndNamesThePin() throws {
@@ -65,7 +65,7 @@ import Testing
         #expect(never.err == "\nTimeout: simulation did not finish in 300ms\n")
         let nothing = try tiltsim.run(["wokwi", folder, "--timeout", "250", "-q"])
         #expect(nothing.code == 42)
-        #expect(nothing.out == "tilt_bubble: MPU-6050 found\r\nax=0 ay=0 az=16384\r\nax=0 ay=0 az=16384\r\n")
+        #expect(nothing.out == "tilt_bubble: MPU-6050 found\r\npot=700\r\nax=0 ay=0 az=16384\r\nax=0 ay=0 az=16384\r\n")
     }
 
     @Test func aScreenshotAtATimeIsAWokwiRGBAPNG() throws {
@@ -97,7 +97,7 @@ import Testing
             let result = try tiltsim.run(["wokwi", folder, "--scenario", "tilted.test.yaml"])
             #expect(result.code == 0, "\(result.err)")
             // The diagram's attrs are the sensor's initial state, read back exactly; the LED is on pin 13 = PB7.
-            #expect(result.out.contains("tilt_bubble: MPU-6050 found\r\nax=0 ay=-8192 az=14336\r\n[Mega starts tilted]"), "\(result.out)")
+            #expect(result.out.contains("tilt_bubble: MPU-6050 found\r\npot=0\r\nax=0 ay=-8192 az=14336\r\n[Mega starts tilted]"), "\(result.out)")
             #expect(result.out.contains("led1:A (PB7) is 1"))
             #expect(result.out.hasSuffix("[Mega starts tilted] Scenario completed successfully\n"))
         }

@@ -3,7 +3,8 @@
 // accelerometer at ±2 g, prints "ax=N ay=N az=N" (raw counts, 16384 per g),
 // draws a framed screen with an 8x8 bubble that slides with the tilt, and
 // lights the LED on D13 while |ax| or |ay| exceeds 0.25 g. A button from D2
-// to GND prints "pressed" and "released".
+// to GND prints "pressed" and "released". At boot it prints "pot=N", what
+// analogRead(A0) gives (a potentiometer's wiper on A0).
 #include <Wire.h>
 
 static const uint8_t MPU = 0x68, OLED = 0x3C, LED = 13, BUTTON = 2;
@@ -70,6 +71,8 @@ void setup() {
     static const uint8_t init[] = {0xAE, 0x20, 0x00, 0x8D, 0x14, 0xA1, 0xC8, 0xAF};
     for (uint8_t c : init) command(c);
     Serial.println(found ? F("tilt_bubble: MPU-6050 found") : F("tilt_bubble: no MPU-6050"));
+    Serial.print(F("pot="));
+    Serial.println(analogRead(A0));
 }
 
 void loop() {

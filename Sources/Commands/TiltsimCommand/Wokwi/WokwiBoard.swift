@@ -78,6 +78,16 @@ enum WokwiBoard: String, CaseIterable {
         "L1", "L0", "B3", "B2", "B1", "B0",
     ]
 
+    /// The ADC input behind a port pin (A0 = 0…), or nil for a pin without one.
+    func analogChannel(of pin: AVRPin) -> Int? {
+        switch (self, pin.port) {
+        case (.uno, "C"), (.nano, "C"): pin.bit < 6 ? Int(pin.bit) : nil
+        case (.mega, "F"): Int(pin.bit)
+        case (.mega, "K"): 8 + Int(pin.bit)
+        default: nil
+        }
+    }
+
     /// The header name of a port pin, for messages ("D2" on an Uno, "2" on a Mega).
     func name(of pin: AVRPin) -> String {
         switch self {

@@ -68,6 +68,7 @@ struct WokwiRun {
         setup.wiring.apply(to: &configuration)
         let machine: AVRMachine
         do { machine = try AVRMachine(configuration) } catch { throw .firmware(error.description) }
+        for input in setup.analogInputs { machine.setAnalogInput(channel: input.channel, millivolts: input.millivolts) }
         let run = SketchRun(machine: machine, plan: plan)
         if options.interactive { run.input = StdinBytes.shared.take }
         status("Starting simulation...")

@@ -17,6 +17,8 @@ struct WokwiSetup {
     var displayID: String?
     /// Pushbuttons by id: the pin they drive and the level pressing gives.
     var buttons: [String: (pin: AVRPin, pressedHigh: Bool)] = [:]
+    /// Potentiometers' wipers on analog inputs: the ADC channel and the millivolts it reads.
+    var analogInputs: [(id: String, channel: Int, millivolts: UInt32)] = []
     /// Every part by id, with its type, for scenario steps to check against.
     var partTypes: [String: String] = [:]
     /// One line for each part or wire tiltsim does not model, or wires that leave a part absent.
@@ -106,7 +108,14 @@ struct WokwiSetup {
                 notices.append("\(at): not wired between a pin and GND or 5V: pressing it changes nothing")
             }
         case "wokwi-potentiometer", "wokwi-slide-potentiometer":
-            notices.append("\(at): not modelled by tiltsim: analogRead on its pin reads 0 in tiltsim")
+            guard let pin = ioPin(of: part.id + ":SIG", in: strictNets), let channel = board.analogChannel(of: pin) else {
+                notices.append("\(at): SIG is not wired to an analog input: ignored")
+                return nil
+            }
+            let text = part.attrs["value"] ?? "0"
+            guard let value = Int(text), (0...1023).contains(value) else { return WokwiProblem("\(at): value \"\(text)\" is a whole number from 0 to 1023") }
+            // The smallest voltage analogRead converts to `value` against 5 V (its ADC floors).
+            analogInputs.append((part.id, channel, UInt32((value * 5000 + 1022) / 1023)))
         default:
             if !Self.passiveTypes.contains(part.type) {
                 notices.append("\(at) is not modelled by tiltsim: ignored (a scenario step that names it is refused)")

@@ -167,6 +167,14 @@ public final class AVRMachine {
         cbp_irq_raise(irq, high ? 1 : 0)
     }
 
+    /// Puts `millivolts` on ADC input `channel` (0…7, or 0…15 on the Mega):
+    /// analogRead converts it against a 5 V reference. False if there is no such channel.
+    @discardableResult
+    public func setAnalogInput(channel: Int, millivolts: UInt32) -> Bool {
+        guard let avr else { return false }
+        return cbp_adc_set_millivolts(avr, Int32(channel), millivolts)
+    }
+
     // MARK: Serial
 
     /// Bytes the firmware sent that were not taken yet.
