@@ -120,7 +120,7 @@ public final class HostRunner {
             case .done:
                 break
             case .sleep(let until):
-                let woken = waitForWakeUp(stop.readEnd.rawValue, timeout: Self.span(from: start, to: until))
+                let woken = stop.wait(timeout: Self.span(from: start, to: until))
                 if woken {
                     wokenUp(&driver, stop)
                 } else {
