@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TiltDisplay
 
 /// `tiltsim wokwi` as wokwi-cli's users run it: the example projects under
 /// examples/ (built by `make fixtures`), their verdicts and exit codes, twice
@@ -50,6 +51,27 @@ import Testing
         let result = try tiltsim.run(["wokwi", folder, "--scenario", "wrong-pin.tmp.yaml", "-q"])
         #expect(result.code == 1)
         #expect(result.err.contains("led1:A (PB5) was 0, expected 1"), "\(result.err)")
+    }
+
+    @Test func aScreenshotThatDiffersFailsAndAnOffColourReferenceIsRefused() throws {
+        let folder = try project("nano-tilt")
+        let dark = folder + "/dark.tmp.png", grey = folder + "/grey.tmp.png", scenario = folder + "/dark.tmp.yaml"
+        try Data(PNGEncoder.encodeRGBA(Screen())).write(to: URL(fileURLWithPath: dark))
+        try Data(PNGEncoder.encode(Screen(bytes: [1] + [UInt8](repeating: 0, count: Screen.byteCount - 1))!, scale: 1, lit: 0x80)).write(to: URL(fileURLWithPath: grey))
+        defer { for path in [dark, grey, scenario, folder + "/dark.tmp.actual.png"] { try? FileManager.default.removeItem(atPath: path) } }
+        for (reference, code) in [("dark.tmp.png", 1), ("grey.tmp.png", 1)] {
+            try "name: dark\nversion: 1\nsteps:\n  - wait-serial: 'az='\n  - delay: 50ms\n  - take-screenshot: {part-id: oled1, compare-with: \(reference)}\n"
+                .write(toFile: scenario, atomically: true, encoding: .utf8)
+            let result = try tiltsim.run(["wokwi", folder, "--scenario", "dark.tmp.yaml", "-q"])
+            #expect(result.code == Int32(code))
+            if reference == "dark.tmp.png" {
+                // The frame and the bubble are lit: 2 × 128 + 2 × 62 + 64 pixels.
+                #expect(result.err.contains("differs from \(dark) in 444 of 8192 pixels"), "\(result.err)")
+                #expect(FileManager.default.fileExists(atPath: folder + "/dark.tmp.actual.png"))
+            } else {
+                #expect(result.err.contains("pixel x,y=(0,0) is neither lit (255,255,255,255) nor dark (0,0,0,255)"), "\(result.err)")
+            }
+        }
     }
 
     @Test func expectAndFailTextAndTimeoutExitAsWokwiCliDoes() throws {

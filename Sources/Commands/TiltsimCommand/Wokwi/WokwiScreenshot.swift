@@ -13,19 +13,17 @@ struct WokwiScreenshot {
         guard FileManager.default.fileExists(atPath: path) else {
             return .failure(WokwiProblem("failed to read comparison file for screenshot: \(path); save one with save-to"))
         }
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        guard png_image_begin_read_from_file(&image, path) != 0 else {
-            return .failure(WokwiProblem("\(path): not a PNG; save one with take-screenshot's save-to"))
+        let sizeProblem = { (width: Int, height: Int) in
+            WokwiProblem("comparison file for screenshot (\(path)) has a different size (\(width)x\(height)) than the part's screen (128x64)")
         }
-        defer { png_image_free(&image) }
-        guard image.width == UInt32(Screen.width), image.height == UInt32(Screen.height) else {
-            return .failure(WokwiProblem("comparison file for screenshot (\(path)) has a different size (\(image.width)x\(image.height)) than the part's screen (128x64)"))
-        }
-        image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)  // PNG_FORMAT_RGBA (a macro Swift does not import)
-        var rgba = [UInt8](repeating: 0, count: Screen.width * Screen.height * 4)
-        guard png_image_finish_read(&image, nil, &rgba, 0, nil) != 0 else {
-            return .failure(WokwiProblem("\(path): the PNG is damaged; save it again with save-to"))
+        let rgba: [UInt8]
+        // PNG_FORMAT_RGBA is a macro Swift does not import.
+        switch PNGFile.read(path, format: UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA), bytesPerPixel: 4, maximumPixels: Screen.width * Screen.height) {
+        case .success(let image) where image.width == Screen.width && image.height == Screen.height: rgba = image.pixels
+        case .success(let image): return .failure(sizeProblem(image.width, image.height))
+        case .failure(.tooLarge(let width, let height)): return .failure(sizeProblem(width, height))
+        case .failure(.notPNG): return .failure(WokwiProblem("\(path): not a PNG; save one with take-screenshot's save-to"))
+        case .failure(.damaged): return .failure(WokwiProblem("\(path): the PNG is damaged; save it again with save-to"))
         }
         var bytes = [UInt8](repeating: 0, count: Screen.byteCount)
         for y in 0..<Screen.height {
@@ -44,11 +42,6 @@ struct WokwiScreenshot {
 
     /// Writes `screen` as Wokwi would (via a temporary file, renamed).
     static func write(_ screen: Screen, to path: String) throws(TiltsimFailure) {
-        let temporary = path + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(PNGEncoder.encodeRGBA(screen))),
-              rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw .cannotCreate("\(path): cannot write the screenshot; check the directory exists and is writable")
-        }
+        try PNGFile.write(PNGEncoder.encodeRGBA(screen), to: path)
     }
 }
