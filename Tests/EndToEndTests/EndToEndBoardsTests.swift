@@ -17,6 +17,25 @@ import WireProtocol
         return path
     }
 
+    /// `tiltsim --board mega` (EmulatedBoardFactory.board): the Mega's build from
+    /// the source tree on the ATmega2560 core, found without a path.
+    @Test func theFactoryRunsTheMegaBuildForBoardMega() throws {
+        _ = try Self.megaELF()
+        var factory = EmulatedBoardFactory(engine: .avr, pace: .freeRunning)
+        factory.board = "mega"
+        var notices: [String] = []
+        let made = try factory.makeBoard(index: 0, linkPath: nil) { notices.append($0) }
+        defer { made.stop() }
+        #expect(notices.isEmpty, "\(notices)")
+        let board = try #require(made as? AVRBoard, "the avr engine, not the native fallback")
+        #expect(board.configuration.mcu == "atmega2560")
+        #expect(board.configuration.firmwarePath.hasSuffix("Hardware/build/mega/tiltserial.elf"))
+        let client = try ProtocolClient(try #require(board.serialPath))
+        board.start()
+        #expect(try client.read { $0.samples.count >= 10 })
+        #expect(client.hellos.first?.status == 3)
+    }
+
     /// The Mega 2560's sensor and display sit on its own TWI pins (20/21), which
     /// simavr's ATmega2560 core models with the same TWI unit.
     @Test func theFirmwareRunsOnAMega2560() throws {
