@@ -59,6 +59,7 @@ demo: deps firmware
 fixtures: deps
 	$(call step,MAKE,test fixtures)
 	$(Q)$(MAKE) -C Tests/BoardEmulatorTests/Fixtures
+	$(Q)$(MAKE) -C examples
 
 swift-test: deps firmware fixtures
 	$(call step,SWIFT,build --build-tests $(SWIFT_FLAGS))

@@ -4,7 +4,8 @@
 # their fixture sketches for `tiltsim run`:
 #   make -f Hardware/sketch.mk SKETCH_DIR=path/to/echo OUT=/tmp/build [CORE_OUT=/tmp/core]
 # gives OUT/echo.elf and OUT/echo.hex (avr-objcopy -O ihex, as the IDE exports).
-# CORE_OUT lets several sketches share one build of the core. BOARD=nano|mega|leonardo|micro
+# CORE_OUT lets several sketches share one build of the core (`override`: a CORE_OUT given on
+# the command line still gets the board suffix, so boards never share objects). BOARD=nano|mega|leonardo|micro
 # builds for another board (boards.mk; the core then goes to CORE_OUT-BOARD).
 
 include $(dir $(lastword $(MAKEFILE_LIST)))boards.mk
@@ -19,7 +20,7 @@ $(error give OUT=build folder)
 endif
 NAME     := $(notdir $(patsubst %/,%,$(SKETCH_DIR)))
 CORE_OUT ?= $(OUT)/core
-CORE_OUT := $(CORE_OUT)$(if $(filter-out uno,$(BOARD)),-$(BOARD))
+override CORE_OUT := $(CORE_OUT)$(if $(filter-out uno,$(BOARD)),-$(BOARD))
 
 COMMON    := $(MCU_FLAGS) -Os -flto -ffunction-sections -fdata-sections \
              -I$(CORE_DIR) -I$(VARIANT_DIR) -I$(WIRE_DIR) -I$(WIRE_DIR)/utility

@@ -138,13 +138,15 @@ import WireProtocol
         defer { board.stop() }
         try host.read(timeout: .seconds(5)) { $0.hellos.count == 1 }
         let waiting = NativeFirmware.statusScreen(version: (1, 0, 0), sensorOK: true)
-        #expect(board.currentStatus.showsWaitingScreen)
-        #expect(board.screen == waiting)
+        // The status screen reaches the glass a frame's bus time after power-on.
+        let first = try #require(board.waitFor(timeout: .seconds(5)) { $0.glassFrames >= 1 })
+        #expect(first.showsWaitingScreen)
+        #expect(first.screen == waiting)
         #expect(waiting != Screen())
 
         let offsets = OffsetsFrame(sequence: 1, viewportX: 100, viewportY: 37, ribbonX: 250, ribbonBottom: 15, flags: [])
         try host.send(offsets)
-        let status = try #require(board.waitFor(timeout: .seconds(5)) { $0.offsetsReceived == 1 })
+        let status = try #require(board.waitFor(timeout: .seconds(5)) { $0.offsetsReceived == 1 && $0.displayIdle })
         var expected = Screen()
         try TiltAssets.load().renderer.render(viewportX: 100, viewportY: 37, ribbonX: 250, ribbonBottom: 15, into: &expected)
         #expect(!status.showsWaitingScreen)
@@ -158,7 +160,7 @@ import WireProtocol
         let host = try HostEnd(try #require(board.serialPath))
         board.start()
         defer { board.stop() }
-        let waiting = board.screen
+        let waiting = try #require(board.waitFor(timeout: .seconds(5)) { $0.glassFrames >= 1 }).screen
         try host.send(OffsetsFrame(sequence: 0, viewportX: 10, viewportY: 10, ribbonX: 250, ribbonBottom: 15, flags: []))
         let drawn = try #require(board.waitFor(timeout: .seconds(5)) { !$0.showsWaitingScreen })
         #expect(drawn.screen != waiting)

@@ -19,7 +19,7 @@ struct NativeFidelityTests {
             avr.stop()
             native.stop()
         }
-        let waiting = native.screen
+        let waiting = try #require(native.waitFor(timeout: .seconds(10)) { $0.glassFrames >= 1 }).screen
         #expect(avr.waitFor(timeout: .seconds(10)) { Screen(bytes: $0.display.vram) == waiting } != nil)
         #expect(avr.displayedBrightness == native.displayedBrightness, "the firmware's contrast, as both glasses show it")
         #expect(avr.displayFrame.registers.contrast == NativeBoard.firmwareContrast)
@@ -36,7 +36,7 @@ struct NativeFidelityTests {
                                        ribbonX: view.2, ribbonBottom: view.3, flags: [])
             try avrHost.send(offsets)
             try nativeHost.send(offsets)
-            let drawn = try #require(native.waitFor(timeout: .seconds(5)) { $0.lastOffsets == offsets }).screen
+            let drawn = try #require(native.waitFor(timeout: .seconds(5)) { $0.lastOffsets == offsets && $0.displayIdle }).screen
             #expect(drawn != waiting)
             #expect(avr.waitFor(timeout: .seconds(5)) { Screen(bytes: $0.display.vram) == drawn } != nil, "view \(view)")
         }

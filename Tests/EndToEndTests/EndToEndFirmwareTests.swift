@@ -238,6 +238,10 @@ import WireProtocol
         #expect(Self.sequenceIssues(client.frames).isEmpty)
         let named = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "115200 BAUD", 7: "MPU6050 AT 69"])
         #expect(board.waitFor(timeout: .seconds(10)) { $0.screen == named } != nil, "the waiting screen names the part")
+        // DESCRIBE: the board says which parts it found where (PARTS).
+        try client.send(DescribeFrame())
+        #expect(try client.read { $0.parts.count == 1 })
+        #expect(client.parts.first == PartsFrame(sensorAddress: 0x69, sensorWhoAmI: 0x68, displayAddress: display))
     }
 
     /// GY-521 boards often carry an MPU-6500 (WHO_AM_I 0x70), an MPU-9250
@@ -254,5 +258,8 @@ import WireProtocol
         #expect(Self.sequenceIssues(client.frames).isEmpty)
         let screen = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "115200 BAUD", 7: named])
         #expect(board.waitFor(timeout: .seconds(10)) { $0.screen == screen } != nil, "the waiting screen says \(named)")
+        try client.send(DescribeFrame())
+        #expect(try client.read { $0.parts.count == 1 })
+        #expect(client.parts.first == PartsFrame(sensorAddress: 0x68, sensorWhoAmI: whoAmI, displayAddress: 0x3C))
     }
 }

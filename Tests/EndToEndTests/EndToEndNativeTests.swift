@@ -40,6 +40,7 @@ import WireProtocol
         guard let path = board.serialPath else { throw E2EFailure("seed \(seed): the board has no pty") }
         let host = try RunningHost(port: path, keepEvents: false) {
             $0.timing.sendHostHello = false
+            $0.timing.askForParts = false  // its PARTS, too, would land where the threads' timing puts it
             $0.settings.physics.mode = .recipe
         }
         defer { _ = host.finish() }

@@ -252,6 +252,7 @@ final class ProtocolClient {
     var samples: [TimedSample] { frames.compactMap { if case .sample(let s) = $0 { s } else { nil } } }
     var hellos: [HelloFrame] { frames.compactMap { if case .hello(let h) = $0 { h } else { nil } } }
     var pongs: [PongFrame] { frames.compactMap { if case .pong(let p) = $0 { p } else { nil } } }
+    var parts: [PartsFrame] { frames.compactMap { if case .parts(let p) = $0 { p } else { nil } } }
 
     /// Reads until `done` holds or `seconds` pass; whether `done` held.
     @discardableResult

@@ -85,6 +85,13 @@ import WireProtocol
                 var flags: UInt8 = 0
                 guard tilt_decode_ready(base, length, &time, &flags) else { return nil }
                 return wire { tilt_encode_ready(time, flags, $0) }
+            case Int32(TILT_PARTS.rawValue):
+                var parts = tilt_parts()
+                guard tilt_decode_parts(base, length, &parts) else { return nil }
+                return wire { tilt_encode_parts(&parts, $0) }
+            case Int32(TILT_DESCRIBE.rawValue):
+                guard tilt_decode_describe(base, length) else { return nil }
+                return wire { tilt_encode_describe($0) }
             case Int32(TILT_SYNC.rawValue):
                 var mode: UInt8 = 0
                 guard tilt_decode_sync(base, length, &mode) else { return nil }
@@ -124,7 +131,7 @@ import WireProtocol
         func u16() -> UInt16 { UInt16(truncatingIfNeeded: rng.next()) }
         func u32() -> UInt32 { UInt32(truncatingIfNeeded: rng.next()) }
         func i16() -> Int16 { Int16(truncatingIfNeeded: rng.next()) }
-        switch rng.next() % 11 {
+        switch rng.next() % 13 {
         case 0:
             return .hello(HelloFrame(
                 protocolVersion: u8(), firmwareMajor: u8(), firmwareMinor: u8(), firmwarePatch: u8(),
@@ -145,6 +152,9 @@ import WireProtocol
         case 7: return .pin(PinFrame(slot: u8(), item: u8(), x: u16(), y: u16()))
         case 8: return .ready(ReadyFrame(boardTime: u32() & 0xFF_FFFF, flags: u8()))
         case 9: return .sync(SyncFrame(mode: u8()))
+        case 10:
+            return .parts(PartsFrame(sensorAddress: u8(), sensorWhoAmI: u8(), displayAddress: u8(), displayKind: u8(), flags: u8()))
+        case 11: return .describe(DescribeFrame())  // the board writes its byte as zero
         default: return .configure(ConfigureFrame(sampleRateHz: u16(), accelFullScaleSelect: u8(), gyroFullScaleSelect: u8()))
         }
     }

@@ -69,7 +69,7 @@ struct ErrorMessageTests {
     static let all: [SerialError] = [
         .noSuchPort(port: "/dev/ttyUSB9"),
         .permissionDenied(port: "/dev/ttyUSB0", group: "uucp"),
-        .portBusy(port: "/dev/ttyACM0", holder: "screen (pid 4242)"),
+        .portBusy(port: "/dev/ttyACM0", holder: DeviceOpener(pid: 4242, command: "screen")),
         .danglingLink(port: "/dev/serial/by-id/usb-Arduino_Uno-if00", target: "../../ttyACM0"),
         .notASerialDevice(port: "/tmp/x"),
         .deviceGone(port: "/dev/ttyUSB0"),
@@ -88,7 +88,8 @@ struct ErrorMessageTests {
         #expect(SerialError.permissionDenied(port: "p", group: "uucp").message.contains("sudo usermod -aG uucp $USER"))
         #expect(SerialError.permissionDenied(port: "p", group: "uucp").message.contains("log"))
         #expect(SerialError.permissionDenied(port: "p", group: nil).message.contains("dialout"))
-        #expect(SerialError.portBusy(port: "p", holder: "screen (pid 4242)").message.contains("screen (pid 4242)"))
+        #expect(SerialError.portBusy(port: "p", holder: DeviceOpener(pid: 4242, command: "screen")).message
+            == "p: port busy, open in another program (screen, pid 4242): quit it or pick another port")
         #expect(SerialError.portBusy(port: "p", holder: nil).message.contains("serial monitor"))
         #expect(SerialError.ioError(port: "p", operation: "read", errno: .protocolError).message.contains("errno \(EPROTO)"))
     }

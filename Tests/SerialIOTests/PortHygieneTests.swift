@@ -136,7 +136,9 @@ struct OtherOpenersTests {
             Issue.record("the open succeeded although flock holds the lock")
         } catch {
             guard case .portBusy(_, let holder) = error else { Issue.record("unexpected \(error)"); return }
-            #expect(holder == "flock (pid \(locker.process.processIdentifier))", "\(String(describing: holder))")
+            let pid = locker.process.processIdentifier
+            #expect(holder == DeviceOpener(pid: pid, command: "flock"), "\(String(describing: holder))")
+            #expect(error.message == "\(fixture.link): port busy, open in another program (flock, pid \(pid)): quit it or pick another port")
         }
     }
 }

@@ -216,7 +216,8 @@ func expectBusy(_ open: @autoclosure () throws(SerialError) -> any SerialTranspo
     } catch {
         guard case .portBusy(let name, let holder) = error else { Issue.record("unexpected \(error)"); return }
         #expect(name == port)
-        #expect(holder?.contains("pid \(getpid())") == true)
-        #expect(error.message.contains("busy"))
+        #expect(holder?.pid == getpid())
+        #expect(holder?.isThisProcess == true)
+        #expect(error.message.contains("busy, already open in this program"), "\(error.message)")
     }
 }

@@ -142,6 +142,7 @@ struct DriverHarness {
             let bytes = switch what {
             case .hostHello: HostHelloFrame().encoded()
             case .sync: SyncFrame(enabled: true).encoded()
+            case .describe: DescribeFrame().encoded()
             case .offsets(let wire): wire.bytes
             case .scene(let wire): wire.bytes
             }

@@ -74,7 +74,7 @@ import WireProtocol
     /// overflows: a real port's tty (4 KiB) with the default 2 KiB budget, a
     /// pty (12 KiB before its writer must wait) with the pty's 8 KiB.
     @Test(arguments: [
-        (1_000 as UInt64, 2048 as UInt64, 4096), (5_000, 2048, 4096), (10_000, 2048, 4096), (20_000, 2048, 4096),
+        (100 as UInt64, 2048 as UInt64, 4096), (1_000, 2048, 4096), (5_000, 2048, 4096), (10_000, 2048, 4096), (20_000, 2048, 4096),
         (1_000, HostDriver.Configuration.pseudoTerminalDozeBufferBytes, 12_288),
         (10_000, HostDriver.Configuration.pseudoTerminalDozeBufferBytes, 12_288),
         (20_000, HostDriver.Configuration.pseudoTerminalDozeBufferBytes, 12_288),

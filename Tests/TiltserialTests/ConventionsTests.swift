@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WireProtocol
 import TiltPipeline
 import TiltVersion
 @testable import TiltserialCommand
@@ -65,6 +66,26 @@ import TiltVersion
             err.contains("board: firmware 1.0.0 (host: tiltserial \(TiltVersion.number)), protocol 1,")
         }, "\(host.captured.err)")
         #expect(host.interrupt() == 0)
+    }
+
+    /// After HELLO the host asks the board which parts it found (DESCRIBE) and
+    /// says the answer once: a second, identical PARTS (the next HELLO's) is not
+    /// news.
+    @Test func thePartsLineNamesTheSensorAndTheDisplayOnce() throws {
+        let link = tempPath("board")
+        let board = try TestBoard(link: link)
+        defer { board.close() }
+        let host = InProcessHost(["run", link])
+        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        try board.send(Stream.hello() + Stream.samples(0..<10).wire)
+        #expect(try board.waitFor { _ in board.describes == 1 }, "DESCRIBE after HELLO")
+        let parts = PartsFrame(sensorAddress: 0x69, sensorWhoAmI: 0x98, displayAddress: 0x3D).encoded()
+        try board.send(parts + Stream.hello() + parts)
+        let line = "board: sensor 0x98 (MPU-6500 family) at 0x69, display SSD1306 128x64 at 0x3D"
+        #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains(line) }, "\(host.captured.err)")
+        #expect(try board.waitFor { _ in board.describes == 2 }, "DESCRIBE after the second HELLO")
+        #expect(host.interrupt() == 0)
+        #expect(host.captured.err.components(separatedBy: line).count - 1 == 1, "\(host.captured.err)")
     }
 
     /// The boot HELLO and the answer to HOST_HELLO are one line; a HELLO after

@@ -29,6 +29,31 @@ import TiltPipeline
         #expect(r.err.contains("port busy"))
     }
 
+    /// Another program holds the lock tiltserial takes (flock(1) here, as
+    /// pyserial's exclusive mode or another tiltserial would): it is named with its pid.
+    @Test func aPortHeldByAnotherProgramNamesItAndItsPid() throws {
+        let pty = try PseudoTerminal.open()
+        defer { pty.close() }
+        let locker = Process()
+        locker.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        locker.arguments = ["--nonblock", "--close", pty.slavePath, "sh", "-c", "echo locked; read line"]
+        let input = Pipe(), output = Pipe()
+        locker.standardInput = input
+        locker.standardOutput = output
+        try locker.run()
+        defer {
+            try? input.fileHandleForWriting.close()  // EOF on stdin ends the child
+            locker.waitUntilExit()
+        }
+        var p = pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        try #require(poll(&p, 1, 30_000) == 1)
+        #expect(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self) == "locked\n")
+        let r = runTiltserial([pty.slavePath])
+        #expect(r.code == 13)
+        #expect(r.err == "tiltserial: error: \(pty.slavePath): port busy, open in another program "
+            + "(flock, pid \(locker.processIdentifier)): quit it or pick another port\n")
+    }
+
     @Test func badOptionValuesNameTheOption() {
         let r1 = runTiltserial(["/dev/null", "--tick-ms", "0"])
         #expect(r1.code == 21)

@@ -119,6 +119,7 @@ final class TestBoard {
 
     var offsets: [OffsetsFrame] { received.compactMap { if case .offsets(let o) = $0 { o } else { nil } } }
     var hostHellos: Int { received.filter { if case .hostHello = $0 { true } else { false } }.count }
+    var describes: Int { received.filter { if case .describe = $0 { true } else { false } }.count }
 
     func close() { pty.close() }
 }

@@ -13,6 +13,8 @@ import WireProtocol
             accel: Axes3(x: .min, y: .max, z: -1), temperature: 0, gyro: Axes3(x: 0, y: 1, z: -32768)))),
         .pong(PongFrame(token: 0)),
         .pong(PongFrame(token: 0xDEAD_BEEF)),
+        .parts(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x98, displayAddress: 0x3D)),
+        .describe(DescribeFrame()),
         .offsets(OffsetsFrame(sequence: 9, viewportX: 0, viewportY: 65535, ribbonX: 300, ribbonBottom: 0, flags: [.fired, .paused])),
         .hostHello(HostHelloFrame()),
         .ping(PingFrame(token: 0x0102_0304)),

@@ -15,6 +15,7 @@ import WireProtocol
             accel: Axes3(x: 0, y: -256, z: 16384), temperature: -1600, gyro: Axes3(x: 1, y: -1, z: 0))))),
         ("PONG", .pong(PongFrame(token: 0xDEAD_BEEF))),
         ("READY", .ready(ReadyFrame(boardTime: 0x12_3456, flags: 0))),
+        ("PARTS", .parts(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x98, displayAddress: 0x3D))),
         ("OFFSETS", .offsets(OffsetsFrame(
             sequence: 1, viewportX: 100, viewportY: 200, ribbonX: 64, ribbonBottom: 0, flags: [.engaged]))),
         ("HOST_HELLO", .hostHello(HostHelloFrame(protocolVersion: 1))),
@@ -23,6 +24,7 @@ import WireProtocol
         ("DRAWER", .drawer(DrawerFrame(height: 22, shown: 22, scroll: -20, current: 1, dragItem: 1, dragLeft: 46, dragTop: 31, pinCount: 3))),
         ("PIN", .pin(PinFrame(slot: 2, item: 3, x: 300, y: 140))),
         ("SYNC", .sync(SyncFrame(enabled: true))),
+        ("DESCRIBE", .describe(DescribeFrame())),
     ]
 
     /// The documented `payload` and `wire` hex lines per example heading.

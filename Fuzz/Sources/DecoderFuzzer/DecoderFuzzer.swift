@@ -44,6 +44,7 @@ func wireFrame(_ decoded: DecodedFrame) -> Frame {
         .sample(SampleFrame(sequence: sample.sequence, boardTime: UInt32(sample.timeMicros & 0xFF_FFFF), raw: sample.raw))
     case .pong(let frame): .pong(frame)
     case .ready(let frame): .ready(frame)
+    case .parts(let frame): .parts(frame)
     case .offsets(let frame): .offsets(frame)
     case .hostHello(let frame): .hostHello(frame)
     case .ping(let frame): .ping(frame)
@@ -51,6 +52,7 @@ func wireFrame(_ decoded: DecodedFrame) -> Frame {
     case .drawer(let frame): .drawer(frame)
     case .pin(let frame): .pin(frame)
     case .sync(let frame): .sync(frame)
+    case .describe(let frame): .describe(frame)
     }
 }
 

@@ -42,6 +42,7 @@ struct Calibrate: TiltserialSubcommand {
         let settings = try Self.settings(existing: existing, file: file, options: link.given)
         let logger = context.console.logger()
         let path = try PortPicker.resolve(port ?? portOption) { logger.info("\($0)") }
+        if let note = try PortPreflight.check(path: path, baud: settings.baud) { logger.info("\(note)") }
         let result = try Self.measure(path: path, settings: settings, context: context)
         let values: [(key: String, value: SettingValue)] = [
             ("axes", .text(result.axes.description)),

@@ -1,3 +1,4 @@
+import SerialIO
 import TiltPipeline
 import WireProtocol
 
@@ -12,7 +13,11 @@ extension HostRunner {
                 "\(port): the board speaks protocol version \(board), this tiltserial version \(host); "
                 + "reflash the board from Hardware/ (make -C Hardware upload) or upgrade tiltserial to match")
         case .deviceGone:
-            result = Failure(.deviceGone, "\(port): device gone (unplugged or closed); reconnect it and start again, or drop --no-reconnect to wait for it")
+            if let conflict = BrlttyConflict.find() {
+                result = Failure(.deviceGone, "\(port): device gone: " + conflict.message)
+            } else {
+                result = Failure(.deviceGone, "\(port): device gone (unplugged or closed); reconnect it and start again, or drop --no-reconnect to wait for it")
+            }
         case .noValidFrames(let seen, let why):
             result = noValidFrames(seen: seen, why: why, session: session)
         }

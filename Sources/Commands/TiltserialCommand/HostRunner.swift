@@ -55,6 +55,7 @@ public final class HostRunner {
     var identity: PortIdentity?
     let hostHello = HostHelloFrame().encoded()
     let syncOn = SyncFrame(enabled: true).encoded()
+    let describe = DescribeFrame().encoded()
 
     /// - Parameters:
     ///   - art: the content tile and ribbon (default: the shipped assets).
@@ -120,7 +121,7 @@ public final class HostRunner {
             case .done:
                 break
             case .sleep(let until):
-                let woken = waitForWakeUp(stop.readEnd.rawValue, timeout: Self.span(from: start, to: until))
+                let woken = stop.wait(timeout: Self.span(from: start, to: until))
                 if woken {
                     wokenUp(&driver, stop)
                 } else {
@@ -224,6 +225,7 @@ public final class HostRunner {
                 switch bytes {
                 case .hostHello: try write(hostHello, transport)
                 case .sync: try write(syncOn, transport)
+                case .describe: try write(describe, transport)
                 case .offsets(let wire): try write(wire, transport)
                 case .scene(let wire): try write(wire, transport)
                 }

@@ -35,8 +35,11 @@ enum JSONLines {
             return "{\"event\":\"unsupported_range\",\"afs_sel\":\(a),\"fs_sel\":\(g)}\n"
         case .fired:
             return nil  // already in the tick's "fired"
-        case .sceneFrames, .frameSync, .view:
+        case .sceneFrames, .frameSync, .view, .describeParts:
             return nil  // bytes for the board
+        case .parts(let p):
+            return "{\"event\":\"parts\",\"sensor_address\":\(p.sensorAddress),\"sensor_who_am_i\":\(p.sensorWhoAmI)"
+                + ",\"sensor\":\"\(p.sensorName)\",\"display_address\":\(p.displayAddress),\"display_kind\":\(p.displayKind)}\n"
         case .drawer(let tick, let open):
             return "{\"event\":\"drawer\",\"open\":\(open),\"t_us\":\(tick.timeMicros)}\n"
         case .pulledOut(let tick, let item):

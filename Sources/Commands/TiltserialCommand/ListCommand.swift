@@ -17,10 +17,9 @@ struct List: TiltserialSubcommand {
         }
         let rows = ports.map { p -> [String] in
             let ids = p.usbVendorID.flatMap { v in p.usbProductID.map { PortPicker.hex(v) + ":" + PortPicker.hex($0) } } ?? "-"
-            let board = p.knownBoardVendor != nil ? "board?" : ""
-            return [p.path, ids, p.manufacturer ?? "-", p.product ?? p.description ?? "-", p.serialNumber ?? "-", board, p.byIdPath ?? "-"]
+            return [p.path, ids, p.manufacturer ?? "-", p.product ?? p.description ?? "-", p.serialNumber ?? "-", Self.board(p), p.byIdPath ?? "-"]
         }
-        let header = ["PORT", "VID:PID", "MANUFACTURER", "PRODUCT", "SERIAL", "", "BY-ID"]
+        let header = ["PORT", "VID:PID", "MANUFACTURER", "PRODUCT", "SERIAL", "BOARD", "BY-ID"]
         let table = [header] + rows
         let widths = (0..<header.count).map { c in table.map { $0[c].count }.max() ?? 0 }
         for row in table {
@@ -29,5 +28,15 @@ struct List: TiltserialSubcommand {
             }.joined(separator: "  ")
             out.writeOut(line + "\n")
         }
+    }
+
+    /// The BOARD column: what the USB ids name (USBBoard's table: "Leonardo
+    /// (native USB)", "Leonardo bootloader", "Uno", "CH340 USB-serial bridge"),
+    /// "board?" for a board maker's id the table does not know, else "-".
+    static func board(_ port: PortInfo) -> String {
+        if let known = USBBoard.lookup(port) {
+            return known.isNativeUSB ? known.name + " (native USB)" : known.name
+        }
+        return port.knownBoardVendor != nil ? "board?" : "-"
     }
 }

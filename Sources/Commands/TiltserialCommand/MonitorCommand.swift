@@ -46,6 +46,9 @@ struct Monitor: TiltserialSubcommand {
         let (baud, dtr) = try serialSettings()
         let logger = context.console.logger()
         let path = try PortPicker.resolve(port ?? portOption) { logger.info("\($0)") }
+        // A native-USB board was not reset by the open: ask for its HELLO as --hello does.
+        let nativeUSB = try PortPreflight.check(path: path, baud: baud)
+        if let nativeUSB { logger.info("\(nativeUSB)") }
         let transport: any SerialTransport
         do { transport = try SerialPort.open(path: path, baud: baud, options: SerialOptions(dtr: dtr)) } catch {
             throw Failure(error)
@@ -54,7 +57,7 @@ struct Monitor: TiltserialSubcommand {
         if context.handleSignals { StopSignals.install(context.stop) }
         defer { if context.handleSignals { StopSignals.restore() } }
         logger.info("monitor: \(path) at \(baud) baud; Ctrl-C to stop")
-        if hello {
+        if hello || nativeUSB != nil {
             var failure: SerialError?
             HostHelloFrame().encoded().withUnsafeBytes { raw in
                 do throws(SerialError) { try transport.write(raw) } catch { failure = error }
@@ -101,6 +104,7 @@ struct Monitor: TiltserialSubcommand {
                 }
             }
         } catch .deviceGone {
+            if let conflict = BrlttyConflict.find() { throw Failure(.deviceGone, "\(path): device gone: " + conflict.message) }
             throw Failure(.deviceGone, "\(path): device gone (unplugged or closed); plug it in and start the monitor again")
         } catch {
             throw Failure(error)

@@ -9,13 +9,20 @@ enum PortPicker {
         return try pick(say: say)
     }
 
-    static func pick(say: (String) -> Void) throws(Failure) -> String {
+    /// `ports`: the listing (tests fake it); `systemRoot`: where a brltty
+    /// conflict is looked for when no board is found.
+    static func pick(say: (String) -> Void, ports listed: [PortInfo]? = nil, systemRoot: String = "/") throws(Failure) -> String {
         let ports: [PortInfo]
-        do { ports = try SerialPortLister.list() } catch { throw Failure(error) }
+        if let listed { ports = listed } else {
+            do { ports = try SerialPortLister.list() } catch { throw Failure(error) }
+        }
         let boards = SerialPortLister.likelyBoards(ports)
         if boards.count == 1 {
             say("using \(boards[0].preferredName) (\(describe(boards[0])), the only board found)")
             return boards[0].preferredName
+        }
+        if boards.isEmpty, let conflict = BrlttyConflict.find(root: systemRoot) {
+            throw Failure(.noBoardFound, "no board found: " + conflict.message)
         }
         let listing = (boards.isEmpty ? ports : boards).map { "  " + $0.preferredName + "  " + describe($0) }
         let head = boards.isEmpty

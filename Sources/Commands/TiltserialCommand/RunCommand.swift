@@ -35,6 +35,7 @@ struct Run: TiltserialSubcommand {
         case .none, .given: break
         }
         let path = try PortPicker.resolve(port ?? portOption) { logger.info("\($0)") }
+        if let note = try PortPreflight.check(path: path, baud: resolved.baud) { logger.info("\(note)") }
         try Self.live(path: path, settings: resolved, output: output, view: view.view, record: record, context: context,
                       pinStore: store, pins: kept)
     }

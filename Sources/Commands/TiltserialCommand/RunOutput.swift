@@ -66,6 +66,7 @@ final class RunOutput {
     /// the same HELLO; one line says it. A HELLO after ticks (a reset mid-run)
     /// or a different one (CONFIGURE) is said again.
     private var saidHello: HelloFrame?
+    private var saidParts: PartsFrame?
     private var ticksSinceHello = false
 
     func event(_ event: HostEvent) {
@@ -95,8 +96,12 @@ final class RunOutput {
             say("ribbon fired (#\(fires)) at board time \(tick.timeMicros) µs")
         case .tick:
             ticksSinceHello = true
-        case .sceneFrames, .frameSync, .view:
+        case .sceneFrames, .frameSync, .view, .describeParts:
             break
+        case .parts(let p):
+            // Once per board: a HELLO's PARTS after a reset names the same parts.
+            if p != saidParts { say("board: " + p.summary) }
+            saidParts = p
         case .drawer, .pulledOut, .pinned:
             sayDrawer(event)
         }

@@ -19,8 +19,18 @@ extension Failure.Code {
 extension Failure {
     /// The serial error's one-line message, with tiltserial's next step where the
     /// port was the wrong one (SerialIO does not know the commands), and its exit code.
-    init(_ error: SerialError) {
+    /// A port that is missing or went away while brltty holds a USB-serial
+    /// bridge (`BrlttyConflict`, looked up under `systemRoot`) says that instead.
+    init(_ error: SerialError, systemRoot: String = "/") {
         let list = "`tiltserial list`"
+        switch error {
+        case .noSuchPort, .danglingLink, .deviceGone:
+            if let conflict = BrlttyConflict.find(root: systemRoot) {
+                self.init(Code(error), "\(error.port): \(conflict.message)")
+                return
+            }
+        default: break
+        }
         let message = switch error {
         case .noSuchPort: error.message + "; run \(list) to see the ports present"
         case .danglingLink: error.message + ", or run \(list) to see the ports present"

@@ -16,6 +16,7 @@ struct BoardFactory {
             motion: try motion.path(), noiseScale: motion.noise, sampleRateHz: engine.rate ?? 100, faults: faults,
             loopMotion: motion.loop, holdUntilOpened: !engine.runNow)
         wiring.apply(to: &factory)
+        factory.board = engine.board?.rawValue ?? "uno"
         let count = engine.chosenEngine == .avr ? 1 : engine.boards ?? 1
         var boards: [any EmulatedBoard] = []
         for index in 0..<count {

@@ -20,23 +20,18 @@ struct ReferenceScreen {
         guard FileManager.default.fileExists(atPath: path) else {
             throw .file("\(path): no such reference screen; save one with --screenshot SECONDS:\(path)")
         }
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        guard png_image_begin_read_from_file(&image, path) != 0 else {
-            throw .file("\(path): not a PNG the reader understands (\(message(image))); save one with --screenshot")
+        let sizeProblem = { (width: Int, height: Int) -> TiltsimFailure in
+            .file("\(path) is \(width)×\(height); a reference screen is 128×64 at a whole scale (e.g. 512×256), as --screenshot writes")
         }
-        defer { png_image_free(&image) }
-        let width = Int(image.width), height = Int(image.height)
+        let width: Int, height: Int, gray: [UInt8]
+        switch PNGFile.read(path, format: UInt32(PNG_FORMAT_GRAY), bytesPerPixel: 1, maximumPixels: Screen.width * Screen.height * 256) {
+        case .success(let image): (width, height, gray) = image
+        case .failure(.notPNG(let why)): throw .file("\(path): not a PNG the reader understands (\(why)); save one with --screenshot")
+        case .failure(.damaged(let why)): throw .file("\(path): the PNG is damaged (\(why)); save it again with --screenshot")
+        case .failure(.tooLarge(let width, let height)): throw sizeProblem(width, height)
+        }
         let scale = width / Screen.width
-        guard scale >= 1, scale <= 16, width == Screen.width * scale, height == Screen.height * scale else {
-            throw .file("\(path) is \(width)×\(height); a reference screen is 128×64 at a whole scale (e.g. 512×256), as --screenshot writes")
-        }
-        image.format = UInt32(PNG_FORMAT_GRAY)
-        var gray = [UInt8](repeating: 0, count: width * height)
-        var black = png_color(red: 0, green: 0, blue: 0)
-        guard png_image_finish_read(&image, &black, &gray, 0, nil) != 0 else {
-            throw .file("\(path): the PNG is damaged (\(message(image))); save it again with --screenshot")
-        }
+        guard scale >= 1, scale <= 16, width == Screen.width * scale, height == Screen.height * scale else { throw sizeProblem(width, height) }
         var bytes = [UInt8](repeating: 0, count: Screen.byteCount)
         var litSum = 0, litCount = 0
         let blockArea = scale * scale
@@ -56,11 +51,5 @@ struct ReferenceScreen {
         }
         let brightness = litCount == 0 ? nil : UInt8((litSum + litCount / 2) / litCount)
         return ReferenceScreen(screen: Screen(bytes: bytes)!, brightness: brightness)
-    }
-
-    private static func message(_ image: png_image) -> String {
-        withUnsafeBytes(of: image.message) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
     }
 }

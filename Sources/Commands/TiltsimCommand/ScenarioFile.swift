@@ -129,7 +129,7 @@ struct ScenarioFile {
             }
         }
 
-        private func motionPath(_ key: String, _ value: Any, _ at: String) throws(TiltsimFailure) -> Motion.Path {
+        func motionPath(_ key: String, _ value: Any, _ at: String) throws(TiltsimFailure) -> Motion.Path {
             switch key {
             case "motion":
                 let name = try string(value, at + "motion")
@@ -235,4 +235,17 @@ struct ScenarioFile {
     }
 
     static let motionKeys = ["motion", "script", "csv"]
+
+    /// tiltsim's own motion as a step of another scenario format (a Wokwi
+    /// scenario's `tiltsim:` key): a mapping with one of motion NAME, script
+    /// FILE, csv FILE or pose [back, right]; files relative to `file`'s folder.
+    static func motionStep(_ value: Any, file: String, at: String) throws(TiltsimFailure) -> RunStep {
+        let keys = motionKeys + ["pose"]
+        guard let map = value as? [String: Any], map.count == 1, let key = map.keys.first, keys.contains(key) else {
+            throw .file("\(file): \(at)tiltsim: takes one of \(keys.joined(separator: ", ")), e.g. tiltsim: {motion: tilt-right}")
+        }
+        let folder = (file as NSString).deletingLastPathComponent
+        let reader = Reader(file: file, folder: folder.isEmpty ? "." : folder)
+        return .setMotion(Motion(try reader.motionPath(key, map[key]!, at), noise: .none))
+    }
 }

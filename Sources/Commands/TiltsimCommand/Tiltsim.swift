@@ -22,9 +22,10 @@ public struct Tiltsim: ParsableCommand {
             Motions: \(Scenarios.names.joined(separator: ", ")).
             Send SIGUSR1 to write the --png file now.
             `tiltsim run SKETCH` runs a sketch in simulated time for CI (tiltsim run --help).
+            `tiltsim wokwi [PROJECT_DIR]` runs a Wokwi project offline, as wokwi-cli does (tiltsim wokwi --help).
             """,
         version: "tiltsim \(TiltVersion.number) (wire protocol \(WireFormat.version))",
-        subcommands: [RunSketch.self])
+        subcommands: [RunSketch.self, WokwiCommand.self])
 
     @OptionGroup(title: "Engine") var engine: EngineOptions
     @OptionGroup(title: "Wiring (avr)") var wiring: WiringOptions
@@ -94,6 +95,10 @@ extension Tiltsim {
             if code == .success { exit(withError: error) }  // --help
             let message = self.message(for: error)
             if !message.isEmpty { FileHandle.standardError.write(Data("tiltsim: \(message)\n".utf8)) }
+            // `tiltsim wokwi` exits as wokwi-cli does: 1 for any bad option.
+            if (arguments ?? Array(CommandLine.arguments.dropFirst())).first == WokwiCommand.configuration.commandName, code != .success {
+                Foundation.exit(code == .validationFailure ? 1 : code.rawValue)
+            }
             // ArgumentParser's usage errors (EX_USAGE) are badSettings in the tools' one table.
             Foundation.exit(code == .validationFailure ? ExitStatus.badSettings.rawValue : code.rawValue)
         }

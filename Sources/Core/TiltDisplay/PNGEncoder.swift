@@ -1,4 +1,4 @@
-/// A minimal PNG writer: 8-bit grayscale, no filtering, zlib stream of stored
+/// A minimal PNG writer: 8-bit grayscale or RGBA, no filtering, zlib stream of stored
 /// (uncompressed) deflate blocks. Enough for snapshots of 128 × 64 screens.
 public enum PNGEncoder {
     /// A screen as PNG bytes, each pixel drawn as a `scale` × `scale` square
@@ -16,18 +16,41 @@ public enum PNGEncoder {
     /// An 8-bit grayscale image (row-major) as PNG bytes; nil unless `pixels`
     /// holds `width × height` values and both are positive.
     public static func encodeGray(width: Int, height: Int, pixels: [UInt8]) -> [UInt8]? {
-        guard width > 0, height > 0, pixels.count == width * height else { return nil }
+        encode(width: width, height: height, channels: 1, pixels: pixels)
+    }
+
+    /// A screen as Wokwi's SSD1306 part gives it: 128 × 64 RGBA, lit pixels
+    /// (255, 255, 255, 255) on (0, 0, 0, 255), whatever the contrast.
+    public static func encodeRGBA(_ screen: Screen) -> [UInt8] {
+        var pixels = [UInt8](repeating: 0, count: Screen.width * Screen.height * 4)
+        for y in 0..<Screen.height {
+            for x in 0..<Screen.width {
+                let i = (y * Screen.width + x) * 4
+                let level: UInt8 = screen[x, y] ? 0xFF : 0
+                pixels[i] = level
+                pixels[i + 1] = level
+                pixels[i + 2] = level
+                pixels[i + 3] = 0xFF
+            }
+        }
+        return encode(width: Screen.width, height: Screen.height, channels: 4, pixels: pixels)!
+    }
+
+    /// 8-bit grey (1 channel) or RGBA (4), row-major.
+    static func encode(width: Int, height: Int, channels: Int, pixels: [UInt8]) -> [UInt8]? {
+        guard width > 0, height > 0, channels == 1 || channels == 4, pixels.count == width * height * channels else { return nil }
+        let rowBytes = width * channels
         var raw = [UInt8]()
-        raw.reserveCapacity((width + 1) * height)
+        raw.reserveCapacity((rowBytes + 1) * height)
         for y in 0..<height {
             raw.append(0)  // filter type None
-            raw.append(contentsOf: pixels[(y * width)..<((y + 1) * width)])
+            raw.append(contentsOf: pixels[(y * rowBytes)..<((y + 1) * rowBytes)])
         }
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var header = [UInt8]()
         header.appendBigEndian(UInt32(width))
         header.appendBigEndian(UInt32(height))
-        header += [8, 0, 0, 0, 0]  // bit depth 8, grayscale, deflate, adaptive filters, no interlace
+        header += [8, channels == 4 ? 6 : 0, 0, 0, 0]  // bit depth 8, grayscale or RGBA, deflate, adaptive filters, no interlace
         appendChunk("IHDR", header, to: &png)
         appendChunk("IDAT", zlibStored(raw), to: &png)
         appendChunk("IEND", [], to: &png)

@@ -4,6 +4,8 @@
 // again after a reset (through an io module's reset hook).
 #include "CBoardParts.h"
 
+#include <avr_adc.h>
+
 #include <stdlib.h>
 
 #include <sim_avr.h>
@@ -86,6 +88,20 @@ void cbp_timer_destroy(cbp_timer *t) {
         }
     }
     free(t);
+}
+
+uint32_t cbp_irq_value(const avr_irq_t *irq) {
+    return irq ? irq->value : 0;
+}
+
+bool cbp_adc_set_millivolts(avr_t *avr, int channel, uint32_t millivolts) {
+    avr_irq_t *irq = avr_io_getirq(avr, AVR_IOCTL_ADC_GETIRQ, ADC_IRQ_ADC0 + channel);
+    if (!irq || channel < 0 || channel > 15) return false;
+    // simavr converts against these (0 unless the ELF's .mmcu section set them).
+    if (!avr->avcc) avr->avcc = 5000;
+    if (!avr->aref) avr->aref = 5000;
+    avr_raise_irq(irq, millivolts);
+    return true;
 }
 
 avr_irq_t *cbp_ioport_pin_irq(avr_t *avr, char port, int bit) {

@@ -38,7 +38,7 @@
 // ATmega328P TWI registers (data-space addresses) and TWCR bits.
 enum {
     R_TWBR = 0xB8, R_TWSR = 0xB9, R_TWAR = 0xBA, R_TWDR = 0xBB, R_TWCR = 0xBC, R_TWAMR = 0xBD,
-    TWI_VECTOR = 24,
+    TWI_VECTOR_328P = 24,
 };
 enum { B_TWIE = 0, B_TWEN = 2, B_TWWC = 3, B_TWSTO = 4, B_TWSTA = 5, B_TWEA = 6, B_TWINT = 7 };
 
@@ -303,6 +303,15 @@ static void cbp_twi_reset(avr_io_t *io) {
 
 #define CBP_IOCTL_TWI_BUS AVR_IOCTL_DEF('t', 'w', 'b', '0')
 
+// The TWI vector of this core (24 on the ATmega328P, 39 on the ATmega2560: the
+// registers sit at the same addresses on both), read from simavr's own avr_twi.
+static uint8_t cbp_twi_core_vector(avr_t *avr) {
+    for (avr_io_t *io = avr->io_port; io; io = io->next) {
+        if (io->kind && strcmp(io->kind, "twi") == 0) return ((avr_twi_t *)io)->twi.vector;
+    }
+    return TWI_VECTOR_328P;
+}
+
 cbp_twi *cbp_twi_install(avr_t *avr) {
     cbp_twi *t = calloc(1, sizeof *t);
     if (!t) return NULL;
@@ -313,7 +322,7 @@ cbp_twi *cbp_twi_install(avr_t *avr) {
     avr_io_setirqs(&t->io, CBP_IOCTL_TWI_BUS, 2, NULL);
     avr_irq_register_notify(t->io.irq + CBP_TWI_INPUT, cbp_twi_bus_input, t);
 
-    t->vector.vector = TWI_VECTOR;
+    t->vector.vector = cbp_twi_core_vector(avr);
     t->vector.enable = (avr_regbit_t)AVR_IO_REGBIT(R_TWCR, B_TWIE);
     t->vector.raised = (avr_regbit_t)AVR_IO_REGBIT(R_TWCR, B_TWINT);
     t->vector.raise_sticky = 1;  // TWINT stays set while the ISR runs

@@ -22,6 +22,9 @@ public struct DeviceOpener: Sendable, Equatable, CustomStringConvertible {
 
     /// "screen (pid 4242)".
     public var description: String { "\(command) (pid \(pid))" }
+
+    /// Whether it is the process asking (a second open of a port it holds).
+    public var isThisProcess: Bool { pid == getpid() }
 }
 
 /// Who else has a serial device open. A reader that takes no lock (`cat`,
@@ -68,15 +71,15 @@ public enum DeviceOpeners {
 
     /// Who to name in a "port busy" message for `path`: the process holding its
     /// flock (from /proc/locks) if it still exists, else another process with it
-    /// open, else this process if it has it open itself. "comm (pid N)" or nil.
-    static func busyHolder(of path: String) -> String? {
+    /// open (a TIOCEXCL holder such as screen or minicom), else this process if
+    /// it has it open itself; nil when /proc shows none of them.
+    public static func busyHolder(of path: String) -> DeviceOpener? {
         if let pid = flockHolder(of: path), let comm = readSmallFile("/proc/\(pid)/comm") {
-            return pid == getpid() ? "this process (\(comm), pid \(pid))" : "\(comm) (pid \(pid))"
+            return DeviceOpener(pid: pid, command: comm)
         }
-        if let other = others(of: path, limit: 1).first { return other.description }
-        guard let device = characterDevice(path),
-              let me = scan(device: device, includingSelf: true, limit: 1, budget: .milliseconds(200)).first else { return nil }
-        return "this process (\(me.command), pid \(me.pid))"
+        if let other = others(of: path, limit: 1).first { return other }
+        guard let device = characterDevice(path) else { return nil }
+        return scan(device: device, includingSelf: true, limit: 1, budget: .milliseconds(200)).first
     }
 
     /// The pid /proc/locks gives for a FLOCK on `path`'s inode

@@ -13,9 +13,10 @@ public enum SerialError: Error, Equatable, Sendable {
     /// The device exists but this user may not open it. `group` owns the device
     /// (e.g. "dialout" on Debian/Ubuntu, "uucp" on Arch/Fedora) when it is known.
     case permissionDenied(port: String, group: String?)
-    /// Another program (or another open in this one) holds the port. `holder` names it
-    /// ("screen (pid 1234)") when it could be found cheaply.
-    case portBusy(port: String, holder: String?)
+    /// Another program (or another open in this one) holds the port: its
+    /// exclusive open (TIOCEXCL) refused ours, or it holds the flock we take.
+    /// `holder` is that process when /proc shows it (`DeviceOpeners.busyHolder`).
+    case portBusy(port: String, holder: DeviceOpener?)
     /// `port` is a symlink (a /dev/serial/by-id name, an emulator's `--link`)
     /// whose target does not exist (now): unplugged, or the emulator stopped.
     /// A link that later resolves again may point at an unrelated tty (see `PortIdentity`).
@@ -43,11 +44,13 @@ public enum SerialError: Error, Equatable, Sendable {
         case .permissionDenied(let port, nil):
             return "\(port): permission denied; add yourself to the group owning serial devices "
                 + "(`sudo usermod -aG dialout $USER` on Debian/Ubuntu, uucp on Arch/Fedora), then log out and back in"
-        case .portBusy(let port, let holder):
-            if let holder {
-                return "\(port): port busy, held by \(holder); close it and try again"
-            }
-            return "\(port): port busy; close other serial monitors (Arduino IDE, screen, minicom) and try again"
+        case .portBusy(let port, let holder?) where holder.isThisProcess:
+            return "\(port): port busy, already open in this program (\(holder.command), pid \(holder.pid)); close that handle first"
+        case .portBusy(let port, let holder?):
+            return "\(port): port busy, open in another program (\(holder.command), pid \(holder.pid)): quit it or pick another port"
+        case .portBusy(let port, nil):
+            return "\(port): port busy, open in another program (/proc does not say which): "
+                + "close other serial monitors (Arduino IDE, screen, minicom) or pick another port"
         case .danglingLink(let port, let target):
             return "\(port): the link points at \(target), which does not exist; plug the board in "
                 + "(or start the emulator)"

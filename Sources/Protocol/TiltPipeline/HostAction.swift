@@ -32,6 +32,8 @@ public enum HostWrite: Hashable, Sendable {
     case hostHello
     /// SYNC 1: asks the board for READY before each new view (after its HELLO).
     case sync
+    /// DESCRIBE: asks the board which parts it found (after its HELLO).
+    case describe
     /// The tick's OFFSETS frame, or a view between ticks for a board that said READY.
     case offsets(OffsetsWire)
     /// The tick's DRAWER and PIN frames, after its OFFSETS.

@@ -35,6 +35,8 @@ public struct HostDriver: Sendable {
         public var reconnect = true
         /// Send HOST_HELLO on open, so a board that was not reset introduces itself.
         public var sendHostHello = true
+        /// Ask every HELLO's board which parts it found (DESCRIBE → PARTS).
+        public var askForParts = true
         /// Live view refresh period.
         public var refreshMicros: UInt64 = 200_000
         /// First wait before reopening a vanished device; doubles per failed try.
@@ -163,6 +165,7 @@ public struct HostDriver: Sendable {
         var confirmed = verified
         var gotValid = heard
         let greetOnConfirm = configuration.sendHostHello
+        let askForParts = configuration.askForParts
         let knownFormat = session.format
         session.receive(bytes, at: now) { event in
             if !gotValid { gotValid = true }
@@ -174,6 +177,7 @@ public struct HostDriver: Sendable {
                 if case .formatDetected(let f) = event { binary = f == .binaryProtocol }
                 if greetOnConfirm && binary { emit(.write(.hostHello)) }
             }
+            if event == .describeParts && !askForParts { return }
             Self.forward(event, emit)
         }
         link = .open(openedAt: openedAt, reopened: reopened, verified: confirmed, heard: gotValid)
@@ -207,6 +211,8 @@ public struct HostDriver: Sendable {
         case .frameSync:
             emit(.write(.sync))
             emit(.event(event))
+        case .describeParts:
+            emit(.write(.describe))
         case .fired(let tick, let fires):
             emit(.event(event))
             emit(.runHook(.pull(tick, fires: fires)))

@@ -21,6 +21,11 @@ public enum HostEvent: Hashable, Sendable {
     /// The board (its HELLO) may draw in step with the host: ask it for READY
     /// (write SYNC 1). Smooth mode and the binary protocol only.
     case frameSync
+    /// The board (its HELLO) may say which parts it found: ask it (write
+    /// DESCRIBE). Binary protocol only; older firmware skips the question.
+    case describeParts
+    /// The board's PARTS: which sensor and display it found, and at which addresses.
+    case parts(PartsFrame)
     /// An OFFSETS between ticks for a board that said READY: the map where the
     /// newest sample puts it (`TiltEngine.viewport(at:)`), the ribbon as the
     /// last tick left it, never the fired flag (docs/protocol.md, "Frame sync").

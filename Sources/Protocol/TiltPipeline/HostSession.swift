@@ -205,7 +205,8 @@ public struct HostSession: Sendable {
             guard frameSyncAsked else { return }
             viewWanted = true
             sendView(handle)
-        case .pong, .offsets, .hostHello, .ping, .configure, .drawer, .pin, .sync: break  // not ours to act on (loopback, echoes)
+        case .parts(let parts): handle(.parts(parts))
+        case .pong, .offsets, .hostHello, .ping, .configure, .drawer, .pin, .sync, .describe: break  // not ours to act on (loopback, echoes)
         }
     }
 
@@ -236,6 +237,7 @@ public struct HostSession: Sendable {
         viewWanted = false
         frameSyncAsked = engine.settings.mode == .smooth
         if frameSyncAsked { handle(.frameSync) }
+        handle(.describeParts)
     }
 
     /// Frame sync: after a READY, one OFFSETS between ticks as soon as the

@@ -11,6 +11,8 @@ public enum DecodedFrame: Hashable, Sendable {
     case pong(PongFrame)
     /// READY: the board is about to take a new view (or fell idle); only after SYNC 1.
     case ready(ReadyFrame)
+    /// PARTS: the sensor and display the board found; only after DESCRIBE.
+    case parts(PartsFrame)
     /// OFFSETS (host → board; seen when decoding the host's own output).
     case offsets(OffsetsFrame)
     /// HOST_HELLO (host → board).
@@ -25,4 +27,6 @@ public enum DecodedFrame: Hashable, Sendable {
     case pin(PinFrame)
     /// SYNC (host → board).
     case sync(SyncFrame)
+    /// DESCRIBE (host → board).
+    case describe(DescribeFrame)
 }

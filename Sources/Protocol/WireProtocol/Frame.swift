@@ -10,6 +10,8 @@ public enum Frame: Hashable, Sendable {
     case pong(PongFrame)
     /// READY (0x04), board → host.
     case ready(ReadyFrame)
+    /// PARTS (0x05), board → host.
+    case parts(PartsFrame)
     /// OFFSETS (0x10), host → board.
     case offsets(OffsetsFrame)
     /// HOST_HELLO (0x11), host → board.
@@ -24,6 +26,8 @@ public enum Frame: Hashable, Sendable {
     case pin(PinFrame)
     /// SYNC (0x16), host → board.
     case sync(SyncFrame)
+    /// DESCRIBE (0x17), host → board.
+    case describe(DescribeFrame)
 
     /// Why a payload is not a frame. Each maps to one `DecoderCounters` field.
     public enum ParseError: Error, Hashable, Sendable {
@@ -55,6 +59,7 @@ public enum Frame: Hashable, Sendable {
         case .sample: self = .sample(SampleFrame(body: body))
         case .pong: self = .pong(PongFrame(body: body))
         case .ready: self = .ready(ReadyFrame(body: body))
+        case .parts: self = .parts(PartsFrame(body: body))
         case .offsets: self = .offsets(OffsetsFrame(body: body))
         case .hostHello: self = .hostHello(HostHelloFrame(body: body))
         case .ping: self = .ping(PingFrame(body: body))
@@ -62,6 +67,7 @@ public enum Frame: Hashable, Sendable {
         case .drawer: self = .drawer(DrawerFrame(body: body))
         case .pin: self = .pin(PinFrame(body: body))
         case .sync: self = .sync(SyncFrame(body: body))
+        case .describe: self = .describe(DescribeFrame(body: body))
         }
     }
 
@@ -81,6 +87,7 @@ public enum Frame: Hashable, Sendable {
         case .sample(let frame): frame.encode(into: &output)
         case .pong(let frame): frame.encode(into: &output)
         case .ready(let frame): frame.encode(into: &output)
+        case .parts(let frame): frame.encode(into: &output)
         case .offsets(let frame): frame.encode(into: &output)
         case .hostHello(let frame): frame.encode(into: &output)
         case .ping(let frame): frame.encode(into: &output)
@@ -88,6 +95,7 @@ public enum Frame: Hashable, Sendable {
         case .drawer(let frame): frame.encode(into: &output)
         case .pin(let frame): frame.encode(into: &output)
         case .sync(let frame): frame.encode(into: &output)
+        case .describe(let frame): frame.encode(into: &output)
         }
     }
 

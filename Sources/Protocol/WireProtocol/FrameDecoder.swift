@@ -192,6 +192,7 @@ public struct FrameDecoder: Sendable {
             return .hello(hello)
         case .pong(let frame): return .pong(frame)
         case .ready(let frame): return .ready(frame)
+        case .parts(let frame): return .parts(frame)
         case .offsets(let frame): return .offsets(frame)
         case .hostHello(let frame): return .hostHello(frame)
         case .ping(let frame): return .ping(frame)
@@ -199,6 +200,7 @@ public struct FrameDecoder: Sendable {
         case .drawer(let frame): return .drawer(frame)
         case .pin(let frame): return .pin(frame)
         case .sync(let frame): return .sync(frame)
+        case .describe(let frame): return .describe(frame)
         }
     }
 }

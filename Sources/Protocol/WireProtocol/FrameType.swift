@@ -9,6 +9,8 @@ public enum FrameType: UInt8, CaseIterable, Hashable, Sendable {
     case pong = 0x03
     /// READY, board → host: about to take a new view, or fallen idle (4-byte body; only after SYNC 1).
     case ready = 0x04
+    /// PARTS, board → host: the sensor and display found, and their addresses (5-byte body; only after DESCRIBE).
+    case parts = 0x05
     /// OFFSETS, host → board: viewport and ribbon for one tick (10-byte body).
     case offsets = 0x10
     /// HOST_HELLO, host → board: asks for a HELLO (1-byte body).
@@ -23,6 +25,8 @@ public enum FrameType: UInt8, CaseIterable, Hashable, Sendable {
     case pin = 0x15
     /// SYNC, host → board: 1 asks for READY before each new view, 0 stops it (1-byte body).
     case sync = 0x16
+    /// DESCRIBE, host → board: asks for PARTS (1-byte body).
+    case describe = 0x17
 
     /// Body bytes between the type byte and the CRC.
     @inlinable public var bodyCount: Int {
@@ -31,6 +35,7 @@ public enum FrameType: UInt8, CaseIterable, Hashable, Sendable {
         case .sample: 18
         case .pong: 4
         case .ready: 4
+        case .parts: 5
         case .offsets: 10
         case .hostHello: 1
         case .ping: 4
@@ -38,6 +43,7 @@ public enum FrameType: UInt8, CaseIterable, Hashable, Sendable {
         case .drawer: 11
         case .pin: 6
         case .sync: 1
+        case .describe: 1
         }
     }
 }

@@ -31,6 +31,8 @@ public enum MonitorLine {
             return "PONG token=\(p.token)"
         case .ready(let r):
             return "READY t=\(r.boardTime & 0xFF_FFFF) \(r.idle ? "idle" : "frame")"
+        case .parts(let p):
+            return "PARTS sensor=0x\(hex(p.sensorWhoAmI))@0x\(hex(p.sensorAddress)) display=\(p.displayKind)@0x\(hex(p.displayAddress))"
         case .offsets(let o):
             var flags: [String] = []
             if o.flags.contains(.fired) { flags.append("fired") }
@@ -52,6 +54,8 @@ public enum MonitorLine {
             return "PIN slot=\(p.slot) item=\(p.item) x=\(p.x) y=\(p.y)"
         case .sync(let s):
             return "SYNC \(s.enabled ? "on" : "off")"
+        case .describe:
+            return "DESCRIBE"
         }
     }
 

@@ -18,7 +18,7 @@ public enum MonitorItem {
 ///
 /// How it tells them apart without guessing:
 /// - A frame is `COBS(type body crc) 0x00`, at most 22 bytes before its 0x00
-///   (SAMPLE), and its second byte is its type, one of 0x01-0x03, 0x10-0x13:
+///   (SAMPLE), and its second byte is its type, one of 0x01-0x05, 0x10-0x17:
 ///   control characters, never text. So a byte can start a frame only if the
 ///   byte after it is a type byte (or has not arrived yet) and it is at most
 ///   22 bytes back: every other byte is released at once to the text/hex

@@ -74,6 +74,7 @@ tilt_board_action tilt_board_handle(tilt_board *board, const uint8_t *payload, u
     }
     if (tilt_decode_ping(payload, length, pong_token)) return TILT_BOARD_SEND_PONG;
     if (tilt_decode_host_hello(payload, length, &version)) return TILT_BOARD_SEND_HELLO;
+    if (tilt_decode_describe(payload, length)) return TILT_BOARD_SEND_PARTS;
     if (tilt_decode_configure(payload, length, &configure)) {
         set_rate(board, configure.sample_rate_hz);
         if (configure.accel_fs <= 3u) board->accel_fs = configure.accel_fs;

@@ -39,6 +39,7 @@ typedef enum {
     TILT_BOARD_SEND_PONG,   /* with the token */
     TILT_BOARD_SEND_HELLO,  /* HOST_HELLO */
     TILT_BOARD_RECONFIGURE, /* CONFIGURE: apply the new settings to the sensor, then send HELLO */
+    TILT_BOARD_SEND_PARTS,  /* DESCRIBE: say which parts were found where (PARTS) */
 } tilt_board_action;
 
 /** Power-on state: the default rate (by the rate rule) and full scales, no host, redraw. */
@@ -50,7 +51,7 @@ void tilt_board_init(tilt_board *board, uint16_t rate_hz, uint8_t accel_fs, uint
  *  drawn changed); CONFIGURE applies the rate rule (4..1000 Hz, nearest
  *  1000 / (1 + d)) and the full scales (0..3; others are ignored). Anything
  *  else (unknown types, wrong lengths, the board's own types) is skipped.
- *  SYNC sets `sync` (any non-zero byte: on). */
+ *  SYNC sets `sync` (any non-zero byte: on); DESCRIBE asks for PARTS. */
 tilt_board_action tilt_board_handle(tilt_board *board, const uint8_t *payload, uint8_t length,
                                     uint32_t now_ms, uint32_t *pong_token);
 

@@ -9,6 +9,7 @@ int tilt_body_length(uint8_t type) {
     case TILT_SAMPLE: return TILT_SAMPLE_LEN;
     case TILT_PONG: return TILT_PONG_LEN;
     case TILT_READY: return TILT_READY_LEN;
+    case TILT_PARTS: return TILT_PARTS_LEN;
     case TILT_OFFSETS: return TILT_OFFSETS_LEN;
     case TILT_HOST_HELLO: return TILT_HOST_HELLO_LEN;
     case TILT_PING: return TILT_PING_LEN;
@@ -16,6 +17,7 @@ int tilt_body_length(uint8_t type) {
     case TILT_DRAWER: return TILT_DRAWER_LEN;
     case TILT_PIN: return TILT_PIN_LEN;
     case TILT_SYNC: return TILT_SYNC_LEN;
+    case TILT_DESCRIBE: return TILT_DESCRIBE_LEN;
     default: return -1;
     }
 }
@@ -72,6 +74,16 @@ uint8_t tilt_encode_ready(uint32_t time_us, uint8_t flags, uint8_t *out) {
 
 uint8_t tilt_encode_sync(uint8_t mode, uint8_t *out) {
     return tilt_frame_encode(TILT_SYNC, &mode, 1, out);
+}
+
+uint8_t tilt_encode_parts(const tilt_parts *p, uint8_t *out) {
+    uint8_t b[TILT_PARTS_LEN] = {p->sensor_address, p->sensor_who_am_i, p->display_address, p->display_kind, p->flags};
+    return tilt_frame_encode(TILT_PARTS, b, sizeof b, out);
+}
+
+uint8_t tilt_encode_describe(uint8_t *out) {
+    uint8_t zero = 0;
+    return tilt_frame_encode(TILT_DESCRIBE, &zero, 1, out);
 }
 
 uint8_t tilt_encode_offsets(const tilt_offsets *o, uint8_t *out) {
@@ -157,6 +169,21 @@ bool tilt_decode_ready(const uint8_t *payload, uint8_t len, uint32_t *time_us, u
     *time_us = b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16;
     *flags = b[3];
     return true;
+}
+
+bool tilt_decode_parts(const uint8_t *payload, uint8_t len, tilt_parts *p) {
+    const uint8_t *b = body_of(payload, len, TILT_PARTS, TILT_PARTS_LEN);
+    if (!b) return false;
+    p->sensor_address = b[0];
+    p->sensor_who_am_i = b[1];
+    p->display_address = b[2];
+    p->display_kind = b[3];
+    p->flags = b[4];
+    return true;
+}
+
+bool tilt_decode_describe(const uint8_t *payload, uint8_t len) {
+    return body_of(payload, len, TILT_DESCRIBE, TILT_DESCRIBE_LEN) != 0;
 }
 
 bool tilt_decode_sync(const uint8_t *payload, uint8_t len, uint8_t *mode) {

@@ -24,6 +24,7 @@ enum tilt_type {
     TILT_SAMPLE = 0x02,
     TILT_PONG = 0x03,
     TILT_READY = 0x04,
+    TILT_PARTS = 0x05,
     TILT_OFFSETS = 0x10,
     TILT_HOST_HELLO = 0x11,
     TILT_PING = 0x12,
@@ -31,6 +32,7 @@ enum tilt_type {
     TILT_DRAWER = 0x14,
     TILT_PIN = 0x15,
     TILT_SYNC = 0x16,
+    TILT_DESCRIBE = 0x17,
 };
 
 enum tilt_body_length {
@@ -38,6 +40,7 @@ enum tilt_body_length {
     TILT_SAMPLE_LEN = 18,
     TILT_PONG_LEN = 4,
     TILT_READY_LEN = 4,
+    TILT_PARTS_LEN = 5,
     TILT_OFFSETS_LEN = 10,
     TILT_HOST_HELLO_LEN = 1,
     TILT_PING_LEN = 4,
@@ -45,6 +48,7 @@ enum tilt_body_length {
     TILT_DRAWER_LEN = 11,
     TILT_PIN_LEN = 6,
     TILT_SYNC_LEN = 1,
+    TILT_DESCRIBE_LEN = 1,
 };
 
 /** A SAMPLE on the wire: type, body, CRC, COBS's code byte, delimiter. */
@@ -56,6 +60,16 @@ enum tilt_body_length {
 
 /** READY flag bits. */
 #define TILT_READY_IDLE 0x01u
+
+/** PARTS display kinds. */
+#define TILT_DISPLAY_SSD1306_128X64 0u
+
+/** PARTS: which parts the board found, and where (0 for an absent part's address). */
+typedef struct {
+    uint8_t sensor_address, sensor_who_am_i;
+    uint8_t display_address, display_kind;
+    uint8_t flags; /* zero: room for later */
+} tilt_parts;
 
 /** OFFSETS flag bits. */
 #define TILT_FLAG_FIRED 0x01u
@@ -126,6 +140,8 @@ uint8_t tilt_encode_configure(const tilt_configure *configure, uint8_t *out);
 uint8_t tilt_encode_drawer(const tilt_drawer *drawer, uint8_t *out);
 uint8_t tilt_encode_pin(const tilt_pin_frame *pin, uint8_t *out);
 uint8_t tilt_encode_sync(uint8_t mode, uint8_t *out);
+uint8_t tilt_encode_parts(const tilt_parts *parts, uint8_t *out);
+uint8_t tilt_encode_describe(uint8_t *out);
 
 /* Decoders take a checked payload without its CRC (type first, as the receiver
  * delivers it) and return false unless the type and body length match. */
@@ -140,6 +156,8 @@ bool tilt_decode_configure(const uint8_t *payload, uint8_t len, tilt_configure *
 bool tilt_decode_drawer(const uint8_t *payload, uint8_t len, tilt_drawer *out);
 bool tilt_decode_pin(const uint8_t *payload, uint8_t len, tilt_pin_frame *out);
 bool tilt_decode_sync(const uint8_t *payload, uint8_t len, uint8_t *mode);
+bool tilt_decode_parts(const uint8_t *payload, uint8_t len, tilt_parts *out);
+bool tilt_decode_describe(const uint8_t *payload, uint8_t len);
 
 typedef enum {
     TILT_RX_NONE = 0,     /* byte taken, no frame ended (or an empty frame) */

@@ -157,6 +157,31 @@ public final class AVRMachine {
         set { sensor.source = newValue }
     }
 
+    // MARK: Pins
+
+    /// A pin's level: what the firmware last wrote to its PORT bit (an output,
+    /// or the pull-up of an input), or what `drivePin` last drove, whichever came later.
+    public func pinLevel(_ pin: AVRPin) -> Bool {
+        guard let avr, let port = pin.port.asciiValue else { return false }
+        return cbp_irq_value(cbp_ioport_pin_irq(avr, CChar(bitPattern: port), Int32(pin.bit))) != 0
+    }
+
+    /// Drives an input pin from outside (a button to ground or to 5 V): the
+    /// firmware reads this level, and pin-change or external interrupts follow.
+    public func drivePin(_ pin: AVRPin, high: Bool) {
+        guard let avr, let port = pin.port.asciiValue,
+              let irq = cbp_ioport_pin_irq(avr, CChar(bitPattern: port), Int32(pin.bit)) else { return }
+        cbp_irq_raise(irq, high ? 1 : 0)
+    }
+
+    /// Puts `millivolts` on ADC input `channel` (0…7, or 0…15 on the Mega):
+    /// analogRead converts it against a 5 V reference. False if there is no such channel.
+    @discardableResult
+    public func setAnalogInput(channel: Int, millivolts: UInt32) -> Bool {
+        guard let avr else { return false }
+        return cbp_adc_set_millivolts(avr, Int32(channel), millivolts)
+    }
+
     // MARK: Serial
 
     /// Bytes the firmware sent that were not taken yet.

@@ -40,6 +40,19 @@ public struct EmulatedBoardFactory: Sendable {
     public var displayAddress: UInt8 = 0x3C
     /// The sensor's WHO_AM_I (AVR only): 0x68 an MPU-6050, others the MPU-6500 family and look-alikes.
     public var sensorWhoAmI: UInt8 = 0x68
+    /// avr only: the Arduino board whose build of the firmware runs (Hardware/boards.mk's
+    /// names): uno or nano on an ATmega328P, mega on an ATmega2560.
+    public var board = "uno"
+
+    /// The simavr core for `board` (nil: a board simavr cannot run, such as the
+    /// 32U4's, whose serial port is its own USB device).
+    public static func mcu(forBoard board: String) -> String? {
+        switch board {
+        case "uno", "nano": "atmega328p"
+        case "mega": "atmega2560"
+        default: nil
+        }
+    }
 
     /// A description of one board; every value has the default `tiltsim` uses without options.
     public init(engine: Engine = .avr, firmwarePath: String? = nil, pace: AVRPace = .realTime,
@@ -107,13 +120,17 @@ public struct EmulatedBoardFactory: Sendable {
                               kind: .missingFile)
             }
             firmware = firmwarePath
-        } else if let found = FirmwareLocation.find() {
+        } else if let found = FirmwareLocation.find(board: board) {
             firmware = found
         } else {
-            let searched = FirmwareLocation.candidates(executable: FirmwareLocation.runningExecutable())
-            notice("no firmware at \(searched.isEmpty ? FirmwareLocation.inSourceTree : searched.joined(separator: " nor "))"
-                   + "; build it with make -C Hardware (or install it: make install); using the native engine")
+            let searched = FirmwareLocation.candidates(executable: FirmwareLocation.runningExecutable(), board: board)
+            let make = board == "uno" ? "make -C Hardware (or install it: make install)" : "make -C Hardware BOARD=\(board)"
+            notice("no firmware at \(searched.isEmpty ? FirmwareLocation.inSourceTree(board: board) : searched.joined(separator: " nor "))"
+                   + "; build it with \(make); using the native engine")
             return nil
+        }
+        guard let mcu = Self.mcu(forBoard: board) else {
+            throw Failure(description: "--board \(board): the emulator runs uno, nano and mega builds", kind: .badFile)
         }
         do {
             var configuration = AVRBoard.Configuration(firmwarePath: firmware, pace: pace, linkPath: linkPath,
@@ -123,6 +140,7 @@ public struct EmulatedBoardFactory: Sendable {
             configuration.sensorInterruptPin = sensorInterruptPin
             configuration.displayAddress = displayAddress
             configuration.sensorWhoAmI = sensorWhoAmI
+            configuration.mcu = mcu
             return try AVRBoard(configuration)
         } catch where error.isFirmwareProblem {
             guard firmwarePath == nil else { throw Failure(description: error.description, kind: .badFile) }

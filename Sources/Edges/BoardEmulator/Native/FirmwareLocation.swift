@@ -19,16 +19,24 @@ public enum FirmwareLocation {
     /// Where `make install` puts the firmware, relative to the tools' folder.
     public static let besideInstalledTools = "../share/tiltserial/tiltserial.elf"
 
-    /// The first of `candidates(executable:)` that exists, or nil.
-    public static func find(executable: String? = runningExecutable()) -> String? {
-        candidates(executable: executable).first { FileManager.default.fileExists(atPath: $0) }
+    /// What `make -C Hardware BOARD=board` builds, relative to the package root
+    /// (build/ for the Uno, build/BOARD for the others, as Hardware/boards.mk says).
+    public static func inSourceTree(board: String) -> String {
+        board == "uno" ? inSourceTree : "Hardware/build/\(board)/tiltserial.elf"
     }
 
-    /// Every path the search tries, in order (for a message naming them when none exists).
-    public static func candidates(executable: String?) -> [String] {
+    /// The first of `candidates(executable:board:)` that exists, or nil.
+    public static func find(executable: String? = runningExecutable(), board: String = "uno") -> String? {
+        candidates(executable: executable, board: board).first { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// Every path the search tries, in order (for a message naming them when
+    /// none exists). `make install` installs the Uno's build only; another
+    /// board's comes from the source tree.
+    public static func candidates(executable: String?, board: String = "uno") -> [String] {
         guard let executable, let folder = folder(of: executable) else { return [] }
-        var paths = [folder + "/" + besideInstalledTools]
-        if let root = packageRoot(above: folder) { paths.append(root + "/" + inSourceTree) }
+        var paths = board == "uno" ? [folder + "/" + besideInstalledTools] : []
+        if let root = packageRoot(above: folder) { paths.append(root + "/" + inSourceTree(board: board)) }
         return paths
     }
 

@@ -1,3 +1,4 @@
+import FirmwareCore
 import Foundation
 import SerialIO
 import TiltAssets
@@ -34,6 +35,7 @@ public final class NativeBoard: @unchecked Sendable {
     private var plugged = true
     private var stopRequested = false
     private var firmware: NativeFirmware
+    private var display = NativeDisplayPipe()
     private var motion: any MotionSource
     private var wire: NativeWire
     private var pacer: BoardPacer
@@ -247,7 +249,16 @@ public final class NativeBoard: @unchecked Sendable {
         let now = MonotonicClock.nanos()
         readHost(terminal)
         var timeout = takeSamples(wallNanos: now)
-        if firmware.hostTimedOut(nowMicros: lifetime - boot) { redrawIfDue() }
+        _ = firmware.hostTimedOut(nowMicros: lifetime - boot)
+        stepDisplay()
+        if pacer.pace.factor == nil && limitReached {
+            // Free-running with every sample sent: board time moves on to the
+            // display's transfers, so the frame on its way still ends.
+            while let end = display.transferEnd {
+                lifetime = max(lifetime, end)
+                stepDisplay(sensor: false)
+            }
+        }
         if now >= stallUntilNanos { counts.bytesWritten += UInt64(wire.flush(to: terminal)) }
         let stalled = now < stallUntilNanos
         if pacer.pace.factor == nil && !stalled && !limitReached {
@@ -294,7 +305,8 @@ public final class NativeBoard: @unchecked Sendable {
         counts.boots += 1
         counts.sampleRateHz = firmware.sampleRateHz
         pacer.anchor(boardMicros: lifetime, wallNanos: now)
-        redrawIfDue()
+        display.reset(at: lifetime)
+        stepDisplay()
         sendHello()
     }
 
@@ -317,17 +329,7 @@ public final class NativeBoard: @unchecked Sendable {
                 }
             }
             counts.input = inputDecoder.counters
-            redrawIfDue()
-            sendReadyIfOwed()
-        }
-    }
-
-    /// The firmware's idle READY, after SYNC 1, once the latest view is drawn.
-    private func sendReadyIfOwed() {
-        guard firmware.takeIdleReady() else { return }
-        let ready = ReadyFrame(boardTime: UInt32(truncatingIfNeeded: lifetime - boot), flags: ReadyFrame.idleFlag)
-        if plugged && wire.queue(ready, isSample: false, must: false, lifetimeMicros: lifetime) {
-            counts.framesSent += 1
+            stepDisplay()
         }
     }
 
@@ -346,6 +348,12 @@ public final class NativeBoard: @unchecked Sendable {
             counts.pongsSent += 1
         case .sendHello:
             sendHello()
+        case .sendParts:
+            // The native board's parts: an MPU-6050 at 0x68 and an SSD1306 at 0x3C.
+            let parts = PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C)
+            if wire.queue(parts, isSample: false, must: true, lifetimeMicros: lifetime) {
+                counts.framesSent += 1
+            }
         case .reconfigured:
             // The next sample falls on the next multiple of the new period.
             let period = firmware.periodMicros, now = lifetime - boot
@@ -354,18 +362,32 @@ public final class NativeBoard: @unchecked Sendable {
         }
     }
 
-    /// step_display(): the view, or the status screen, when the firmware says so.
-    private func redrawIfDue() {
-        let redraw = firmware.takeRedraw()
-        guard redraw.due else { return }
-        if let view = redraw.view {
+    /// step_display() up to now: the firmware's display pipeline in board
+    /// time (NativeDisplayPipe), its READY frames, and the glass as it changes.
+    private func stepDisplay(sensor: Bool = true) {
+        let next = sensor ? boot + nextSampleBoard : nil
+        let version = firmware.version, boot = boot
+        let changed = display.run(until: lifetime, nextSample: next, period: firmware.periodMicros, firmware: &firmware,
+                                  render: { [renderer] view, scene in
+            guard let view else { return NativeFirmware.statusScreen(version: version, sensorOK: true) }
+            var screen = Screen()
             renderer.render(viewportX: view.viewport_x, viewportY: view.viewport_y, ribbonX: view.ribbon_x,
-                            ribbonBottom: view.ribbon_bottom, scene: redraw.scene, into: &counts.screen)
-        } else {
-            counts.screen = firmware.statusScreen()
+                            ribbonBottom: view.ribbon_bottom, scene: scene, into: &screen)
+            return screen
+        }, ready: { at, idle in
+            let ready = ReadyFrame(boardTime: UInt32(truncatingIfNeeded: at - min(at, boot)) & 0xFF_FFFF,
+                                   flags: idle ? ReadyFrame.idleFlag : 0)
+            if plugged && wire.queue(ready, isSample: false, must: false, lifetimeMicros: lifetime) {
+                counts.framesSent += 1
+            }
+        })
+        if changed {
+            counts.screen = Screen(bytes: display.glass)!
+            counts.showsWaitingScreen = display.glassShowsStatus
+            counts.glassFrames = display.framesShown
+            counts.screenGeneration += 1
         }
-        counts.showsWaitingScreen = redraw.view == nil
-        counts.screenGeneration += 1
+        counts.displayIdle = display.isIdle && !firmware.redrawDue
     }
 
     private var limitReached: Bool {
@@ -384,6 +406,7 @@ public final class NativeBoard: @unchecked Sendable {
                 return 100_000  // free-running: wait for the reader (POLLOUT) or the stall's end
             }
             lifetime = due
+            stepDisplay()  // the display's transfers up to the sample, which then takes the bus
             emitSample()
             nextSampleBoard += firmware.periodMicros
             budget -= 1

@@ -48,8 +48,16 @@ public struct NativeBoardStatus: Sendable {
     public var screen = Screen()
     /// Grows by one on every change of `screen`: a cheap "did it change" check.
     public var screenGeneration: UInt64 = 0
-    /// True while the waiting screen shows (no OFFSETS within the last second).
+    /// True while the waiting screen shows (no OFFSETS within the last second):
+    /// the last whole frame on the glass was the status screen.
     public var showsWaitingScreen = true
+    /// Whole frames that reached the glass. The native board draws as the
+    /// firmware does (NativeDisplayPipe): a frame takes about 28 ms of board
+    /// time on its 400 kHz bus, page by page.
+    public var glassFrames: UInt64 = 0
+    /// True when the glass shows the newest view (or status screen) the
+    /// firmware wants and nothing more is on its way to it.
+    public var displayIdle = false
 
     /// A board that has done nothing yet (idle, all counts zero, waiting screen).
     public init() {}

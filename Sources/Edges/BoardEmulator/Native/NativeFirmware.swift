@@ -17,6 +17,8 @@ struct NativeFirmware {
         /// An OFFSETS frame (the view is kept; `takeRedraw` says if the screen must change).
         case offsets(OffsetsFrame)
         case ping
+        /// DESCRIBE: say which parts were found (PARTS).
+        case sendParts
     }
 
     /// No OFFSETS for this long: the status screen (the firmware's TILT_HOST_TIMEOUT_MS).
@@ -67,6 +69,8 @@ struct NativeFirmware {
                 action(.sendPong(token: token))
             case TILT_BOARD_SEND_HELLO:
                 action(.sendHello)
+            case TILT_BOARD_SEND_PARTS:
+                action(.sendParts)
             case TILT_BOARD_RECONFIGURE:
                 configured = true
                 action(.reconfigured)
@@ -88,25 +92,21 @@ struct NativeFirmware {
         tilt_board_host_timed_out(&board, UInt32(truncatingIfNeeded: nowMicros / 1000))
     }
 
-    /// step_display()'s start: the view to draw (nil: the status screen) with
-    /// the drawer and pins DRAWER and PIN set, if a redraw is due.
-    mutating func takeRedraw() -> (due: Bool, view: tilt_view?, scene: DrawerScene) {
-        guard board.redraw else { return (false, nil, DrawerScene()) }
+    /// A new view (or the status screen) waits to be latched.
+    var redrawDue: Bool { board.redraw }
+    /// SYNC 1 is in effect: READY frames are wanted (docs/protocol.md).
+    var syncOn: Bool { board.sync }
+    /// An idle READY is owed (after SYNC 1, or a latch since the last one).
+    var idleReadyOwed: Bool { board.idle_ready_owed }
+    /// The idle READY went out.
+    mutating func idleReadySent() { board.idle_ready_owed = false }
+
+    /// step_display()'s latch: the view to draw (nil: the status screen) with
+    /// the drawer and pins as DRAWER and PIN set them.
+    mutating func takeRedraw() -> (view: tilt_view?, scene: DrawerScene) {
         board.redraw = false
         board.idle_ready_owed = true  // a latch: an idle READY follows once drawn (after SYNC 1)
-        return (true, board.host_live ? board.wanted : nil, scene)
-    }
-
-    /// Frame sync (docs/protocol.md): true once when the firmware would send
-    /// its idle READY. The native board draws a view at once, so it is always
-    /// idle after drawing: it sends the idle READY only, never a frame READY.
-    mutating func takeIdleReady() -> Bool {
-        guard board.sync else { return false }
-        var pipe = tilt_pipe()
-        tilt_pipe_reset(&pipe)
-        guard tilt_pipe_idle_ready_due(&pipe, board.idle_ready_owed, board.redraw) else { return false }
-        board.idle_ready_owed = false
-        return true
+        return (board.host_live ? board.wanted : nil, scene)
     }
 
     /// The drawer and the pin table as the firmware keeps them.

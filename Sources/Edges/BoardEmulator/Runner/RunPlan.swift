@@ -12,6 +12,12 @@ public struct RunPlan: Sendable {
     public var steps: [RunStep]
     /// Screens saved or compared at fixed instants, whatever the steps are doing.
     public var timedScreens: [TimedScreen]
+    /// Plain text (no pattern): a completed serial line containing any of it
+    /// fails the run (wokwi-cli's --fail-text; checked before `passTexts`).
+    public var failTexts: [String] = []
+    /// Plain text: a completed serial line containing any of it ends the run,
+    /// passed, whatever steps are left (wokwi-cli's --expect-text).
+    public var passTexts: [String] = []
 
     /// A plan that times out at `timeoutMicros` simulated µs; everything else optional.
     public init(timeoutMicros: UInt64, failPatterns: [String] = [], steps: [RunStep] = [], timedScreens: [TimedScreen] = []) {
@@ -22,7 +28,7 @@ public struct RunPlan: Sendable {
     }
 
     /// Whether the plan waits for anything (else it simply runs to its timeout).
-    var expectsSomething: Bool { !steps.isEmpty || !timedScreens.isEmpty }
+    var expectsSomething: Bool { !steps.isEmpty || !timedScreens.isEmpty || !passTexts.isEmpty }
 }
 
 /// One step of a scenario.
@@ -42,6 +48,15 @@ public enum RunStep: Sendable {
     /// The screen now must equal `screen` (named for messages), and a lit
     /// pixel be this grey (within `SketchRun.brightnessTolerance`; nil: any).
     case expectScreen(name: String, screen: Screen, brightness: UInt8? = nil)
+    /// Waits until these bytes appear, in order and together, in the serial
+    /// output sent after the step began (a Wokwi scenario's wait-serial).
+    case waitBytes([UInt8])
+    /// What the sensor feels from now on (a Wokwi set-control), named for the account.
+    case setSensor(any MotionSource, label: String)
+    /// The pin must read high (or low) now; `label` names it for messages ("led1:A").
+    case expectPin(AVRPin, high: Bool, label: String)
+    /// Drives an input pin from now on (a pushbutton pressed or released).
+    case drivePin(AVRPin, high: Bool, label: String)
 }
 
 /// A screen to save or check at a fixed simulated time.

@@ -25,6 +25,13 @@ public final class SketchRun {
     private var failure: RunOutcome?
     private var partialChecked = false
     private var lastOutputMicros: UInt64 = 0
+    /// Output since the current `waitBytes` step began (only its last bytes once searched).
+    private var byteWindow: [UInt8] = []
+    /// Bytes for the sketch's serial input, asked before each batch (an
+    /// interactive terminal's keystrokes; nil: none). They make the run depend on when they come.
+    public var input: (() -> [UInt8])?
+    /// The `passTexts` entry a line contained, once one did.
+    public private(set) var passedBy: String?
 
     /// An unfinished line counts as a line (a prompt) once the sketch has sent
     /// nothing more for this long; before that a pattern could match half a line.
@@ -74,9 +81,14 @@ public final class SketchRun {
             case .expect(let name, let screen, let brightness): if let missed = expect(name, screen, brightness, sink) { return missed }
             }
         }
+        if let passedBy {
+            sink(.note("serial line contains \"\(passedBy)\"", atMicros: nowMicros))
+            return .passed
+        }
         if let outcome = takeSteps(sink) { return outcome }
         let stepsDone = stepIndex == plan.steps.count, screensDone = timedIndex == timed.count
-        if stepsDone && screensDone && plan.expectsSomething { return .passed }
+        // Pass texts alone pass only when seen; steps or screens pass when all are done.
+        if stepsDone && screensDone && !(plan.steps.isEmpty && plan.timedScreens.isEmpty) { return .passed }
         if nowMicros >= plan.timeoutMicros {
             return plan.expectsSomething ? .timedOut("the run's time (\(Self.seconds(plan.timeoutMicros))) ran out \(pending())") : .passed
         }
@@ -103,6 +115,7 @@ public final class SketchRun {
             next = min(next, stepStartedMicros + timeout)
         }
         next = max(next, nowMicros + 1)
+        if let input { pendingInput += input() }
         if !pendingInput.isEmpty {
             let taken = machine.sendSerial(pendingInput)
             pendingInput.removeFirst(taken)
@@ -114,7 +127,11 @@ public final class SketchRun {
             sink(.serial(bytes))
             lastOutputMicros = nowMicros
             partialChecked = false
-            text.feed(bytes) { line in if failure == nil { checkFailure(line) } }
+            if stepIndex < plan.steps.count, case .waitBytes = plan.steps[stepIndex] { byteWindow += bytes }
+            text.feed(bytes) { line in
+                if failure == nil { checkFailure(line) }
+                if failure == nil && passedBy == nil { passedBy = plan.passTexts.first { line.contains($0) } }
+            }
         }
         if failure == nil, !partialChecked, let partial = quietPartial {
             checkFailure(partial)
@@ -128,6 +145,10 @@ public final class SketchRun {
     }
 
     private func checkFailure(_ line: String) {
+        if let text = plan.failTexts.first(where: { line.contains($0) }) {
+            failure = .failureText("at \(Self.seconds(nowMicros)) the sketch printed '\(Self.quoted(line))', which contains \"\(text)\"")
+            return
+        }
         for (pattern, regex) in failRegexes where line.contains(regex) {
             failure = .failureText("at \(Self.seconds(nowMicros)) the sketch printed '\(Self.quoted(line))', which matches the failure pattern /\(pattern)/")
             return
@@ -166,9 +187,25 @@ public final class SketchRun {
                 save(name, sink)
             case .expectScreen(let name, let screen, let brightness):
                 if let missed = expect(name, screen, brightness, sink) { return missed }
+            case .waitBytes(let needle):
+                guard Self.find(needle, in: &byteWindow) else { return nil }
+                sink(.note("serial matched \"\(Self.quoted(String(decoding: needle, as: UTF8.self)))\"", atMicros: nowMicros))
+            case .setSensor(let source, let label):
+                machine.motionSource = source
+                sink(.note("sensor set: \(label)", atMicros: nowMicros))
+            case .expectPin(let pin, let high, let label):
+                let level = machine.pinLevel(pin)
+                guard level == high else {
+                    return .missedExpectation("at \(Self.seconds(nowMicros)) \(label) (\(pin)) was \(level ? 1 : 0), expected \(high ? 1 : 0)")
+                }
+                sink(.note("\(label) (\(pin)) is \(high ? 1 : 0)", atMicros: nowMicros))
+            case .drivePin(let pin, let high, let label):
+                machine.drivePin(pin, high: high)
+                sink(.note("\(label) drives \(pin) \(high ? "high" : "low")", atMicros: nowMicros))
             }
             stepIndex += 1
             stepStartedMicros = nowMicros
+            byteWindow.removeAll(keepingCapacity: true)
             scannedLines = text.droppedLines
         }
         return nil
@@ -189,6 +226,18 @@ public final class SketchRun {
             return partial
         }
         return nil
+    }
+
+    /// Whether `needle` occurs in `window`; if not, keeps only the bytes a later match could start in.
+    static func find(_ needle: [UInt8], in window: inout [UInt8]) -> Bool {
+        guard !needle.isEmpty else { return true }
+        if window.count >= needle.count {
+            for start in 0...(window.count - needle.count) where window[start..<(start + needle.count)].elementsEqual(needle) {
+                return true
+            }
+        }
+        window.removeFirst(max(0, window.count - (needle.count - 1)))
+        return false
     }
 
     // MARK: Screens
@@ -232,6 +281,7 @@ public final class SketchRun {
             let what: String = switch plan.steps[stepIndex] {
             case .waitSerial(let pattern, _): "waiting for /\(pattern)/; serial so far ends with '\(Self.quoted(lastLine()))'"
             case .wait: "during a wait"
+            case .waitBytes(let needle): "waiting for \"\(Self.quoted(String(decoding: needle, as: UTF8.self)))\"; serial so far ends with '\(Self.quoted(lastLine()))'"
             default: "at a step"
             }
             return "\(what) (step \(stepIndex + 1) of \(plan.steps.count))"

@@ -194,3 +194,12 @@ void cbp_timer_destroy(cbp_timer *timer);
 /// The irq that drives an I/O pin from outside (port 'B', 'C', 'D'; bit 0..7):
 /// raise 1 or 0 to set the level the AVR reads (external interrupts follow).
 struct avr_irq_t *cbp_ioport_pin_irq(struct avr_t *avr, char port, int bit);
+
+/// An irq's last value: for a pin's irq, the level the firmware last wrote to
+/// its PORT bit or the level last driven from outside, whichever came later.
+uint32_t cbp_irq_value(const struct avr_irq_t *irq);
+
+/// Puts `millivolts` on ADC input `channel` (what analogRead converts from
+/// then on), with AVCC and AREF at 5 V unless an ELF set them; false if the
+/// core has no such channel.
+bool cbp_adc_set_millivolts(struct avr_t *avr, int channel, uint32_t millivolts);

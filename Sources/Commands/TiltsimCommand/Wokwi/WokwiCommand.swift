@@ -1,0 +1,81 @@
+import ArgumentParser
+import BoardEmulator
+import Foundation
+
+/// `tiltsim wokwi [PROJECT_DIR]`: a Wokwi project (wokwi.toml, diagram.json,
+/// an automation scenario) run offline, with wokwi-cli's options, verdict
+/// lines and exit codes: 0 passed, 1 failed (or any file or configuration
+/// error), 42 (--timeout-exit-code) the simulated time ran out.
+struct WokwiCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wokwi",
+        abstract: "Run a Wokwi project (wokwi.toml, diagram.json, scenario) offline, as wokwi-cli does.",
+        discussion: """
+            A drop-in for `wokwi-cli [PROJECT_DIR]` on AVR Arduinos (Uno, Nano, Mega) with the parts \
+            tiltsim models: no token (WOKWI_CLI_TOKEN is ignored), no network. Time is simulated, so a \
+            run gives the same bytes, pins and screenshots every time. The serial output goes to stdout. \
+            Exit codes: 0 passed; 1 failed (fail text, a failed step, a file or configuration error); \
+            42 (or --timeout-exit-code) timed out, also when --expect-text never appeared. \
+            docs/emulator.md, "tiltsim wokwi", lists what is supported and what differs.
+            """)
+
+    @Argument(help: ArgumentHelp("The project folder (wokwi.toml, diagram.json).", valueName: "path"))
+    var projectPath = "."
+
+    @Option(help: ArgumentHelp("Simulated milliseconds before the run times out (0: never).", valueName: "ms"))
+    var timeout = "30000"
+
+    @Option(name: .customLong("expect-text"), help: ArgumentHelp("Pass when a serial line contains this text.", valueName: "string"))
+    var expectText: String?
+
+    @Option(name: .customLong("fail-text"), help: ArgumentHelp("Fail when a serial line contains this text.", valueName: "string"))
+    var failText: String?
+
+    @Option(help: ArgumentHelp("The firmware to run (ELF or HEX), relative to the current folder; wokwi.toml is then optional.", valueName: "path"))
+    var elf: String?
+
+    @Option(name: .customLong("diagram-file"), help: ArgumentHelp("The diagram, relative to the project (default diagram.json).", valueName: "path"))
+    var diagramFile: String?
+
+    @Flag(help: "Send stdin to the sketch's serial input.")
+    var interactive = false
+
+    @Option(help: ArgumentHelp("An automation scenario (YAML), relative to the project.", valueName: "path"))
+    var scenario: String?
+
+    @Option(name: .customLong("serial-log-file"), help: ArgumentHelp("Also write the serial output to this file.", valueName: "path"))
+    var serialLogFile: String?
+
+    @Option(name: .customLong("screenshot-part"), help: ArgumentHelp("The display part to take a screenshot of (with --screenshot-time).", valueName: "id"))
+    var screenshotPart: String?
+
+    @Option(name: .customLong("screenshot-time"), help: ArgumentHelp("When to take it, simulated milliseconds.", valueName: "ms"))
+    var screenshotTime: String?
+
+    @Option(name: .customLong("screenshot-file"), help: ArgumentHelp("Where to save it (default screenshot.png).", valueName: "path"))
+    var screenshotFile: String?
+
+    @Option(name: .customLong("timeout-exit-code"), help: ArgumentHelp("The exit code on a timeout (default 42).", valueName: "code"))
+    var timeoutExitCode = "42"
+
+    @Flag(name: [.customShort("q"), .customLong("quiet")], help: "No status messages (the serial output and errors still show).")
+    var quiet = false
+
+    func run() throws {
+        SignalPipe.unblock([SIGINT, SIGTERM])
+        let code: Int32
+        do throws(TiltsimFailure) {
+            code = try WokwiRun(options: self).execute()
+        } catch {
+            FileHandle.standardError.write(Data("Error: \(error.description)\n".utf8))
+            throw ExitCode(1)
+        }
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    /// An option's value, or nil when it was not given or given empty (as wokwi-ci-action passes unset inputs).
+    static func given(_ value: String?) -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        return value
+    }
+}

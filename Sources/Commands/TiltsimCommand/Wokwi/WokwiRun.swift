@@ -1,0 +1,195 @@
+import BoardEmulator
+import Foundation
+
+/// One `tiltsim wokwi` run: reads the project, builds the machine, runs the
+/// plan with `SketchRun` and prints wokwi-cli's verdict lines. Status goes to
+/// stdout as wokwi-cli prints it (unless -q); errors to stderr.
+struct WokwiRun {
+    let options: WokwiCommand
+
+    func execute() throws(TiltsimFailure) -> Int32 {
+        let folder = options.projectPath
+        let elf = WokwiCommand.given(options.elf)
+        let timeoutMillis = try Self.integer(options.timeout, "--timeout")
+        let timeoutExit = try Self.integer(options.timeoutExitCode, "--timeout-exit-code")
+        let configPath = folder + "/wokwi.toml"
+        let diagramPath = folder + "/" + (WokwiCommand.given(options.diagramFile) ?? "diagram.json")
+        let hasConfig = FileManager.default.fileExists(atPath: configPath)
+        guard elf != nil || hasConfig else {
+            throw .file("wokwi.toml not found in \(folder); add one ([wokwi] version = 1, firmware = '…') or pass --elf")
+        }
+        guard FileManager.default.fileExists(atPath: diagramPath) else {
+            throw .file("diagram.json not found in \(diagramPath); add one or name it with --diagram-file")
+        }
+        var firmware = elf
+        if hasConfig {
+            let config = try Self.read(configPath, WokwiConfig.parse)
+            for notice in config.notices { status(notice) }
+            firmware = elf ?? folder + "/" + config.firmware
+        }
+        guard let firmware, FileManager.default.fileExists(atPath: firmware) else {
+            throw .file("firmware file not found: \(firmware ?? "?"); check the firmware path in wokwi.toml (build the sketch first)")
+        }
+        let diagram = try Self.read(diagramPath, WokwiDiagram.parse)
+        let setup: WokwiSetup
+        switch WokwiSetup.resolve(diagram, file: diagramPath) {
+        case .success(let resolved): setup = resolved
+        case .failure(let problem): throw .file(problem.message)
+        }
+        for notice in setup.notices { status(notice) }
+        let scenario = try WokwiCommand.given(options.scenario).map { path throws(TiltsimFailure) in
+            try WokwiScenario.load(folder + "/" + path, setup: setup)
+        }
+        let expectText = WokwiCommand.given(options.expectText), failText = WokwiCommand.given(options.failText)
+
+        let timeoutMicros = timeoutMillis == 0 ? UInt64.max : UInt64(timeoutMillis) * 1000
+        var plan = RunPlan(timeoutMicros: timeoutMicros, steps: scenario?.steps ?? [])
+        plan.passTexts = expectText.map { [$0] } ?? []
+        plan.failTexts = failText.map { [$0] } ?? []
+        if scenario == nil && expectText == nil && timeoutMillis > 0 {
+            plan.steps = [.wait(micros: timeoutMicros)]  // nothing to wait for: wokwi-cli runs to its timeout
+        }
+        let screenshotFile = WokwiCommand.given(options.screenshotFile) ?? "screenshot.png"
+        var outputs = scenario?.savePaths ?? []
+        if let part = WokwiCommand.given(options.screenshotPart), let time = WokwiCommand.given(options.screenshotTime) {
+            let millis = try Self.integer(time, "--screenshot-time")
+            if timeoutMillis > 0 && millis > timeoutMillis {
+                throw .usage("Screenshot time (\(millis)ms) can't be greater than the timeout (\(timeoutMillis)ms).")
+            }
+            guard part == setup.displayID else { throw .usage("--screenshot-part \(part): tiltsim takes screenshots of the SSD1306 on the bus only") }
+            plan.timedScreens = [TimedScreen(atMicros: UInt64(millis) * 1000, action: .save(name: screenshotFile))]
+            outputs.append(screenshotFile)
+        }
+        for path in outputs { try PNGFile.checkWritable(path) }
+        let log = try WokwiCommand.given(options.serialLogFile).map { path throws(TiltsimFailure) in try SerialLogFile(path) }
+
+        var configuration = AVRMachine.Configuration(firmwarePath: firmware, motionSource: ConstantMotionSource(setup.sensorState.sample))
+        configuration.mcu = setup.board.mcu
+        setup.wiring.apply(to: &configuration)
+        let machine: AVRMachine
+        do { machine = try AVRMachine(configuration) } catch { throw .firmware(error.description) }
+        for input in setup.analogInputs { machine.setAnalogInput(channel: input.channel, millivolts: input.millivolts) }
+        let run = SketchRun(machine: machine, plan: plan)
+        if options.interactive { run.input = StdinBytes.shared.take }
+        status("Starting simulation...")
+        var writeFailure: TiltsimFailure?
+        var lines = StatusBetweenLines()
+        let outcome = run.run { event in
+            switch event {
+            case .serial(let bytes):
+                FileHandle.standardOutput.write(Data(lines.serial(bytes)))
+                log?.write(bytes)
+            case .screen(let name, let screen, _, _):
+                do throws(TiltsimFailure) { try WokwiScreenshot.write(screen, to: name) } catch { writeFailure = writeFailure ?? error }
+            case .screenMismatch(let name, let actual, _, _):
+                let actualPath = RunSketch.actualPath(for: name)
+                if (try? WokwiScreenshot.write(actual, to: actualPath)) != nil { status("the screen it showed instead is in \(actualPath)") }
+            case .note(let text, let micros):
+                if let name = scenario?.name { status(lines.status("[\(name)] \(SketchRun.seconds(micros)): \(text)")) }
+            }
+        }
+        log?.close()
+        if let writeFailure { throw writeFailure }
+        let nanos = machine.simulatedMicros * 1000
+        switch outcome {
+        case .passed where run.passedBy != nil:
+            status("\n\nExpected text found: \"\(run.passedBy!)\"")
+            status("TEST PASSED.")
+            return 0
+        case .passed where scenario != nil:
+            status("[\(scenario!.name)] Scenario completed successfully")
+            return 0
+        case .passed, .timedOut:
+            FileHandle.standardError.write(Data("\nTimeout: simulation did not finish in \(timeoutMillis)ms\n".utf8))
+            return Int32(truncatingIfNeeded: timeoutExit)
+        case .failureText:
+            FileHandle.standardError.write(Data("\n\nError: Unexpected text found: \"\(failText ?? "")\"\nTEST FAILED.\n".utf8))
+            return 1
+        case .missedExpectation(let why):
+            FileHandle.standardError.write(Data("Error: [\(nanos)ns] \(why)\n".utf8))
+            return 1
+        }
+    }
+
+    /// wokwi-cli's status lines: stdout, unless -q.
+    private func status(_ line: String) {
+        if !options.quiet { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+    }
+
+    /// A whole number of milliseconds (or an exit code) from an option.
+    private static func integer(_ text: String, _ option: String) throws(TiltsimFailure) -> Int {
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0, value <= 86_400_000 else {
+            throw .usage("\(option) \(text): give a whole number, e.g. \(option) 30000")
+        }
+        return value
+    }
+
+    private static func read<T>(_ path: String, _ parse: (Data, String) -> Result<T, WokwiProblem>) throws(TiltsimFailure) -> T {
+        guard let data = FileManager.default.contents(atPath: path) else { throw .file("\(path): cannot read it; check its permissions") }
+        switch parse(data, path) {
+        case .success(let value): return value
+        case .failure(let problem): throw .file(problem.message)
+        }
+    }
+}
+
+/// Keeps status lines off the sketch's half-printed lines, as wokwi-cli's
+/// scenario log does: a status line after an unfinished serial line starts
+/// on a new line, and the newline the sketch sends next is then dropped
+/// (from stdout only; the serial log keeps every byte).
+struct StatusBetweenLines {
+    private var atLineStart = true
+    private var skipNewline = false
+
+    mutating func serial(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+        var out = bytes[...]
+        if skipNewline {
+            if out.starts(with: [13, 10]) { out = out.dropFirst(2) } else if out.first == 10 { out = out.dropFirst() }
+        }
+        skipNewline = false
+        if let last = out.last { atLineStart = last == 10 }
+        return out
+    }
+
+    mutating func status(_ line: String) -> String {
+        guard !atLineStart else { return line }
+        atLineStart = true
+        skipNewline = true
+        return "\n" + line
+    }
+}
+
+extension WokwiConfig {
+    /// `parse` over a file's bytes.
+    static func parse(_ data: Data, file: String) -> Result<WokwiConfig, WokwiProblem> {
+        guard let text = String(data: data, encoding: .utf8) else { return .failure(WokwiProblem("\(file): not UTF-8 text")) }
+        return parse(text, file: file)
+    }
+}
+
+/// The terminal's keystrokes for `--interactive`: a thread reads stdin; the run takes what came.
+final class StdinBytes: @unchecked Sendable {
+    static let shared = StdinBytes()
+    private let lock = NSLock()
+    private var bytes: [UInt8] = []
+
+    private init() {
+        Thread.detachNewThread { [self] in
+            while true {
+                let data = FileHandle.standardInput.availableData
+                if data.isEmpty { return }
+                lock.lock()
+                bytes += data
+                lock.unlock()
+            }
+        }
+    }
+
+    func take() -> [UInt8] {
+        lock.lock()
+        defer { lock.unlock() }
+        let taken = bytes
+        bytes.removeAll()
+        return taken
+    }
+}

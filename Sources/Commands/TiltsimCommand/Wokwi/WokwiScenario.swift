@@ -1,0 +1,197 @@
+import BoardEmulator
+import Foundation
+import Yams
+
+/// A Wokwi automation scenario (YAML: name, version 1, author, steps) as
+/// `RunStep`s for `SketchRun`. Every step and key is checked before the run;
+/// an unknown one is refused with its line. Paths (take-screenshot's save-to
+/// and compare-with) are relative to the scenario's folder. tiltsim's own
+/// motions are a step of their own: `- tiltsim: {motion: tilt-right}` (our
+/// extension; Wokwi has no such key).
+struct WokwiScenario {
+    var name: String
+    var steps: [RunStep] = []
+    /// Files take-screenshot writes, to check before the run.
+    var savePaths: [String] = []
+
+    /// The step commands, as wokwi-cli registers them, plus our extension.
+    static let commands = ["delay", "wait-serial", "write-serial", "set-control", "expect-pin", "take-screenshot", "tiltsim"]
+    /// Commands wokwi-cli knows that tiltsim does not model (touch screens, custom chips).
+    static let unmodelled = ["touch", "touch-press", "touch-release", "touch-move", "expect-chip-output"]
+
+    static func load(_ path: String, setup: WokwiSetup) throws(TiltsimFailure) -> WokwiScenario {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw .file("\(path): " + (FileManager.default.fileExists(atPath: path) ? "cannot read this scenario; check its permissions" : "scenario file not found"))
+        }
+        let node: Node?
+        let tree: Any?
+        do {
+            node = try Yams.compose(yaml: text)
+            tree = try Yams.load(yaml: text)
+        } catch {
+            throw .file("\(path): not valid YAML: \(ScenarioFile.oneLine("\(error)"))")
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        var reader = Reader(file: path, folder: folder.isEmpty ? "." : folder, setup: setup)
+        return try reader.scenario(node, tree)
+    }
+
+    private struct Reader {
+        let file: String
+        let folder: String
+        let setup: WokwiSetup
+        var sensor: WokwiSensorState
+
+        init(file: String, folder: String, setup: WokwiSetup) {
+            self.file = file
+            self.folder = folder
+            self.setup = setup
+            sensor = setup.sensorState
+        }
+
+        mutating func scenario(_ node: Node?, _ tree: Any?) throws(TiltsimFailure) -> WokwiScenario {
+            guard let root = node?.mapping else { throw fail(node, "the top level must be a mapping with name, version: 1 and steps") }
+            try unknownKeys(root, allowed: ["name", "version", "author", "steps"])
+            guard let name = root["name"]?.string else { throw fail(node, "the scenario needs a name (text): name: my test") }
+            guard root["version"]?.int == 1 else { throw fail(root["version"] ?? node, "unsupported scenario version; use version: 1") }
+            guard let steps = root["steps"]?.sequence else { throw fail(root["steps"] ?? node, "steps must be a list") }
+            let trees = ((tree as? [String: Any])?["steps"] as? [Any]) ?? []
+            var result = WokwiScenario(name: name)
+            for (index, step) in steps.enumerated() {
+                try self.step(step, tree: index < trees.count ? trees[index] : nil, into: &result)
+            }
+            return result
+        }
+
+        private mutating func step(_ node: Node, tree: Any?, into result: inout WokwiScenario) throws(TiltsimFailure) {
+            guard let map = node.mapping else { throw fail(node, "a step is a mapping with one command: \(WokwiScenario.commands.joined(separator: ", "))") }
+            for (key, value) in map {
+                let name = key.string ?? ""
+                if name == "name" || WokwiScenario.commands.contains(name) { continue }
+                if WokwiScenario.unmodelled.contains(name) { throw fail(key, "\(name) is not modelled by tiltsim (no touch screen or custom chip here)") }
+                _ = value
+                throw fail(key, "unknown step key '\(name)'; use one of \(WokwiScenario.commands.joined(separator: ", ")) (and name)")
+            }
+            let commands = map.compactMap { pair in pair.key.string }.filter { WokwiScenario.commands.contains($0) }
+            guard commands.count == 1, let command = commands.first, let value = map[Node(command)] else {
+                throw fail(node, "give exactly one command a step (found \(commands.isEmpty ? "none" : commands.joined(separator: ", ")))")
+            }
+            switch command {
+            case "delay":
+                guard let text = value.scalar?.string, value.int == nil || text.hasSuffix("s") else {
+                    throw fail(value, "the delay must include units (e.g. 500ms)")
+                }
+                guard let nanos = Self.nanos(text) else { throw fail(value, "invalid time '\(text)'; write a number and ns, us, ms or s (e.g. 500ms)") }
+                result.steps.append(.wait(micros: nanos / 1000))
+            case "wait-serial":
+                guard let text = value.string else { throw fail(value, "wait-serial takes text") }
+                result.steps.append(.waitBytes(Array(text.utf8)))
+            case "write-serial":
+                if let list = value.sequence {
+                    let bytes = list.compactMap { $0.int }.filter { (0...255).contains($0) }.map { UInt8($0) }
+                    guard !list.isEmpty, bytes.count == list.count else { throw fail(value, "write-serial takes text or a list of byte values 0…255") }
+                    result.steps.append(.sendSerial(bytes))
+                } else if let text = value.string {
+                    result.steps.append(.sendSerial(Array(text.utf8)))
+                } else {
+                    throw fail(value, "write-serial takes text or a list of byte values")
+                }
+            case "set-control":
+                result.steps.append(try setControl(value))
+            case "expect-pin":
+                result.steps.append(try expectPin(value))
+            case "take-screenshot":
+                try screenshot(value, into: &result)
+            default:
+                let at = "line \((value.mark?.line ?? 0)): "
+                result.steps.append(try ScenarioFile.motionStep(tree.flatMap { ($0 as? [String: Any])?["tiltsim"] } as Any, file: file, at: at))
+            }
+        }
+
+        private mutating func setControl(_ value: Node) throws(TiltsimFailure) -> RunStep {
+            let map = try params(value, "set-control", allowed: ["part-id", "name", "control", "value"])
+            let (id, type) = try part(map, value, "set-control")
+            guard let control = map["name"]?.string ?? map["control"]?.string else { throw fail(value, "set-control: missing required parameter `name`") }
+            guard let number = map["value"]?.float ?? map["value"]?.int.map(Double.init) else { throw fail(value, "set-control: value must be a number") }
+            switch type {
+            case "wokwi-mpu6050":
+                if let problem = sensor.set(control, number) { throw fail(value, "set-control \(id): \(problem.message)") }
+                guard id == setup.sensorID else { return .wait(micros: 0) }  // not on the bus: nothing reads it
+                return .setSensor(ConstantMotionSource(sensor.sample), label: "\(id) \(sensor.summary)")
+            case "wokwi-pushbutton", "wokwi-pushbutton-6mm":
+                guard control == "pressed" else { throw fail(value, "set-control \(id): a pushbutton's control is pressed (0 or 1)") }
+                guard let button = setup.buttons[id] else { return .wait(micros: 0) }
+                let pressed = number != 0
+                return .drivePin(button.pin, high: pressed == button.pressedHigh, label: "\(id) \(pressed ? "pressed" : "released")")
+            default:
+                throw fail(value, "set-control \(id): \(type) is not modelled by tiltsim; it models the MPU-6050's and a pushbutton's controls")
+            }
+        }
+
+        private func expectPin(_ value: Node) throws(TiltsimFailure) -> RunStep {
+            let map = try params(value, "expect-pin", allowed: ["part-id", "name", "pin", "value"])
+            let (id, _) = try part(map, value, "expect-pin")
+            guard let pinName = map["name"]?.string ?? map["pin"]?.string else { throw fail(value, "expect-pin: missing required parameter `name`") }
+            guard let expected = map["value"]?.int, expected == 0 || expected == 1 else { throw fail(value, "expect-pin: value is 0 or 1") }
+            let pin: AVRPin?
+            if id == setup.boardID, case .io(let io)? = setup.board.pin(pinName) { pin = io } else { pin = setup.ioPin(of: "\(id):\(pinName)") }
+            guard let pin else { throw fail(value, "expect-pin \(id):\(pinName) is not wired to a pin of the \(setup.board.title)") }
+            return .expectPin(pin, high: expected == 1, label: "\(id):\(pinName)")
+        }
+
+        private func screenshot(_ value: Node, into result: inout WokwiScenario) throws(TiltsimFailure) {
+            let map = try params(value, "take-screenshot", allowed: ["part-id", "save-to", "compare-with"])
+            let (id, _) = try part(map, value, "take-screenshot")
+            guard id == setup.displayID else { throw fail(value, "take-screenshot \(id): tiltsim takes screenshots of the SSD1306 on the bus only") }
+            let saveTo = map["save-to"]?.string, compareWith = map["compare-with"]?.string
+            guard saveTo != nil || compareWith != nil else { throw fail(value, "take-screenshot: `save-to` or `compare-with` is required") }
+            if let saveTo {
+                let path = folder + "/" + saveTo
+                result.savePaths.append(path)
+                result.steps.append(.saveScreen(name: path))
+            }
+            if let compareWith {
+                let path = folder + "/" + compareWith
+                let screen: WokwiScreenshot
+                switch WokwiScreenshot.load(path) {
+                case .success(let loaded): screen = loaded
+                case .failure(let problem): throw fail(value, problem.message)
+                }
+                result.steps.append(.expectScreen(name: path, screen: screen.screen, brightness: nil))
+            }
+        }
+
+        private func part(_ map: Node.Mapping, _ node: Node, _ command: String) throws(TiltsimFailure) -> (String, String) {
+            guard let id = map["part-id"]?.string else { throw fail(node, "\(command): `part-id` is required") }
+            guard let type = setup.partTypes[id] else { throw fail(node, "\(command): no part '\(id)' in the diagram") }
+            return (id, type)
+        }
+
+        private func params(_ node: Node, _ command: String, allowed: [String]) throws(TiltsimFailure) -> Node.Mapping {
+            guard let map = node.mapping else { throw fail(node, "\(command) takes a mapping: \(allowed.joined(separator: ", "))") }
+            try unknownKeys(map, allowed: allowed)
+            return map
+        }
+
+        private func unknownKeys(_ map: Node.Mapping, allowed: [String]) throws(TiltsimFailure) {
+            for (key, _) in map where !allowed.contains(key.string ?? "") {
+                throw fail(key, "unknown key '\(key.string ?? "?")'; use \(allowed.joined(separator: ", "))")
+            }
+        }
+
+        /// wokwi-cli's times: a number and ns, us, ms or s; "0" alone is zero. Nanoseconds.
+        static func nanos(_ text: String) -> UInt64? {
+            let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+            if let zero = Double(trimmed), zero == 0 { return 0 }
+            for (unit, scale) in [("ns", 1.0), ("us", 1e3), ("ms", 1e6), ("s", 1e9)] where trimmed.hasSuffix(unit) {
+                guard let value = Double(trimmed.dropLast(unit.count).trimmingCharacters(in: .whitespaces)), value >= 0, value <= 86_400e9 / scale else { return nil }
+                return UInt64((value * scale).rounded())
+            }
+            return nil
+        }
+
+        private func fail(_ node: Node?, _ message: String) -> TiltsimFailure {
+            .file("\(file)" + (node?.mark.map { ":\($0.line)" } ?? "") + ": " + message)
+        }
+    }
+}

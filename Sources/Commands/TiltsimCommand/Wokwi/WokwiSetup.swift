@@ -1,0 +1,194 @@
+import BoardEmulator
+import TiltCore
+
+/// What a Wokwi diagram builds in tiltsim: the board, how the MPU-6050 and the
+/// SSD1306 are wired (the wires decide: a part whose SDA/SCL do not reach the
+/// board's bus is absent), the sensor's initial state, and the simple parts a
+/// scenario may press or read. Pure: from a `WokwiDiagram` to values.
+struct WokwiSetup {
+    var board: WokwiBoard
+    var boardID: String
+    var wiring: BoardWiring
+    /// The sensor's part id, when one is on the bus.
+    var sensorID: String?
+    /// Its attrs as the initial state.
+    var sensorState = WokwiSensorState()
+    /// The display's part id, when one is on the bus.
+    var displayID: String?
+    /// Pushbuttons by id: the pin they drive and the level pressing gives.
+    var buttons: [String: (pin: AVRPin, pressedHigh: Bool)] = [:]
+    /// Potentiometers' wipers on analog inputs: the ADC channel and the millivolts it reads.
+    var analogInputs: [(id: String, channel: Int, millivolts: UInt32)] = []
+    /// Every part by id, with its type, for scenario steps to check against.
+    var partTypes: [String: String] = [:]
+    /// One line for each part or wire tiltsim does not model, or wires that leave a part absent.
+    var notices: [String] = []
+    let nets: WokwiNets
+    let strictNets: WokwiNets
+
+    /// Parts that carry no behaviour here (their wires still count).
+    static let passiveTypes = ["wokwi-led", "wokwi-resistor", "wokwi-breadboard", "wokwi-breadboard-half", "wokwi-breadboard-mini"]
+
+    /// The address nothing answers at: the SSD1306 model goes there when the diagram has none (0x7F is reserved by the I2C specification).
+    static let absentDisplayAddress: UInt8 = 0x7F
+
+    static func resolve(_ diagram: WokwiDiagram, file: String) -> Result<WokwiSetup, WokwiProblem> {
+        let boards = diagram.parts.filter { WokwiBoard(rawValue: $0.type) != nil }
+        guard let boardPart = boards.first, let board = WokwiBoard(rawValue: boardPart.type) else {
+            let others = diagram.parts.filter { $0.type.contains("arduino") || $0.type.contains("esp32") || $0.type.contains("pi-pico") }.map(\.type)
+            return .failure(WokwiProblem("\(file): no Arduino Uno, Nano or Mega (\(WokwiBoard.allCases.map(\.rawValue).joined(separator: ", ")))"
+                                         + (others.isEmpty ? "" : "; \(others[0]) is not modelled by tiltsim") + "; tiltsim runs AVR Arduinos only"))
+        }
+        if boards.count > 1 { return .failure(WokwiProblem("\(file): \(boards.count) boards; tiltsim runs one board a project")) }
+        var setup = WokwiSetup(board: board, boardID: boardPart.id, wiring: .standard,
+                               nets: WokwiNets(diagram, throughResistors: true), strictNets: WokwiNets(diagram, throughResistors: false))
+        setup.wiring.sensorAddress = nil
+        setup.wiring.sensorInterruptPin = nil
+        setup.wiring.displayAddress = absentDisplayAddress
+        for part in diagram.parts { setup.partTypes[part.id] = part.type }
+        for part in diagram.parts where part.id != boardPart.id {
+            if let problem = setup.add(part, file: file) { return .failure(problem) }
+        }
+        return .success(setup)
+    }
+
+    /// The board's header pins a part's pin is wired to (through resistors when `nets` is the loose one).
+    func boardPins(of pin: String, in nets: WokwiNets? = nil) -> [WokwiBoard.Pin] {
+        (nets ?? self.nets).net(of: pin).compactMap { member in
+            guard member.hasPrefix(boardID + ":") else { return nil }
+            return board.pin(String(member.dropFirst(boardID.count + 1)))
+        }
+    }
+
+    /// The port pin a part's pin reaches, if one does.
+    func ioPin(of pin: String, in nets: WokwiNets? = nil) -> AVRPin? {
+        for case .io(let io) in boardPins(of: pin, in: nets) { return io }
+        return nil
+    }
+
+    private func onBus(_ id: String) -> Bool {
+        ioPin(of: id + ":SDA", in: strictNets) == board.sda && ioPin(of: id + ":SCL", in: strictNets) == board.scl
+    }
+
+    private mutating func add(_ part: WokwiDiagram.Part, file: String) -> WokwiProblem? {
+        let at = "\(file): \(part.type) '\(part.id)'"
+        switch part.type {
+        case "wokwi-mpu6050":
+            guard sensorID == nil else { return WokwiProblem("\(at): a second MPU-6050; tiltsim models one a board") }
+            guard onBus(part.id) else {
+                notices.append("\(at): SDA/SCL are not wired to the \(board.title)'s bus (\(board.busNames)): absent, nothing answers at 0x68")
+                return nil
+            }
+            let ad0High = boardPins(of: part.id + ":AD0", in: strictNets).contains(.supply)
+            wiring.sensorAddress = ad0High ? 0x69 : 0x68
+            wiring.sensorInterruptPin = ioPin(of: part.id + ":INT", in: strictNets)
+            switch WokwiSensorState.parse(part.attrs) {
+            case .success(let state): sensorState = state
+            case .failure(let problem): return WokwiProblem("\(at): \(problem.message)")
+            }
+            sensorID = part.id
+        case "board-ssd1306":
+            guard displayID == nil else { return WokwiProblem("\(at): a second SSD1306; tiltsim models one a board") }
+            guard onBus(part.id) else {
+                notices.append("\(at): SDA/SCL are not wired to the \(board.title)'s bus (\(board.busNames)): absent, nothing answers at 0x3C")
+                return nil
+            }
+            let text = (part.attrs["i2cAddress"] ?? "0x3c").lowercased()
+            guard text == "0x3c" || text == "0x3d" else { return WokwiProblem("\(at): i2cAddress \(text): an SSD1306 answers at 0x3c or 0x3d") }
+            wiring.displayAddress = text == "0x3d" ? 0x3D : 0x3C
+            displayID = part.id
+        case "wokwi-pushbutton", "wokwi-pushbutton-6mm":
+            // Pressing joins side 1 (1.l, 1.r) to side 2 (2.l, 2.r): one side on a port pin, the other on ground or a supply.
+            for (mine, other) in [("1", "2"), ("2", "1")] {
+                guard let pin = ioPin(of: part.id + ":\(mine).l", in: strictNets) ?? ioPin(of: part.id + ":\(mine).r", in: strictNets) else { continue }
+                let far = boardPins(of: part.id + ":\(other).l", in: strictNets) + boardPins(of: part.id + ":\(other).r", in: strictNets)
+                if far.contains(.ground) { buttons[part.id] = (pin, false) } else if far.contains(.supply) { buttons[part.id] = (pin, true) }
+            }
+            if buttons[part.id] == nil {
+                notices.append("\(at): not wired between a pin and GND or 5V: pressing it changes nothing")
+            }
+        case "wokwi-potentiometer", "wokwi-slide-potentiometer":
+            guard let pin = ioPin(of: part.id + ":SIG", in: strictNets), let channel = board.analogChannel(of: pin) else {
+                notices.append("\(at): SIG is not wired to an analog input: ignored")
+                return nil
+            }
+            let text = part.attrs["value"] ?? "0"
+            guard let value = Int(text), (0...1023).contains(value) else { return WokwiProblem("\(at): value \"\(text)\" is a whole number from 0 to 1023") }
+            // The smallest voltage analogRead converts to `value` against 5 V (its ADC floors).
+            analogInputs.append((part.id, channel, UInt32((value * 5000 + 1022) / 1023)))
+        default:
+            if !Self.passiveTypes.contains(part.type) {
+                notices.append("\(at) is not modelled by tiltsim: ignored (a scenario step that names it is refused)")
+            }
+        }
+        return nil
+    }
+}
+
+/// The MPU-6050 part's controls (its attrs, and set-control's values): g, °/s
+/// and °C, as counts at the ±2 g / ±250 °/s scales the motion sources speak
+/// (the model scales them to the configured full scale: exact at every scale).
+struct WokwiSensorState: Equatable {
+    var accel = (x: 0.0, y: 0.0, z: 1.0)
+    var rotation = (x: 0.0, y: 0.0, z: 0.0)
+    var temperature = 24.0
+
+    static func == (a: Self, b: Self) -> Bool {
+        a.accel == b.accel && a.rotation == b.rotation && a.temperature == b.temperature
+    }
+
+    /// The controls' names, as Wokwi spells them.
+    static let controls = ["accelX", "accelY", "accelZ", "rotationX", "rotationY", "rotationZ", "temperature"]
+
+    /// Sets one control; a problem if the name or value is outside what the part takes.
+    mutating func set(_ control: String, _ value: Double) -> WokwiProblem? {
+        guard value.isFinite else { return WokwiProblem("\(control) must be a number") }
+        switch control {
+        case "accelX", "accelY", "accelZ":
+            // Counts at ±2 g (16384 per g) are Int16: beyond ±2 g they would saturate whatever the full scale.
+            guard abs(value) <= 2 else { return WokwiProblem("\(control) \(value): tiltsim takes -2…2 g") }
+        case "rotationX", "rotationY", "rotationZ":
+            guard abs(value) <= 250 else { return WokwiProblem("\(control) \(value): tiltsim takes -250…250 °/s") }
+        case "temperature":
+            guard value >= -40 && value <= 85 else { return WokwiProblem("temperature \(value): use -40…85 °C") }
+        default:
+            return WokwiProblem("no control '\(control)'; the MPU-6050 has \(Self.controls.joined(separator: ", "))")
+        }
+        switch control {
+        case "accelX": accel.x = value
+        case "accelY": accel.y = value
+        case "accelZ": accel.z = value
+        case "rotationX": rotation.x = value
+        case "rotationY": rotation.y = value
+        case "rotationZ": rotation.z = value
+        default: temperature = value
+        }
+        return nil
+    }
+
+    static func parse(_ attrs: [String: String]) -> Result<WokwiSensorState, WokwiProblem> {
+        var state = WokwiSensorState()
+        for (key, text) in attrs.sorted(by: { $0.key < $1.key }) where controls.contains(key) {
+            guard let value = Double(text.trimmingCharacters(in: .whitespaces)) else {
+                return .failure(WokwiProblem("attrs \(key) \"\(text)\" is not a number"))
+            }
+            if let problem = state.set(key, value) { return .failure(problem) }
+        }
+        return .success(state)
+    }
+
+    /// The reading, in the motion sources' counts (16384 per g, 131 per °/s, °C = raw / 340 + 36.53).
+    var sample: RawSample {
+        func g(_ v: Double) -> Int16 { Int16(clamping: Int((v * 16384).rounded())) }
+        func dps(_ v: Double) -> Int16 { Int16(clamping: Int((v * 131).rounded())) }
+        return RawSample(accel: Axes3(x: g(accel.x), y: g(accel.y), z: g(accel.z)),
+                         temperature: Int16(clamping: Int(((temperature - 36.53) * 340).rounded())),
+                         gyro: Axes3(x: dps(rotation.x), y: dps(rotation.y), z: dps(rotation.z)))
+    }
+
+    /// One line for the run's account: "accel 0, 0.5, 0.87 g; rotation 0, 0, 0 °/s; 24 °C".
+    var summary: String {
+        func f(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+        return "accel \(f(accel.x)), \(f(accel.y)), \(f(accel.z)) g; rotation \(f(rotation.x)), \(f(rotation.y)), \(f(rotation.z)) °/s; \(f(temperature)) °C"
+    }
+}

@@ -1,0 +1,145 @@
+import FirmwareCore
+import TiltDisplay
+
+/// The firmware's step_display() in board time, for the native board: the
+/// same `tilt_pipe` decisions (Hardware/tiltserial/src/core/tilt_pipe.c) over
+/// a modelled 400 kHz bus, so the glass changes page by page at the
+/// firmware's cadence and READY frames leave when the firmware would send
+/// them (issue 19 item 5: the demo and the tests see the AVR engine's frame
+/// rate). Rendering is instant here: the firmware renders the next page while
+/// the bus carries the current one, so the bus sets the pace, not the renderer.
+struct NativeDisplayPipe {
+    /// Bus time per byte, ns: the firmware's DISPLAY_BYTE_NS at 400 kHz on a
+    /// 16 MHz board (nine SCL periods of 40 cycles, 22.5 µs, and 3 µs of the
+    /// driver's own per-byte time).
+    static let byteNanos: UInt16 = 25_500
+    /// Bus time the sensor takes at each sample, µs: INT_STATUS and the
+    /// 14-byte burst from 0x3B (about 22 bus bytes at 25.5 µs). At most half
+    /// the sample period: at 1 kHz the firmware reads only the samples the
+    /// line can carry (about half), so its reads take about half the bus.
+    static let sensorReadMicros: UInt64 = 600
+    /// The firmware reads the sensor at 1 kHz at most; above that (the native
+    /// board may run faster) the sensor's reads are not modelled on the bus.
+    static let shortestSensorPeriodMicros: UInt64 = 1000
+
+    /// The glass now, in SSD1306 page layout.
+    private(set) var glass = [UInt8](repeating: 0, count: Screen.byteCount)
+    /// True when the last whole frame that reached the glass was a status screen.
+    private(set) var glassShowsStatus = true
+    /// Whole frames that reached the glass (their last page's last byte).
+    private(set) var framesShown: UInt64 = 0
+    private var pipe = tilt_pipe()
+    private var now: UInt64 = 0
+    private var inFlight = TILT_PIPE_WAIT
+    private var piece = (page: 0, column: 0, count: 0)
+    private var busFreeAt: UInt64 = 0
+    private var latched = [UInt8](repeating: 0, count: Screen.byteCount)
+    private var latchedStatus = true
+    private var pages = [[UInt8]](repeating: [UInt8](repeating: 0, count: Screen.width), count: 2)
+    private var pageStatus = [true, true]
+
+    init() { tilt_pipe_reset(&pipe) }
+
+    /// The board reset: nothing latched or in flight (the glass keeps its picture).
+    mutating func reset(at t: UInt64) {
+        tilt_pipe_reset(&pipe)
+        inFlight = TILT_PIPE_WAIT
+        busFreeAt = t
+        now = max(now, t)
+    }
+
+    /// Runs the pipeline from where it stopped to lifetime µs `t`; true when
+    /// the glass changed. Samples fall at `nextSample` + k × `period` (nil: no
+    /// sensor, the bus is the display's). `render` draws a latched view (nil:
+    /// the status screen); `ready` sends READY for lifetime µs `at` (the coming
+    /// latch, or now when idle).
+    mutating func run(until t: UInt64, nextSample: UInt64?, period: UInt64, firmware: inout NativeFirmware,
+                      render: (tilt_view?, DrawerScene) -> Screen, ready: (_ at: UInt64, _ idle: Bool) -> Void) -> Bool {
+        var changed = false
+        let samples = period >= Self.shortestSensorPeriodMicros ? nextSample : nil
+        let read = min(Self.sensorReadMicros, period / 2)
+        while true {
+            if inFlight != TILT_PIPE_WAIT && busFreeAt <= now {
+                let from = piece.page * Screen.width + piece.column
+                glass.replaceSubrange(from..<from + piece.count, with: pages[piece.page & 1][piece.column..<piece.column + piece.count])
+                if piece.page == Int(TILT_PIPE_PAGES) - 1 && piece.column + piece.count == Screen.width {
+                    glassShowsStatus = pageStatus[piece.page & 1]
+                    framesShown += 1
+                }
+                tilt_pipe_sent(&pipe, inFlight, UInt8(piece.count))
+                inFlight = TILT_PIPE_WAIT
+                if piece.count > 0 { changed = true }
+            }
+            var sample: UInt64?
+            if let first = samples {
+                // The first sample whose read has not ended by now.
+                let done = now >= first + read ? (now - first - read) / period + 1 : 0
+                sample = first + done * period
+            }
+            if inFlight == TILT_PIPE_WAIT && busFreeAt <= now {
+                var left = TILT_PIPE_NO_DEADLINE
+                if let sample {
+                    let window = Int64(min(period / 8, 200))
+                    left = Int32(clamping: Int64(sample) - window - Int64(now) + Int64(TILT_PIPE_SAMPLE_MARGIN_US))
+                }
+                var count: UInt8 = 0
+                let step = tilt_pipe_next(&pipe, left, Self.byteNanos, &count)
+                if step != TILT_PIPE_WAIT {
+                    piece = (Int(pipe.send_page), Int(pipe.send_column), Int(count))
+                    var bytes = UInt64(count) + (count > 0 ? UInt64(TILT_PIPE_DATA_OVERHEAD) : 0)
+                    if step == TILT_PIPE_COMMAND { bytes += UInt64(TILT_PIPE_COMMAND_BYTES) }
+                    inFlight = step
+                    busFreeAt = now + (bytes * UInt64(Self.byteNanos) + 999) / 1000
+                }
+            }
+            if firmware.syncOn {
+                var untilLatch: UInt32 = 0
+                if tilt_pipe_ready_due(&pipe, Self.byteNanos, &untilLatch) {
+                    ready(now + UInt64(untilLatch), false)
+                    tilt_pipe_ready_sent(&pipe)
+                } else if tilt_pipe_idle_ready_due(&pipe, firmware.idleReadyOwed, firmware.redrawDue) {
+                    ready(now, true)
+                    firmware.idleReadySent()
+                }
+            }
+            if tilt_pipe_wants_latch(&pipe, firmware.redrawDue) {
+                let redraw = firmware.takeRedraw()
+                latched = render(redraw.view, redraw.scene).bytes
+                latchedStatus = redraw.view == nil
+                tilt_pipe_latched(&pipe)
+            }
+            while true {
+                let span = tilt_pipe_render_span(&pipe)
+                guard span > 0 else { break }
+                let page = Int(pipe.render_page), column = Int(pipe.render_column), count = Int(span)
+                pages[page & 1].replaceSubrange(column..<column + count,
+                                                with: latched[page * Screen.width + column..<page * Screen.width + column + count])
+                pageStatus[page & 1] = latchedStatus
+                tilt_pipe_rendered(&pipe, span)
+            }
+            // The next moment anything can change: the transfer's end, or the
+            // end of the sensor's read that keeps the next piece waiting.
+            let next: UInt64
+            if inFlight != TILT_PIPE_WAIT {
+                next = busFreeAt
+            } else if pipe.pending > 0, let sample {
+                next = max(sample + read, now + 1)
+            } else {
+                break
+            }
+            guard next <= t else { break }
+            now = next
+        }
+        now = max(now, t)
+        return changed
+    }
+
+    /// Nothing latched, rendered or on its way: the glass shows the last view latched.
+    var isIdle: Bool { withUnsafePointer(to: pipe) { tilt_pipe_idle($0) } }
+
+    /// Lifetime µs at which the transfer in flight ends (nil: none, the
+    /// pipeline waits for a sample's read or a new view): a free-running
+    /// board with no samples left to send moves its clock there, so a frame
+    /// still reaches the glass.
+    var transferEnd: UInt64? { inFlight != TILT_PIPE_WAIT ? busFreeAt : nil }
+}

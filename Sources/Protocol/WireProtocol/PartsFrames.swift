@@ -1,0 +1,80 @@
+/// PARTS (0x05), board → host: which sensor and display the board found, and
+/// at which I2C addresses; sent in answer to DESCRIBE (docs/protocol.md,
+/// "PARTS"). Older firmware skips DESCRIBE and never sends it.
+public struct PartsFrame: WireFrame {
+    /// 0x05.
+    public static let frameType = FrameType.parts
+
+    /// The sensor's 7-bit address (0x68 or 0x69); 0 when no sensor answered.
+    public var sensorAddress: UInt8
+    /// What the sensor answered at WHO_AM_I (0x75): 0x68 for an MPU-6050.
+    public var sensorWhoAmI: UInt8
+    /// The display's 7-bit address (0x3C or 0x3D); 0 when no display answered.
+    public var displayAddress: UInt8
+    /// The display the firmware drives (0: SSD1306 128×64; others are for later firmware).
+    public var displayKind: UInt8
+    /// Zero; room for later.
+    public var flags: UInt8
+
+    /// A PARTS frame from its fields.
+    public init(sensorAddress: UInt8, sensorWhoAmI: UInt8, displayAddress: UInt8, displayKind: UInt8 = 0, flags: UInt8 = 0) {
+        self.sensorAddress = sensorAddress
+        self.sensorWhoAmI = sensorWhoAmI
+        self.displayAddress = displayAddress
+        self.displayKind = displayKind
+        self.flags = flags
+    }
+    /// Reads the 5-byte body.
+    public init(body: UnsafeRawBufferPointer) {
+        self.init(sensorAddress: body[0], sensorWhoAmI: body[1], displayAddress: body[2], displayKind: body[3], flags: body[4])
+    }
+    /// Appends the five bytes.
+    public func writeBody(to payload: inout PayloadBuffer) {
+        payload.append(sensorAddress)
+        payload.append(sensorWhoAmI)
+        payload.append(displayAddress)
+        payload.append(displayKind)
+        payload.append(flags)
+    }
+
+    /// The sensor's name from its WHO_AM_I (InvenSense register maps; 0x98 and
+    /// the other look-alikes sold on GY-521 boards answer the 6500 family's map).
+    public var sensorName: String {
+        switch sensorWhoAmI {
+        case 0x68: "MPU-6050"
+        case 0x70: "MPU-6500"
+        case 0x71: "MPU-9250"
+        case 0x73: "MPU-9255"
+        default: "MPU-6500 family"
+        }
+    }
+
+    /// One line for people: "sensor 0x98 (MPU-6500 family) at 0x68, display SSD1306 128x64 at 0x3C".
+    public var summary: String {
+        let sensor = sensorAddress == 0 ? "no sensor"
+            : "sensor 0x\(Self.hex(sensorWhoAmI)) (\(sensorName)) at 0x\(Self.hex(sensorAddress))"
+        let kind = displayKind == 0 ? "SSD1306 128x64" : "display kind \(displayKind)"
+        let display = displayAddress == 0 ? "no display" : "display \(kind) at 0x\(Self.hex(displayAddress))"
+        return sensor + ", " + display
+    }
+
+    static func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return byte < 0x10 ? "0" + digits : digits
+    }
+}
+
+/// DESCRIBE (0x17), host → board: asks for PARTS. Its one byte is zero.
+public struct DescribeFrame: WireFrame {
+    /// 0x17.
+    public static let frameType = FrameType.describe
+    /// The body byte as sent (zero).
+    public var reserved: UInt8
+
+    /// A DESCRIBE (its byte zero).
+    public init(reserved: UInt8 = 0) { self.reserved = reserved }
+    /// Reads the 1-byte body.
+    public init(body: UnsafeRawBufferPointer) { reserved = body[0] }
+    /// Appends the byte.
+    public func writeBody(to payload: inout PayloadBuffer) { payload.append(reserved) }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+import TiltDisplay
+
+/// `tiltsim wokwi` as wokwi-cli's users run it: the example projects under
+/// examples/ (built by `make fixtures`), their verdicts and exit codes, twice
+/// for determinism, and the refusals that name the fix.
+@Suite struct TiltsimWokwiTests {
+    let tiltsim = TiltsimCommandTests()
+
+    func project(_ name: String) throws -> String {
+        let folder = BuiltFirmware.root + "/examples/" + name
+        if name != "uno-tiltserial" { _ = try BuiltFirmware.existing("examples/\(name)/build/tilt_bubble.hex", builtBy: "make fixtures (make -C examples)").get() }
+        return folder
+    }
+
+    func temporary(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("tiltsim-wokwi-\(getpid())-\(UUID().uuidString.prefix(6))-\(name)").path
+    }
+
+    @Test func theTiltScenarioPassesTwiceWithTheSameSerialBytes() throws {
+        let folder = try project("nano-tilt")
+        var logs: [Data] = []
+        for run in 0..<2 {
+            let log = temporary("tilt\(run).log")
+            defer { try? FileManager.default.removeItem(atPath: log) }
+            let result = try tiltsim.run(["wokwi", folder, "--scenario", "tilt.test.yaml", "--serial-log-file", log])
+            #expect(result.code == 0, "\(result.err)")
+            #expect(result.out.hasSuffix("[Tilt the bubble] Scenario completed successfully\n"))
+            // set-control's 0.5 g and 0.875 g read back exactly at ±2 g (16384 counts per g).
+            #expect(result.out.contains("ax=8192 ay=0 az=14336\r\n"))
+            #expect(result.out.contains("led1:A (PB5) is 1"))
+            #expect(result.out.contains("screen equals"))
+            logs.append(try Data(contentsOf: URL(fileURLWithPath: log)))
+        }
+        #expect(logs[0] == logs[1])
+        #expect(String(decoding: logs[0], as: UTF8.self).hasPrefix("tilt_bubble: MPU-6050 found\r\npot=700\r\nax=0 ay=0 az=16384\r\n"))
+    }
+
+    @Test func aFailedStepExitsOneAndNamesThePin() throws {
+        let folder = try project("nano-tilt")
+        let scenario = folder + "/wrong-pin.tmp.yaml"
+        try """
+            name: wrong pin
+            version: 1
+            steps:
+              - wait-serial: 'az=16384'
+              - expect-pin: {part-id: led1, name: A, value: 1}
+            """.write(toFile: scenario, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: scenario) }
+        let result = try tiltsim.run(["wokwi", folder, "--scenario", "wrong-pin.tmp.yaml", "-q"])
+        #expect(result.code == 1)
+        #expect(result.err.contains("led1:A (PB5) was 0, expected 1"), "\(result.err)")
+    }
+
+    @Test func aScreenshotThatDiffersFailsAndAnOffColourReferenceIsRefused() throws {
+        let folder = try project("nano-tilt")
+        let dark = folder + "/dark.tmp.png", grey = folder + "/grey.tmp.png", scenario = folder + "/dark.tmp.yaml"
+        try Data(PNGEncoder.encodeRGBA(Screen())).write(to: URL(fileURLWithPath: dark))
+        try Data(PNGEncoder.encode(Screen(bytes: [1] + [UInt8](repeating: 0, count: Screen.byteCount - 1))!, scale: 1, lit: 0x80)).write(to: URL(fileURLWithPath: grey))
+        defer { for path in [dark, grey, scenario, folder + "/dark.tmp.actual.png"] { try? FileManager.default.removeItem(atPath: path) } }
+        for (reference, code) in [("dark.tmp.png", 1), ("grey.tmp.png", 1)] {
+            try "name: dark\nversion: 1\nsteps:\n  - wait-serial: 'az='\n  - delay: 50ms\n  - take-screenshot: {part-id: oled1, compare-with: \(reference)}\n"
+                .write(toFile: scenario, atomically: true, encoding: .utf8)
+            let result = try tiltsim.run(["wokwi", folder, "--scenario", "dark.tmp.yaml", "-q"])
+            #expect(result.code == Int32(code))
+            if reference == "dark.tmp.png" {
+                // The frame and the bubble are lit: 2 × 128 + 2 × 62 + 64 pixels.
+                #expect(result.err.contains("differs from \(dark) in 444 of 8192 pixels"), "\(result.err)")
+                #expect(FileManager.default.fileExists(atPath: folder + "/dark.tmp.actual.png"))
+            } else {
+                #expect(result.err.contains("pixel x,y=(0,0) is neither lit (255,255,255,255) nor dark (0,0,0,255)"), "\(result.err)")
+            }
+        }
+    }
+
+    @Test func expectAndFailTextAndTimeoutExitAsWokwiCliDoes() throws {
+        let folder = try project("nano-tilt")
+        let passed = try tiltsim.run(["wokwi", folder, "--expect-text", "az=16384", "--fail-text", ""])
+        #expect(passed.code == 0, "\(passed.err)")
+        #expect(passed.out.hasSuffix("\n\nExpected text found: \"az=16384\"\nTEST PASSED.\n"))
+        let failed = try tiltsim.run(["wokwi", folder, "--expect-text", "az=16384", "--fail-text", "MPU-6050 found", "-q"])
+        #expect(failed.code == 1)
+        #expect(failed.err.hasSuffix("Error: Unexpected text found: \"MPU-6050 found\"\nTEST FAILED.\n"))
+        let never = try tiltsim.run(["wokwi", folder, "--expect-text", "never printed", "--timeout", "300", "--timeout-exit-code", "7", "-q"])
+        #expect(never.code == 7)
+        #expect(never.err == "\nTimeout: simulation did not finish in 300ms\n")
+        let nothing = try tiltsim.run(["wokwi", folder, "--timeout", "250", "-q"])
+        #expect(nothing.code == 42)
+        #expect(nothing.out == "tilt_bubble: MPU-6050 found\r\npot=700\r\nax=0 ay=0 az=16384\r\nax=0 ay=0 az=16384\r\n")
+    }
+
+    @Test func aScreenshotAtATimeIsAWokwiRGBAPNG() throws {
+        let folder = try project("nano-tilt")
+        let shot = temporary("shot.png")
+        defer { try? FileManager.default.removeItem(atPath: shot) }
+        let result = try tiltsim.run(["wokwi", folder, "--screenshot-part", "oled1", "--screenshot-time", "250", "--screenshot-file", shot,
+                                      "--timeout", "300", "-q"])
+        #expect(result.code == 42, "\(result.err)")
+        let png = try Data(contentsOf: URL(fileURLWithPath: shot))
+        // IHDR: 128 × 64, 8 bits, colour type 6 (RGBA).
+        #expect(Array(png[16..<26]) == [0, 0, 0, 128, 0, 0, 0, 64, 8, 6])
+    }
+
+    @Test func theUnoRunsOurFirmware() throws {
+        _ = try BuiltFirmware.tiltserial()
+        let folder = try project("uno-tiltserial")
+        let log = temporary("uno.log")
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let result = try tiltsim.run(["wokwi", folder, "--timeout", "500", "--serial-log-file", log, "-q"])
+        #expect(result.code == 42)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: log))
+        #expect(bytes.count > 100, "the firmware streams frames: \(bytes.count) bytes")
+    }
+
+    @Test func theMegaRunsTheSameSketchWithItsBusOnPins20And21() throws {
+        let folder = try project("mega-tilt")
+        for _ in 0..<2 {
+            let result = try tiltsim.run(["wokwi", folder, "--scenario", "tilted.test.yaml"])
+            #expect(result.code == 0, "\(result.err)")
+            // The diagram's attrs are the sensor's initial state, read back exactly; the LED is on pin 13 = PB7.
+            #expect(result.out.contains("tilt_bubble: MPU-6050 found\r\npot=0\r\nax=0 ay=-8192 az=14336\r\n[Mega starts tilted]"), "\(result.out)")
+            #expect(result.out.contains("led1:A (PB7) is 1"))
+            #expect(result.out.hasSuffix("[Mega starts tilted] Scenario completed successfully\n"))
+        }
+    }
+
+    @Test func refusalsNameTheFileAndTheFix() throws {
+        let folder = temporary("project")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let missingToml = try tiltsim.run(["wokwi", folder])
+        #expect(missingToml.code == 1)
+        #expect(missingToml.err.contains("wokwi.toml not found"))
+
+        try "[wokwi]\nversion = 1\nfirmware = 'x.hex'\n\n[[chip]]\nname = 'c'\nbinary = 'c.wasm'\n".write(toFile: folder + "/wokwi.toml", atomically: true, encoding: .utf8)
+        try #"{"version": 1, "parts": [{"type": "wokwi-arduino-uno", "id": "uno"}, {"type": "wokwi-mpu6050", "id": "imu"}], "connections": []}"#
+            .write(toFile: folder + "/diagram.json", atomically: true, encoding: .utf8)
+        let chip = try tiltsim.run(["wokwi", folder])
+        #expect(chip.code == 1)
+        #expect(chip.err.contains(":5: [[chip]] custom chips are not supported"), "\(chip.err)")
+
+        try "[wokwi]\nversion = 1\nfirmware = 'x.hex'\ngdbServerPort = 3333\n".write(toFile: folder + "/wokwi.toml", atomically: true, encoding: .utf8)
+        let firmware = try tiltsim.run(["wokwi", folder])
+        #expect(firmware.code == 1)
+        #expect(firmware.out.contains("gdbServerPort is not modelled by tiltsim: ignored"))
+        #expect(firmware.err.contains("firmware file not found: \(folder)/x.hex"))
+
+        let echo = try SketchFixtures.bootEcho.get()
+        let unwired = try tiltsim.run(["wokwi", folder, "--elf", echo.elf, "--timeout", "100"])
+        #expect(unwired.code == 42)
+        #expect(unwired.out.contains("wokwi-mpu6050 'imu': SDA/SCL are not wired to the Arduino Uno's bus (A4/A5): absent"))
+
+        try "name: bad\nversion: 1\nsteps:\n  - delay: 10ms\n  - wiggle: 3\n".write(toFile: folder + "/bad.yaml", atomically: true, encoding: .utf8)
+        let unknown = try tiltsim.run(["wokwi", folder, "--elf", echo.elf, "--scenario", "bad.yaml"])
+        #expect(unknown.code == 1)
+        #expect(unknown.err.contains("bad.yaml:5: unknown step key 'wiggle'"), "\(unknown.err)")
+    }
+}

@@ -1,0 +1,51 @@
+import Testing
+import TiltCore
+import TiltPhysics
+import WireProtocol
+@testable import TiltPipeline
+
+/// PARTS on the host (docs/protocol.md, "PARTS and DESCRIBE"): every HELLO is
+/// answered with DESCRIBE, in either physics mode, and the board's PARTS comes
+/// out as an event; a driver told not to ask writes nothing for it.
+@Suite struct PartsSessionTests {
+    @Test func everyHelloIsAskedWhichPartsTheBoardFound() {
+        for mode in IntegratorMode.allCases {
+            var settings = PhysicsSettings()
+            settings.mode = mode
+            var session = Fixture.session(settings)
+            var out = Outbox()
+            out.feed(&session, Fixture.hello().encoded() + Fixture.hello().encoded())
+            #expect(out.events.filter { $0 == .describeParts }.count == 2, "\(mode)")
+        }
+        var actions: [HostAction] = []
+        HostDriver.forward(.describeParts) { actions.append($0) }
+        #expect(actions == [.write(.describe)])
+    }
+
+    @Test func theBoardsPartsComeOutAsAnEventAndReadForPeople() {
+        var session = Fixture.session()
+        var out = Outbox()
+        let parts = PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x98, displayAddress: 0x3D)
+        out.feed(&session, Fixture.hello().encoded() + parts.encoded())
+        #expect(out.events.contains(.parts(parts)))
+        #expect(parts.summary == "sensor 0x98 (MPU-6500 family) at 0x68, display SSD1306 128x64 at 0x3D")
+        #expect(PartsFrame(sensorAddress: 0, sensorWhoAmI: 0, displayAddress: 0x3C).summary
+                == "no sensor, display SSD1306 128x64 at 0x3C")
+        #expect(PartsFrame(sensorAddress: 0x69, sensorWhoAmI: 0x70, displayAddress: 0).summary
+                == "sensor 0x70 (MPU-6500) at 0x69, no display")
+    }
+
+    @Test func aDriverToldNotToAskWritesNoDescribe() {
+        for ask in [true, false] {
+            var configuration = HostDriver.Configuration()
+            configuration.askForParts = ask
+            configuration.sendHostHello = false
+            var h = DriverHarness(configuration: configuration)
+            h.start()
+            h.link.schedule(Fixture.hello().encoded(), at: 1000)
+            h.run(until: 10_000)
+            let describes = h.actions.filter { $0.action == .write(.describe) }.count
+            #expect(describes == (ask ? 1 : 0))
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import SerialIO
+import Testing
+@testable import TiltserialCommand
+
+/// The one-line answers about the port itself (issue 22, item 4), with the
+/// USB ids and the system's files faked at the edge that reads them.
+@Suite struct PortExplanationTests {
+    static func usb(_ vid: UInt16, _ pid: UInt16) -> (String) -> PortInfo? {
+        { path in PortInfo(path: path, transport: .usb, usbVendorID: vid, usbProductID: pid) }
+    }
+
+    @Test func aNativeUSBBoardIsAskedForHelloAndSaysSo() throws {
+        let note = try PortPreflight.check(path: "/dev/ttyACM0", baud: 115_200, info: Self.usb(0x2341, 0x8036))
+        #expect(note == "/dev/ttyACM0: Leonardo (native USB): no reset on open; asked for HELLO")
+        let proMicro = try PortPreflight.check(path: "/dev/ttyACM1", baud: 115_200, info: Self.usb(0x1B4F, 0x9206))
+        #expect(proMicro == "/dev/ttyACM1: Pro Micro (native USB): no reset on open; asked for HELLO")
+    }
+
+    @Test func boardsThatResetOnOpenAndUnknownPortsNeedNoWord() throws {
+        #expect(try PortPreflight.check(path: "/dev/ttyACM0", baud: 115_200, info: Self.usb(0x2341, 0x0043)) == nil)
+        #expect(try PortPreflight.check(path: "/dev/ttyUSB0", baud: 1200, info: Self.usb(0x1A86, 0x7523)) == nil)
+        #expect(try PortPreflight.check(path: "/dev/ttyUSB1", baud: 115_200, info: Self.usb(0x12D1, 0x1001)) == nil)
+        #expect(try PortPreflight.check(path: "/dev/ttyUSB1", baud: 115_200, info: { _ in nil }) == nil)
+    }
+
+    @Test func aPseudoTerminalHasNoUSBFacts() throws {
+        let pty = try PseudoTerminal.open()
+        defer { pty.close() }
+        #expect(PortPreflight.usbInfo(pty.slavePath) == nil)
+        #expect(try PortPreflight.check(path: pty.slavePath, baud: 1200) == nil)
+    }
+
+    @Test func twelveHundredBaudIsRefusedOnANativeUSBBoard() {
+        do {
+            _ = try PortPreflight.check(path: "/dev/ttyACM0", baud: 1200, info: Self.usb(0x2341, 0x8037))
+            Issue.record("a 1200-baud open of a Micro was allowed")
+        } catch {
+            #expect(error.code == .badSettings)
+            #expect(error.message.hasPrefix("--baud 1200: refused for the Micro at /dev/ttyACM0 (2341:8037, native USB)"), "\(error.message)")
+            #expect(error.message.contains("bootloader"))
+            #expect(!error.message.contains("\n"))
+        }
+    }
+
+    @Test func aBootloadersPortIsNotOpened() {
+        do {
+            _ = try PortPreflight.check(path: "/dev/ttyACM0", baud: 115_200, info: Self.usb(0x2341, 0x0036))
+            Issue.record("the Leonardo's bootloader was opened")
+        } catch {
+            #expect(error.code == .noValidFrames)
+            #expect(error.message.hasPrefix("/dev/ttyACM0: this is the Leonardo's bootloader (2341:0036), not the sketch"), "\(error.message)")
+        }
+    }
+
+    /// A missing or vanished port: the usual hint, unless brltty took the bridge.
+    @Test func aMissingPortStillSaysListOrBrltty() throws {
+        let root = NSTemporaryDirectory() + "tiltserial-root-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let missing = SerialError.noSuchPort(port: "/dev/ttyUSB0")
+        // No brltty: the usual hint.
+        #expect(Failure(missing, systemRoot: root).message
+            == "/dev/ttyUSB0: no such serial port; run `tiltserial list` to see the ports present")
+        // brltty's rules claim the CH340 that is plugged in without its tty.
+        try Self.fakeBrlttyConflict(root: root)
+        let failure = Failure(missing, systemRoot: root)
+        #expect(failure.code == .noSuchPort)
+        #expect(failure.message.hasPrefix("/dev/ttyUSB0: a CH340 USB-serial bridge (1a86:7523, USB 1-3) is plugged in but has no serial port: brltty"),
+                "\(failure.message)")
+        #expect(failure.message.contains("`sudo apt remove brltty`"))
+        #expect(!failure.message.contains("\n"))
+        let gone = Failure(.deviceGone(port: "/dev/ttyUSB0"), systemRoot: root)
+        #expect(gone.code == .deviceGone)
+        #expect(gone.message.contains("brltty"))
+        // Other errors are not about a vanished port.
+        #expect(!Failure(.portBusy(port: "/dev/ttyUSB0", holder: nil), systemRoot: root).message.contains("brltty"))
+    }
+
+    @Test func noBoardFoundNamesBrlttyWhenItTookTheBridge() throws {
+        let root = NSTemporaryDirectory() + "tiltserial-root-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let console = PortInfo(path: "/dev/ttyS0", transport: .native)
+        do {
+            _ = try PortPicker.pick(say: { _ in }, ports: [console], systemRoot: root)
+            Issue.record("a port was picked")
+        } catch {
+            #expect(error.code == .noBoardFound)
+            #expect(error.message.hasPrefix("no board found; plug one in"))
+        }
+        try Self.fakeBrlttyConflict(root: root)
+        do {
+            _ = try PortPicker.pick(say: { _ in }, ports: [console], systemRoot: root)
+            Issue.record("a port was picked")
+        } catch {
+            #expect(error.code == .noBoardFound)
+            #expect(error.message.hasPrefix("no board found: a CH340 USB-serial bridge (1a86:7523"), "\(error.message)")
+            #expect(!error.message.contains("\n"))
+        }
+    }
+
+    /// Ubuntu 22.04's state after plugging in a CH340 board: brltty's rules
+    /// in /lib, the USB device left without its ttyUSB0.
+    static func fakeBrlttyConflict(root: String) throws {
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: root + "/lib/udev/rules.d", withIntermediateDirectories: true)
+        #expect(fm.createFile(atPath: root + "/lib/udev/rules.d/85-brltty.rules", contents: Data(
+            "ENV{PRODUCT}==\"1a86/7523/*\", ENV{BRLTTY_BRAILLE_DRIVER}=\"bm\", GOTO=\"brltty_usb_run\"\n".utf8)))
+        let device = root + "/sys/bus/usb/devices/1-3"
+        try fm.createDirectory(atPath: device + "/1-3:1.0", withIntermediateDirectories: true)
+        #expect(fm.createFile(atPath: device + "/idVendor", contents: Data("1a86\n".utf8)))
+        #expect(fm.createFile(atPath: device + "/idProduct", contents: Data("7523\n".utf8)))
+    }
+}
