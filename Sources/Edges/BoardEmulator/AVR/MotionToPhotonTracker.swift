@@ -135,8 +135,8 @@ struct MotionToPhotonTracker {
 
     /// A redraw the firmware now owes: the expected screen, unless it looks like the one before.
     private mutating func takeRedraw(atMicros micros: UInt64) {
+        guard firmware.redrawDue else { return }
         let redraw = firmware.takeRedraw()
-        guard redraw.due else { return }
         guard let view = redraw.view else {
             pending.removeAll()  // the status screen: no host view to measure
             return
