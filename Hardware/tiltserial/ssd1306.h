@@ -1,5 +1,8 @@
-/* The SSD1306 128x64 OLED over I2C, written a page at a time in page
- * addressing mode (the SH1106 supports only that).
+/* The SSD1306 128x64 OLED over I2C, or the SH1106 of 1.3" modules, written
+ * a page at a time in page addressing mode (the SH1106 supports only that).
+ * ssd1306_begin tells them apart once: an SH1106 reads its RAM back over
+ * I2C, an SSD1306 answers reads with its status byte. On the SH1106 every
+ * page starts at RAM column 2 (its glass shows columns 2..129 of 132).
  *
  * Every transfer starts with a plain control byte: 0x00 = commands follow,
  * 0x40 = display data follows (never the 0x80 "one command" form, and never the
@@ -14,10 +17,19 @@
 /** The display's address once ssd1306_begin found it (0x3C or 0x3D), 0 before. */
 extern uint8_t ssd1306_address;
 
-/** Finds the display (0x3C, then 0x3D) and sends it the init sequence (page
- *  addressing mode, charge pump, display on); false if none answered. */
+/** The controller in use once begun: TILT_DISPLAY_SSD1306_128X64 or
+ *  TILT_DISPLAY_SH1106_128X64 (src/core/tilt_frames.h, PARTS display_kind). */
+extern uint8_t ssd1306_kind;
+
+/** Finds the display (0x3C, then 0x3D), detects its controller and begins it
+ *  as that (ssd1306_begin_as); false if none answered. */
 bool ssd1306_begin(void);
-/** Starts pointing the write cursor at column 0 of `page` (0..7), then
+/** Begins the display as controller `kind` without detecting it (a stored
+ *  choice; any kind other than the SH1106 is taken as the SSD1306): finds it
+ *  first if not found yet, sends that controller's init sequence (display on);
+ *  false if it did not acknowledge. */
+bool ssd1306_begin_as(uint8_t kind);
+/** Starts pointing the write cursor at the first shown column of `page` (0..7), then
  *  writing the page's first `count` data bytes (none if 0) right after. */
 void ssd1306_write_page_async(uint8_t page, const uint8_t *data, uint8_t count);
 /** Starts writing `count` data bytes at the cursor, which advances. */

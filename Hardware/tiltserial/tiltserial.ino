@@ -172,7 +172,7 @@ static void handle_payload(const uint8_t *payload, uint8_t length) {
         break;
     case TILT_BOARD_SEND_PARTS: {
         const tilt_parts parts = {sensor_ok ? mpu6050_found.address : (uint8_t)0, mpu6050_found.who_am_i,
-                                  display_ok ? ssd1306_address : (uint8_t)0, TILT_DISPLAY_SSD1306_128X64, 0};
+                                  display_ok ? ssd1306_address : (uint8_t)0, ssd1306_kind, 0};
         send(tilt_encode_parts(&parts, wire_out), true);
         break;
     }

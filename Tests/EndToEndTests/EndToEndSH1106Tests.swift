@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import TiltCore
+import TiltDisplay
+import WireProtocol
+@testable import BoardEmulator
+
+/// Our firmware on a board whose display is a 1.3" SH1106 module (the part
+/// model's SH1106 kind): it tells the controller apart at start-up by reading
+/// its RAM back, starts every page at RAM column 2, and so shows the same
+/// 128x64 picture as on the SSD1306, on the glass, pixel for pixel; DESCRIBE
+/// gets PARTS with display kind 1.
+@Suite(.serialized) struct EndToEndSH1106Tests {
+    /// The sensor's WHO_AM_I, the display's address, and line 7 of the waiting screen (the part named, unless the usual one).
+    @Test(arguments: [(0x68, 0x3C, ""), (0x70, 0x3D, "MPU6500 AT 68")] as [(UInt8, UInt8, String)])
+    func ourFirmwareDrawsTheSamePictureOnAnSH1106(whoAmI: UInt8, address: UInt8, sensorLine: String) throws {
+        let waiting = sensorLine.isEmpty ? waitingScreen
+            : statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "115200 BAUD", 7: sensorLine])
+        // Real time: the OFFSETS views are caught inside the firmware's 1 s host timeout.
+        let (board, client) = try EndToEndFirmwareTests.connected(whoAmI: whoAmI, display: address, displayPart: .sh1106,
+                                                                  pace: .realTime)
+        defer { board.stop() }
+        #expect(try client.read { $0.samples.count >= 5 })
+        #expect(client.hellos.first?.status == 3, "sensor and display answered")
+        #expect(board.waitFor(timeout: .seconds(10)) { $0.display.glass == waiting } != nil,
+                "the waiting screen on the glass, centred")
+        try client.send(DescribeFrame())
+        #expect(try client.read { $0.parts.count == 1 })
+        #expect(client.parts.first == PartsFrame(sensorAddress: 0x68, sensorWhoAmI: whoAmI, displayAddress: address, displayKind: 1))
+        #expect(client.parts.first?.summary.hasSuffix("display SH1106 128x64 at 0x\(String(address, radix: 16, uppercase: true))") == true)
+
+        let views: [(UInt16, UInt16, UInt16, UInt16)] = [(0, 0, 0, 0), (130, 77, 200, 120), (17, 250, 20, 255)]
+        for (i, view) in views.enumerated() {
+            try client.send(OffsetsFrame(sequence: UInt8(i), viewportX: view.0, viewportY: view.1, ribbonX: view.2, ribbonBottom: view.3, flags: []))
+            let expected = rendered(view)
+            var drawn = false
+            try client.read { _ in drawn = board.currentStatus.display.glass == expected; return drawn }
+            #expect(drawn, "glass = renderer for \(view)")
+        }
+        #expect(EndToEndFirmwareTests.sequenceIssues(client.frames).isEmpty)
+        #expect(board.currentStatus.display.registers.isLit, "DC-DC on, display on")
+    }
+
+    /// The same firmware keeps saying SSD1306 on an SSD1306: the read-back
+    /// probe does not mistake its status byte for RAM.
+    @Test func anSSD1306IsStillAnSSD1306() throws {
+        let (board, client) = try EndToEndFirmwareTests.connected()
+        defer { board.stop() }
+        #expect(try client.read { $0.samples.count >= 5 })
+        #expect(board.waitFor(timeout: .seconds(10)) { $0.display.glass == waitingScreen } != nil)
+        try client.send(DescribeFrame())
+        #expect(try client.read { $0.parts.count == 1 })
+        #expect(client.parts.first?.displayKind == 0)
+    }
+}
