@@ -221,7 +221,7 @@ static void render_span(uint8_t count) {
         tilt_render_scene_span(&art, &latched.view, &scene, page, column, count, out);
     } else {
         const tilt_status_info info = {FIRMWARE_MAJOR, FIRMWARE_MINOR, FIRMWARE_PATCH, latched.sensor,
-                                       mpu6050_found.who_am_i, mpu6050_found.address};
+                                       mpu6050_found.who_am_i, mpu6050_found.address, ssd1306_kind};
         tilt_status_span(&info, page, column, count, out);
     }
     tilt_pipe_rendered(&pipe, count);

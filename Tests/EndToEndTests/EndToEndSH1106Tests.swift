@@ -11,11 +11,11 @@ import WireProtocol
 /// 128x64 picture as on the SSD1306, on the glass, pixel for pixel; DESCRIBE
 /// gets PARTS with display kind 1.
 @Suite(.serialized) struct EndToEndSH1106Tests {
-    /// The sensor's WHO_AM_I, the display's address, and line 7 of the waiting screen (the part named, unless the usual one).
-    @Test(arguments: [(0x68, 0x3C, ""), (0x70, 0x3D, "MPU6500 AT 68")] as [(UInt8, UInt8, String)])
-    func ourFirmwareDrawsTheSamePictureOnAnSH1106(whoAmI: UInt8, address: UInt8, sensorLine: String) throws {
-        let waiting = sensorLine.isEmpty ? waitingScreen
-            : statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "115200 BAUD", 7: sensorLine])
+    /// The sensor's WHO_AM_I, the display's address, and line 7 of the waiting
+    /// screen (the sensor part named unless the usual one, then the SH1106).
+    @Test(arguments: [(0x68, 0x3C, "SH1106"), (0x70, 0x3D, "MPU6500 AT 68 SH1106")] as [(UInt8, UInt8, String)])
+    func ourFirmwareDrawsTheSamePictureOnAnSH1106(whoAmI: UInt8, address: UInt8, partsLine: String) throws {
+        let waiting = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "115200 BAUD", 7: partsLine])
         // Real time: the OFFSETS views are caught inside the firmware's 1 s host timeout.
         let (board, client) = try EndToEndFirmwareTests.connected(whoAmI: whoAmI, display: address, displayPart: .sh1106,
                                                                   pace: .realTime)
@@ -39,6 +39,16 @@ import WireProtocol
         }
         #expect(EndToEndFirmwareTests.sequenceIssues(client.frames).isEmpty)
         #expect(board.currentStatus.display.registers.isLit, "DC-DC on, display on")
+    }
+
+    /// Without a sensor the NO SENSOR screen still names the SH1106.
+    @Test func theNoSensorScreenNamesTheSH1106() throws {
+        let (board, client) = try EndToEndFirmwareTests.connected(sensor: nil, displayPart: .sh1106)
+        defer { board.stop() }
+        #expect(try client.read { $0.hellos.count >= 1 })
+        #expect(client.hellos.first?.status == 2, "only the display answered")
+        let screen = statusScreen([1: "TILTSERIAL 1.0.0", 3: "NO SENSOR", 5: "CHECK SDA A4 SCL A5", 7: "SH1106"])
+        #expect(board.waitFor(timeout: .seconds(10)) { $0.display.glass == screen } != nil)
     }
 
     /// The same firmware keeps saying SSD1306 on an SSD1306: the read-back
