@@ -30,6 +30,15 @@ static const uint8_t init_ssd1306[] PROGMEM = {
     0x2E,       /* scrolling off */
     0xAF,       /* display on */
 };
+/* The 128x32 module is driven with the 128x64 set-up on purpose: with 64
+ * rows and the alternative COM pins its 32 lines (COM0..COM31) show every
+ * other row, so the whole 128x64 picture appears squeezed 2:1 with no change
+ * to the renderer or the page pipeline (docs/display.md). Each row is then
+ * lit half as long as with its own 32-row set-up: full contrast makes up
+ * some of that. */
+static const uint8_t init_128x32[] PROGMEM = {
+    0x81, 0xFF, /* contrast: full */
+};
 static const uint8_t init_sh1106[] PROGMEM = {
     0xAD, 0x8B, /* DC-DC converter on */
     0xAF,       /* display on */
@@ -71,19 +80,23 @@ static bool find_display(void) {
     return true;
 }
 
-bool ssd1306_begin_as(uint8_t kind) {
-    if (!ssd1306_address && !find_display()) return false;
-    if (kind != TILT_DISPLAY_SH1106_128X64) kind = TILT_DISPLAY_SSD1306_128X64;
+/* The display found: its set-up as `kind`. */
+static bool init_as(uint8_t kind) {
+    if (kind != TILT_DISPLAY_SH1106_128X64 && kind != TILT_DISPLAY_SSD1306_128X32) kind = TILT_DISPLAY_SSD1306_128X64;
     ssd1306_kind = kind;
     first_column = kind == TILT_DISPLAY_SH1106_128X64 ? 2 : 0;
     if (!send_commands_P(init_common, sizeof init_common)) return false;
     if (kind == TILT_DISPLAY_SH1106_128X64) return send_commands_P(init_sh1106, sizeof init_sh1106);
+    if (kind == TILT_DISPLAY_SSD1306_128X32 && !send_commands_P(init_128x32, sizeof init_128x32)) return false;
     return send_commands_P(init_ssd1306, sizeof init_ssd1306);
 }
 
+bool ssd1306_begin_as(uint8_t kind) {
+    return find_display() && init_as(kind);
+}
+
 bool ssd1306_begin(void) {
-    if (!find_display()) return false;
-    return ssd1306_begin_as(is_sh1106() ? TILT_DISPLAY_SH1106_128X64 : TILT_DISPLAY_SSD1306_128X64);
+    return find_display() && init_as(is_sh1106() ? TILT_DISPLAY_SH1106_128X64 : TILT_DISPLAY_SSD1306_128X64);
 }
 
 /* Sent from here while the loop goes on: kept until the next command. */

@@ -17,17 +17,19 @@
 /** The display's address once ssd1306_begin found it (0x3C or 0x3D), 0 before. */
 extern uint8_t ssd1306_address;
 
-/** The controller in use once begun: TILT_DISPLAY_SSD1306_128X64 or
- *  TILT_DISPLAY_SH1106_128X64 (src/core/tilt_frames.h, PARTS display_kind). */
+/** The display in use once begun: TILT_DISPLAY_SSD1306_128X64,
+ *  TILT_DISPLAY_SH1106_128X64 or TILT_DISPLAY_SSD1306_128X32
+ *  (src/core/tilt_frames.h, PARTS display_kind). */
 extern uint8_t ssd1306_kind;
 
 /** Finds the display (0x3C, then 0x3D), detects its controller and begins it
  *  as that (ssd1306_begin_as); false if none answered. */
 bool ssd1306_begin(void);
-/** Begins the display as controller `kind` without detecting it (a stored
- *  choice; any kind other than the SH1106 is taken as the SSD1306): finds it
- *  first if not found yet, sends that controller's init sequence (display on);
- *  false if it did not acknowledge. */
+/** Begins the display as `kind` without detecting it (a stored choice; the
+ *  128x32 module cannot be detected; an unknown kind is taken as the SSD1306
+ *  128x64): finds it (0x3C, then 0x3D), sends that kind's init sequence
+ *  (display on); false if none answered. A 128x32 module shows the 128x64
+ *  picture squeezed 2:1 (docs/display.md). */
 bool ssd1306_begin_as(uint8_t kind);
 /** Starts pointing the write cursor at the first shown column of `page` (0..7), then
  *  writing the page's first `count` data bytes (none if 0) right after. */

@@ -276,13 +276,23 @@ static void step_display(void) {
     if (span) render_span(span);
 }
 
+/* ---- The display: detected (SSD1306 or SH1106), or the kind the build
+ * names (`make DISPLAY_KIND=2` for a 128x32 module, which cannot be detected). */
+static bool begin_display(void) {
+#ifdef DISPLAY_KIND
+    return ssd1306_begin_as(DISPLAY_KIND);
+#else
+    return ssd1306_begin();
+#endif
+}
+
 /* ---- Host timeout and re-probing parts that did not answer. */
 static void check_timers(void) {
     uint32_t now = millis();
     tilt_board_host_timed_out(&board, now);
     if ((!sensor_ok || !display_ok) && now - last_probe_ms > PROBE_INTERVAL_MS) {
         last_probe_ms = now;
-        if (!display_ok && ssd1306_begin()) {
+        if (!display_ok && begin_display()) {
             display_ok = true;
             tilt_pipe_reset(&pipe);
             board.redraw = true;
@@ -298,7 +308,7 @@ void setup(void) {
     tilt_board_init(&board, DEFAULT_SAMPLE_RATE_HZ, DEFAULT_ACCEL_FS, DEFAULT_GYRO_FS);
     Serial.begin(SERIAL_BAUD);
     i2c_begin();
-    display_ok = ssd1306_begin();
+    display_ok = begin_display();
     start_sensor();
     last_probe_ms = millis();
     wdt_enable(WDTO_1S);

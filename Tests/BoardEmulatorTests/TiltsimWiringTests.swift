@@ -127,7 +127,7 @@ import Glibc
             (["run", sketch.elf, "--sensor-int", "D1"], "tiltsim: --sensor-int D1: D1 is the UART's (the serial port); pick another pin\n"),
             (["run", sketch.elf, "--sensor-int", "A4"], "tiltsim: --sensor-int A4: A4 is the I2C bus's (SDA/SCL); pick another pin\n"),
             (["run", sketch.elf, "--sensor-int", "D14"], "tiltsim: --sensor-int D14: name an Uno pin, D2 to D13 or A0 to A3 (or PD2-style), or none\n"),
-            (["run", sketch.elf, "--display", "ssd1309"], "tiltsim: --display ssd1309: name the display's controller, ssd1306 or sh1106\n"),
+            (["run", sketch.elf, "--display", "ssd1309"], "tiltsim: --display ssd1309: name the display module, ssd1306, sh1106, ssd1306-128x32\n"),
             (["--engine", "native", "--display", "sh1106"], "tiltsim: --display, --display-address, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
             (["run", sketch.elf, "--sensor", "0xFF"], "tiltsim: --sensor 0xFF: name a part (mpu6050, mpu6500, mpu9250, mpu9255) or its WHO_AM_I, e.g. 0x98 (not 0x00 or 0xFF)\n"),
             (["--engine", "native", "--display-address", "0x3D"], "tiltsim: --display, --display-address, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),

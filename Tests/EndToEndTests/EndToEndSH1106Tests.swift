@@ -63,3 +63,50 @@ import WireProtocol
         #expect(client.parts.first?.displayKind == 0)
     }
 }
+
+/// A 0.91" 128x32 module (the part model's 128x32 kind: an SSD1306 on 32
+/// lines). It cannot be detected: our firmware drives it with the 128x64
+/// set-up, which squeezes the whole picture 2:1 onto its 32 lines (every
+/// other row: docs/display.md), whether it detected an SSD1306 or was built
+/// to begin it as a 128x32 (`make -C Hardware DISPLAY_KIND=2`, which then says
+/// display kind 2 in PARTS).
+@Suite(.serialized) struct EndToEnd128x32Tests {
+    /// The firmware built with DISPLAY_KIND=2 (the Makefile's `firmware` target builds it).
+    static func forcedFirmware() throws -> String {
+        let relative = "Hardware/build/display-kind-2/tiltserial.elf"
+        guard FileManager.default.fileExists(atPath: Firmware.root + "/" + relative) else {
+            throw E2EFailure("\(relative) is missing: build it with make -C Hardware DISPLAY_KIND=2 (make test does)")
+        }
+        return Firmware.root + "/" + relative
+    }
+
+    /// The glass of a 128x32 module showing `screen` squeezed: glass row y is its row 2y + 1; no glass below row 31.
+    static func squeezed(_ screen: Screen) -> Screen {
+        var bytes = [UInt8](repeating: 0, count: Screen.byteCount)
+        for y in 0..<32 { for x in 0..<128 where screen[x, 2 * y + 1] { bytes[(y >> 3) * 128 + x] |= 1 << UInt8(y & 7) } }
+        return Screen(bytes: bytes)!
+    }
+
+    @Test(arguments: [false, true])
+    func theWholePictureSqueezedOntoThirtyTwoLines(forced: Bool) throws {
+        var configuration = AVRBoard.Configuration(firmwarePath: try forced ? Self.forcedFirmware() : Firmware.path(), pace: .realTime)
+        configuration.display = .ssd1306_128x32
+        let board = try AVRBoard(configuration)
+        let client = try ProtocolClient(try #require(board.serialPath))
+        board.start()
+        defer { board.stop() }
+        #expect(try client.read { $0.samples.count >= 5 })
+        #expect(board.waitFor(timeout: .seconds(10)) { $0.display.glass == Self.squeezed(waitingScreen) } != nil)
+        try client.send(DescribeFrame())
+        #expect(try client.read { $0.parts.count == 1 })
+        #expect(client.parts.first?.displayKind == (forced ? 2 : 0), "forced: kind 2; detected: an SSD1306")
+        for (i, view) in [(0, 0, 0, 0), (130, 77, 200, 120)].enumerated() as EnumeratedSequence<[(UInt16, UInt16, UInt16, UInt16)]> {
+            try client.send(OffsetsFrame(sequence: UInt8(i), viewportX: view.0, viewportY: view.1, ribbonX: view.2, ribbonBottom: view.3, flags: []))
+            let expected = Self.squeezed(rendered(view))
+            var drawn = false
+            try client.read { _ in drawn = board.currentStatus.display.glass == expected; return drawn }
+            #expect(drawn, "glass = every other row of the renderer's \(view)")
+        }
+        #expect(board.currentStatus.display.registers.contrast == (forced ? 0xFF : 0xCF))
+    }
+}

@@ -32,10 +32,10 @@ struct BoardWiring: Equatable {
         return .success(value)
     }
 
-    /// "ssd1306" or "sh1106".
+    /// "ssd1306", "sh1106" or "ssd1306-128x32".
     static func display(_ text: String) -> Result<EmulatedDisplay, WiringProblem> {
         guard let display = EmulatedDisplay(rawValue: text.lowercased()) else {
-            return .failure(WiringProblem("\(text): name the display's controller, \(EmulatedDisplay.allCases.map(\.rawValue).joined(separator: " or "))"))
+            return .failure(WiringProblem("\(text): name the display module, \(EmulatedDisplay.allCases.map(\.rawValue).joined(separator: ", "))"))
         }
         return .success(display)
     }
@@ -96,7 +96,12 @@ struct BoardWiring: Equatable {
 
     /// One line, for the run's account: "SSD1306 at 0x3D, MPU-6050 at 0x69 (INT on D3)" (SH1106 for that display).
     var summary: String {
-        let display = display.rawValue.uppercased() + " at " + Self.hex(displayAddress)
+        let part = switch display {
+        case .ssd1306: "SSD1306"
+        case .sh1106: "SH1106"
+        case .ssd1306_128x32: "SSD1306 128x32"
+        }
+        let display = part + " at " + Self.hex(displayAddress)
         guard let sensorAddress else { return display + ", no MPU-6050" }
         return display + ", \(sensorName) at \(Self.hex(sensorAddress)) (INT " + (sensorInterruptPin.map { "on \($0.arduinoName)" } ?? "not wired") + ")"
     }

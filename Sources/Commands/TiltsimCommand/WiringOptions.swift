@@ -7,7 +7,7 @@ struct WiringOptions: ParsableArguments {
     @Option(name: .customLong("display-address"), help: ArgumentHelp("The SSD1306's I2C address: 0x3C (default) or 0x3D (SA0 high). avr only.", valueName: "addr"))
     var displayAddress: String?
 
-    @Option(name: .customLong("display"), help: ArgumentHelp("The display's controller: ssd1306 (0.96\" modules, default) or sh1106 (1.3\" modules). avr only.", valueName: "part"))
+    @Option(name: .customLong("display"), help: ArgumentHelp("The display's controller: ssd1306 (0.96\" modules, default), sh1106 (1.3\" modules) or ssd1306-128x32 (0.91\" modules). avr only.", valueName: "part"))
     var display: String?
 
     @Option(name: .customLong("sensor-address"), help: ArgumentHelp("The MPU-6050's I2C address: 0x68 (default), 0x69 (AD0 high) or none (no sensor). avr only.", valueName: "addr"))

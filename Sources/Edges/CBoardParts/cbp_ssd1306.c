@@ -35,7 +35,7 @@
 
 struct cbp_ssd1306 {
     avr_t *avr;
-    uint8_t kind;              // CBP_DISPLAY_SSD1306 or CBP_DISPLAY_SH1106
+    uint8_t kind;              // CBP_DISPLAY_*; the 128x32 module's controller is an SSD1306
     // SH1106 only: its 132-column RAM (the glass window is mirrored into s.gddram),
     // the read latch (a read returns it, then loads the byte at the cursor: hence
     // the dummy read) and read-modify-write (0xE0: reads leave the cursor; 0xEE
@@ -373,7 +373,7 @@ cbp_ssd1306 *cbp_ssd1306_create(avr_t *avr, uint8_t address) {
 }
 
 cbp_ssd1306 *cbp_ssd1306_create_kind(avr_t *avr, uint8_t address, uint8_t kind) {
-    if (kind != CBP_DISPLAY_SSD1306 && kind != CBP_DISPLAY_SH1106) return NULL;
+    if (kind != CBP_DISPLAY_SSD1306 && kind != CBP_DISPLAY_SH1106 && kind != CBP_DISPLAY_SSD1306_128X32) return NULL;
     cbp_ssd1306 *d = calloc(1, sizeof *d);
     if (!d) return NULL;
     d->avr = avr;

@@ -143,12 +143,14 @@ typedef struct {
     uint8_t vscroll_offset;      ///< rows the vertical scroll has moved
     uint32_t scroll_steps;       ///< steps since 0x2F
     uint64_t frame_cycles;       ///< one display frame, in CPU cycles
-    uint8_t kind;                ///< CBP_DISPLAY_SSD1306 or CBP_DISPLAY_SH1106 (then gddram is the glass window)
+    uint8_t kind;                ///< CBP_DISPLAY_*: on the SH1106 gddram is the glass window; 128X32: a 32-line panel
 } cbp_ssd1306_state;
 
 /// Which controller the display part models: the values of the PARTS frame's
 /// display_kind (docs/protocol.md) and the firmware's TILT_DISPLAY_*.
-enum { CBP_DISPLAY_SSD1306 = 0, CBP_DISPLAY_SH1106 = 1 };
+/// CBP_DISPLAY_SSD1306_128X32 is the SSD1306 controller on a 32-line panel:
+/// the part behaves as an SSD1306; only the glass (Swift) differs.
+enum { CBP_DISPLAY_SSD1306 = 0, CBP_DISPLAY_SH1106 = 1, CBP_DISPLAY_SSD1306_128X32 = 2 };
 /// The SH1106's RAM columns, and the first of the 128 a 1.3" module shows (SEG2..SEG129).
 enum { CBP_SH1106_COLUMNS = 132, CBP_SH1106_FIRST_SHOWN = 2 };
 
