@@ -10,11 +10,12 @@ import TiltDisplay
 /// the bus carries the current one, so the bus sets the pace, not the renderer.
 struct NativeDisplayPipe {
     /// Bus time per byte, ns: the firmware's DISPLAY_BYTE_NS at 400 kHz on a
-    /// 16 MHz board (nine SCL periods of 40 cycles, 22.5 µs, and 3 µs of the
-    /// driver's own per-byte time).
-    static let byteNanos: UInt16 = 25_500
+    /// 16 MHz board (nine SCL periods of 40 cycles, 22.5 µs, and 0.8 µs of
+    /// the driver's own per-byte time: most bytes are fed by polling).
+    static let byteNanos: UInt16 = 23_300
     /// Bus time the sensor takes at each sample, µs: INT_STATUS and the
-    /// 14-byte burst from 0x3B (about 22 bus bytes at 25.5 µs). At most half
+    /// 14-byte burst from 0x3B (about 22 bus bytes at 23-25 µs, and the loop
+    /// around them). At most half
     /// the sample period: at 1 kHz the firmware reads only the samples the
     /// line can carry (about half), so its reads take about half the bus.
     static let sensorReadMicros: UInt64 = 600
@@ -79,7 +80,7 @@ struct NativeDisplayPipe {
             if inFlight == TILT_PIPE_WAIT && busFreeAt <= now {
                 var left = TILT_PIPE_NO_DEADLINE
                 if let sample {
-                    let window = Int64(min(period / 8, 200))
+                    let window = Int64(min(period / 8, 100))
                     left = Int32(clamping: Int64(sample) - window - Int64(now) + Int64(TILT_PIPE_SAMPLE_MARGIN_US))
                 }
                 var count: UInt8 = 0
