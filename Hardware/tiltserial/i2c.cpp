@@ -142,8 +142,7 @@ bool i2c_pump(uint8_t max_bytes) {
         TWDR = next;
         TWCR = _BV(TWINT) | _BV(TWEN);
         p++;
-        left--;
-        next = *p;
+        if (--left) next = *p; /* never past the caller's data */
     }
     /* The write's last byte is out: wait for it, so the ISR's STOP (or its
      * chained write) follows at once and the caller can start the next. */
