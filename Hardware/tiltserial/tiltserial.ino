@@ -298,6 +298,7 @@ static void check_timers(void) {
         if (!display_ok && ssd1306_begin()) {
             display_ok = true;
             tilt_pipe_reset(&pipe);
+            pipe.continuous = ssd1306_horizontal;
             board.redraw = true;
         }
         if (!sensor_ok) {
@@ -312,6 +313,7 @@ void setup(void) {
     Serial.begin(SERIAL_BAUD);
     i2c_begin();
     display_ok = ssd1306_begin();
+    pipe.continuous = ssd1306_horizontal;
     start_sensor();
     last_probe_ms = millis();
     wdt_enable(WDTO_1S);

@@ -39,7 +39,10 @@ struct NativeDisplayPipe {
     private var pages = [[UInt8]](repeating: [UInt8](repeating: 0, count: Screen.width), count: 2)
     private var pageStatus = [true, true]
 
-    init() { tilt_pipe_reset(&pipe) }
+    init() {
+        tilt_pipe_reset(&pipe)
+        pipe.continuous = true  // the SSD1306's horizontal addressing, as the firmware sets it
+    }
 
     /// The board reset: nothing latched or in flight (the glass keeps its picture).
     mutating func reset(at t: UInt64) {
@@ -88,7 +91,7 @@ struct NativeDisplayPipe {
                 if step != TILT_PIPE_WAIT {
                     piece = (Int(pipe.send_page), Int(pipe.send_column), Int(count))
                     var bytes = UInt64(count) + (count > 0 ? UInt64(TILT_PIPE_DATA_OVERHEAD) : 0)
-                    if step == TILT_PIPE_COMMAND { bytes += UInt64(TILT_PIPE_COMMAND_BYTES) }
+                    if step == TILT_PIPE_COMMAND { bytes += UInt64(pipe.continuous ? TILT_PIPE_WINDOW_BYTES : TILT_PIPE_COMMAND_BYTES) }
                     inFlight = step
                     busFreeAt = now + (bytes * UInt64(Self.byteNanos) + 999) / 1000
                 }
