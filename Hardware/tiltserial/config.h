@@ -18,8 +18,13 @@
 #endif
 #define I2C_SENSOR_CLOCK_HZ (I2C_CLOCK_HZ < 400000UL ? I2C_CLOCK_HZ : 400000UL)
 /* One display byte on the bus, ns: nine SCL periods (16 + 2 TWBR cycles
- * each) and the TWI interrupt's latency, which stretches SCL (about 3 us). */
-#define DISPLAY_BYTE_NS (9UL * (16UL + 2UL * ((F_CPU / I2C_CLOCK_HZ - 16UL) / 2UL)) * 1000UL / (F_CPU / 1000000UL) + 3000UL)
+ * each) and the time SCL is stretched before the next byte: about 1 us when
+ * the loop feeds the bytes (i2c_pump, most of them), 3 us from the
+ * interrupt (while the loop renders). */
+#define DISPLAY_BYTE_NS (9UL * (16UL + 2UL * ((F_CPU / I2C_CLOCK_HZ - 16UL) / 2UL)) * 1000UL / (F_CPU / 1000000UL) + 800UL)
+/* Display bytes the loop feeds by polling per pass (i2c_pump) before it looks
+ * at the serial line and the sensor again: 0.7 ms at 400 kHz. */
+#define PUMP_BYTES 32
 /* A stuck bus (missing pull-ups, a part holding SDA) aborts a transfer after this. */
 #define I2C_TIMEOUT_US 3000UL
 /* The sensor is looked for at 0x68, then 0x69 (src/core/tilt_sensor.h); the

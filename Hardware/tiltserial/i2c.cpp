@@ -114,6 +114,50 @@ ISR(TWI_vect) {
     }
 }
 
+/* Polled sending (i2c_pump): the interrupt costs about 3 us of stretched SCL
+ * a byte (entry, saving registers, the dispatch), an eighth of a 400 kHz
+ * byte; a loop polling TWINT answers within a few cycles. Only the common
+ * case is fed here; anything else (the last byte's STOP, a chained write, a
+ * NACK) goes back to the ISR at once. TWIE is off while pumping: the TWI
+ * interrupt is a level (TWINT and TWIE), so it cannot fire behind our back,
+ * and every other interrupt (the UART's) keeps running. */
+bool i2c_pump(uint8_t max_bytes) {
+    cli();
+    bool ours = busy && !has_prefix && rx_left == 0 && tx_left != 0 && !(TWCR & _BV(TWINT));
+    if (ours) TWCR = _BV(TWEN); /* TWIE off; TWINT written 0 is left alone: the byte goes on */
+    sei();
+    if (!ours) return false;
+    const uint8_t *p = tx;
+    uint8_t left = tx_left < max_bytes ? tx_left : max_bytes;
+    uint8_t next = *p;
+    while (left) {
+        /* The next byte goes out first; the counting is done while it shifts.
+         * A byte takes about 360 cycles at 400 kHz: 65536 spins are tens of
+         * milliseconds, a stuck bus for the ISR's deadline to handle. */
+        uint16_t spins = 0;
+        while (!(TWCR & _BV(TWINT))) {
+            if (--spins == 0) goto out;
+        }
+        if (TW_STATUS != TW_MT_DATA_ACK) goto out;
+        TWDR = next;
+        TWCR = _BV(TWINT) | _BV(TWEN);
+        p++;
+        if (--left) next = *p; /* never past the caller's data */
+    }
+    /* The write's last byte is out: wait for it, so the ISR's STOP (or its
+     * chained write) follows at once and the caller can start the next. */
+    if (tx_left == (uint8_t)(p - tx)) {
+        uint16_t spins = 0;
+        while (!(TWCR & _BV(TWINT)) && --spins != 0) {
+        }
+    }
+out:
+    tx_left -= (uint8_t)(p - tx);
+    tx = p;
+    TWCR = _BV(TWEN) | _BV(TWIE); /* TWINT left alone: if it is set, the ISR takes the next step now */
+    return !busy;
+}
+
 /* A reset in the middle of a read (the watchdog, the reset button) can leave a
  * slave driving SDA low, waiting for clocks; up to nine SCL pulses let it finish
  * its byte and release the bus (I2C spec UM10204, 3.1.16 "bus clear"). */

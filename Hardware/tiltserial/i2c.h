@@ -32,6 +32,11 @@ void i2c_write_async_then(uint8_t address, uint8_t prefix, const uint8_t *data, 
 bool i2c_busy(void);
 /** True once when the last i2c_write_async has ended; `*ok`: acknowledged throughout. */
 bool i2c_async_done(bool *ok);
+/** While the loop has nothing else to do: feeds up to `max_bytes` more data
+ *  bytes of the write in flight by polling instead of by interrupt (less
+ *  stretch a byte), then hands the write back to the interrupt. True if the
+ *  write has ended (the bus is free for the next). */
+bool i2c_pump(uint8_t max_bytes);
 /** Waits for the bus; true if the last transaction was acknowledged throughout. */
 bool i2c_wait(void);
 

@@ -7,7 +7,7 @@
 #include "src/core/tilt_frames.h"
 
 /* The set-up both controllers share, then each one's own: the SSD1306's
- * charge pump, page addressing and scroll-off are not SH1106 commands (it
+ * charge pump, addressing modes and scroll-off are not SH1106 commands (it
  * would read their parameter bytes as commands), and the SH1106's DC-DC
  * converter (0xAD) is not an SSD1306 command. */
 static const uint8_t init_common[] PROGMEM = {
@@ -26,7 +26,6 @@ static const uint8_t init_common[] PROGMEM = {
 };
 static const uint8_t init_ssd1306[] PROGMEM = {
     0x8D, 0x14, /* charge pump on */
-    0x20, 0x02, /* page addressing mode */
     0x2E,       /* scrolling off */
     0xAF,       /* display on */
 };
@@ -44,15 +43,25 @@ static const uint8_t init_sh1106[] PROGMEM = {
     0xAF,       /* display on */
 };
 
+/* The SSD1306's horizontal addressing: the cursor runs along a page and on
+ * to the next, so a frame needs one window command instead of eight page
+ * commands (48 bus bytes and seven transactions less a frame). */
+static const uint8_t horizontal_commands[] PROGMEM = {
+    0x20, 0x00,       /* horizontal addressing mode */
+    0x21, 0x00, 0x7F, /* columns 0..127 */
+    0x22, 0x00, 0x07, /* pages 0..7 */
+};
+
 uint8_t ssd1306_address;
 uint8_t ssd1306_kind;
-/* Column where a page's picture starts: 2 on the SH1106, whose 128-wide
- * glass shows RAM columns 2..129 of 132. */
+bool ssd1306_horizontal;
+/* Column where a page's picture starts in page addressing: 2 on the SH1106,
+ * whose 128-wide glass shows RAM columns 2..129 of 132. */
 static uint8_t first_column;
 
-static bool send_commands_P(const uint8_t *table, uint8_t count) {
+static bool write_commands_P(const uint8_t *commands_P, uint8_t count) {
     uint8_t commands[sizeof init_common];
-    memcpy_P(commands, table, count);
+    memcpy_P(commands, commands_P, count);
     return i2c_write(ssd1306_address, 0x00, commands, count);
 }
 
@@ -84,11 +93,14 @@ static bool find_display(void) {
 static bool init_as(uint8_t kind) {
     if (kind != TILT_DISPLAY_SH1106_128X64 && kind != TILT_DISPLAY_SSD1306_128X32) kind = TILT_DISPLAY_SSD1306_128X64;
     ssd1306_kind = kind;
+    ssd1306_horizontal = false;
     first_column = kind == TILT_DISPLAY_SH1106_128X64 ? 2 : 0;
-    if (!send_commands_P(init_common, sizeof init_common)) return false;
-    if (kind == TILT_DISPLAY_SH1106_128X64) return send_commands_P(init_sh1106, sizeof init_sh1106);
-    if (kind == TILT_DISPLAY_SSD1306_128X32 && !send_commands_P(init_128x32, sizeof init_128x32)) return false;
-    return send_commands_P(init_ssd1306, sizeof init_ssd1306);
+    if (!write_commands_P(init_common, sizeof init_common)) return false;
+    if (kind == TILT_DISPLAY_SH1106_128X64) return write_commands_P(init_sh1106, sizeof init_sh1106);
+    if (kind == TILT_DISPLAY_SSD1306_128X32 && !write_commands_P(init_128x32, sizeof init_128x32)) return false;
+    if (!write_commands_P(init_ssd1306, sizeof init_ssd1306)) return false;
+    ssd1306_horizontal = write_commands_P(horizontal_commands, sizeof horizontal_commands);
+    return ssd1306_horizontal;
 }
 
 bool ssd1306_begin_as(uint8_t kind) {
@@ -100,14 +112,26 @@ bool ssd1306_begin(void) {
 }
 
 /* Sent from here while the loop goes on: kept until the next command. */
-static uint8_t page_command[3];
+static uint8_t page_command[6];
 
 void ssd1306_write_page_async(uint8_t page, const uint8_t *data, uint8_t count) {
-    page_command[0] = (uint8_t)(0xB0 | (page & 7));          /* page start address */
-    page_command[1] = (uint8_t)(first_column & 0x0F);        /* column low nibble */
-    page_command[2] = (uint8_t)(0x10 | (first_column >> 4)); /* column high nibble */
-    if (count == 0) i2c_write_async(ssd1306_address, 0x00, page_command, sizeof page_command);
-    else i2c_write_async_then(ssd1306_address, 0x00, page_command, sizeof page_command, 0x40, data, count);
+    uint8_t length;
+    if (ssd1306_horizontal) {
+        page_command[0] = 0x21; /* columns 0..127: the column cursor to 0 */
+        page_command[1] = 0x00;
+        page_command[2] = 0x7F;
+        page_command[3] = 0x22; /* pages `page`..7: the page cursor to `page` */
+        page_command[4] = (uint8_t)(page & 7);
+        page_command[5] = 0x07;
+        length = 6;
+    } else {
+        page_command[0] = (uint8_t)(0xB0 | (page & 7));          /* page start address */
+        page_command[1] = (uint8_t)(first_column & 0x0F);        /* column low nibble */
+        page_command[2] = (uint8_t)(0x10 | (first_column >> 4)); /* column high nibble */
+        length = 3;
+    }
+    if (count == 0) i2c_write_async(ssd1306_address, 0x00, page_command, length);
+    else i2c_write_async_then(ssd1306_address, 0x00, page_command, length, 0x40, data, count);
 }
 
 void ssd1306_write_data_async(const uint8_t *data, uint8_t count) {

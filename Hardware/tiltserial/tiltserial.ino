@@ -95,6 +95,7 @@ static void send_hello(void) {
 }
 
 /* ---- Sensor. */
+static void step_display_bus(void);
 static void start_sensor(void) {
     sensor_ok = mpu6050_begin(board.divider, board.accel_fs, board.gyro_fs);
     next_sample_us = micros() + tilt_rate_period_us(board.divider);
@@ -103,7 +104,7 @@ static void start_sensor(void) {
 
 /* How early the sensor is asked whether its sample is ready: early enough to
  * catch it on time, late enough to leave the bus to the display. */
-static uint32_t poll_window_us(uint32_t period) { return min(period / 8, 200UL); }
+static uint32_t poll_window_us(uint32_t period) { return min(period / 8, 100UL); }
 
 static void poll_sensor(void) {
     if (!sensor_ok) return;
@@ -151,6 +152,9 @@ static void poll_sensor(void) {
         board.redraw = true;
         return;
     }
+    /* The display's next piece goes on the bus before the SAMPLE is encoded
+     * and queued (a few hundred microseconds the bus would sit idle). */
+    step_display_bus();
     sample.seq = sample_seq++;
     sample.time_us = now & 0xFFFFFFUL;
     send(tilt_encode_sample(&sample, wire_out), false);
@@ -227,7 +231,8 @@ static void render_span(uint8_t count) {
     tilt_pipe_rendered(&pipe, count);
 }
 
-static void step_display(void) {
+/* The bus: account for the transfer that ended and start the next piece. */
+static void step_display_bus(void) {
     if (!display_ok) return;
     /* The transfer in flight ended: account for it. */
     if (in_flight != TILT_PIPE_WAIT) {
@@ -252,6 +257,11 @@ static void step_display(void) {
         in_flight = step;
         in_flight_count = count;
     }
+}
+
+static void step_display(void) {
+    step_display_bus();
+    if (!display_ok) return;
     /* Frame sync: READY shortly before the next latch, and once on falling idle. */
     if (board.sync) {
         uint32_t until_latch_us;
@@ -274,6 +284,9 @@ static void step_display(void) {
     }
     uint8_t span = tilt_pipe_render_span(&pipe);
     if (span) render_span(span);
+    /* Nothing to render: the loop's time is the bus's. Bounded, so the loop
+     * still reads the host's frames and the sensor on time. */
+    else if (in_flight != TILT_PIPE_WAIT && i2c_pump(PUMP_BYTES)) step_display_bus();
 }
 
 /* ---- The display: detected (SSD1306 or SH1106), or the kind the build
@@ -295,6 +308,7 @@ static void check_timers(void) {
         if (!display_ok && begin_display()) {
             display_ok = true;
             tilt_pipe_reset(&pipe);
+            pipe.continuous = ssd1306_horizontal;
             board.redraw = true;
         }
         if (!sensor_ok) {
@@ -309,6 +323,7 @@ void setup(void) {
     Serial.begin(SERIAL_BAUD);
     i2c_begin();
     display_ok = begin_display();
+    pipe.continuous = ssd1306_horizontal;
     start_sensor();
     last_probe_ms = millis();
     wdt_enable(WDTO_1S);

@@ -34,8 +34,24 @@ import Testing
         let s = MotionToPhotonSummary(latencies: [61_000, 75_540, 80_249], spanMicros: 100_000)
         let bus = GlassBusLimit(cpuHz: 16_000_000, twbr: 12)
         #expect(s.line(bus: bus, bytesPerFrame: 1026, transactionsPerFrame: 1)
-            == "glass 20.0 frames/s, bus limit 43.3 (1026 B/frame in 1 transactions), motion to photon p50 75.5 ms, p95 80.2 ms, max 80.2 ms")
+            == "glass 20.0 frames/s (0.0 while moving), bus limit 43.3 (1026 B/frame in 1 transactions), motion to photon p50 75.5 ms, p95 80.2 ms, max 80.2 ms")
         #expect(MotionToPhotonSummary(latencies: [], spanMicros: 0).line(bus: bus, bytesPerFrame: 1026, transactionsPerFrame: 1)
-            == "glass 0.0 frames/s, bus limit 43.3 (1026 B/frame in 1 transactions), no frame reached the glass")
+            == "glass 0.0 frames/s (0.0 while moving), bus limit 43.3 (1026 B/frame in 1 transactions), no frame reached the glass")
+    }
+
+    /// Frames at 0, 30 and 60 ms, a still second, then 1060 and 1085 ms: three
+    /// intervals under 100 ms (30 + 30 + 25 = 85 ms); the 1000 ms one is still.
+    @Test func movingFramesPerSecondLeavesStillStretchesOut() {
+        let frame = { (photon: UInt64) in
+            GlassFrame(viewportX: 0, viewportY: 0, ribbonX: 0, ribbonBottom: 0, offsetsStartMicros: 0, offsetsEndMicros: 0,
+                       sampleMicros: 0, sampleSequence: 0, photonMicros: photon, displayBytes: 0, displayTransactions: 0)
+        }
+        let stats = GlassStats(frames: [0, 30_000, 60_000, 1_060_000, 1_085_000].map(frame), bus: nil)
+        let s = stats.summary
+        #expect(s.movingIntervals == 3 && s.movingSpanMicros == 85_000)
+        #expect(abs(s.movingFramesPerSecond - 3 / 0.085) < 1e-9)
+        // The whole run: 4 intervals over 1.085 s.
+        #expect(abs(s.framesPerSecond - 4 / 1.085) < 1e-9)
+        #expect(stats.json.contains("\"movingFramesPerSecond\":35.3,"))
     }
 }

@@ -7,13 +7,13 @@ import WireProtocol
 
 /// The native board's display pipeline (the firmware's tilt_pipe over a
 /// modelled 400 kHz bus) driven in board time, with no thread and no pty.
-/// The bounds come from the bus by hand: a page is a 6-byte command, a
-/// 3-byte data header and 128 data bytes, so a frame is 8 × 137 = 1096 bus
-/// bytes, 27.9 ms at 25.5 µs a byte (22.5 µs of SCL at 400 kHz and the
-/// driver's 3 µs): at most 35.8 frames a second, before the sensor takes its
-/// share of the bus.
+/// The bounds come from the bus by hand: a frame is a 9-byte window command
+/// (the SSD1306's horizontal addressing), then 8 pages of a 3-byte data
+/// header and 128 data bytes, 1057 bus bytes, 24.6 ms at 23.3 µs a byte
+/// (22.5 µs of SCL at 400 kHz and the driver's 0.8 µs): at most 40.6 frames
+/// a second, before the sensor takes its share of the bus.
 @Suite struct NativeDisplayPipeTests {
-    static let frameMicros: UInt64 = 1096 * 25_500 / 1000
+    static let frameMicros: UInt64 = 1057 * 23_300 / 1000
     static let renderer = try! TiltAssets.load().renderer
 
     /// A powered-on firmware at `rateHz` and its pipe, the status screen drawn (100 ms in).
@@ -67,9 +67,9 @@ import WireProtocol
         #expect(rig.pipe.framesShown == 1, "a whole frame in less than its bytes' bus time")
         #expect(rig.pipe.glass != Self.rendered(x: 40, y: 20))
         // At most four samples fall in the frame (one every 10 ms); each takes
-        // the bus for its poll window (200 µs) and read (600 µs), and may leave
+        // the bus for its poll window (100 µs) and read (600 µs), and may leave
         // unused the gap before it that a shortest piece (8 bytes + 3) cannot fill.
-        let perSample: UInt64 = 200 + 600 + 11 * 25_500 / 1000
+        let perSample: UInt64 = 100 + 600 + 11 * 23_300 / 1000
         rig.run(until: t0 + Self.frameMicros + 4 * perSample)
         #expect(rig.pipe.framesShown == 2)
         #expect(rig.pipe.glass == Self.rendered(x: 40, y: 20))
@@ -88,7 +88,7 @@ import WireProtocol
             rig.run(until: t + 999)
         }
         let frames = rig.pipe.framesShown - before
-        let limit = 1_000_000 / Self.frameMicros  // 35
+        let limit = 1_000_000 / Self.frameMicros  // 40
         #expect(frames <= limit && frames >= limit * 8 / 10, "\(frames) frames in a second, bus limit \(limit)")
         rig.run(until: start + 1_100_000)
         #expect(rig.pipe.glass == Self.rendered(x: 999 % 384, y: 999 % 192))

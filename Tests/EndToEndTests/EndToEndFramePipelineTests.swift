@@ -21,37 +21,54 @@ import WireProtocol
     /// 0.5 ms of board time for one simulated second. Returns how many of the
     /// views sent appeared whole on the glass (each of their 8 pages seen,
     /// counting only views whose every page is unlike the same page of every
-    /// other view sent), and the number of samples lost meanwhile.
+    /// other view sent), and the number of samples lost meanwhile. The machine
+    /// is stepped in simulated time by this thread (no pty, no wall clock), so
+    /// a loaded machine changes nothing.
     static func distinctFramesPerSecond(sampleRateHz: UInt16, everyMicros interval: UInt64? = nil) throws -> (frames: Int, sequenceIssues: [String]) {
-        // A quarter of real time: the ~3 KB kept queued last the feeding thread
-        // about a second of wall time, so a loaded machine does not starve the line.
-        let (board, client) = try Firmware.streaming(at: sampleRateHz, pace: .speed(0.25))
-        defer { board.stop() }
-        let start = board.currentStatus.simulatedMicros + 300_000
+        let machine = try AVRMachine(.init(firmwarePath: try Firmware.path()))
+        var decoder = FrameDecoder()
+        var frames: [DecodedFrame] = []
+        func run(until micros: UInt64) {
+            while machine.simulatedMicros < micros {
+                machine.runBatch()
+                decoder.feed(machine.takeSerialOutput()) { frames.append($0) }
+            }
+        }
+        run(until: 100_000)
+        if sampleRateHz != 100 {
+            let configure = ConfigureFrame(sampleRateHz: sampleRateHz, accelFullScaleSelect: 0, gyroFullScaleSelect: 0).encoded()
+            #expect(machine.sendSerial(configure) == configure.count)
+        }
+        let start = machine.simulatedMicros + 300_000
         let captureTimes = stride(from: start, to: start + 1_000_000, by: 500).map { UInt64($0) }
-        for t in captureTimes { #expect(board.captureDisplay(atBoardMicros: t)) }
+        for t in captureTimes { #expect(machine.captureDisplay(atMicros: t)) }
         var sent = 0
-        var fed = board.currentStatus.bytesToAVR
-        let queued: UInt64 = 3_000
         var nextSend = start - 100_000
         var busStart: UInt64?
-        while board.currentStatus.simulatedMicros < start + 1_000_000 {
-            if busStart == nil, board.currentStatus.simulatedMicros >= start { busStart = board.currentStatus.busCycles }
-            while interval == nil ? fed < board.currentStatus.bytesToAVR + queued : board.currentStatus.simulatedMicros >= nextSend {
-                nextSend += interval ?? 0
+        var captures: [UInt64: AVRDisplayFrame] = [:]
+        while machine.simulatedMicros < start + 1_000_000 {
+            if busStart == nil, machine.simulatedMicros >= start { busStart = machine.busCycles }
+            while true {
                 let (x, y, rx, rb) = view(sent)
                 let wire = OffsetsFrame(sequence: UInt8(truncatingIfNeeded: sent), viewportX: x, viewportY: y,
                                         ribbonX: rx, ribbonBottom: rb, flags: []).encoded()
-                try client.send(wire)
-                fed += UInt64(wire.count)
+                if let interval {
+                    guard machine.simulatedMicros >= nextSend else { break }
+                    nextSend += interval
+                } else {
+                    guard machine.simulatedMicros >= nextSend, machine.serialInputRoom >= wire.count else { break }
+                }
+                #expect(machine.sendSerial(wire) == wire.count)
                 sent += 1
             }
-            _ = try client.read(seconds: interval == nil ? 0.02 : 0.001) { _ in false }
+            machine.runBatch()
+            decoder.feed(machine.takeSerialOutput()) { frames.append($0) }
+            captures.merge(machine.takeDisplayCaptures()) { a, _ in a }
         }
-        let busy = Double(board.currentStatus.busCycles - (busStart ?? 0)) / 16e6
+        #expect(machine.haltReason == nil)
+        let busy = Double(machine.busCycles - (busStart ?? 0)) / 16e6
         print("\(sampleRateHz) Hz: the bus busy \(Int((busy * 100).rounded())) % of the second")
-        let last = try #require(captureTimes.last)
-        let captures = try #require(board.waitFor(timeout: .seconds(60)) { $0.displayCaptures[last] != nil }).displayCaptures
+        #expect(captures.count == captureTimes.count)
         let distinct = min(sent, 1024)  // views repeat after 1024
         let pages = (0..<distinct).map { k in rendered(view(k)).bytes }
         func page(_ bytes: [UInt8], _ p: Int) -> ArraySlice<UInt8> { bytes[(p * 128)..<((p + 1) * 128)] }
@@ -67,7 +84,7 @@ import WireProtocol
             seen = p == 0 ? seenOnPage : seen.intersection(seenOnPage)
         }
         print("\(sampleRateHz) Hz: \(seen.count) distinct whole frames in one simulated second (\(sent) views sent)")
-        return (seen.count, EndToEndFirmwareTests.sequenceIssues(client.frames))
+        return (seen.count, EndToEndFirmwareTests.sequenceIssues(frames))
     }
 
     /// The old firmware (Wire, 31-byte chunks) showed 13-15 here; issue 19's

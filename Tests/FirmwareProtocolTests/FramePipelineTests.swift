@@ -14,9 +14,11 @@ import Testing
     /// takes one: the bus is the bottleneck, as on the board). Returns the
     /// transfers (page, step, count), and for each latch how many transfers
     /// had started and which page was on the bus then.
-    static func run(views: Int) -> (transfers: [(page: UInt8, step: tilt_pipe_step, count: UInt8)], latches: [(started: Int, onBus: UInt8?)]) {
+    static func run(views: Int, continuous: Bool = false) -> (transfers: [(page: UInt8, step: tilt_pipe_step, count: UInt8)], latches: [(started: Int, onBus: UInt8?)]) {
         var pipe = tilt_pipe()
+        pipe.continuous = continuous
         tilt_pipe_reset(&pipe)
+        #expect(pipe.continuous == continuous, "reset keeps the caller's mode")
         var transfers: [(page: UInt8, step: tilt_pipe_step, count: UInt8)] = []
         var latches: [(started: Int, onBus: UInt8?)] = []
         var inFlight: (step: tilt_pipe_step, count: UInt8, passes: Int)?
@@ -56,6 +58,31 @@ import Testing
         #expect(run.transfers.map(\.page) == Array(0..<8))
         #expect(run.transfers.allSatisfy { $0.step == TILT_PIPE_COMMAND && $0.count == 128 })
         #expect(run.latches.map(\.started) == [0])
+    }
+
+    /// The SSD1306's horizontal addressing: the cursor runs on from page to
+    /// page, so a frame opens with one (window) command and its other pages
+    /// are data alone; every frame opens with its own.
+    @Test func continuousModeSendsOneCommandAFrame() {
+        let run = Self.run(views: 2, continuous: true)
+        #expect(run.transfers.map(\.page) == (0..<2).flatMap { _ in Array(0..<8) })
+        #expect(run.transfers.map(\.step) == (0..<2).flatMap { _ in [TILT_PIPE_COMMAND] + Array(repeating: TILT_PIPE_DATA, count: 7) })
+        #expect(run.transfers.allSatisfy { $0.count == 128 })
+        #expect(run.latches.map(\.onBus) == [nil, 7])
+        // The window command's 9 bus bytes (SLA, control, 0x21 0 127 0x22 page 7, START/STOP) come off the first piece.
+        var pipe = tilt_pipe()
+        pipe.continuous = true
+        tilt_pipe_reset(&pipe)
+        tilt_pipe_latched(&pipe)
+        for _ in 0..<16 { tilt_pipe_rendered(&pipe, 16) }  // pages 0 and 1
+        var count: UInt8 = 0
+        #expect(tilt_pipe_next(&pipe, 1_000, Self.byteNanos, &count) == TILT_PIPE_COMMAND && count == 35 - 9 - 3)
+        // READY counts no page command for pages 1..6: 7 pages of 131 bytes from the frame's start.
+        #expect(tilt_pipe_bytes_to_latch(&pipe) == 9 + 7 * 131)
+        tilt_pipe_sent(&pipe, TILT_PIPE_COMMAND, 128 - 5)
+        tilt_pipe_sent(&pipe, TILT_PIPE_DATA, 5)
+        #expect(pipe.send_page == 1 && pipe.page_open)
+        #expect(tilt_pipe_bytes_to_latch(&pipe) == 6 * 131)
     }
 
     @Test func theNextViewIsLatchedWhenTheLastPageStartsGoingOut() {

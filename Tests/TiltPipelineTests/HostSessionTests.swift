@@ -14,9 +14,10 @@ import WireProtocol
         let expected = Fixture.expectedOffsets(stream.samples)
         #expect(expected.count == 99)  // 3 s of 30 ms ticks after the first sample at t0
         #expect(out.offsets == expected)
-        // Smooth mode (the default) asks the board for READY after its HELLO;
-        // a board that sends none (this one) gets the ticks' OFFSETS alone.
-        #expect(out.others == [.formatDetected(.binaryProtocol), .hello(Fixture.hello()), .frameSync])
+        // Smooth mode (the default) asks the board for READY after its HELLO,
+        // and every HELLO's board is asked for its parts (DESCRIBE); a board
+        // that answers neither (this one) gets the ticks' OFFSETS alone.
+        #expect(out.others == [.formatDetected(.binaryProtocol), .hello(Fixture.hello()), .frameSync, .describeParts])
         #expect(Set(out.offsets.map(\.viewportX)).count > 10, "the motion moves the view")
         // The wire bytes are each frame's own encoding, decodable by the board.
         #expect(out.wire == expected.flatMap { $0.encoded() })

@@ -39,6 +39,11 @@ void tilt_pipe_rendered(tilt_pipe *pipe, uint8_t count) {
     }
 }
 
+/* Bus bytes of the command that opens send_page. */
+static uint8_t command_bytes(const tilt_pipe *pipe) {
+    return pipe->continuous ? TILT_PIPE_WINDOW_BYTES : TILT_PIPE_COMMAND_BYTES;
+}
+
 uint16_t tilt_pipe_bytes_fitting(int32_t left_us, uint16_t byte_ns) {
     if (left_us == TILT_PIPE_NO_DEADLINE) return 0xFFFFu;
     int32_t usable = left_us - TILT_PIPE_SAMPLE_MARGIN_US;
@@ -54,8 +59,8 @@ tilt_pipe_step tilt_pipe_next(const tilt_pipe *pipe, int32_t left_us, uint16_t b
     tilt_pipe_step step = TILT_PIPE_DATA;
     if (!pipe->page_open) {
         /* The page command, and as much of the page's data as fits after it. */
-        if (fits < TILT_PIPE_COMMAND_BYTES) return TILT_PIPE_WAIT;
-        fits = (uint16_t)(fits - TILT_PIPE_COMMAND_BYTES);
+        if (fits < command_bytes(pipe)) return TILT_PIPE_WAIT;
+        fits = (uint16_t)(fits - command_bytes(pipe));
         step = TILT_PIPE_COMMAND;
     }
     if (fits <= TILT_PIPE_DATA_OVERHEAD) return step == TILT_PIPE_COMMAND ? step : TILT_PIPE_WAIT;
@@ -76,9 +81,12 @@ void tilt_pipe_sent(tilt_pipe *pipe, tilt_pipe_step step, uint8_t count) {
     pipe->send_column = (uint8_t)(pipe->send_column + count);
     if (pipe->send_column < TILT_PIPE_COLUMNS) return;
     pipe->send_column = 0;
-    pipe->page_open = false;
     pipe->pending--;
     pipe->send_page = (uint8_t)((pipe->send_page + 1u) % TILT_PIPE_PAGES);
+    /* In continuous mode the cursor is already at the next page; a new frame
+     * still opens with the window command (it also puts right a cursor a
+     * failed transfer left astray). */
+    pipe->page_open = pipe->continuous && pipe->send_page != 0;
     if (pipe->send_page == 0) pipe->ready_sent = false; /* a frame ended: the next one's READY is to come */
 }
 
@@ -89,9 +97,9 @@ uint16_t tilt_pipe_bytes_to_latch(const tilt_pipe *pipe) {
     /* The frame on the bus: pages send_page .. 6 must go before page 7 starts. */
     uint8_t last = TILT_PIPE_PAGES - 1u;
     if (pipe->send_page >= last) return 0;
-    uint16_t per_page = TILT_PIPE_COMMAND_BYTES + TILT_PIPE_DATA_OVERHEAD + TILT_PIPE_COLUMNS;
+    uint16_t per_page = (pipe->continuous ? 0u : TILT_PIPE_COMMAND_BYTES) + TILT_PIPE_DATA_OVERHEAD + TILT_PIPE_COLUMNS;
     uint16_t this_page = (uint16_t)(TILT_PIPE_COLUMNS - pipe->send_column + TILT_PIPE_DATA_OVERHEAD
-                                    + (pipe->page_open ? 0u : TILT_PIPE_COMMAND_BYTES));
+                                    + (pipe->page_open ? 0u : command_bytes(pipe)));
     return (uint16_t)(this_page + per_page * (uint16_t)(last - 1u - pipe->send_page));
 }
 

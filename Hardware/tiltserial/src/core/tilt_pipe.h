@@ -24,6 +24,9 @@ extern "C" {
 /** Bus bytes of a page command transaction: SLA+W, control 0x00, B0|page,
  *  column low, column high, plus START and STOP (about one byte together). */
 #define TILT_PIPE_COMMAND_BYTES 6u
+/** Bus bytes of a frame's window command in continuous mode: SLA+W, control
+ *  0x00, 0x21 0 127 (columns), 0x22 page 7 (pages), plus START and STOP. */
+#define TILT_PIPE_WINDOW_BYTES 9u
 /** Bus bytes a data transaction costs besides its data: SLA+W, control 0x40,
  *  START and STOP. */
 #define TILT_PIPE_DATA_OVERHEAD 3u
@@ -51,16 +54,21 @@ typedef struct {
     /* Sending. */
     uint8_t send_page, send_column;
     bool page_open;         /* the page command went out for send_page */
+    /* Set by the caller, kept by tilt_pipe_reset: the display's cursor runs on
+     * from a page's last column to the next page's first (the SSD1306's
+     * horizontal addressing), so only a frame's first page needs a command
+     * (the window one); else every page gets its page command (SH1106). */
+    bool continuous;
     bool ready_sent;        /* READY sent for the coming latch */
 } tilt_pipe;
 
 typedef enum {
     TILT_PIPE_WAIT = 0,     /* nothing to send now */
-    TILT_PIPE_COMMAND,      /* send the page command for `send_page`, then `count` (maybe 0) data bytes */
+    TILT_PIPE_COMMAND,      /* send the page (or window) command for `send_page`, then `count` (maybe 0) data bytes */
     TILT_PIPE_DATA,         /* send `count` data bytes of buffer send_page & 1 from send_column */
 } tilt_pipe_step;
 
-/** Idle: nothing latched, nothing to send. */
+/** Idle: nothing latched, nothing to send (`continuous` is kept). */
 void tilt_pipe_reset(tilt_pipe *pipe);
 
 /** True when the caller should latch a new view now (the view changed and

@@ -45,12 +45,24 @@ public struct GlassStats: Sendable {
     /// the first of them to the last of them is the span frames/s counts over.
     public var measured: [GlassFrame] { frames.filter { $0.sampleMicros != nil } }
 
+    /// Two glass frames further apart than this had a still view between
+    /// them (a glass drawing fewer than 10 frames/s while moving would count
+    /// as still: none of ours does).
+    public static let stillGapMicros: UInt64 = 100_000
+
     /// Latency distribution and frames/s over the measured frames: intervals
-    /// between glass frames over the first to the last one's photon time.
+    /// between glass frames over the first to the last one's photon time, and
+    /// the intervals under `stillGapMicros` over their sum (while moving).
     public var summary: MotionToPhotonSummary {
         let m = measured
         let span = m.count >= 2 ? m[m.count - 1].photonMicros - m[0].photonMicros : 0
-        return MotionToPhotonSummary(latencies: m.compactMap(\.latencyMicros), spanMicros: span)
+        var moving = 0, movingSpan: UInt64 = 0
+        for (a, b) in zip(m, m.dropFirst()) where b.photonMicros - a.photonMicros < Self.stillGapMicros {
+            moving += 1
+            movingSpan += b.photonMicros - a.photonMicros
+        }
+        return MotionToPhotonSummary(latencies: m.compactMap(\.latencyMicros), spanMicros: span,
+                                     movingIntervals: moving, movingSpanMicros: movingSpan)
     }
 
     /// Mean SSD1306 bytes (address and control bytes included) per frame
@@ -69,7 +81,7 @@ public struct GlassStats: Sendable {
         bus?.framesPerSecond(bytes: bytesPerFrame, transactions: transactionsPerFrame) ?? 0
     }
 
-    /// The one line, e.g. "glass 17.2 frames/s, bus limit 40.6 (1092 B/frame
+    /// The one line, e.g. "glass 17.2 frames/s (30.1 while moving), bus limit 40.6 (1092 B/frame
     /// in 33 transactions), motion to photon p50 61.0 ms, p95 75.5 ms, max 80.2 ms".
     public var line: String {
         summary.line(bus: bus ?? GlassBusLimit(cpuHz: 16_000_000, twbr: 0), bytesPerFrame: bytesPerFrame,
@@ -88,6 +100,7 @@ public struct GlassStats: Sendable {
             return "\(scaled / 10).\(scaled % 10)"
         }
         return "{\"frames\":\(s.frames),\"framesPerSecond\":\(tenths(s.framesPerSecond)),"
+            + "\"movingFramesPerSecond\":\(tenths(s.movingFramesPerSecond)),"
             + "\"p50Ms\":\(ms(s.p50Micros)),\"p95Ms\":\(ms(s.p95Micros)),\"maxMs\":\(ms(s.maxMicros)),"
             + "\"busLimitFramesPerSecond\":\(tenths(busLimitFramesPerSecond)),\"bytesPerFrame\":\(bytesPerFrame),"
             + "\"transactionsPerFrame\":\(transactionsPerFrame),\"twbr\":\(bus.map { "\($0.twbr)" } ?? "null")}"

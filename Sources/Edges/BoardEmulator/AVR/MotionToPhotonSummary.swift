@@ -15,11 +15,20 @@ public struct MotionToPhotonSummary: Sendable, Hashable {
     /// The longest, µs; nil without frames.
     public var maxMicros: UInt64?
 
-    /// Summarises `latencies` (µs, any order) of frames shown over `spanMicros` of board time.
-    public init(latencies: [UInt64], spanMicros: UInt64) {
+    /// The intervals between consecutive frames that were short enough to
+    /// call the view moving (`GlassStats.stillGapMicros`), and their sum, µs.
+    public var movingIntervals: Int
+    /// The board µs those intervals add up to.
+    public var movingSpanMicros: UInt64
+
+    /// Summarises `latencies` (µs, any order) of frames shown over `spanMicros`
+    /// of board time, `movingIntervals` of them over `movingSpanMicros` while the view moved.
+    public init(latencies: [UInt64], spanMicros: UInt64, movingIntervals: Int = 0, movingSpanMicros: UInt64 = 0) {
         let sorted = latencies.sorted()
         frames = sorted.count
         self.spanMicros = spanMicros
+        self.movingIntervals = movingIntervals
+        self.movingSpanMicros = movingSpanMicros
         p50Micros = Self.nearestRank(50, of: sorted)
         p95Micros = Self.nearestRank(95, of: sorted)
         maxMicros = sorted.last
@@ -32,12 +41,21 @@ public struct MotionToPhotonSummary: Sendable, Hashable {
         return Double(frames - 1) * 1_000_000 / Double(spanMicros)
     }
 
+    /// Glass frames per second while the view kept changing: the short
+    /// intervals over their sum (a still stretch of the run does not count,
+    /// so a whole tour compares with a bus limit); 0 without any.
+    public var movingFramesPerSecond: Double {
+        guard movingIntervals > 0, movingSpanMicros > 0 else { return 0 }
+        return Double(movingIntervals) * 1_000_000 / Double(movingSpanMicros)
+    }
+
     /// The one-line summary `tiltsim --stats` is meant to print, e.g.
-    /// "glass 17.2 frames/s, bus limit 40.6 (1092 B/frame in 33 transactions),
+    /// "glass 17.2 frames/s (30.1 while moving), bus limit 40.6 (1092 B/frame in 33 transactions),
     /// motion to photon p50 61.0 ms, p95 75.5 ms, max 80.2 ms".
     public func line(bus: GlassBusLimit, bytesPerFrame: Int, transactionsPerFrame: Int) -> String {
         let limit = bus.framesPerSecond(bytes: bytesPerFrame, transactions: transactionsPerFrame)
-        var text = "glass \(Self.tenths(framesPerSecond)) frames/s, bus limit \(Self.tenths(limit))"
+        var text = "glass \(Self.tenths(framesPerSecond)) frames/s (\(Self.tenths(movingFramesPerSecond)) while moving)"
+            + ", bus limit \(Self.tenths(limit))"
             + " (\(bytesPerFrame) B/frame in \(transactionsPerFrame) transactions)"
         if let p50Micros, let p95Micros, let maxMicros {
             text += ", motion to photon p50 \(Self.tenths(Double(p50Micros) / 1000)) ms"

@@ -10,11 +10,12 @@ import TiltDisplay
 /// the bus carries the current one, so the bus sets the pace, not the renderer.
 struct NativeDisplayPipe {
     /// Bus time per byte, ns: the firmware's DISPLAY_BYTE_NS at 400 kHz on a
-    /// 16 MHz board (nine SCL periods of 40 cycles, 22.5 µs, and 3 µs of the
-    /// driver's own per-byte time).
-    static let byteNanos: UInt16 = 25_500
+    /// 16 MHz board (nine SCL periods of 40 cycles, 22.5 µs, and 0.8 µs of
+    /// the driver's own per-byte time: most bytes are fed by polling).
+    static let byteNanos: UInt16 = 23_300
     /// Bus time the sensor takes at each sample, µs: INT_STATUS and the
-    /// 14-byte burst from 0x3B (about 22 bus bytes at 25.5 µs). At most half
+    /// 14-byte burst from 0x3B (about 22 bus bytes at 23-25 µs, and the loop
+    /// around them). At most half
     /// the sample period: at 1 kHz the firmware reads only the samples the
     /// line can carry (about half), so its reads take about half the bus.
     static let sensorReadMicros: UInt64 = 600
@@ -38,7 +39,10 @@ struct NativeDisplayPipe {
     private var pages = [[UInt8]](repeating: [UInt8](repeating: 0, count: Screen.width), count: 2)
     private var pageStatus = [true, true]
 
-    init() { tilt_pipe_reset(&pipe) }
+    init() {
+        tilt_pipe_reset(&pipe)
+        pipe.continuous = true  // the SSD1306's horizontal addressing, as the firmware sets it
+    }
 
     /// The board reset: nothing latched or in flight (the glass keeps its picture).
     mutating func reset(at t: UInt64) {
@@ -79,7 +83,7 @@ struct NativeDisplayPipe {
             if inFlight == TILT_PIPE_WAIT && busFreeAt <= now {
                 var left = TILT_PIPE_NO_DEADLINE
                 if let sample {
-                    let window = Int64(min(period / 8, 200))
+                    let window = Int64(min(period / 8, 100))
                     left = Int32(clamping: Int64(sample) - window - Int64(now) + Int64(TILT_PIPE_SAMPLE_MARGIN_US))
                 }
                 var count: UInt8 = 0
@@ -87,7 +91,7 @@ struct NativeDisplayPipe {
                 if step != TILT_PIPE_WAIT {
                     piece = (Int(pipe.send_page), Int(pipe.send_column), Int(count))
                     var bytes = UInt64(count) + (count > 0 ? UInt64(TILT_PIPE_DATA_OVERHEAD) : 0)
-                    if step == TILT_PIPE_COMMAND { bytes += UInt64(TILT_PIPE_COMMAND_BYTES) }
+                    if step == TILT_PIPE_COMMAND { bytes += UInt64(pipe.continuous ? TILT_PIPE_WINDOW_BYTES : TILT_PIPE_COMMAND_BYTES) }
                     inFlight = step
                     busFreeAt = now + (bytes * UInt64(Self.byteNanos) + 999) / 1000
                 }
