@@ -79,7 +79,9 @@ static bool is_sh1106(void) {
     if (!i2c_write(ssd1306_address, 0x40, &probe, 1)) return false;
     if (!i2c_write(ssd1306_address, 0x00, &end, 1)) return false;
     if (!i2c_read_registers(ssd1306_address, 0x40, back, sizeof back)) return false;
-    return back[1] == probe;
+    /* back[1] per the datasheet (one dummy read after setting the column);
+     * back[0] too, for a part that answers without it. */
+    return back[1] == probe || back[0] == probe;
 }
 
 static bool find_display(void) {
