@@ -44,6 +44,7 @@ build: deps
 firmware: deps
 	$(call step,MAKE,Hardware)
 	$(Q)$(MAKE) -C Hardware
+	$(Q)$(MAKE) -C Hardware DISPLAY_KIND=2
 
 firmware-test: deps
 	$(call step,MAKE,Hardware check)

@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(name: "FirmwareProtocolTests", dependencies: ["FirmwareCore", "WireProtocol", "TiltDisplay", "TiltAssets", "TiltCore"]),
         .testTarget(name: "BoardEmulatorTests", dependencies: [
             "BoardEmulator", "TiltMotion", "TiltPipeline", "TiltDisplay", "TiltAssets", "SerialIO", "TiltCore", "WireProtocol", "TiltPhysics",
-            "FirmwareCore",
+            "FirmwareCore", "CBoardParts",
         ], exclude: ["Fixtures"]),
         .testTarget(name: "TiltserialTests", dependencies: [
             "TiltserialCommand", "TiltserialSettings", "BoardEmulator", "SerialIO",

@@ -176,7 +176,7 @@ static void handle_payload(const uint8_t *payload, uint8_t length) {
         break;
     case TILT_BOARD_SEND_PARTS: {
         const tilt_parts parts = {sensor_ok ? mpu6050_found.address : (uint8_t)0, mpu6050_found.who_am_i,
-                                  display_ok ? ssd1306_address : (uint8_t)0, TILT_DISPLAY_SSD1306_128X64, 0};
+                                  display_ok ? ssd1306_address : (uint8_t)0, ssd1306_kind, 0};
         send(tilt_encode_parts(&parts, wire_out), true);
         break;
     }
@@ -225,7 +225,7 @@ static void render_span(uint8_t count) {
         tilt_render_scene_span(&art, &latched.view, &scene, page, column, count, out);
     } else {
         const tilt_status_info info = {FIRMWARE_MAJOR, FIRMWARE_MINOR, FIRMWARE_PATCH, latched.sensor,
-                                       mpu6050_found.who_am_i, mpu6050_found.address};
+                                       mpu6050_found.who_am_i, mpu6050_found.address, ssd1306_kind};
         tilt_status_span(&info, page, column, count, out);
     }
     tilt_pipe_rendered(&pipe, count);
@@ -289,13 +289,23 @@ static void step_display(void) {
     else if (in_flight != TILT_PIPE_WAIT && i2c_pump(PUMP_BYTES)) step_display_bus();
 }
 
+/* ---- The display: detected (SSD1306 or SH1106), or the kind the build
+ * names (`make DISPLAY_KIND=2` for a 128x32 module, which cannot be detected). */
+static bool begin_display(void) {
+#ifdef DISPLAY_KIND
+    return ssd1306_begin_as(DISPLAY_KIND);
+#else
+    return ssd1306_begin();
+#endif
+}
+
 /* ---- Host timeout and re-probing parts that did not answer. */
 static void check_timers(void) {
     uint32_t now = millis();
     tilt_board_host_timed_out(&board, now);
     if ((!sensor_ok || !display_ok) && now - last_probe_ms > PROBE_INTERVAL_MS) {
         last_probe_ms = now;
-        if (!display_ok && ssd1306_begin()) {
+        if (!display_ok && begin_display()) {
             display_ok = true;
             tilt_pipe_reset(&pipe);
             pipe.continuous = ssd1306_horizontal;
@@ -312,7 +322,7 @@ void setup(void) {
     tilt_board_init(&board, DEFAULT_SAMPLE_RATE_HZ, DEFAULT_ACCEL_FS, DEFAULT_GYRO_FS);
     Serial.begin(SERIAL_BAUD);
     i2c_begin();
-    display_ok = ssd1306_begin();
+    display_ok = begin_display();
     pipe.continuous = ssd1306_horizontal;
     start_sensor();
     last_probe_ms = millis();

@@ -31,6 +31,25 @@ struct SSD1306GlassTests {
         expectGlass(usual, "upright") { ramPixel($0, $1) }
     }
 
+    /// A 128 × 32 module: 32 lines on COM0…COM31. Its own set-up (32 rows,
+    /// sequential COM pins) shows GDDRAM rows 0…31 upright; the 128 × 64
+    /// set-up shows every other row (the odd ones with 0xC8), squeezed 2:1;
+    /// below its 32 lines there is no glass, even with 0xA5.
+    @Test func a128x32PanelShowsThirtyTwoRows() {
+        var r = usual
+        r.panelRows = 32
+        r.multiplex = 31
+        r.comPins = 0x02
+        expectGlass(r, "0xA8 0x1F, 0xDA 0x02: rows 0…31 upright") { x, y in y < 32 && ramPixel(x, y) }
+        r.comReversed = false
+        expectGlass(r, "0xC0 flips the 32 rows") { x, y in y < 32 && ramPixel(x, 31 - y) }
+        var squeezed = usual
+        squeezed.panelRows = 32
+        expectGlass(squeezed, "the 128 × 64 set-up: every other row") { x, y in y < 32 && ramPixel(x, 2 * y + 1) }
+        squeezed.entireOn = true
+        expectGlass(squeezed, "0xA5 lights the 32 lines only") { _, y in y < 32 }
+    }
+
     @Test func remapsMirrorAndFlip() {
         var r = usual
         r.segmentRemap = false

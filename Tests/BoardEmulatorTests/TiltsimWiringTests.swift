@@ -71,6 +71,14 @@ import Glibc
         #expect(try screen(bar.elf, ["--display-address", "3d"]).allSatisfy { $0 == 0 })
     }
 
+    /// `--display` names the module; the run's first line says which.
+    @Test(arguments: [("sh1106", "SH1106"), ("SSD1306-128x32", "SSD1306 128x32")])
+    func theDisplayIsTheModuleNamed(option: String, name: String) throws {
+        let sketch = try SketchFixtures.intPin.get()
+        let run = try tiltsim.run(["run", sketch.elf, "--quiet", "--display", option, "--timeout", "0.1"])
+        #expect(run.err.contains("wired: \(name) at 0x3C, MPU-6050 at 0x68 (INT on D2)\n"), "\(run.err)")
+    }
+
     @Test(arguments: ["yaml", "json"])
     func aScenarioWiresTheBoardAndTheCommandLineWins(format: String) throws {
         let sketch = try SketchFixtures.intPin.get()
@@ -87,6 +95,13 @@ import Glibc
                                           "--expect-serial", Self.seen(d2: Self.twenty)])
         #expect(overridden.code == 0, "\(overridden.err)")
 
+        let sh1106 = temporary("sh1106.\(format)")
+        defer { try? FileManager.default.removeItem(atPath: sh1106) }
+        try (format == "yaml" ? "board: {display: sh1106}\nsteps: []\n" : #"{"board": {"display": "SH1106"}, "steps": []}"#)
+            .write(toFile: sh1106, atomically: true, encoding: .utf8)
+        let display = try tiltsim.run(["run", sketch.elf, "--quiet", "--scenario", sh1106, "--timeout", "0.1"])
+        #expect(display.err.contains("wired: SH1106 at 0x3C, MPU-6050 at 0x68 (INT on D2)"), "\(display.err)")
+
         let typo = temporary("typo.\(format)")
         defer { try? FileManager.default.removeItem(atPath: typo) }
         try (format == "yaml" ? "board: {display-adress: 0x3D}\nsteps: []\n" : #"{"board": {"display-address": 62}, "steps": []}"#)
@@ -94,7 +109,7 @@ import Glibc
         let bad = try tiltsim.run(["run", sketch.elf, "--scenario", typo])
         #expect(bad.code == 18)
         #expect(bad.err == (format == "yaml"
-            ? "tiltsim: \(typo): unknown board key 'display-adress'; use one of display-address, sensor-address, sensor, sensor-int\n"
+            ? "tiltsim: \(typo): unknown board key 'display-adress'; use one of display, display-address, sensor-address, sensor, sensor-int\n"
             : "tiltsim: \(typo): board: display-address 62: an SSD1306 answers at 0x3C, or 0x3D with SA0 high\n"))
     }
 
@@ -120,10 +135,12 @@ import Glibc
             (["run", sketch.elf, "--sensor-int", "D1"], "tiltsim: --sensor-int D1: D1 is the UART's (the serial port); pick another pin\n"),
             (["run", sketch.elf, "--sensor-int", "A4"], "tiltsim: --sensor-int A4: A4 is the I2C bus's (SDA/SCL); pick another pin\n"),
             (["run", sketch.elf, "--sensor-int", "D14"], "tiltsim: --sensor-int D14: name an Uno pin, D2 to D13 or A0 to A3 (or PD2-style), or none\n"),
+            (["run", sketch.elf, "--display", "ssd1309"], "tiltsim: --display ssd1309: name the display module, ssd1306, sh1106, ssd1306-128x32\n"),
+            (["--engine", "native", "--display", "sh1106"], "tiltsim: --display, --display-address, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
             (["run", sketch.elf, "--sensor", "0xFF"], "tiltsim: --sensor 0xFF: name a part (mpu6050, mpu6500, mpu9250, mpu9255) or its WHO_AM_I, e.g. 0x98 (not 0x00 or 0xFF)\n"),
-            (["--engine", "native", "--display-address", "0x3D"], "tiltsim: --display-address, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
-            (["--rate", "500", "--sensor-int", "D3"], "tiltsim: --display-address, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
-            (["--engine", "native", "--sensor", "mpu6500"], "tiltsim: --display-address, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
+            (["--engine", "native", "--display-address", "0x3D"], "tiltsim: --display, --display-address, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
+            (["--rate", "500", "--sensor-int", "D3"], "tiltsim: --display, --display-address, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
+            (["--engine", "native", "--sensor", "mpu6500"], "tiltsim: --display, --display-address, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
         ]
         for (arguments, message) in cases {
             let result = try tiltsim.run(arguments)

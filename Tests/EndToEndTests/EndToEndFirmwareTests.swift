@@ -14,9 +14,9 @@ import WireProtocol
     /// OFFSETS timeout run it at real time: free-running at ~5× on a loaded
     /// machine, a test thread that waits 200 ms for the CPU misses it.
     static func connected(sensor: UInt8? = 0x68, whoAmI: UInt8 = 0x68, display: UInt8 = 0x3C,
-                          motion: any MotionSource = ConstantMotionSource.faceUp,
+                          displayPart: EmulatedDisplay = .ssd1306, motion: any MotionSource = ConstantMotionSource.faceUp,
                           pace: AVRPace = .freeRunning) throws -> (AVRBoard, ProtocolClient) {
-        let board = try Firmware.board(pace: pace, motion: motion, sensor: sensor, whoAmI: whoAmI, display: display)
+        let board = try Firmware.board(pace: pace, motion: motion, sensor: sensor, whoAmI: whoAmI, display: display, displayPart: displayPart)
         let client = try ProtocolClient(try #require(board.serialPath))
         board.start()
         return (board, client)

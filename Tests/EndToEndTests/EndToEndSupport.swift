@@ -29,11 +29,13 @@ enum Firmware {
 
     /// An AVR board running the firmware, free-running unless told otherwise.
     static func board(pace: AVRPace = .freeRunning, link: String? = nil, motion: any MotionSource = ConstantMotionSource.faceUp,
-                      sensor: UInt8? = 0x68, whoAmI: UInt8 = 0x68, display: UInt8 = 0x3C, resetOnConnect: Bool = false) throws -> AVRBoard {
+                      sensor: UInt8? = 0x68, whoAmI: UInt8 = 0x68, display: UInt8 = 0x3C, displayPart: EmulatedDisplay = .ssd1306,
+                      resetOnConnect: Bool = false) throws -> AVRBoard {
         var configuration = AVRBoard.Configuration(firmwarePath: try path(), pace: pace, linkPath: link, motionSource: motion)
         configuration.sensorAddress = sensor
         configuration.sensorWhoAmI = whoAmI
         configuration.displayAddress = display
+        configuration.display = displayPart
         configuration.resetOnConnect = resetOnConnect
         return try AVRBoard(configuration)
     }

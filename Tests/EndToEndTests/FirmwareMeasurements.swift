@@ -30,8 +30,9 @@ struct FirmwareMeasurements {
     /// New frames on the glass per simulated second at 100 Hz with a new view
     /// every 16 ms (a host's pace while the board moves), and how busy the bus
     /// was: docs/perf/render.md, "A host's pace".
-    @Test func framesPerSecondAtAHostsPace() throws {
-        let run = try EndToEndFramePipelineTests.distinctFramesPerSecond(sampleRateHz: 100, everyMicros: 16_000)
-        print("a new view every 16 ms: \(run.frames) distinct whole frames in one simulated second")
+    @Test(arguments: [EmulatedDisplay.ssd1306, .sh1106])
+    func framesPerSecondAtAHostsPace(display: EmulatedDisplay) throws {
+        let run = try EndToEndFramePipelineTests.distinctFramesPerSecond(sampleRateHz: 100, everyMicros: 16_000, display: display)
+        print("\(display.name), a new view every 16 ms: \(run.frames) distinct whole frames in one simulated second")
     }
 }

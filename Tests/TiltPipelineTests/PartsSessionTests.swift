@@ -33,6 +33,11 @@ import WireProtocol
                 == "no sensor, display SSD1306 128x64 at 0x3C")
         #expect(PartsFrame(sensorAddress: 0x69, sensorWhoAmI: 0x70, displayAddress: 0).summary
                 == "sensor 0x70 (MPU-6500) at 0x69, no display")
+        #expect(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, displayKind: 1).summary
+                == "sensor 0x68 (MPU-6050) at 0x68, display SH1106 128x64 at 0x3C")
+        #expect(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3D, displayKind: 2).displayName == "SSD1306 128x32")
+        #expect(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3D, displayKind: 7).summary
+                == "sensor 0x68 (MPU-6050) at 0x68, display unknown kind 7 at 0x3D")
     }
 
     @Test func aDriverToldNotToAskWritesNoDescribe() {

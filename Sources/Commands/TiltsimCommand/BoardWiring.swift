@@ -14,6 +14,8 @@ struct BoardWiring: Equatable {
     /// The sensor's WHO_AM_I: 0x68 an MPU-6050; 0x70, 0x71, 0x73 and any other
     /// ID the MPU-6500 family (MPU6050Model.whoAmI).
     var sensorWhoAmI: UInt8 = 0x68
+    /// The display's controller: ssd1306, or the sh1106 of 1.3" modules.
+    var display: EmulatedDisplay = .ssd1306
 
     /// The parts by name, for `--sensor` (any other value is a WHO_AM_I).
     static let sensorParts: [(name: String, whoAmI: UInt8)] = [
@@ -28,6 +30,14 @@ struct BoardWiring: Equatable {
             return .failure(WiringProblem("\(text): an SSD1306 answers at 0x3C, or 0x3D with SA0 high"))
         }
         return .success(value)
+    }
+
+    /// "ssd1306", "sh1106" or "ssd1306-128x32".
+    static func display(_ text: String) -> Result<EmulatedDisplay, WiringProblem> {
+        guard let display = EmulatedDisplay(rawValue: text.lowercased()) else {
+            return .failure(WiringProblem("\(text): name the display module, \(EmulatedDisplay.allCases.map(\.rawValue).joined(separator: ", "))"))
+        }
+        return .success(display)
     }
 
     /// "0x68", "0x69" or "none".
@@ -72,6 +82,7 @@ struct BoardWiring: Equatable {
         factory.sensorAddress = sensorAddress
         factory.sensorInterruptPin = sensorAddress == nil ? nil : sensorInterruptPin
         factory.sensorWhoAmI = sensorWhoAmI
+        factory.display = display
     }
 
     /// Applies the wiring to a machine's configuration.
@@ -80,11 +91,17 @@ struct BoardWiring: Equatable {
         configuration.sensorAddress = sensorAddress
         configuration.sensorInterruptPin = sensorAddress == nil ? nil : sensorInterruptPin
         configuration.sensorWhoAmI = sensorWhoAmI
+        configuration.display = display
     }
 
-    /// One line, for the run's account: "SSD1306 at 0x3D, MPU-6050 at 0x69 (INT on D3)".
+    /// One line, for the run's account: "SSD1306 at 0x3D, MPU-6050 at 0x69 (INT on D3)" (SH1106 for that display).
     var summary: String {
-        let display = "SSD1306 at " + Self.hex(displayAddress)
+        let part = switch display {
+        case .ssd1306: "SSD1306"
+        case .sh1106: "SH1106"
+        case .ssd1306_128x32: "SSD1306 128x32"
+        }
+        let display = part + " at " + Self.hex(displayAddress)
         guard let sensorAddress else { return display + ", no MPU-6050" }
         return display + ", \(sensorName) at \(Self.hex(sensorAddress)) (INT " + (sensorInterruptPin.map { "on \($0.arduinoName)" } ?? "not wired") + ")"
     }

@@ -13,6 +13,17 @@
 // scroll area. Steps are applied lazily from the core's cycle counter (before
 // any byte the bus delivers and when the state is read), so they land at the
 // same simulated time in every run.
+//
+// The same part models the SH1106 (kind CBP_DISPLAY_SH1106, after the Sino
+// Wealth datasheet V2.x): 132 x 64 RAM, of which columns 2..129 drive the
+// 128 SEG lines a 1.3" module wires (SEG2..SEG129, so the window is the same
+// with or without the column remap 0xA1); page addressing only (0x20/0x21/
+// 0x22, the charge pump 0x8D and the scroll commands are not its commands:
+// one-byte no-ops, their parameter bytes then read as commands, as on the
+// part); DC-DC 0xAD; read-modify-write 0xE0/0xEE; and display RAM readable
+// over I2C after a D/C=1 control byte, behind one dummy read (the datasheet's
+// "Read Display Data"). The glass window is mirrored into `s.gddram`, so the
+// glass model (Swift) is the same for both.
 #include "CBoardParts.h"
 
 #include <stdlib.h>
@@ -24,6 +35,15 @@
 
 struct cbp_ssd1306 {
     avr_t *avr;
+    uint8_t kind;              // CBP_DISPLAY_*; the 128x32 module's controller is an SSD1306
+    // SH1106 only: its 132-column RAM (the glass window is mirrored into s.gddram),
+    // the read latch (a read returns it, then loads the byte at the cursor: hence
+    // the dummy read) and read-modify-write (0xE0: reads leave the cursor; 0xEE
+    // puts it back where 0xE0 found it).
+    uint8_t ram[8][CBP_SH1106_COLUMNS];
+    uint8_t read_latch;
+    bool read_modify_write;
+    uint8_t rmw_column;
     avr_irq_t *bus_in, *bus_out;
     uint8_t address;           // 7-bit: 0x3C, or 0x3D with SA0 high
     bool selected;
@@ -131,6 +151,42 @@ static uint8_t cbp_ssd1306_param_count(uint8_t c) {
     }
 }
 
+/// The SH1106's two-byte commands; all others (its own and unknown ones) are one byte.
+static uint8_t cbp_sh1106_param_count(uint8_t c) {
+    switch (c) {
+    case 0x81: case 0xA8: case 0xAD: case 0xD3: case 0xD5: case 0xD9: case 0xDA: case 0xDB:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static void cbp_sh1106_run(cbp_ssd1306 *d, uint8_t c, const uint8_t *p) {
+    cbp_ssd1306_state *s = &d->s;
+    if (c <= 0x0F) { s->column = (uint8_t)((s->column & 0xF0) | c); return; }
+    if (c <= 0x1F) { s->column = (uint8_t)((s->column & 0x0F) | ((c & 0x0F) << 4)); return; }
+    if (c >= 0x40 && c <= 0x7F) { s->start_line = c & 0x3F; return; }
+    if (c >= 0xB0 && c <= 0xB7) { s->page = c & 0x07; return; }
+    switch (c) {
+    case 0x81: s->contrast = p[0]; break;
+    case 0xA0: case 0xA1: s->segment_remap = c & 1; break;
+    case 0xA4: case 0xA5: s->entire_on = c & 1; break;
+    case 0xA6: case 0xA7: s->inverse = c & 1; break;
+    case 0xA8: s->multiplex = p[0] & 0x3F; cbp_ssd1306_retime(d); break;
+    case 0xAD: s->charge_pump = p[0] & 1; break;  // DC-DC: 0x8B on, 0x8A off
+    case 0xAE: case 0xAF: s->display_on = c & 1; break;
+    case 0xC0: case 0xC8: s->com_reversed = (c & 0x08) != 0; break;
+    case 0xD3: s->offset = p[0] & 0x3F; break;
+    case 0xD5: s->clock = p[0]; cbp_ssd1306_retime(d); break;
+    case 0xD9: s->precharge = p[0]; cbp_ssd1306_retime(d); break;
+    case 0xDA: s->com_pins = p[0] & 0x10; break;  // no left/right remap on the SH1106
+    case 0xDB: s->vcomh = p[0]; break;
+    case 0xE0: d->read_modify_write = true; d->rmw_column = s->column; break;
+    case 0xEE: if (d->read_modify_write) { d->read_modify_write = false; s->column = d->rmw_column; } break;
+    default: break;  // 0x30-0x33 pump voltage, 0xE3 NOP, and the SSD1306's own commands
+    }
+}
+
 static void cbp_ssd1306_run(cbp_ssd1306 *d, uint8_t c, const uint8_t *p) {
     cbp_ssd1306_state *s = &d->s;
     if (c <= 0x0F) { s->column = (uint8_t)((s->column & 0x70) | c); return; }
@@ -186,7 +242,8 @@ static void cbp_ssd1306_run(cbp_ssd1306 *d, uint8_t c, const uint8_t *p) {
 
 /// Whether a command byte may change what the glass shows: all but the write
 /// cursor's (column, page, addressing mode and ranges) and NOP.
-static bool cbp_ssd1306_command_shows(uint8_t c) {
+static bool cbp_ssd1306_command_shows(const cbp_ssd1306 *d, uint8_t c) {
+    if (d->kind == CBP_DISPLAY_SH1106 && (c <= 0x3F || c == 0xE0 || c == 0xEE)) return false;
     return !(c <= 0x22 || (c >= 0xB0 && c <= 0xB7) || c == 0xE3);
 }
 
@@ -195,12 +252,13 @@ static void cbp_ssd1306_command_byte(cbp_ssd1306 *d, uint8_t byte) {
         d->params[d->params_have++] = byte;
     } else {
         d->command = byte;
-        d->params_needed = cbp_ssd1306_param_count(byte);
+        d->params_needed = d->kind == CBP_DISPLAY_SH1106 ? cbp_sh1106_param_count(byte) : cbp_ssd1306_param_count(byte);
         d->params_have = 0;
     }
     if (d->params_have == d->params_needed) {
-        if (cbp_ssd1306_command_shows(d->command)) d->last_change_cycle = d->avr->cycle;
-        cbp_ssd1306_run(d, d->command, d->params);
+        if (cbp_ssd1306_command_shows(d, d->command)) d->last_change_cycle = d->avr->cycle;
+        if (d->kind == CBP_DISPLAY_SH1106) cbp_sh1106_run(d, d->command, d->params);
+        else cbp_ssd1306_run(d, d->command, d->params);
         d->params_needed = d->params_have = 0;
     }
 }
@@ -234,6 +292,33 @@ static void cbp_ssd1306_data_byte(cbp_ssd1306 *d, uint8_t byte) {
     }
 }
 
+/// An SH1106 data byte: RAM at the cursor (the glass window's copy too), then
+/// the cursor moves on along the page. Past column 131 the cursor stops and
+/// further bytes are dropped (the datasheet counts up to 131 only).
+static void cbp_sh1106_data_byte(cbp_ssd1306 *d, uint8_t byte) {
+    cbp_ssd1306_state *s = &d->s;
+    if (s->column >= CBP_SH1106_COLUMNS) return;
+    d->ram[s->page & 7][s->column] = byte;
+    if (s->column >= CBP_SH1106_FIRST_SHOWN && s->column < CBP_SH1106_FIRST_SHOWN + 128) {
+        uint8_t *cell = &s->gddram[(s->page & 7) * 128 + (s->column - CBP_SH1106_FIRST_SHOWN)];
+        if (*cell != byte) d->last_change_cycle = d->avr->cycle;
+        *cell = byte;
+    }
+    s->column++;
+}
+
+/// An SH1106 display-data read: the latch, then the latch loads the byte at
+/// the cursor, which moves on unless in read-modify-write.
+static uint8_t cbp_sh1106_read_data(cbp_ssd1306 *d) {
+    cbp_ssd1306_state *s = &d->s;
+    uint8_t out = d->read_latch;
+    if (s->column < CBP_SH1106_COLUMNS) {
+        d->read_latch = d->ram[s->page & 7][s->column];
+        if (!d->read_modify_write) s->column++;
+    }
+    return out;
+}
+
 // MARK: Bus
 
 static void cbp_ssd1306_reply(cbp_ssd1306 *d, uint8_t conditions, uint8_t address, uint8_t data) {
@@ -265,23 +350,34 @@ static void cbp_ssd1306_bus(avr_irq_t *irq, uint32_t value, void *context) {
             d->expect_control = false;
             return;
         }
-        if (d->data_mode) cbp_ssd1306_data_byte(d, m.data);
+        if (d->data_mode && d->kind == CBP_DISPLAY_SH1106) cbp_sh1106_data_byte(d, m.data);
+        else if (d->data_mode) cbp_ssd1306_data_byte(d, m.data);
         else cbp_ssd1306_command_byte(d, m.data);
         d->changed = true;
         if (d->single) d->expect_control = true;
     }
     if (m.conditions & TWI_COND_READ) {
-        // The status byte: bit 6 set while the display is off.
-        cbp_ssd1306_reply(d, TWI_COND_READ, m.address, d->s.display_on ? 0x00 : 0x40);
+        // The SH1106 after a D/C=1 control byte: display RAM. Otherwise the
+        // status byte, bit 6 set while the display is off (the SSD1306's
+        // datasheet, 8.1.5.1: I2C reads return status only).
+        uint8_t byte = (d->kind == CBP_DISPLAY_SH1106 && d->data_mode) ? cbp_sh1106_read_data(d)
+                                                                        : (d->s.display_on ? 0x00 : 0x40);
+        cbp_ssd1306_reply(d, TWI_COND_READ, m.address, byte);
     }
 }
 
 // MARK: Life cycle
 
 cbp_ssd1306 *cbp_ssd1306_create(avr_t *avr, uint8_t address) {
+    return cbp_ssd1306_create_kind(avr, address, CBP_DISPLAY_SSD1306);
+}
+
+cbp_ssd1306 *cbp_ssd1306_create_kind(avr_t *avr, uint8_t address, uint8_t kind) {
+    if (kind != CBP_DISPLAY_SSD1306 && kind != CBP_DISPLAY_SH1106 && kind != CBP_DISPLAY_SSD1306_128X32) return NULL;
     cbp_ssd1306 *d = calloc(1, sizeof *d);
     if (!d) return NULL;
     d->avr = avr;
+    d->kind = kind;
     d->address = address;
     d->bus_in = cbp_twi0_irq(avr, CBP_TWI_INPUT);
     d->bus_out = cbp_twi0_irq(avr, CBP_TWI_OUTPUT);
@@ -314,6 +410,20 @@ void cbp_ssd1306_power_on(cbp_ssd1306 *d) {
     s->precharge = 0x22;
     s->vcomh = 0x20;
     s->vscroll_rows = 64;
+    s->kind = d->kind;
+    if (d->kind == CBP_DISPLAY_SH1106) {
+        // The SH1106's reset values that differ (datasheet, command table):
+        // contrast 0x80, DC-DC on (0xAD 0x8B), clock 0x50, VCOM 0x35; its RAM
+        // powers up undefined, cleared here like GDDRAM.
+        s->contrast = 0x80;
+        s->charge_pump = 1;
+        s->clock = 0x50;
+        s->vcomh = 0x35;
+        memset(d->ram, 0, sizeof d->ram);
+    }
+    d->read_latch = 0;
+    d->read_modify_write = false;
+    d->rmw_column = 0;
     s->frame_cycles = cbp_ssd1306_frame_cycles(d);
     d->selected = false;
     d->expect_control = true;
@@ -357,3 +467,11 @@ uint64_t cbp_ssd1306_traffic(const cbp_ssd1306 *d, uint64_t *transactions) {
 }
 
 uint64_t cbp_ssd1306_last_change_cycle(const cbp_ssd1306 *d) { return d->last_change_cycle; }
+
+uint8_t cbp_ssd1306_kind(const cbp_ssd1306 *d) { return d->kind; }
+
+int cbp_ssd1306_ram_byte(const cbp_ssd1306 *d, uint8_t page, uint8_t column) {
+    if (page > 7) return -1;
+    if (d->kind == CBP_DISPLAY_SH1106) return column < CBP_SH1106_COLUMNS ? d->ram[page][column] : -1;
+    return column < 128 ? d->s.gddram[page * 128 + column] : -1;
+}

@@ -11,7 +11,8 @@ public struct PartsFrame: WireFrame {
     public var sensorWhoAmI: UInt8
     /// The display's 7-bit address (0x3C or 0x3D); 0 when no display answered.
     public var displayAddress: UInt8
-    /// The display the firmware drives (0: SSD1306 128×64; others are for later firmware).
+    /// The display the firmware drives: 0 SSD1306 128×64, 1 SH1106 128×64 (the 1.3" modules),
+    /// 2 SSD1306 128×32; others are for later firmware (`displayName`).
     public var displayKind: UInt8
     /// Zero; room for later.
     public var flags: UInt8
@@ -49,12 +50,21 @@ public struct PartsFrame: WireFrame {
         }
     }
 
+    /// The display kind's name ("SSD1306 128x64", "SH1106 128x64", "SSD1306 128x32"), or "unknown kind N".
+    public var displayName: String {
+        switch displayKind {
+        case 0: "SSD1306 128x64"
+        case 1: "SH1106 128x64"
+        case 2: "SSD1306 128x32"
+        default: "unknown kind \(displayKind)"
+        }
+    }
+
     /// One line for people: "sensor 0x98 (MPU-6500 family) at 0x68, display SSD1306 128x64 at 0x3C".
     public var summary: String {
         let sensor = sensorAddress == 0 ? "no sensor"
             : "sensor 0x\(Self.hex(sensorWhoAmI)) (\(sensorName)) at 0x\(Self.hex(sensorAddress))"
-        let kind = displayKind == 0 ? "SSD1306 128x64" : "display kind \(displayKind)"
-        let display = displayAddress == 0 ? "no display" : "display \(kind) at 0x\(Self.hex(displayAddress))"
+        let display = displayAddress == 0 ? "no display" : "display \(displayName) at 0x\(Self.hex(displayAddress))"
         return sensor + ", " + display
     }
 

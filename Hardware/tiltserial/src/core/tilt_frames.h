@@ -63,6 +63,8 @@ enum tilt_body_length {
 
 /** PARTS display kinds. */
 #define TILT_DISPLAY_SSD1306_128X64 0u
+#define TILT_DISPLAY_SH1106_128X64 1u  /* the 1.3" modules: 132-column RAM, columns 2..129 shown */
+#define TILT_DISPLAY_SSD1306_128X32 2u /* the 0.91" modules: not detectable, chosen (ssd1306_begin_as) */
 
 /** PARTS: which parts the board found, and where (0 for an absent part's address). */
 typedef struct {

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "tilt_frames.h"
 #include "tilt_sensor.h"
 
 /* Tables live in flash on the AVR (read with pgm_read_byte), in memory elsewhere. */
@@ -58,6 +59,7 @@ static const char name_6500[] TILT_FLASH = "MPU6500";
 static const char name_9250[] TILT_FLASH = "MPU9250";
 static const char name_9255[] TILT_FLASH = "MPU9255";
 static const char line_baud[] TILT_FLASH = "115200 BAUD";
+static const char name_sh1106[] TILT_FLASH = "SH1106";
 
 #define LINE_MAX 21u /* 21 glyphs fill the 128 columns */
 
@@ -104,6 +106,15 @@ static uint8_t sensor_line(const tilt_status_info *info, char *text) {
     return append_hex(text, append_flash(text, length, line_at), info->sensor_address);
 }
 
+/* Line 7: the sensor part (unless the usual one), then "SH1106" on the 1.3"
+ * modules' controller ("MPU6500 AT 68 SH1106" is 20 of the 21 characters). */
+static uint8_t parts_line(const tilt_status_info *info, char *text) {
+    uint8_t length = info->sensor_ok ? sensor_line(info, text) : 0;
+    if (info->display_kind != TILT_DISPLAY_SH1106_128X64) return length;
+    if (length > 0 && length < LINE_MAX) text[length++] = ' ';
+    return append_flash(text, length, name_sh1106);
+}
+
 /* The text on `page` (length 0 = blank). */
 static uint8_t line_for(const tilt_status_info *info, uint8_t page, char *text) {
     uint8_t length = 0;
@@ -117,7 +128,7 @@ static uint8_t line_for(const tilt_status_info *info, uint8_t page, char *text) 
         return append_number(text, length, info->fw_patch);
     case 3: return append_flash(text, 0, info->sensor_ok ? line_waiting : line_no_sensor);
     case 5: return append_flash(text, 0, info->sensor_ok ? line_baud : line_check);
-    case 7: return info->sensor_ok ? sensor_line(info, text) : 0;
+    case 7: return parts_line(info, text);
     default: return 0;
     }
 }

@@ -15,6 +15,7 @@ typedef struct {
     bool sensor_ok;                       /* "WAITING FOR HOST" or "NO SENSOR" */
     uint8_t sensor_who_am_i;              /* the part found ("MPU6500 AT 68", "ID 98 AT 68") */
     uint8_t sensor_address;               /* 0x68 or 0x69 */
+    uint8_t display_kind;                 /* TILT_DISPLAY_*: an SH1106 is named on line 7 too */
 } tilt_status_info;
 
 /** Renders columns first..first+count of `page` (0..7) of the status screen

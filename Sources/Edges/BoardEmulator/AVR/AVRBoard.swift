@@ -46,6 +46,8 @@ public final class AVRBoard: @unchecked Sendable {
         public var displayAddress: UInt8 = 0x3C
         /// The sensor's WHO_AM_I (`AVRMachine.Configuration.sensorWhoAmI`).
         public var sensorWhoAmI: UInt8 = 0x68
+        /// The display's controller (`AVRMachine.Configuration.display`).
+        public var display: EmulatedDisplay = .ssd1306
 
         /// An atmega328p at 16 MHz with the sensor at 0x68 (INT on D2) and the display at 0x3C.
         public init(firmwarePath: String, pace: AVRPace = .realTime, linkPath: String? = nil,
@@ -64,6 +66,7 @@ public final class AVRBoard: @unchecked Sendable {
             machine.sensorInterruptPin = sensorInterruptPin
             machine.displayAddress = displayAddress
             machine.sensorWhoAmI = sensorWhoAmI
+            machine.display = display
             return machine
         }
     }

@@ -30,6 +30,8 @@ public final class AVRMachine {
         public var sensorWhoAmI: UInt8 = 0x68
         /// The SSD1306's TWI address (0x3D for a module with SA0 high).
         public var displayAddress: UInt8 = 0x3C
+        /// The display's controller: an SSD1306, or the SH1106 of 1.3" modules.
+        public var display: EmulatedDisplay = .ssd1306
         /// What the MPU-6050 feels, asked at simulated µs since power-on.
         public var motionSource: any MotionSource
 
@@ -63,7 +65,7 @@ public final class AVRMachine {
         sensor = MPU6050Device(avr: avr, address: configuration.sensorAddress,
                                interruptPin: configuration.sensorInterruptPin, whoAmI: configuration.sensorWhoAmI,
                                source: configuration.motionSource)
-        displayPart = cbp_ssd1306_create(avr, configuration.displayAddress)
+        displayPart = cbp_ssd1306_create_kind(avr, configuration.displayAddress, configuration.display.kind)
         displayCapture = SSD1306Capture(avr: avr, part: displayPart)
     }
 

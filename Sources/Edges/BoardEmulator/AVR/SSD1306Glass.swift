@@ -15,6 +15,12 @@ import TiltDisplay
 /// display offset 0xD3; rows ≥ N stay dark) → vertical scroll area (0xA3)
 /// moved by the diagonal scroll → GDDRAM row (+ start line 0x40…0x7F).
 /// Columns: SEG = 127 − x; 0xA1 maps column 127 to SEG0.
+///
+/// A 128 × 32 module (`panelRows` 32) has 32 lines wired in order to COM0…COM31
+/// (what its usual set-up, 0xA8 0x1F with sequential COM pins 0xDA 0x02, shows
+/// upright with 0xC8): glass rows 0…31 of the `Screen`, rows 32…63 stay dark.
+/// Driven with the 128 × 64 set-up (64 rows, alternative COM pins) those 32
+/// lines show every other display row: the picture squeezed 2:1.
 public enum SSD1306Glass {
     /// Gray level of a lit pixel for a contrast setting: segment current is
     /// proportional to contrast + 1 (datasheet 10.1.7), and a panel at the
@@ -28,7 +34,7 @@ public enum SSD1306Glass {
         guard r.isLit, gddram.count == Screen.byteCount else { return Screen() }
         if r.showsRAMAsStored { return Screen(bytes: gddram)! }
         var bytes = [UInt8](repeating: 0, count: Screen.byteCount)
-        for y in 0..<Screen.height {
+        for y in 0..<min(Screen.height, r.panelRows) {  // no panel below a 128 × 32 module's 32 lines
             let ramRow = gddramRow(glassRow: y, registers: r)
             for x in 0..<Screen.width {
                 var lit: Bool
@@ -49,9 +55,16 @@ public enum SSD1306Glass {
 
     /// The GDDRAM row glass row `y` shows, or nil when no display row drives it.
     public static func gddramRow(glassRow y: Int, registers r: SSD1306Registers) -> Int? {
-        let line = 63 - y
-        // Panel line → COM pad, as 128 × 64 panels are wired (alternative configuration).
-        let pad = line & 1 == 0 ? line / 2 : 32 + line / 2
+        let pad: Int
+        if r.panelRows == 32 {
+            // A 128 × 32 panel: its lines on COM0…COM31 in order, the last glass row on COM0.
+            guard y < 32 else { return nil }
+            pad = 31 - y
+        } else {
+            // Panel line → COM pad, as 128 × 64 panels are wired (alternative configuration).
+            let line = 63 - y
+            pad = line & 1 == 0 ? line / 2 : 32 + line / 2
+        }
         // COM pad → the chip's COM index under the configured pin layout.
         let alternative = r.comPins & 0x10 != 0, leftRight = r.comPins & 0x20 != 0
         let com: Int = switch (alternative, leftRight) {
@@ -80,7 +93,7 @@ extension SSD1306Registers {
     /// (0xA1, 0xC8, 64 rows, no offset or start line, alternative COM pins,
     /// not inverted, not all on, no vertical scroll).
     var showsRAMAsStored: Bool {
-        segmentRemap && comReversed && multiplex == 63 && offset == 0 && startLine == 0
+        panelRows == 64 && segmentRemap && comReversed && multiplex == 63 && offset == 0 && startLine == 0
             && comPins == 0x12 && !inverse && !entireOn && (!scrollActive || verticalScrollOffset == 0)
     }
 }

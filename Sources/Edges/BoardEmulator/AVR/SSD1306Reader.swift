@@ -43,5 +43,6 @@ extension SSD1306Registers {
         verticalScrollOffset = s.vscroll_offset
         scrollSteps = s.scroll_steps
         frameCycles = s.frame_cycles
+        panelRows = s.kind == CBP_DISPLAY_SSD1306_128X32 ? 32 : 64
     }
 }

@@ -39,6 +39,9 @@ public struct SSD1306Registers: Sendable, Hashable {
     public var scrollSteps: UInt32 = 0
     /// One display frame in CPU cycles (from 0xD5, 0xD9, 0xA8; see docs/emulator.md).
     public var frameCycles: UInt64 = 0
+    /// Lines the module's panel has: 64, or 32 on a 128x32 module (wired to
+    /// COM0...COM31; `SSD1306Glass`). Not a register: the module's make.
+    public var panelRows = 64
 
     /// The datasheet's reset values: page addressing, display off, contrast 0x7F, no scroll.
     public init() {}

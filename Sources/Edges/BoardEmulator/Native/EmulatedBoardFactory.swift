@@ -40,6 +40,8 @@ public struct EmulatedBoardFactory: Sendable {
     public var displayAddress: UInt8 = 0x3C
     /// The sensor's WHO_AM_I (AVR only): 0x68 an MPU-6050, others the MPU-6500 family and look-alikes.
     public var sensorWhoAmI: UInt8 = 0x68
+    /// The display's controller (AVR only): an SSD1306, or the SH1106 of 1.3" modules.
+    public var display: EmulatedDisplay = .ssd1306
     /// avr only: the Arduino board whose build of the firmware runs (Hardware/boards.mk's
     /// names): uno or nano on an ATmega328P, mega on an ATmega2560.
     public var board = "uno"
@@ -140,6 +142,7 @@ public struct EmulatedBoardFactory: Sendable {
             configuration.sensorInterruptPin = sensorInterruptPin
             configuration.displayAddress = displayAddress
             configuration.sensorWhoAmI = sensorWhoAmI
+            configuration.display = display
             configuration.mcu = mcu
             return try AVRBoard(configuration)
         } catch where error.isFirmwareProblem {

@@ -144,9 +144,10 @@ struct NativeFirmware {
     }
 
     static func statusScreen(version: (major: UInt8, minor: UInt8, patch: UInt8), sensorOK: Bool) -> Screen {
-        // The native board's sensor is an MPU-6050 at 0x68.
+        // The native board's parts: an MPU-6050 at 0x68 and an SSD1306.
         var info = tilt_status_info(fw_major: version.major, fw_minor: version.minor, fw_patch: version.patch, sensor_ok: sensorOK,
-                                    sensor_who_am_i: 0x68, sensor_address: UInt8(TILT_SENSOR_ADDRESS_LOW))
+                                    sensor_who_am_i: 0x68, sensor_address: UInt8(TILT_SENSOR_ADDRESS_LOW),
+                                    display_kind: UInt8(TILT_DISPLAY_SSD1306_128X64))
         var bytes = [UInt8](repeating: 0, count: Screen.byteCount)
         bytes.withUnsafeMutableBufferPointer { out in
             for page in 0..<Screen.pageCount {

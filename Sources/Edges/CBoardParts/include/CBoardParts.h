@@ -143,12 +143,32 @@ typedef struct {
     uint8_t vscroll_offset;      ///< rows the vertical scroll has moved
     uint32_t scroll_steps;       ///< steps since 0x2F
     uint64_t frame_cycles;       ///< one display frame, in CPU cycles
+    uint8_t kind;                ///< CBP_DISPLAY_*: on the SH1106 gddram is the glass window; 128X32: a 32-line panel
 } cbp_ssd1306_state;
+
+/// Which controller the display part models: the values of the PARTS frame's
+/// display_kind (docs/protocol.md) and the firmware's TILT_DISPLAY_*.
+/// CBP_DISPLAY_SSD1306_128X32 is the SSD1306 controller on a 32-line panel:
+/// the part behaves as an SSD1306; only the glass (Swift) differs.
+enum { CBP_DISPLAY_SSD1306 = 0, CBP_DISPLAY_SH1106 = 1, CBP_DISPLAY_SSD1306_128X32 = 2 };
+/// The SH1106's RAM columns, and the first of the 128 a 1.3" module shows (SEG2..SEG129).
+enum { CBP_SH1106_COLUMNS = 132, CBP_SH1106_FIRST_SHOWN = 2 };
 
 typedef struct cbp_ssd1306 cbp_ssd1306;
 /// A 128x64 SSD1306 on the TWI bus at 7-bit `address` (0x3C, or 0x3D with SA0
 /// high), in its power-on state. The reset line is not wired (it stays high).
 cbp_ssd1306 *cbp_ssd1306_create(struct avr_t *avr, uint8_t address);
+/// cbp_ssd1306_create for a controller `kind` (CBP_DISPLAY_*): an SH1106 has
+/// 132-column RAM of which columns 2..129 show (mirrored into the state's
+/// gddram), page addressing only, and answers reads after a D/C=1 control
+/// byte with RAM bytes (one dummy byte first); an SSD1306 answers every read
+/// with its status byte. NULL for an unknown kind or when out of memory.
+cbp_ssd1306 *cbp_ssd1306_create_kind(struct avr_t *avr, uint8_t address, uint8_t kind);
+/// The controller the part models (CBP_DISPLAY_*).
+uint8_t cbp_ssd1306_kind(const cbp_ssd1306 *part);
+/// One byte of the controller's own RAM (page 0..7; column 0..127, or 0..131
+/// on an SH1106, shown or not); -1 outside it.
+int cbp_ssd1306_ram_byte(const cbp_ssd1306 *part, uint8_t page, uint8_t column);
 /// Unregisters the part from the bus and frees it; call before the core is destroyed.
 void cbp_ssd1306_destroy(cbp_ssd1306 *part);
 /// Power-on reset: the datasheet's reset values (page addressing, display off), GDDRAM cleared.
@@ -172,6 +192,16 @@ uint64_t cbp_ssd1306_traffic(const cbp_ssd1306 *part, uint64_t *transactions);
 /// addressing) and NOP. Scrolling is not counted. Our TWI model delivers a
 /// byte at the start of its nine SCL periods. 0 before any.
 uint64_t cbp_ssd1306_last_change_cycle(const cbp_ssd1306 *part);
+
+// MARK: A message-level TWI master for part tests (cbp_bus_master.c)
+
+/// Sends START with `address` (7-bit) for writing, `count` bytes, then STOP,
+/// straight to the slaves on the bus irqs (no core, no bus time): how tests
+/// drive a part model. True if the address and every byte were acknowledged.
+bool cbp_bus_master_write(struct avr_t *avr, uint8_t address, const uint8_t *bytes, size_t count);
+/// Sends START with `address` for reading, takes `count` bytes, then STOP
+/// (0xFF for a byte no slave answered). True if the address was acknowledged.
+bool cbp_bus_master_read(struct avr_t *avr, uint8_t address, uint8_t *out, size_t count);
 
 // MARK: Timers and pins for part models (cbp_timer.c)
 
