@@ -191,6 +191,17 @@ import TiltDisplay
         #expect(display.ram(page: 0, column: 0) == 0xA5)
     }
 
+    /// The 128x32 module's part is an SSD1306 on the bus; its frame says the panel has 32 lines.
+    @Test func a128x32ModuleIsAnSSD1306WithAShortPanel() throws {
+        let display = try DisplayOnBus(.ssd1306_128x32)
+        #expect(display.state.kind == 2)
+        display.commands([0xAF])
+        #expect(display.readData(2) == [0x00, 0x00], "status reads, as an SSD1306")
+        #expect(display.ram(page: 0, column: 128) == nil, "128 columns")
+        #expect(display.frame.registers.panelRows == 32)
+        #expect(try DisplayOnBus(.ssd1306).frame.registers.panelRows == 64)
+    }
+
     @Test func powerOnClearsTheRAMAndKeepsTheKind() throws {
         let display = try DisplayOnBus(.sh1106)
         Self.fillAllColumns(display)

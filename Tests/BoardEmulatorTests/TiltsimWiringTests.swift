@@ -71,6 +71,14 @@ import Glibc
         #expect(try screen(bar.elf, ["--display-address", "3d"]).allSatisfy { $0 == 0 })
     }
 
+    /// `--display` names the module; the run's first line says which.
+    @Test(arguments: [("sh1106", "SH1106"), ("SSD1306-128x32", "SSD1306 128x32")])
+    func theDisplayIsTheModuleNamed(option: String, name: String) throws {
+        let sketch = try SketchFixtures.intPin.get()
+        let run = try tiltsim.run(["run", sketch.elf, "--quiet", "--display", option, "--timeout", "0.1"])
+        #expect(run.err.contains("wired: \(name) at 0x3C, MPU-6050 at 0x68 (INT on D2)\n"), "\(run.err)")
+    }
+
     @Test(arguments: ["yaml", "json"])
     func aScenarioWiresTheBoardAndTheCommandLineWins(format: String) throws {
         let sketch = try SketchFixtures.intPin.get()
