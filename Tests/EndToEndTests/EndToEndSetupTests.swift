@@ -94,4 +94,22 @@ import WireProtocol
         let detected = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "115200 BAUD", 7: "SH1106"])
         #expect(board.waitFor(timeout: .seconds(20)) { $0.display.glass == detected } != nil)
     }
+
+    /// The native board runs the same C for DISPLAY and keeps the record in
+    /// memory: the same answers, the same waiting screen, kept across a reset.
+    @Test func theNativeBoardAnswersAlike() throws {
+        let board = try NativeBoard(.init(sampleRateHz: 100, pace: .realTime))
+        defer { board.stop() }
+        board.start()
+        let path = try #require(board.serialPath)
+        let set = Self.tiltserial(["setup", "--display", "sh1106", path])
+        #expect(set.code == 0, "\(set.err)")
+        #expect(set.out == "stored in the board: display SH1106 128x64 (tiltserial setup --display auto goes back to detecting it)\n")
+        let stored = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "SH1106 SET"])
+        #expect(board.waitFor(timeout: .seconds(20)) { $0.screen == stored } != nil, "the waiting screen says SH1106 SET")
+        board.reset()
+        let parts = try #require(try Self.describe(path))
+        #expect(parts == PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, displayKind: 1, flags: PartsFrame.kindStoredFlag))
+        #expect(board.waitFor(timeout: .seconds(20)) { $0.screen == stored } != nil, "still set after a reset")
+    }
 }
