@@ -64,6 +64,16 @@ enum GlassStatsRun {
         process.waitUntilExit()
         let seconds = Double(status.simulatedMicros - start) / 1e6
         print(String(format: "  (sensor %.0f samples/s of board time over the run)", Double(status.sensorSamples - samplesBefore) / seconds))
+        // Where motion to photon goes: the sample's age when the host's frame
+        // began on the line (host side), and that frame's end to the glass (board side).
+        func median(_ values: [UInt64]) -> Double {
+            values.isEmpty ? 0 : Double(values.sorted()[values.count / 2]) / 1000
+        }
+        let measured = stats?.measured ?? []
+        let hostSide = measured.compactMap { f in f.sampleMicros.map { f.offsetsStartMicros - $0 } }
+        let boardSide = measured.map { $0.photonMicros - $0.offsetsEndMicros }
+        print(String(format: "  (median: sample to the host's frame on the line %.1f ms, its end to the glass %.1f ms)",
+                     median(hostSide), median(boardSide)))
         return stats
     }
 

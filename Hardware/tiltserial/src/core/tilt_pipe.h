@@ -35,9 +35,12 @@ extern "C" {
 #define TILT_PIPE_MIN_PIECE 8u
 /** The bus is left this long before a sample is due, for the sensor's read. */
 #define TILT_PIPE_SAMPLE_MARGIN_US 100
-/** READY goes out when the latch is this close (µs of bus time): time for a
- *  15-byte OFFSETS at 115200 baud (1.3 ms) and the host's reaction. */
-#define TILT_PIPE_READY_LEAD_US 3000u
+/** READY goes out when the latch is this close (µs of bus time): time for
+ *  READY to wait behind a SAMPLE in the TX buffer and cross the line (about
+ *  2.8 ms at 115200 baud), the host's reaction and a 15-byte OFFSETS back
+ *  (1.3 ms). At 3 ms the answer often came after the latch and waited a
+ *  whole frame (docs/perf/render.md, "Motion to photon"). */
+#define TILT_PIPE_READY_LEAD_US 6000u
 /** Columns rendered per loop pass: bounded, so the loop comes back soon to
  *  start the next transfer and to poll the sensor, even when the drawer makes
  *  a page slow to render. */
