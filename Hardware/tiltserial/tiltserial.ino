@@ -321,8 +321,8 @@ static bool begin_display(void) {
 #endif
 }
 
-/* The display begun again (after a DISPLAY frame): the bus settles first, the
- * page pipe starts over and the screen is redrawn whole. */
+/* The display begun again (after a DISPLAY frame): the page pipe starts over
+ * and the screen is redrawn whole. */
 static void restart_display(bool ok) {
     display_ok = ok;
     tilt_pipe_reset(&pipe);
@@ -331,12 +331,14 @@ static void restart_display(bool ok) {
     board.redraw = true;
 }
 
-/* DISPLAY: try a kind (the test pattern shows, tilt_board.c), store it,
- * forget it, or go back to the stored or detected one; at once. */
+/* DISPLAY: try a kind (the test pattern shows, tilt_board.c; the kind in use
+ * is then not the stored one), store it, forget it, or go back to the stored
+ * or detected one; at once, once the transfer on the bus has ended. */
 static void apply_display_choice(const tilt_display_frame *choice) {
     i2c_wait();
     switch (choice->op) {
     case TILT_DISPLAY_TRY:
+        display_stored = false;
         restart_display(ssd1306_begin_as(choice->kind));
         return;
     case TILT_DISPLAY_STORE:

@@ -111,5 +111,12 @@ import WireProtocol
         let parts = try #require(try Self.describe(path))
         #expect(parts == PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, displayKind: 1, flags: PartsFrame.kindStoredFlag))
         #expect(board.waitFor(timeout: .seconds(20)) { $0.screen == stored } != nil, "still set after a reset")
+        // Trying another kind is not storing it; end goes back to the stored one.
+        let client = try ProtocolClient(path)
+        try client.send(DisplayFrame(.tryKind, kind: 0))
+        try client.send(DisplayFrame(.end))
+        #expect(try client.read { $0.parts.count >= 2 })
+        #expect(client.parts[0] == PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, displayKind: 0, flags: PartsFrame.patternFlag))
+        #expect(client.parts[1] == parts)
     }
 }

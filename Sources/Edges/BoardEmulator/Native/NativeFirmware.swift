@@ -114,6 +114,7 @@ struct NativeFirmware {
         switch UInt32(choice.op) {
         case TILT_DISPLAY_TRY:
             displayKind = choice.kind
+            displayStored = false  // the kind in use is the tried one
             return
         case TILT_DISPLAY_STORE:
             tilt_settings_encode(choice.kind, &eeprom)
