@@ -39,6 +39,9 @@ static const uint8_t init_128x32[] PROGMEM = {
     0x81, 0xFF, /* contrast: full */
 };
 static const uint8_t init_sh1106[] PROGMEM = {
+    0x40,       /* start line 0: an SSD1306 set-up sent before (a wrong guess that
+                   `tiltserial setup` tries) leaves it at 63, its window command's
+                   0x7F being the SH1106's "start line 63" */
     0xAD, 0x8B, /* DC-DC converter on */
     0xAF,       /* display on */
 };

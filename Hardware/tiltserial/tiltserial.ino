@@ -22,6 +22,7 @@
 #include "config.h"
 #include "i2c.h"
 #include "mpu6050.h"
+#include "settings.h"
 #include "ssd1306.h"
 #include "src/core/tilt_board.h"
 #include "src/core/tilt_frames.h"
@@ -56,6 +57,8 @@ static uint8_t wire_out[TILT_MAX_WIRE];
 static tilt_board board;
 
 static bool sensor_ok, display_ok;
+/* The display kind came from the EEPROM (a stored choice), not detection. */
+static bool display_stored;
 static uint8_t sample_seq;
 /* The sensor's clock as seen from here: when its next sample is due (never
  * later than the truth, as far as the reads show), and the last time a read
@@ -69,7 +72,7 @@ static uint32_t last_probe_ms;
  * page buffers (one on the bus, one being rendered) and the transfer in flight. */
 static tilt_pipe pipe;
 static struct {
-    bool live, sensor;
+    bool live, sensor, pattern;
     tilt_view view;
     tilt_drawer drawer;
 } latched;
@@ -161,6 +164,16 @@ static void poll_sensor(void) {
 }
 
 /* ---- Frames from the host. */
+static void send_parts(void) {
+    const tilt_parts parts = {sensor_ok ? mpu6050_found.address : (uint8_t)0, mpu6050_found.who_am_i,
+                              display_ok ? ssd1306_address : (uint8_t)0, ssd1306_kind,
+                              (uint8_t)((display_stored ? TILT_PARTS_KIND_STORED : 0u)
+                                        | (board.pattern ? TILT_PARTS_PATTERN : 0u))};
+    send(tilt_encode_parts(&parts, wire_out), true);
+}
+
+static void apply_display_choice(const tilt_display_frame *choice);
+
 static void handle_payload(const uint8_t *payload, uint8_t length) {
     uint32_t token = 0;
     switch (tilt_board_handle(&board, payload, length, millis(), &token)) {
@@ -174,12 +187,13 @@ static void handle_payload(const uint8_t *payload, uint8_t length) {
     case TILT_BOARD_SEND_HELLO:
         send_hello();
         break;
-    case TILT_BOARD_SEND_PARTS: {
-        const tilt_parts parts = {sensor_ok ? mpu6050_found.address : (uint8_t)0, mpu6050_found.who_am_i,
-                                  display_ok ? ssd1306_address : (uint8_t)0, ssd1306_kind, 0};
-        send(tilt_encode_parts(&parts, wire_out), true);
+    case TILT_BOARD_SEND_PARTS:
+        send_parts();
         break;
-    }
+    case TILT_BOARD_DISPLAY:
+        apply_display_choice(&board.display);
+        send_parts();
+        break;
     case TILT_BOARD_NOTHING:
         break; /* OFFSETS, DRAWER, PIN (kept for the screen), or anything skipped */
     }
@@ -218,14 +232,17 @@ static void send_ready(uint32_t time_us, uint8_t flags) {
 static void render_span(uint8_t count) {
     uint8_t page = pipe.render_page, column = pipe.render_column;
     uint8_t *out = &page_buffers[page & 1][column];
-    if (latched.live) {
+    if (latched.pattern) {
+        tilt_status_pattern_span(ssd1306_kind, page, column, count, out);
+    } else if (latched.live) {
         const tilt_drawer *d = &latched.drawer;
         const tilt_scene scene = {d->height, d->shown, d->scroll, d->current, d->drag_item,
                                   d->drag_left, d->drag_top, d->pin_count, board.pins};
         tilt_render_scene_span(&art, &latched.view, &scene, page, column, count, out);
     } else {
         const tilt_status_info info = {FIRMWARE_MAJOR, FIRMWARE_MINOR, FIRMWARE_PATCH, latched.sensor,
-                                       mpu6050_found.who_am_i, mpu6050_found.address, ssd1306_kind};
+                                       mpu6050_found.who_am_i, mpu6050_found.address, ssd1306_kind,
+                                       display_stored};
         tilt_status_span(&info, page, column, count, out);
     }
     tilt_pipe_rendered(&pipe, count);
@@ -277,6 +294,7 @@ static void step_display(void) {
         board.redraw = false;
         board.idle_ready_owed = true;
         latched.live = board.host_live;
+        latched.pattern = board.pattern;
         latched.sensor = sensor_ok;
         latched.view = board.wanted;
         latched.drawer = board.drawer;
@@ -289,14 +307,50 @@ static void step_display(void) {
     else if (in_flight != TILT_PIPE_WAIT && i2c_pump(PUMP_BYTES)) step_display_bus();
 }
 
-/* ---- The display: detected (SSD1306 or SH1106), or the kind the build
- * names (`make DISPLAY_KIND=2` for a 128x32 module, which cannot be detected). */
+/* ---- The display: the kind stored in the EEPROM (`tiltserial setup`),
+ * else the kind the build names (`make DISPLAY_KIND=2` for a 128x32 module,
+ * which cannot be detected), else detected (SSD1306 or SH1106). */
 static bool begin_display(void) {
+    uint8_t kind;
+    display_stored = settings_display_kind(&kind);
+    if (display_stored) return ssd1306_begin_as(kind);
 #ifdef DISPLAY_KIND
     return ssd1306_begin_as(DISPLAY_KIND);
 #else
     return ssd1306_begin();
 #endif
+}
+
+/* The display begun again (after a DISPLAY frame): the page pipe starts over
+ * and the screen is redrawn whole. */
+static void restart_display(bool ok) {
+    display_ok = ok;
+    tilt_pipe_reset(&pipe);
+    in_flight = TILT_PIPE_WAIT;
+    pipe.continuous = ssd1306_horizontal;
+    board.redraw = true;
+}
+
+/* DISPLAY: try a kind (the test pattern shows, tilt_board.c; the kind in use
+ * is then not the stored one), store it, forget it, or go back to the stored
+ * or detected one; at once, once the transfer on the bus has ended. */
+static void apply_display_choice(const tilt_display_frame *choice) {
+    i2c_wait();
+    switch (choice->op) {
+    case TILT_DISPLAY_TRY:
+        display_stored = false;
+        restart_display(ssd1306_begin_as(choice->kind));
+        return;
+    case TILT_DISPLAY_STORE:
+        settings_store_display_kind(choice->kind);
+        break;
+    case TILT_DISPLAY_CLEAR:
+        settings_clear_display_kind();
+        break;
+    default:
+        break;
+    }
+    restart_display(begin_display());
 }
 
 /* ---- Host timeout and re-probing parts that did not answer. */

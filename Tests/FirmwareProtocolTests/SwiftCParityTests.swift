@@ -29,7 +29,7 @@ import WireProtocol
         let wires = try Self.documentedWires()
         // One per frame type in docs/protocol.md's tables.
         #expect(Set(wires.keys) == ["HELLO", "SAMPLE", "PONG", "READY", "PARTS", "OFFSETS", "HOST_HELLO", "PING",
-                                    "CONFIGURE", "DRAWER", "PIN", "SYNC", "DESCRIBE"])
+                                    "CONFIGURE", "DRAWER", "PIN", "SYNC", "DESCRIBE", "DISPLAY"])
         for (name, wire) in wires {
             var rx = tilt_rx()
             let events = receive(wire, into: &rx)
@@ -94,6 +94,10 @@ import WireProtocol
             case Int32(TILT_DESCRIBE.rawValue):
                 guard tilt_decode_describe(base, length) else { return nil }
                 return wire { tilt_encode_describe($0) }
+            case Int32(TILT_DISPLAY.rawValue):
+                var display = tilt_display_frame()
+                guard tilt_decode_display(base, length, &display) else { return nil }
+                return wire { tilt_encode_display(&display, $0) }
             case Int32(TILT_SYNC.rawValue):
                 var mode: UInt8 = 0
                 guard tilt_decode_sync(base, length, &mode) else { return nil }
@@ -133,7 +137,7 @@ import WireProtocol
         func u16() -> UInt16 { UInt16(truncatingIfNeeded: rng.next()) }
         func u32() -> UInt32 { UInt32(truncatingIfNeeded: rng.next()) }
         func i16() -> Int16 { Int16(truncatingIfNeeded: rng.next()) }
-        switch rng.next() % 13 {
+        switch rng.next() % 14 {
         case 0:
             return .hello(HelloFrame(
                 protocolVersion: u8(), firmwareMajor: u8(), firmwareMinor: u8(), firmwarePatch: u8(),
@@ -157,6 +161,7 @@ import WireProtocol
         case 10:
             return .parts(PartsFrame(sensorAddress: u8(), sensorWhoAmI: u8(), displayAddress: u8(), displayKind: u8(), flags: u8()))
         case 11: return .describe(DescribeFrame())  // the board writes its byte as zero
+        case 12: return .display(DisplayFrame(operation: u8(), kind: u8()))
         default: return .configure(ConfigureFrame(sampleRateHz: u16(), accelFullScaleSelect: u8(), gyroFullScaleSelect: u8()))
         }
     }

@@ -18,11 +18,15 @@ final class InProcessHost: @unchecked Sendable {
 
     /// `environment`: what the command sees of HOME and XDG_* (none: no default config file).
     /// `screen`: the terminal the live view draws on when `terminal`.
+    /// `answers`: what a person types, a line each (`setup` asks; nil: stdin is not a terminal).
     init(_ arguments: [String], terminal: Bool = false, environment: [String: String] = [:],
-         screen: TerminalScreen = .fixed(columns: 140, rows: 45)) {
+         screen: TerminalScreen = .fixed(columns: 140, rows: 45), answers: [String]? = nil) {
         captured = CapturedConsole(errIsTerminal: terminal, screen: screen)
-        let context = CommandContext(console: captured.console, stop: stop, handleSignals: false, environment: environment)
-        let thread = Thread { [self] in
+        var context = CommandContext(console: captured.console, stop: stop, handleSignals: false, environment: environment)
+        context.inputIsTerminal = answers != nil
+        let lines = NSLock(), remaining = UnsafeMutableTransferBox(answers ?? [])
+        context.readLine = { lines.withLock { remaining.value.isEmpty ? nil : remaining.value.removeFirst() } }
+        let thread = Thread { [self, context] in
             let result = TiltserialMain.run(arguments: arguments, context: context)
             lock.withLock { code = result }
             done.signal()
@@ -43,6 +47,12 @@ final class InProcessHost: @unchecked Sendable {
         stop.wake()
         return wait(seconds: seconds)
     }
+}
+
+/// A value shared with a `@Sendable` closure, guarded by the caller's lock.
+final class UnsafeMutableTransferBox<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 /// Runs a command to completion in-process: (exit code, stdout, stderr).

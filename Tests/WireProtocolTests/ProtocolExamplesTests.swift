@@ -25,6 +25,7 @@ import WireProtocol
         ("PIN", .pin(PinFrame(slot: 2, item: 3, x: 300, y: 140))),
         ("SYNC", .sync(SyncFrame(enabled: true))),
         ("DESCRIBE", .describe(DescribeFrame())),
+        ("DISPLAY", .display(DisplayFrame(.store, kind: 1))),
     ]
 
     /// The documented `payload` and `wire` hex lines per example heading.

@@ -39,7 +39,7 @@ enum JSONLines {
             return nil  // bytes for the board
         case .parts(let p):
             return "{\"event\":\"parts\",\"sensor_address\":\(p.sensorAddress),\"sensor_who_am_i\":\(p.sensorWhoAmI)"
-                + ",\"sensor\":\"\(p.sensorName)\",\"display_address\":\(p.displayAddress),\"display_kind\":\(p.displayKind)}\n"
+                + ",\"sensor\":\"\(p.sensorName)\",\"display_address\":\(p.displayAddress),\"display_kind\":\(p.displayKind),\"display_stored\":\(p.kindStored)}\n"
         case .drawer(let tick, let open):
             return "{\"event\":\"drawer\",\"open\":\(open),\"t_us\":\(tick.timeMicros)}\n"
         case .pulledOut(let tick, let item):

@@ -18,6 +18,11 @@ public struct CommandContext: Sendable {
     /// process's environment for the real command; tests pass their own, and
     /// with none there is no default config file).
     public let paths: ConfigPaths
+    /// Where `setup` reads a person's answers, a line at a time (nil: end of
+    /// input): stdin for the real command; tests script it.
+    public var readLine: @Sendable () -> String? = { Swift.readLine() }
+    /// True when a person can answer (`setup` asks only then): stdin is a terminal for the real command.
+    public var inputIsTerminal = isatty(0) == 1
 
     /// A context whose config paths come from `environment` (empty: no default config file, no notice mark).
     public init(console: Console, stop: WakeUpPipe, handleSignals: Bool, environment: [String: String] = [:]) {
@@ -50,7 +55,7 @@ public struct Tiltserial: ParsableCommand {
         abstract: "Scroll the board's display by tilting it: reads the accelerometer, writes scroll offsets back.",
         discussion: "Exit codes and the --json schema: docs/usage.md.",
         version: Tiltserial.version,
-        subcommands: [Run.self, List.self, Monitor.self, Replay.self, Demo.self, Calibrate.self, Pins.self],
+        subcommands: [Run.self, List.self, Monitor.self, Replay.self, Demo.self, Calibrate.self, Setup.self, Pins.self],
         defaultSubcommand: Run.self)
 
     /// An empty command, as ArgumentParser needs; the subcommands carry the options.

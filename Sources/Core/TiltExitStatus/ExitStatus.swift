@@ -51,4 +51,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     /// The firmware (sketch) file is missing, not an AVR ELF nor Intel HEX,
     /// damaged or too big (`tiltsim`, `tiltsim run`).
     case badFirmware = 27
+    /// `tiltserial setup` stored no display choice: the board's firmware does
+    /// not know DISPLAY, no kind showed a whole border, or the person stopped.
+    case setupFailed = 28
 }

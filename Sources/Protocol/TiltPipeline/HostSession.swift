@@ -206,7 +206,7 @@ public struct HostSession: Sendable {
             viewWanted = true
             sendView(handle)
         case .parts(let parts): handle(.parts(parts))
-        case .pong, .offsets, .hostHello, .ping, .configure, .drawer, .pin, .sync, .describe: break  // not ours to act on (loopback, echoes)
+        case .pong, .offsets, .hostHello, .ping, .configure, .drawer, .pin, .sync, .describe, .display: break  // not ours to act on (loopback, echoes)
         }
     }
 

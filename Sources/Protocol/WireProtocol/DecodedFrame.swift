@@ -29,4 +29,6 @@ public enum DecodedFrame: Hashable, Sendable {
     case sync(SyncFrame)
     /// DESCRIBE (host → board).
     case describe(DescribeFrame)
+    /// DISPLAY (host → board).
+    case display(DisplayFrame)
 }

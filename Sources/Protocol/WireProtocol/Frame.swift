@@ -28,6 +28,8 @@ public enum Frame: Hashable, Sendable {
     case sync(SyncFrame)
     /// DESCRIBE (0x17), host → board.
     case describe(DescribeFrame)
+    /// DISPLAY (0x18), host → board.
+    case display(DisplayFrame)
 
     /// Why a payload is not a frame. Each maps to one `DecoderCounters` field.
     public enum ParseError: Error, Hashable, Sendable {
@@ -68,6 +70,7 @@ public enum Frame: Hashable, Sendable {
         case .pin: self = .pin(PinFrame(body: body))
         case .sync: self = .sync(SyncFrame(body: body))
         case .describe: self = .describe(DescribeFrame(body: body))
+        case .display: self = .display(DisplayFrame(body: body))
         }
     }
 
@@ -96,6 +99,7 @@ public enum Frame: Hashable, Sendable {
         case .pin(let frame): frame.encode(into: &output)
         case .sync(let frame): frame.encode(into: &output)
         case .describe(let frame): frame.encode(into: &output)
+        case .display(let frame): frame.encode(into: &output)
         }
     }
 

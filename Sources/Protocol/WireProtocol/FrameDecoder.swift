@@ -201,6 +201,7 @@ public struct FrameDecoder: Sendable {
         case .pin(let frame): return .pin(frame)
         case .sync(let frame): return .sync(frame)
         case .describe(let frame): return .describe(frame)
+        case .display(let frame): return .display(frame)
         }
     }
 }

@@ -27,6 +27,8 @@ public enum FrameType: UInt8, CaseIterable, Hashable, Sendable {
     case sync = 0x16
     /// DESCRIBE, host → board: asks for PARTS (1-byte body).
     case describe = 0x17
+    /// DISPLAY, host → board: try, store or clear the display choice kept in EEPROM (2-byte body; answered with PARTS).
+    case display = 0x18
 
     /// Body bytes between the type byte and the CRC.
     @inlinable public var bodyCount: Int {
@@ -44,6 +46,7 @@ public enum FrameType: UInt8, CaseIterable, Hashable, Sendable {
         case .pin: 6
         case .sync: 1
         case .describe: 1
+        case .display: 2
         }
     }
 }

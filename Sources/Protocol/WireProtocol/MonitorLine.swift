@@ -32,7 +32,7 @@ public enum MonitorLine {
         case .ready(let r):
             return "READY t=\(r.boardTime & 0xFF_FFFF) \(r.idle ? "idle" : "frame")"
         case .parts(let p):
-            return "PARTS sensor=0x\(hex(p.sensorWhoAmI))@0x\(hex(p.sensorAddress)) display=\(p.displayKind)@0x\(hex(p.displayAddress))"
+            return "PARTS sensor=0x\(hex(p.sensorWhoAmI))@0x\(hex(p.sensorAddress)) display=\(p.displayKind)@0x\(hex(p.displayAddress)) flags=\(p.flags)"
         case .offsets(let o):
             var flags: [String] = []
             if o.flags.contains(.fired) { flags.append("fired") }
@@ -56,6 +56,8 @@ public enum MonitorLine {
             return "SYNC \(s.enabled ? "on" : "off")"
         case .describe:
             return "DESCRIBE"
+        case .display(let d):
+            return "DISPLAY op=\(d.operation) kind=\(d.kind)"
         }
     }
 

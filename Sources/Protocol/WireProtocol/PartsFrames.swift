@@ -14,8 +14,19 @@ public struct PartsFrame: WireFrame {
     /// The display the firmware drives: 0 SSD1306 128×64, 1 SH1106 128×64 (the 1.3" modules),
     /// 2 SSD1306 128×32; others are for later firmware (`displayName`).
     public var displayKind: UInt8
-    /// Zero; room for later.
+    /// Bit 0 (`kindStoredFlag`): the display kind came from the board's EEPROM
+    /// (`tiltserial setup`), not detection; bit 1 (`patternFlag`): the test
+    /// pattern shows; others zero (older firmware sends zero).
     public var flags: UInt8
+
+    /// Bit 0 of `flags`: the display kind was set (stored in the EEPROM), not detected.
+    public static let kindStoredFlag: UInt8 = 0x01
+    /// Bit 1 of `flags`: the display shows the test pattern (DISPLAY try).
+    public static let patternFlag: UInt8 = 0x02
+    /// True when the display kind came from the board's EEPROM rather than detection.
+    public var kindStored: Bool { flags & Self.kindStoredFlag != 0 }
+    /// True when the display shows the test pattern.
+    public var showsPattern: Bool { flags & Self.patternFlag != 0 }
 
     /// A PARTS frame from its fields.
     public init(sensorAddress: UInt8, sensorWhoAmI: UInt8, displayAddress: UInt8, displayKind: UInt8 = 0, flags: UInt8 = 0) {
@@ -60,12 +71,13 @@ public struct PartsFrame: WireFrame {
         }
     }
 
-    /// One line for people: "sensor 0x98 (MPU-6500 family) at 0x68, display SSD1306 128x64 at 0x3C".
+    /// One line for people: "sensor 0x98 (MPU-6500 family) at 0x68, display SSD1306 128x64 at 0x3C",
+    /// ending " (set by tiltserial setup)" when the display kind came from the board's EEPROM.
     public var summary: String {
         let sensor = sensorAddress == 0 ? "no sensor"
             : "sensor 0x\(Self.hex(sensorWhoAmI)) (\(sensorName)) at 0x\(Self.hex(sensorAddress))"
         let display = displayAddress == 0 ? "no display" : "display \(displayName) at 0x\(Self.hex(displayAddress))"
-        return sensor + ", " + display
+        return sensor + ", " + display + (kindStored ? " (set by tiltserial setup)" : "")
     }
 
     static func hex(_ byte: UInt8) -> String {

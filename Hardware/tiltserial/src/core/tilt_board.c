@@ -49,11 +49,14 @@ tilt_board_action tilt_board_handle(tilt_board *board, const uint8_t *payload, u
     tilt_configure configure;
     tilt_drawer drawer;
     tilt_pin_frame pin;
+    tilt_display_frame display;
     uint8_t version, mode;
     if (tilt_decode_offsets(payload, length, &offsets)) {
         tilt_view view = {offsets.viewport_x, offsets.viewport_y, offsets.ribbon_x, offsets.ribbon_bottom};
         if (!board->host_live || memcmp(&view, &board->wanted, sizeof view) != 0) board->redraw = true;
         board->wanted = view;
+        if (board->pattern) board->redraw = true;
+        board->pattern = false;
         board->host_live = true;
         board->last_offsets_ms = now_ms;
         return TILT_BOARD_NOTHING;
@@ -75,6 +78,15 @@ tilt_board_action tilt_board_handle(tilt_board *board, const uint8_t *payload, u
     if (tilt_decode_ping(payload, length, pong_token)) return TILT_BOARD_SEND_PONG;
     if (tilt_decode_host_hello(payload, length, &version)) return TILT_BOARD_SEND_HELLO;
     if (tilt_decode_describe(payload, length)) return TILT_BOARD_SEND_PARTS;
+    if (tilt_decode_display(payload, length, &display)) {
+        bool needs_kind = display.op == TILT_DISPLAY_TRY || display.op == TILT_DISPLAY_STORE;
+        if (display.op > TILT_DISPLAY_END || (needs_kind && display.kind > TILT_DISPLAY_KIND_LAST))
+            return TILT_BOARD_SEND_PARTS;
+        board->display = display;
+        board->pattern = display.op == TILT_DISPLAY_TRY;
+        board->redraw = true;
+        return TILT_BOARD_DISPLAY;
+    }
     if (tilt_decode_configure(payload, length, &configure)) {
         set_rate(board, configure.sample_rate_hz);
         if (configure.accel_fs <= 3u) board->accel_fs = configure.accel_fs;

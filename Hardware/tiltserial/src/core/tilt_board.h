@@ -31,6 +31,8 @@ typedef struct {
     bool redraw;            /* something on screen is out of date */
     bool sync;              /* the host asked for READY (SYNC 1); off at every HELLO */
     bool idle_ready_owed;   /* an idle READY is due when the board falls idle (set by SYNC 1 and each latch) */
+    bool pattern;           /* the display test pattern shows (DISPLAY try) until OFFSETS or another DISPLAY */
+    tilt_display_frame display; /* the latest valid DISPLAY, for the caller to carry out */
 } tilt_board;
 
 /** What the caller must do after a payload. */
@@ -39,7 +41,8 @@ typedef enum {
     TILT_BOARD_SEND_PONG,   /* with the token */
     TILT_BOARD_SEND_HELLO,  /* HOST_HELLO */
     TILT_BOARD_RECONFIGURE, /* CONFIGURE: apply the new settings to the sensor, then send HELLO */
-    TILT_BOARD_SEND_PARTS,  /* DESCRIBE: say which parts were found where (PARTS) */
+    TILT_BOARD_SEND_PARTS,  /* DESCRIBE (or a DISPLAY it cannot carry out): say which parts were found where (PARTS) */
+    TILT_BOARD_DISPLAY,     /* DISPLAY: carry out `display` (store or clear the choice, begin the display), then send PARTS */
 } tilt_board_action;
 
 /** Power-on state: the default rate (by the rate rule) and full scales, no host, redraw. */
@@ -51,7 +54,11 @@ void tilt_board_init(tilt_board *board, uint16_t rate_hz, uint8_t accel_fs, uint
  *  drawn changed); CONFIGURE applies the rate rule (4..1000 Hz, nearest
  *  1000 / (1 + d)) and the full scales (0..3; others are ignored). Anything
  *  else (unknown types, wrong lengths, the board's own types) is skipped.
- *  SYNC sets `sync` (any non-zero byte: on); DESCRIBE asks for PARTS. */
+ *  SYNC sets `sync` (any non-zero byte: on); DESCRIBE asks for PARTS.
+ *  A valid DISPLAY (op TILT_DISPLAY_TRY..END, a known kind for TRY and STORE)
+ *  is kept in `display`, turns the test pattern on (TRY) or off (the others)
+ *  and asks the caller to carry it out; an invalid one changes nothing and
+ *  is answered with PARTS alone. OFFSETS turn the test pattern off. */
 tilt_board_action tilt_board_handle(tilt_board *board, const uint8_t *payload, uint8_t length,
                                     uint32_t now_ms, uint32_t *pong_token);
 

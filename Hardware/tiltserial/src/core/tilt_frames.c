@@ -18,6 +18,7 @@ int tilt_body_length(uint8_t type) {
     case TILT_PIN: return TILT_PIN_LEN;
     case TILT_SYNC: return TILT_SYNC_LEN;
     case TILT_DESCRIBE: return TILT_DESCRIBE_LEN;
+    case TILT_DISPLAY: return TILT_DISPLAY_LEN;
     default: return -1;
     }
 }
@@ -70,6 +71,11 @@ uint8_t tilt_encode_ready(uint32_t time_us, uint8_t flags, uint8_t *out) {
     b[0] = (uint8_t)time_us; b[1] = (uint8_t)(time_us >> 8); b[2] = (uint8_t)(time_us >> 16);
     b[3] = flags;
     return tilt_frame_encode(TILT_READY, b, sizeof b, out);
+}
+
+uint8_t tilt_encode_display(const tilt_display_frame *d, uint8_t *out) {
+    uint8_t b[TILT_DISPLAY_LEN] = {d->op, d->kind};
+    return tilt_frame_encode(TILT_DISPLAY, b, sizeof b, out);
 }
 
 uint8_t tilt_encode_sync(uint8_t mode, uint8_t *out) {
@@ -184,6 +190,14 @@ bool tilt_decode_parts(const uint8_t *payload, uint8_t len, tilt_parts *p) {
 
 bool tilt_decode_describe(const uint8_t *payload, uint8_t len) {
     return body_of(payload, len, TILT_DESCRIBE, TILT_DESCRIBE_LEN) != 0;
+}
+
+bool tilt_decode_display(const uint8_t *payload, uint8_t len, tilt_display_frame *d) {
+    const uint8_t *b = body_of(payload, len, TILT_DISPLAY, TILT_DISPLAY_LEN);
+    if (!b) return false;
+    d->op = b[0];
+    d->kind = b[1];
+    return true;
 }
 
 bool tilt_decode_sync(const uint8_t *payload, uint8_t len, uint8_t *mode) {

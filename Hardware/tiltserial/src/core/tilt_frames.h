@@ -33,6 +33,7 @@ enum tilt_type {
     TILT_PIN = 0x15,
     TILT_SYNC = 0x16,
     TILT_DESCRIBE = 0x17,
+    TILT_DISPLAY = 0x18,
 };
 
 enum tilt_body_length {
@@ -49,6 +50,7 @@ enum tilt_body_length {
     TILT_PIN_LEN = 6,
     TILT_SYNC_LEN = 1,
     TILT_DESCRIBE_LEN = 1,
+    TILT_DISPLAY_LEN = 2,
 };
 
 /** A SAMPLE on the wire: type, body, CRC, COBS's code byte, delimiter. */
@@ -66,11 +68,29 @@ enum tilt_body_length {
 #define TILT_DISPLAY_SH1106_128X64 1u  /* the 1.3" modules: 132-column RAM, columns 2..129 shown */
 #define TILT_DISPLAY_SSD1306_128X32 2u /* the 0.91" modules: not detectable, chosen (ssd1306_begin_as) */
 
+/** PARTS flag bits: the display kind came from the board's EEPROM (a stored
+ *  choice, `tiltserial setup`) rather than detection; the test pattern shows. */
+#define TILT_PARTS_KIND_STORED 0x01u
+#define TILT_PARTS_PATTERN 0x02u
+
+/** DISPLAY operations (the frame's first byte). */
+#define TILT_DISPLAY_TRY 0u   /* begin the display as `kind` (not stored) and show the test pattern */
+#define TILT_DISPLAY_STORE 1u /* store `kind` in EEPROM and begin the display as it; pattern off */
+#define TILT_DISPLAY_CLEAR 2u /* forget the stored kind and detect again; pattern off */
+#define TILT_DISPLAY_END 3u   /* pattern off, back to the stored kind or detection */
+/** The highest display kind this firmware knows. */
+#define TILT_DISPLAY_KIND_LAST TILT_DISPLAY_SSD1306_128X32
+
+/** DISPLAY: what to do with the display choice (TILT_DISPLAY_TRY..END) and the kind (for TRY and STORE). */
+typedef struct {
+    uint8_t op, kind;
+} tilt_display_frame;
+
 /** PARTS: which parts the board found, and where (0 for an absent part's address). */
 typedef struct {
     uint8_t sensor_address, sensor_who_am_i;
     uint8_t display_address, display_kind;
-    uint8_t flags; /* zero: room for later */
+    uint8_t flags; /* TILT_PARTS_* bits */
 } tilt_parts;
 
 /** OFFSETS flag bits. */
@@ -144,6 +164,7 @@ uint8_t tilt_encode_pin(const tilt_pin_frame *pin, uint8_t *out);
 uint8_t tilt_encode_sync(uint8_t mode, uint8_t *out);
 uint8_t tilt_encode_parts(const tilt_parts *parts, uint8_t *out);
 uint8_t tilt_encode_describe(uint8_t *out);
+uint8_t tilt_encode_display(const tilt_display_frame *display, uint8_t *out);
 
 /* Decoders take a checked payload without its CRC (type first, as the receiver
  * delivers it) and return false unless the type and body length match. */
@@ -160,6 +181,7 @@ bool tilt_decode_pin(const uint8_t *payload, uint8_t len, tilt_pin_frame *out);
 bool tilt_decode_sync(const uint8_t *payload, uint8_t len, uint8_t *mode);
 bool tilt_decode_parts(const uint8_t *payload, uint8_t len, tilt_parts *out);
 bool tilt_decode_describe(const uint8_t *payload, uint8_t len);
+bool tilt_decode_display(const uint8_t *payload, uint8_t len, tilt_display_frame *out);
 
 typedef enum {
     TILT_RX_NONE = 0,     /* byte taken, no frame ended (or an empty frame) */

@@ -60,6 +60,11 @@ static const char name_9250[] TILT_FLASH = "MPU9250";
 static const char name_9255[] TILT_FLASH = "MPU9255";
 static const char line_baud[] TILT_FLASH = "115200 BAUD";
 static const char name_sh1106[] TILT_FLASH = "SH1106";
+static const char name_ssd1306[] TILT_FLASH = "SSD1306";
+static const char name_128x64[] TILT_FLASH = " 128X64";
+static const char name_128x32[] TILT_FLASH = " 128X32";
+static const char line_set[] TILT_FLASH = " SET";
+static const char line_question[] TILT_FLASH = "IS THE BORDER WHOLE";
 
 #define LINE_MAX 21u /* 21 glyphs fill the 128 columns */
 
@@ -106,10 +111,26 @@ static uint8_t sensor_line(const tilt_status_info *info, char *text) {
     return append_hex(text, append_flash(text, length, line_at), info->sensor_address);
 }
 
+/* The controller's name, with the glass size when `sized` or for the
+ * 128x32 module (the one size that is not the usual). */
+static uint8_t display_name(uint8_t kind, bool sized, char *text, uint8_t length) {
+    if (kind == TILT_DISPLAY_SH1106_128X64) length = append_flash(text, length, name_sh1106);
+    else length = append_flash(text, length, name_ssd1306);
+    if (kind == TILT_DISPLAY_SSD1306_128X32) return append_flash(text, length, name_128x32);
+    return sized ? append_flash(text, length, name_128x64) : length;
+}
+
+/* A display kind that was set rather than detected: "SH1106 SET". */
+static uint8_t stored_line(const tilt_status_info *info, char *text) {
+    return append_flash(text, display_name(info->display_kind, false, text, 0), line_set);
+}
+
 /* Line 7: the sensor part (unless the usual one), then "SH1106" on the 1.3"
  * modules' controller ("MPU6500 AT 68 SH1106" is 20 of the 21 characters). */
 static uint8_t parts_line(const tilt_status_info *info, char *text) {
     uint8_t length = info->sensor_ok ? sensor_line(info, text) : 0;
+    /* A stored kind is named on line 5 ("SH1106 SET"), or here without a sensor. */
+    if (info->display_stored) return info->sensor_ok ? length : stored_line(info, text);
     if (info->display_kind != TILT_DISPLAY_SH1106_128X64) return length;
     if (length > 0 && length < LINE_MAX) text[length++] = ' ';
     return append_flash(text, length, name_sh1106);
@@ -127,16 +148,16 @@ static uint8_t line_for(const tilt_status_info *info, uint8_t page, char *text) 
         if (length < LINE_MAX) text[length++] = '.';
         return append_number(text, length, info->fw_patch);
     case 3: return append_flash(text, 0, info->sensor_ok ? line_waiting : line_no_sensor);
-    case 5: return append_flash(text, 0, info->sensor_ok ? line_baud : line_check);
+    case 5:
+        if (info->sensor_ok && info->display_stored) return stored_line(info, text);
+        return append_flash(text, 0, info->sensor_ok ? line_baud : line_check);
     case 7: return parts_line(info, text);
     default: return 0;
     }
 }
 
-void tilt_status_span(const tilt_status_info *info, uint8_t page, uint8_t first, uint8_t count, uint8_t *out) {
-    memset(out, 0, count);
-    char text[LINE_MAX];
-    uint8_t length = line_for(info, page, text);
+/* Draws `length` glyphs of `text` centred on the span (columns first..first+count). */
+static void draw_line(const char *text, uint8_t length, uint8_t first, uint8_t count, uint8_t *out) {
     if (length == 0) return;
     uint8_t width = (uint8_t)(length * 6u - 1u); /* 5 columns + 1 gap per glyph */
     uint8_t left = (uint8_t)((128u - width) / 2u);
@@ -146,5 +167,24 @@ void tilt_status_span(const tilt_status_info *info, uint8_t page, uint8_t first,
         uint8_t offset = (uint8_t)(x - left), column = (uint8_t)(offset % 6u);
         if (column == 5) continue;
         out[i] = tilt_flash_byte(&glyphs[glyph_index(text[offset / 6u])][column]);
+    }
+}
+
+void tilt_status_span(const tilt_status_info *info, uint8_t page, uint8_t first, uint8_t count, uint8_t *out) {
+    memset(out, 0, count);
+    char text[LINE_MAX];
+    draw_line(text, line_for(info, page, text), first, count, out);
+}
+
+void tilt_status_pattern_span(uint8_t display_kind, uint8_t page, uint8_t first, uint8_t count, uint8_t *out) {
+    memset(out, 0, count);
+    char text[LINE_MAX];
+    if (page == 3) draw_line(text, display_name(display_kind, true, text, 0), first, count, out);
+    if (page == 5) draw_line(text, append_flash(text, 0, line_question), first, count, out);
+    for (uint8_t i = 0; i < count; i++) {
+        uint8_t x = (uint8_t)(first + i);
+        if (x == 0 || x == 127) out[i] = 0xFF;
+        if (page == 0) out[i] |= 0x01; /* row 0 */
+        if (page == 7) out[i] |= 0x80; /* row 63 */
     }
 }

@@ -349,9 +349,7 @@ public final class NativeBoard: @unchecked Sendable {
         case .sendHello:
             sendHello()
         case .sendParts:
-            // The native board's parts: an MPU-6050 at 0x68 and an SSD1306 at 0x3C.
-            let parts = PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C)
-            if wire.queue(parts, isSample: false, must: true, lifetimeMicros: lifetime) {
+            if wire.queue(firmware.parts, isSample: false, must: true, lifetimeMicros: lifetime) {
                 counts.framesSent += 1
             }
         case .reconfigured:
@@ -369,7 +367,7 @@ public final class NativeBoard: @unchecked Sendable {
         let version = firmware.version, boot = boot
         let changed = display.run(until: lifetime, nextSample: next, period: firmware.periodMicros, firmware: &firmware,
                                   render: { [renderer] view, scene in
-            guard let view else { return NativeFirmware.statusScreen(version: version, sensorOK: true) }
+            guard let view else { return NativeFirmware.statusScreen(version: version, sensorOK: true) }  // not reached: `still`
             var screen = Screen()
             renderer.render(viewportX: view.viewport_x, viewportY: view.viewport_y, ribbonX: view.ribbon_x,
                             ribbonBottom: view.ribbon_bottom, scene: scene, into: &screen)

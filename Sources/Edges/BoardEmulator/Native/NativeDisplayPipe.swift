@@ -108,8 +108,8 @@ struct NativeDisplayPipe {
             }
             if tilt_pipe_wants_latch(&pipe, firmware.redrawDue) {
                 let redraw = firmware.takeRedraw()
-                latched = render(redraw.view, redraw.scene).bytes
-                latchedStatus = redraw.view == nil
+                latched = (redraw.still ?? render(redraw.view, redraw.scene)).bytes
+                latchedStatus = redraw.view == nil && !firmware.showsPattern
                 tilt_pipe_latched(&pipe)
             }
             while true {

@@ -17,9 +17,20 @@ struct NativeFirmware {
         /// An OFFSETS frame (the view is kept; `takeRedraw` says if the screen must change).
         case offsets(OffsetsFrame)
         case ping
-        /// DESCRIBE: say which parts were found (PARTS).
+        /// DESCRIBE, or DISPLAY (carried out already): say which parts were found (PARTS).
         case sendParts
     }
+
+    /// The board's EEPROM record (tilt_settings.h), kept across resets like the
+    /// chip's; erased (all 0xFF) when the model is made.
+    private(set) var eeprom = [UInt8](repeating: 0xFF, count: Int(TILT_SETTINGS_SIZE))
+    /// The display kind in use (PARTS' numbering): the stored one, else the
+    /// detected one (the native board's display is an SSD1306 128×64).
+    private(set) var displayKind = UInt8(TILT_DISPLAY_SSD1306_128X64)
+    /// The display kind came from the EEPROM, not detection.
+    private(set) var displayStored = false
+    /// The test pattern shows (DISPLAY try), until OFFSETS or another DISPLAY.
+    var showsPattern: Bool { board.pattern }
 
     /// No OFFSETS for this long: the status screen (the firmware's TILT_HOST_TIMEOUT_MS).
     static let hostTimeoutMillis = UInt32(TILT_HOST_TIMEOUT_MS)
@@ -39,6 +50,7 @@ struct NativeFirmware {
         tilt_board_init(&board, 100, 0, 0)
         board.sample_rate_hz = UInt16(clamping: rateHz)
         tilt_rx_reset(&rx)
+        beginDisplay()
         powerOnPeriod = Self.period(rateHz)
         configured = false
     }
@@ -71,6 +83,9 @@ struct NativeFirmware {
                 action(.sendHello)
             case TILT_BOARD_SEND_PARTS:
                 action(.sendParts)
+            case TILT_BOARD_DISPLAY:
+                applyDisplayChoice(board.display)
+                action(.sendParts)
             case TILT_BOARD_RECONFIGURE:
                 configured = true
                 action(.reconfigured)
@@ -87,6 +102,36 @@ struct NativeFirmware {
         }
     }
 
+    /// begin_display(): the stored kind, else detection (an SSD1306 128×64 here).
+    private mutating func beginDisplay() {
+        var kind: UInt8 = 0
+        displayStored = tilt_settings_decode(eeprom, &kind)
+        displayKind = displayStored ? kind : UInt8(TILT_DISPLAY_SSD1306_128X64)
+    }
+
+    /// apply_display_choice(): try a kind, store it, forget it, or go back.
+    private mutating func applyDisplayChoice(_ choice: tilt_display_frame) {
+        switch UInt32(choice.op) {
+        case TILT_DISPLAY_TRY:
+            displayKind = choice.kind
+            displayStored = false  // the kind in use is the tried one
+            return
+        case TILT_DISPLAY_STORE:
+            tilt_settings_encode(choice.kind, &eeprom)
+        case TILT_DISPLAY_CLEAR:
+            tilt_settings_erased(&eeprom)
+        default:
+            break
+        }
+        beginDisplay()
+    }
+
+    /// The PARTS the firmware sends: an MPU-6050 at 0x68 and the display at 0x3C, with its kind and flags.
+    var parts: PartsFrame {
+        PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, displayKind: displayKind,
+                   flags: (displayStored ? PartsFrame.kindStoredFlag : 0) | (showsPattern ? PartsFrame.patternFlag : 0))
+    }
+
     /// check_timers(): true once when the host has been silent for a second (then redraw).
     mutating func hostTimedOut(nowMicros: UInt64) -> Bool {
         tilt_board_host_timed_out(&board, UInt32(truncatingIfNeeded: nowMicros / 1000))
@@ -101,12 +146,26 @@ struct NativeFirmware {
     /// The idle READY went out.
     mutating func idleReadySent() { board.idle_ready_owed = false }
 
-    /// step_display()'s latch: the view to draw (nil: the status screen) with
-    /// the drawer and pins as DRAWER and PIN set them.
-    mutating func takeRedraw() -> (view: tilt_view?, scene: DrawerScene) {
+    /// step_display()'s latch: the view to draw with the drawer and pins as
+    /// DRAWER and PIN set them, or (view nil) the screen drawn instead: the test
+    /// pattern, or the status screen.
+    mutating func takeRedraw() -> (view: tilt_view?, scene: DrawerScene, still: Screen?) {
         board.redraw = false
         board.idle_ready_owed = true  // a latch: an idle READY follows once drawn (after SYNC 1)
-        return (board.host_live ? board.wanted : nil, scene)
+        if board.pattern { return (nil, scene, patternScreen()) }
+        if board.host_live { return (board.wanted, scene, nil) }
+        return (nil, scene, statusScreen())
+    }
+
+    /// The display test pattern for the kind in use, as the firmware draws it.
+    func patternScreen() -> Screen {
+        var bytes = [UInt8](repeating: 0, count: Screen.byteCount)
+        bytes.withUnsafeMutableBufferPointer { out in
+            for page in 0..<Screen.pageCount {
+                tilt_status_pattern_span(displayKind, UInt8(page), 0, UInt8(Screen.width), out.baseAddress! + page * Screen.width)
+            }
+        }
+        return Screen(bytes: bytes)!
     }
 
     /// The drawer and the pin table as the firmware keeps them.
@@ -138,16 +197,17 @@ struct NativeFirmware {
         return Array(wire[0..<Int(length)])
     }
 
-    /// The firmware's status screen (sensor answered: "WAITING FOR HOST").
+    /// The firmware's status screen (sensor answered: "WAITING FOR HOST"), naming a stored display kind.
     func statusScreen(sensorOK: Bool = true) -> Screen {
-        Self.statusScreen(version: version, sensorOK: sensorOK)
+        Self.statusScreen(version: version, sensorOK: sensorOK, displayKind: displayKind, displayStored: displayStored)
     }
 
-    static func statusScreen(version: (major: UInt8, minor: UInt8, patch: UInt8), sensorOK: Bool) -> Screen {
-        // The native board's parts: an MPU-6050 at 0x68 and an SSD1306.
+    static func statusScreen(version: (major: UInt8, minor: UInt8, patch: UInt8), sensorOK: Bool,
+                             displayKind: UInt8 = UInt8(TILT_DISPLAY_SSD1306_128X64), displayStored: Bool = false) -> Screen {
+        // The native board's parts: an MPU-6050 at 0x68 and a display of `displayKind`.
         var info = tilt_status_info(fw_major: version.major, fw_minor: version.minor, fw_patch: version.patch, sensor_ok: sensorOK,
                                     sensor_who_am_i: 0x68, sensor_address: UInt8(TILT_SENSOR_ADDRESS_LOW),
-                                    display_kind: UInt8(TILT_DISPLAY_SSD1306_128X64))
+                                    display_kind: displayKind, display_stored: displayStored)
         var bytes = [UInt8](repeating: 0, count: Screen.byteCount)
         bytes.withUnsafeMutableBufferPointer { out in
             for page in 0..<Screen.pageCount {

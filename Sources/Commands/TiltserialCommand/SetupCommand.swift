@@ -1,0 +1,149 @@
+import ArgumentParser
+import SerialIO
+import WireProtocol
+
+/// `tiltserial setup [PORT]`: which display the board drives, confirmed by a
+/// person and stored in the board's EEPROM (or set outright with `--display`).
+/// The column offset of an SH1106 cannot be probed everywhere, so the board
+/// shows a test pattern as each candidate kind and the person says whether
+/// its border is whole; the confirmed kind is stored, and the board's waiting
+/// screen says "SH1106 SET" from then on (docs/usage.md, "tiltserial setup").
+struct Setup: TiltserialSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "setup",
+        abstract: "Choose the board's display with a test pattern and store the choice in the board.",
+        discussion: """
+            The board shows a border around its display as each kind in turn; answer y when the border is whole \
+            on all four edges. A picture shifted by two columns, or a stripe of noise at the left or right edge, \
+            means the other kind. The choice stays in the board's EEPROM across resets. --display sets it \
+            without asking (auto: detect the display again). Exit code 28 when no choice was stored \
+            (docs/usage.md).
+            """)
+
+    @Argument(help: "Serial port (/dev/ttyUSB0, /dev/ttyACM0, /dev/serial/by-id/...), or auto (the default): the only board plugged in.")
+    var port: String?
+
+    @Option(name: .customLong("port"), help: ArgumentHelp("Same as the PORT argument.", valueName: "PORT"))
+    var portOption: String?
+
+    @Option(help: ArgumentHelp(
+        "Store this display without asking: ssd1306 (128x64), sh1106 (the 1.3\" modules), ssd1306-128x32, or auto (forget the choice and detect).",
+        valueName: "KIND"))
+    var display: String?
+
+    @OptionGroup var link: LinkOptions
+
+    /// What `--display` names: a kind to store, or auto.
+    enum Choice: Equatable {
+        case kind(UInt8)
+        case auto
+
+        /// The `--display` words, in the order help lists them.
+        static let words: [(String, Choice)] = [
+            ("ssd1306", .kind(0)), ("sh1106", .kind(1)), ("ssd1306-128x32", .kind(2)), ("auto", .auto),
+        ]
+
+        init(_ text: String) throws(Failure) {
+            guard let found = Self.words.first(where: { $0.0 == text.lowercased() }) else {
+                throw Failure(.badSettings, "--display \(text): not a display kind; give one of "
+                    + Self.words.map(\.0).joined(separator: ", "))
+            }
+            self = found.1
+        }
+    }
+
+    /// A person's answer to "is the border whole?".
+    enum Answer: Equatable {
+        case yes, no, quit
+        /// y/yes, n/no, q/quit (any case); nil for anything else (asked again).
+        init?(_ line: String) {
+            switch line.filter({ !$0.isWhitespace }).lowercased() {
+            case "y", "yes": self = .yes
+            case "n", "no": self = .no
+            case "q", "quit": self = .quit
+            default: return nil
+            }
+        }
+    }
+
+    func execute(_ context: CommandContext) throws(Failure) {
+        let choice = try display.map { text throws(Failure) in try Choice(text) }
+        guard choice != nil || context.inputIsTerminal else {
+            throw Failure(.badSettings, "setup asks whether the test pattern's border is whole, but stdin is not a terminal; "
+                + "give --display ssd1306, sh1106, ssd1306-128x32 or auto")
+        }
+        let file = context.paths.configFile
+        let existing = try file.map { path throws(Failure) in try ConfigFile.bytesIfPresent(path: path) } ?? nil
+        let settings = try Calibrate.settings(existing: existing, file: file ?? "", options: link.given)
+        let logger = context.console.logger()
+        let path = try PortPicker.resolve(port ?? portOption) { logger.info("\($0)") }
+        if let note = try PortPreflight.check(path: path, baud: settings.baud) { logger.info("\(note)") }
+        let board = try DisplaySetupLink(path: path, baud: settings.baud, dtr: settings.dtr, stop: context.stop)
+        logger.info("\(path): waiting for the board (it resets when the port opens)…")
+        _ = try board.hello(timeout: .microseconds(Int64(max(settings.helloTimeoutMicros, 1))))
+        let parts: PartsFrame
+        if let choice {
+            parts = try Self.store(choice, on: board)
+        } else {
+            parts = try Self.ask(board: board, context: context)
+        }
+        context.console.writeOut("\(Self.stored(parts))\n")
+    }
+
+    /// Stores `choice` and checks the board's answer says so.
+    static func store(_ choice: Choice, on board: DisplaySetupLink) throws(Failure) -> PartsFrame {
+        let frame = switch choice {
+        case .kind(let kind): DisplayFrame(.store, kind: kind)
+        case .auto: DisplayFrame(.clear)
+        }
+        let parts = try board.parts(after: frame)
+        let kept = switch choice {
+        case .kind(let kind): parts.kindStored && parts.displayKind == kind
+        case .auto: !parts.kindStored
+        }
+        guard kept else {
+            throw Failure(.setupFailed, "the board answered but did not keep the choice (it reports \(parts.summary)); "
+                + "its EEPROM may be worn: run tiltserial setup again")
+        }
+        return parts
+    }
+
+    /// The test pattern as each kind in turn, the one in use first, until the
+    /// person confirms one (stored) or refuses them all.
+    static func ask(board: DisplaySetupLink, context: CommandContext) throws(Failure) -> PartsFrame {
+        let now = try board.parts(after: nil)
+        guard now.displayAddress != 0 else {
+            throw Failure(.setupFailed, "the board found no display (\(now.summary)); check its wiring (SDA, SCL, power), then run tiltserial setup again")
+        }
+        let kinds = [now.displayKind] + [0, 1, 2].filter { $0 != now.displayKind }
+        let say = { (text: String) in context.console.writeErr("tiltserial: \(text)\n") }
+        for kind in kinds {
+            let shown = try board.parts(after: DisplayFrame(.tryKind, kind: kind))
+            say("the board shows a test pattern as \(shown.displayName): is the border whole on all four edges, "
+                + "with no stripe of noise at the left or right? [y/n, q to stop]")
+            var answer: Answer?
+            while answer == nil {
+                guard let line = context.readLine() else { answer = .quit; break }
+                answer = Answer(line)
+                if answer == nil { say("answer y, n or q") }
+            }
+            switch answer {
+            case .yes: return try store(.kind(kind), on: board)
+            case .quit:
+                _ = try board.parts(after: DisplayFrame(.end))
+                throw Failure(.setupFailed, "stopped before a display choice was stored; nothing changed")
+            default: continue
+            }
+        }
+        _ = try board.parts(after: DisplayFrame(.end))
+        throw Failure(.setupFailed, "no display kind showed a whole border; nothing changed: check the module "
+            + "(SSD1306, SH1106 or a 128x32 SSD1306) and its wiring, then run tiltserial setup again")
+    }
+
+    /// The last line: what the board drives now, and whether it is stored.
+    static func stored(_ parts: PartsFrame) -> String {
+        parts.kindStored
+            ? "stored in the board: display \(parts.displayName) (tiltserial setup --display auto goes back to detecting it)"
+            : "the board detects its display again: \(parts.displayName) found"
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import WireProtocol
+@testable import BoardEmulator
+
+/// `tiltserial setup` in-process on the native board's pty (the firmware's own
+/// C handles DISPLAY and keeps the EEPROM record in memory), the person's
+/// answers scripted; and its refusals.
+@Suite(.serialized) struct SetupTests {
+    static func board() throws -> NativeBoard {
+        let board = try NativeBoard(.init(sampleRateHz: 100, pace: .realTime))
+        board.start()
+        return board
+    }
+
+    /// `tiltserial setup ARGS PORT` with `answers` typed (nil: stdin is no terminal).
+    static func setup(_ arguments: [String], on board: NativeBoard, answers: [String]? = nil) throws -> (code: Int32?, out: String, err: String) {
+        let path = try #require(board.serialPath)
+        let host = InProcessHost(["setup"] + arguments + [path], answers: answers)
+        let code = host.wait(seconds: 30)
+        if code == nil { _ = host.interrupt() }
+        return (code, host.captured.out, host.captured.err)
+    }
+
+    @Test func displayStoresWithoutAskingAndAutoForgets() throws {
+        let board = try Self.board()
+        defer { board.stop() }
+        let stored = try Self.setup(["--display", "ssd1306-128x32"], on: board)
+        #expect(stored.code == 0, "\(stored.err)")
+        #expect(stored.out == "stored in the board: display SSD1306 128x32 (tiltserial setup --display auto goes back to detecting it)\n")
+        #expect(!stored.err.contains("test pattern"), "nothing asked")
+        let auto = try Self.setup(["--display", "auto"], on: board)
+        #expect(auto.code == 0, "\(auto.err)")
+        #expect(auto.out == "the board detects its display again: SSD1306 128x64 found\n")
+    }
+
+    @Test func theKindInUseIsShownFirstAndTheConfirmedOneStored() throws {
+        let board = try Self.board()
+        defer { board.stop() }
+        let result = try Self.setup([], on: board, answers: ["maybe", "n", "Y"])
+        #expect(result.code == 0, "\(result.err)")
+        let prompts = result.err.split(separator: "\n").filter { $0.contains("shows a test pattern as") }
+        #expect(prompts.count == 2, "\(result.err)")
+        #expect(prompts.first?.contains("as SSD1306 128x64:") == true, "the detected kind first")
+        #expect(prompts.last?.contains("as SH1106 128x64:") == true)
+        #expect(result.err.contains("answer y, n or q"), "an unclear answer is asked again")
+        #expect(result.out == "stored in the board: display SH1106 128x64 (tiltserial setup --display auto goes back to detecting it)\n")
+        // Stored: the next run starts from it.
+        let again = try Self.setup([], on: board, answers: ["y"])
+        #expect(again.err.contains("shows a test pattern as SH1106 128x64:"), "\(again.err)")
+        #expect(again.code == 0)
+    }
+
+    @Test(arguments: [(["n", "n", "n"], "no display kind showed a whole border"), (["q"], "stopped before"), ([], "stopped before")])
+    func refusingEveryKindOrStoppingStoresNothing(answers: [String], message: String) throws {
+        let board = try Self.board()
+        defer { board.stop() }
+        let result = try Self.setup([], on: board, answers: answers)
+        #expect(result.code == 28, "\(result.err)")
+        #expect(result.err.contains("tiltserial: error: \(message)"), "\(result.err)")
+        // Nothing stored, the pattern gone: the board answers as detected.
+        let auto = try Self.setup(["--display", "auto"], on: board)
+        #expect(auto.out == "the board detects its display again: SSD1306 128x64 found\n", "\(auto.err)")
+    }
+
+    @Test func withoutATerminalOrWithAnUnknownKindItSaysWhatToGive() throws {
+        let board = try Self.board()
+        defer { board.stop() }
+        let noTerminal = try Self.setup([], on: board)
+        #expect(noTerminal.code == 21)
+        #expect(noTerminal.err == "tiltserial: error: setup asks whether the test pattern's border is whole, but stdin is not a terminal; "
+            + "give --display ssd1306, sh1106, ssd1306-128x32 or auto\n")
+        let unknown = try Self.setup(["--display", "oled"], on: board)
+        #expect(unknown.code == 21)
+        #expect(unknown.err == "tiltserial: error: --display oled: not a display kind; give one of ssd1306, sh1106, ssd1306-128x32, auto\n")
+    }
+
+    /// Older firmware skips DISPLAY as an unknown type: one line and exit 28, not a hang.
+    @Test func firmwareThatDoesNotKnowDisplaySaysToFlashTheNewOne() throws {
+        let link = tempPath("setup-old-board")
+        let board = try TestBoard(link: link)
+        defer { board.close() }
+        let host = InProcessHost(["setup", "--display", "sh1106", link])
+        // The open flushes what came before it: HELLO once the host asked for it.
+        #expect(try board.waitFor { _ in board.hostHellos >= 1 })
+        try board.send(Stream.hello())
+        let code = host.wait(seconds: 30)
+        #expect(code == 28, "\(host.captured.err)")
+        #expect(host.captured.err.contains("the board did not answer DISPLAY: its firmware is older than tiltserial setup; flash the new one"))
+        try board.readAvailable()
+        #expect(board.received.contains { if case .display(let d) = $0 { d == DisplayFrame(.store, kind: 1) } else { false } })
+    }
+}
