@@ -5,6 +5,7 @@ import TiltPipeline
 import TiltVersion
 @testable import TiltserialCommand
 import WireProtocol
+import TiltCore
 
 /// What makers expect of a command-line tool: `--version`, usage errors as
 /// one line with a fix and a documented code, completions, `--help`.
@@ -140,11 +141,11 @@ import WireProtocol
         #expect(ForPeople.count(0, "ribbon pull") == "0 ribbon pulls")
         #expect(ForPeople.count(1, "ribbon pull") == "1 ribbon pull")
         #expect(ForPeople.count(UInt64(2), "fire") == "2 fires")
-        #expect(ForPeople.duration(micros: 0) == "0.0 s")
-        #expect(ForPeople.duration(micros: 449_999) == "0.4 s")
-        #expect(ForPeople.duration(micros: 59_949_999) == "59.9 s")
-        #expect(ForPeople.duration(micros: 59_950_000) == "1 min 0 s")
-        #expect(ForPeople.duration(micros: 3_725_000_000) == "1 h 2 min")
+        #expect(DurationText.span(micros: 0) == "0.0 s")
+        #expect(DurationText.span(micros: 449_999) == "0.4 s")
+        #expect(DurationText.span(micros: 59_949_999) == "59.9 s")
+        #expect(DurationText.span(micros: 59_950_000) == "1 min 0 s")
+        #expect(DurationText.span(micros: 3_725_000_000) == "1 h 2 min")
         #expect(ForPeople.decimal(2.996, places: 2) == "3.00")
         #expect(ForPeople.decimal(0.04, places: 1) == "0.0")
         #expect(ForPeople.decimal(-1.25, places: 1) == "-1.3")
