@@ -243,6 +243,10 @@ import WireProtocol
         try client.send(DescribeFrame())
         #expect(try client.read { $0.parts.count == 1 })
         #expect(client.parts.first == PartsFrame(sensorAddress: 0x69, sensorWhoAmI: 0x68, displayAddress: display))
+        // A view on the glass pixel for pixel as the host's mirror draws it.
+        let offsets = OffsetsFrame(sequence: 0, viewportX: 123, viewportY: 45, ribbonX: 250, ribbonBottom: 15, flags: [])
+        try client.send(offsets)
+        #expect(board.waitFor(timeout: .seconds(20)) { $0.screen == rendered(offsets) } != nil, "the view on a display at \(display)")
     }
 
     /// GY-521 boards often carry an MPU-6500 (WHO_AM_I 0x70), an MPU-9250

@@ -110,4 +110,17 @@ import Testing
         #expect(fm.createFile(atPath: device + "/idVendor", contents: Data("1a86\n".utf8)))
         #expect(fm.createFile(atPath: device + "/idProduct", contents: Data("7523\n".utf8)))
     }
+
+    /// A CH340 that brltty takes a second after it appears vanishes mid-run:
+    /// the reconnecting host's line names the conflict and the command.
+    @Test func aPortThatVanishesToBrlttySaysSoWhileWaiting() {
+        let conflict = BrlttyConflict(vendorID: 0x1A86, productID: 0x7523, usbDevice: "1-3", evidence: "the brltty package")
+        let line = RunOutput.deviceGone(port: "/dev/ttyUSB0", reconnecting: true, brltty: conflict)
+        #expect(line.hasPrefix("/dev/ttyUSB0: device gone: a "))
+        #expect(line.contains("(1a86:7523, USB 1-3)") && line.contains("sudo apt remove brltty"))
+        #expect(line.hasSuffix("; waiting for it to come back (Ctrl-C to quit)…"))
+        #expect(RunOutput.deviceGone(port: "/dev/ttyUSB0", reconnecting: false, brltty: nil) == "/dev/ttyUSB0: device gone")
+        #expect(RunOutput.deviceGone(port: "/dev/ttyUSB0", reconnecting: true, brltty: nil)
+            == "/dev/ttyUSB0: device gone; waiting for it to come back (Ctrl-C to quit)…")
+    }
 }

@@ -131,6 +131,13 @@ final class RunOutput {
         }
     }
 
+    /// The line for a port that vanished; a USB-serial bridge brltty took
+    /// (the port comes and goes a second later) says so, with the fix.
+    static func deviceGone(port: String, reconnecting: Bool, brltty: BrlttyConflict?) -> String {
+        let what = brltty.map { "\(port): device gone: " + $0.message } ?? "\(port): device gone"
+        return reconnecting ? what + "; waiting for it to come back (Ctrl-C to quit)…" : what
+    }
+
     func status(_ status: HostStatus) {
         switch status {
         case .waitingForBoard(let port):
@@ -145,7 +152,7 @@ final class RunOutput {
             case .notApplicable: break
             }
         case .deviceGone(let port, let reconnecting):
-            let text = reconnecting ? "\(port): device gone; waiting for it to come back (Ctrl-C to quit)…" : "\(port): device gone"
+            let text = Self.deviceGone(port: port, reconnecting: reconnecting, brltty: BrlttyConflict.find())
             if let view {
                 view.message = text
                 view.messageIsWarning = true

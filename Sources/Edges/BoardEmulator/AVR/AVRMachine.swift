@@ -288,7 +288,7 @@ public final class AVRMachine {
     /// The glass frames recorded so far with their summary; nil unless `recordGlassStats` was called.
     public var glassStats: GlassStats? {
         guard let glassProbe else { return nil }
-        return GlassStats(frames: glassProbe.tracker.frames, bus: glassBusLimit)
+        return GlassStats(frames: glassProbe.tracker.frames, bus: glassProbe.displayBus ?? glassBusLimit)
     }
 
     // MARK: Loading

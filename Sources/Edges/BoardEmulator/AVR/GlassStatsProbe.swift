@@ -59,6 +59,10 @@ final class GlassStatsProbe {
         }
     }
 
+    /// The bus clock of the display's last transaction: a firmware may run the
+    /// display faster than the sensor (`I2C_CLOCK_HZ`), switching TWBR between them.
+    private(set) var displayBus: GlassBusLimit?
+
     private func bus(_ message: cbp_twi_message) {
         let conditions = Int32(message.conditions)
         if conditions & Int32(CBP_TWI_STOP | CBP_TWI_START) != 0 {
@@ -78,6 +82,7 @@ final class GlassStatsProbe {
         let bytes = cbp_ssd1306_traffic(display, &transactions)
         let rate = cbp_twi_bit_rate(avr)
         let bus = GlassBusLimit(cpuHz: UInt64(cbp_avr_frequency(avr)), twbr: UInt8(rate & 0xFF), prescalerBits: UInt8((rate >> 8) & 3))
+        displayBus = bus
         // The byte was delivered at the start of its nine SCL periods.
         let photon = AVRClock.micros(cycle: changed + 9 * bus.sclCycles, frequency: cbp_avr_frequency(avr))
         let registers = SSD1306Registers(state)
