@@ -73,22 +73,15 @@ import WireProtocol
 
 /// The view's signal handlers post their requests on the run's wake-up pipe.
 @Suite(.serialized) struct ViewSignalTests {
-    static func next(_ pipe: WakeUpPipe) -> UInt8? {
-        var p = pollfd(fd: pipe.readEnd.rawValue, events: Int16(POLLIN), revents: 0)
-        guard poll(&p, 1, 10_000) == 1 else { return nil }
-        var byte: UInt8 = 0
-        return read(pipe.readEnd.rawValue, &byte, 1) == 1 ? byte : nil
-    }
-
     @Test func resizeRedrawsAndHangUpStops() throws {
         let pipe = try WakeUpPipe()
         ViewSignals.install(wake: pipe, screen: -1)
         defer { ViewSignals.restore() }
         raise(SIGWINCH)
-        #expect(Self.next(pipe) == WakeRequest.redraw.rawValue)
+        #expect(pipe.nextByte() == WakeRequest.redraw.rawValue)
         raise(SIGHUP)
-        #expect(Self.next(pipe) == WakeRequest.stop.rawValue)
+        #expect(pipe.nextByte() == WakeRequest.stop.rawValue)
         raise(SIGQUIT)
-        #expect(Self.next(pipe) == WakeRequest.stop.rawValue)
+        #expect(pipe.nextByte() == WakeRequest.stop.rawValue)
     }
 }
