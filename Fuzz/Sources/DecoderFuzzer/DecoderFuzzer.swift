@@ -53,6 +53,7 @@ func wireFrame(_ decoded: DecodedFrame) -> Frame {
     case .pin(let frame): .pin(frame)
     case .sync(let frame): .sync(frame)
     case .describe(let frame): .describe(frame)
+    case .display(let frame): .display(frame)
     }
 }
 

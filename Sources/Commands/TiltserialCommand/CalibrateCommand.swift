@@ -20,11 +20,7 @@ struct Calibrate: TiltserialSubcommand {
             (docs/usage.md).
             """)
 
-    @Argument(help: "Serial port (/dev/ttyUSB0, /dev/ttyACM0, /dev/serial/by-id/...), or auto (the default): the only board plugged in.")
-    var port: String?
-
-    @Option(name: .customLong("port"), help: ArgumentHelp("Same as the PORT argument.", valueName: "PORT"))
-    var portOption: String?
+    @OptionGroup var portOptions: PortOptions
 
     @Option(help: ArgumentHelp(
         "The config file to update; default $XDG_CONFIG_HOME/tiltserial/config.json, else ~/.config/tiltserial/config.json.",
@@ -41,7 +37,7 @@ struct Calibrate: TiltserialSubcommand {
         let existing = try ConfigFile.bytesIfPresent(path: file)
         let settings = try Self.settings(existing: existing, file: file, options: link.given)
         let logger = context.console.logger()
-        let path = try PortPicker.resolve(port ?? portOption) { logger.info("\($0)") }
+        let path = try portOptions.resolve { logger.info("\($0)") }
         if let note = try PortPreflight.check(path: path, baud: settings.baud) { logger.info("\(note)") }
         let result = try Self.measure(path: path, settings: settings, context: context)
         let values: [(key: String, value: SettingValue)] = [

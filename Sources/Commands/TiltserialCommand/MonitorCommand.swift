@@ -15,11 +15,7 @@ struct Monitor: TiltserialSubcommand {
             any text a sketch prints as it is, anything else as HEX bytes. Lines go to stdout; Ctrl-C stops.
             """)
 
-    @Argument(help: "Serial port (/dev/ttyUSB0, /dev/ttyACM0, /dev/serial/by-id/...), or auto (the default): the only board plugged in.")
-    var port: String?
-
-    @Option(name: .customLong("port"), help: ArgumentHelp("Same as the PORT argument.", valueName: "PORT"))
-    var portOption: String?
+    @OptionGroup var portOptions: PortOptions
 
     @Option(name: .customLong("baud"), help: Self.help("baud"))
     var baud: String?
@@ -45,7 +41,7 @@ struct Monitor: TiltserialSubcommand {
     func execute(_ context: CommandContext) throws(Failure) {
         let (baud, dtr) = try serialSettings()
         let logger = context.console.logger()
-        let path = try PortPicker.resolve(port ?? portOption) { logger.info("\($0)") }
+        let path = try portOptions.resolve { logger.info("\($0)") }
         // A native-USB board was not reset by the open: ask for its HELLO as --hello does.
         let nativeUSB = try PortPreflight.check(path: path, baud: baud)
         if let nativeUSB { logger.info("\(nativeUSB)") }

@@ -10,11 +10,7 @@ struct Run: TiltserialSubcommand {
         commandName: "run",
         abstract: "Connect to the board and drive its display (the default command).")
 
-    @Argument(help: "Serial port (/dev/ttyUSB0, /dev/ttyACM0, /dev/serial/by-id/...), or auto (the default): the only board plugged in.")
-    var port: String?
-
-    @Option(name: .customLong("port"), help: ArgumentHelp("Same as the PORT argument.", valueName: "PORT"))
-    var portOption: String?
+    @OptionGroup var portOptions: PortOptions
 
     @Option(help: ArgumentHelp("Save the raw bytes with host times, for `tiltserial replay`.", valueName: "FILE"))
     var record: String?
@@ -34,7 +30,7 @@ struct Run: TiltserialSubcommand {
         case .defaultMissing: CalibrationNotice.sayOnce(resolved, marker: context.paths.noticeMarker, console: context.console)
         case .none, .given: break
         }
-        let path = try PortPicker.resolve(port ?? portOption) { logger.info("\($0)") }
+        let path = try portOptions.resolve { logger.info("\($0)") }
         if let note = try PortPreflight.check(path: path, baud: resolved.baud) { logger.info("\(note)") }
         try Self.live(path: path, settings: resolved, output: output, view: view.view, record: record, context: context,
                       pinStore: store, pins: kept)

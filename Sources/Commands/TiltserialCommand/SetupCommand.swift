@@ -20,11 +20,7 @@ struct Setup: TiltserialSubcommand {
             (docs/usage.md).
             """)
 
-    @Argument(help: "Serial port (/dev/ttyUSB0, /dev/ttyACM0, /dev/serial/by-id/...), or auto (the default): the only board plugged in.")
-    var port: String?
-
-    @Option(name: .customLong("port"), help: ArgumentHelp("Same as the PORT argument.", valueName: "PORT"))
-    var portOption: String?
+    @OptionGroup var portOptions: PortOptions
 
     @Option(help: ArgumentHelp(
         "Store this display without asking: ssd1306 (128x64), sh1106 (the 1.3\" modules), ssd1306-128x32, or auto (forget the choice and detect).",
@@ -76,7 +72,7 @@ struct Setup: TiltserialSubcommand {
         let existing = try file.map { path throws(Failure) in try ConfigFile.bytesIfPresent(path: path) } ?? nil
         let settings = try Calibrate.settings(existing: existing, file: file ?? "", options: link.given)
         let logger = context.console.logger()
-        let path = try PortPicker.resolve(port ?? portOption) { logger.info("\($0)") }
+        let path = try portOptions.resolve { logger.info("\($0)") }
         if let note = try PortPreflight.check(path: path, baud: settings.baud) { logger.info("\(note)") }
         let board = try DisplaySetupLink(path: path, baud: settings.baud, dtr: settings.dtr, stop: context.stop)
         logger.info("\(path): waiting for the board (it resets when the port opens)…")

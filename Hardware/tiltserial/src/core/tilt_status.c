@@ -170,21 +170,44 @@ static void draw_line(const char *text, uint8_t length, uint8_t first, uint8_t c
     }
 }
 
+/* A 128x32 module is driven with the 128x64 set-up, so its glass shows
+ * every other row (docs/display.md): its text is drawn twice as tall, a line
+ * over two pages, so each glyph row shows once and the lines stay readable.
+ * Pages 2k and 2k + 1 carry the line the 128x64 screen has on page 2k + 1. */
+static bool tall(uint8_t display_kind) { return display_kind == TILT_DISPLAY_SSD1306_128X32; }
+
+/* Four rows of a glyph column, each doubled: bit i goes to bits 2i and 2i + 1. */
+static uint8_t doubled(uint8_t four) {
+    uint8_t out = 0;
+    for (uint8_t i = 0; i < 4; i++)
+        if (four & (1u << i)) out |= (uint8_t)(3u << (2u * i));
+    return out;
+}
+
+static void make_tall(uint8_t page, uint8_t count, uint8_t *out) {
+    for (uint8_t i = 0; i < count; i++) out[i] = doubled((page & 1u) ? (uint8_t)(out[i] >> 4) : (uint8_t)(out[i] & 0x0Fu));
+}
+
 void tilt_status_span(const tilt_status_info *info, uint8_t page, uint8_t first, uint8_t count, uint8_t *out) {
     memset(out, 0, count);
     char text[LINE_MAX];
-    draw_line(text, line_for(info, page, text), first, count, out);
+    bool twice = tall(info->display_kind);
+    draw_line(text, line_for(info, twice ? (uint8_t)(page | 1u) : page, text), first, count, out);
+    if (twice) make_tall(page, count, out);
 }
 
 void tilt_status_pattern_span(uint8_t display_kind, uint8_t page, uint8_t first, uint8_t count, uint8_t *out) {
     memset(out, 0, count);
     char text[LINE_MAX];
-    if (page == 3) draw_line(text, display_name(display_kind, true, text, 0), first, count, out);
-    if (page == 5) draw_line(text, append_flash(text, 0, line_question), first, count, out);
+    bool twice = tall(display_kind);
+    uint8_t line_page = twice ? (uint8_t)(page | 1u) : page;
+    if (line_page == 3) draw_line(text, display_name(display_kind, true, text, 0), first, count, out);
+    if (line_page == 5) draw_line(text, append_flash(text, 0, line_question), first, count, out);
+    if (twice) make_tall(page, count, out);
     for (uint8_t i = 0; i < count; i++) {
         uint8_t x = (uint8_t)(first + i);
         if (x == 0 || x == 127) out[i] = 0xFF;
-        if (page == 0) out[i] |= 0x01; /* row 0 */
-        if (page == 7) out[i] |= 0x80; /* row 63 */
+        if (page == 0) out[i] |= twice ? 0x03 : 0x01; /* row 0 (rows 0 and 1: a 128x32 glass shows row 1) */
+        if (page == 7) out[i] |= 0x80;               /* row 63 */
     }
 }
