@@ -105,27 +105,31 @@ let package = Package(
         .target(name: "FirmwareCore", path: "Hardware/tiltserial/src/core", publicHeadersPath: "."),
 
         // MARK: Tests.
+        // What several test targets share: the one pty peer, the reference screen (docs/display.md read literally).
+        .target(name: "TestSupport", dependencies: [
+            "SerialIO", "WireProtocol", "TiltCore", "TiltDisplay", .product(name: "SystemPackage", package: "swift-system"),
+        ], path: "Tests/TestSupport"),
         .testTarget(name: "TiltCoreTests", dependencies: ["TiltCore"]),
         .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "TiltCore"]),
         .target(name: "CRecipeOracle", path: "Tests/CRecipeOracle"),
         .testTarget(name: "TiltPhysicsTests", dependencies: ["TiltPhysics", "TiltCore", "TiltMotion", "CRecipeOracle"]),
-        .testTarget(name: "TiltDisplayTests", dependencies: ["TiltDisplay", "TiltAssets", "TiltCore"]),
+        .testTarget(name: "TiltDisplayTests", dependencies: ["TiltDisplay", "TiltAssets", "TiltCore", "TestSupport"]),
         .testTarget(name: "TiltPipelineTests", dependencies: ["TiltPipeline", "WireProtocol", "TiltPhysics", "TiltCore", "TiltMotion"]),
         .target(name: "CPtyInterposer", path: "Tests/CPtyInterposer"),
-        .testTarget(name: "SerialIOTests", dependencies: ["SerialIO", "TiltCore", "CPtyInterposer"]),
+        .testTarget(name: "SerialIOTests", dependencies: ["SerialIO", "TiltCore", "CPtyInterposer", "TestSupport"]),
         .testTarget(name: "FirmwareProtocolTests", dependencies: ["FirmwareCore", "WireProtocol", "TiltDisplay", "TiltAssets", "TiltCore"]),
         .testTarget(name: "BoardEmulatorTests", dependencies: [
             "BoardEmulator", "TiltMotion", "TiltPipeline", "TiltDisplay", "TiltAssets", "SerialIO", "TiltCore", "WireProtocol", "TiltPhysics",
-            "FirmwareCore", "CBoardParts",
+            "FirmwareCore", "CBoardParts", "TestSupport",
         ], exclude: ["Fixtures"]),
         .testTarget(name: "TiltserialTests", dependencies: [
             "TiltserialCommand", "TiltserialSettings", "BoardEmulator", "SerialIO",
-            "TiltDisplay", "TiltPipeline", "TiltAssets", "WireProtocol", "TiltCore", "TiltPhysics", "TiltMotion", "TiltVersion", "TiltExitStatus",
+            "TiltDisplay", "TiltPipeline", "TiltAssets", "WireProtocol", "TiltCore", "TiltPhysics", "TiltMotion", "TiltVersion", "TiltExitStatus", "TestSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The host against the real firmware in simavr and the native board, over ptys (needs Hardware/build/tiltserial.elf).
         .testTarget(name: "EndToEndTests", dependencies: [
-            "TiltserialCommand", "BoardEmulator", "SerialIO", "TiltPipeline", "TiltPhysics", "TiltDisplay", "TiltAssets", "WireProtocol", "TiltCore",
+            "TiltserialCommand", "BoardEmulator", "SerialIO", "TiltPipeline", "TiltPhysics", "TiltDisplay", "TiltAssets", "WireProtocol", "TiltCore", "TestSupport",
         ]),
     ]
 )

@@ -1,7 +1,8 @@
+@testable import BoardEmulator
 import Foundation
+import TestSupport
 import Testing
 import TiltCore
-@testable import BoardEmulator
 
 /// End-to-end: the test firmware in simavr, talking to the virtual parts.
 @Suite(.serialized) struct AVRBoardTests {
@@ -15,7 +16,7 @@ import TiltCore
     @Test func readsWhoAmIAndTheMotionSourcesValues() throws {
         let board = try makeBoard(source: ConstantMotionSource(still))
         defer { board.stop() }
-        let client = try AVRPtyClient(path: #require(board.serialPath))
+        let client = try PtyPeer(opening: #require(board.serialPath), terminal: .asIs, keepText: true)
         board.start()
         #expect(client.readLine { $0.hasPrefix("W") } == "W68")
         let line = try #require(client.readLine { $0.hasPrefix("S") })
@@ -25,7 +26,7 @@ import TiltCore
     @Test func samplesArriveAtTheConfiguredRateInSimulatedTime() throws {
         let board = try makeBoard(source: TimeStampMotionSource())
         defer { board.stop() }
-        let client = try AVRPtyClient(path: #require(board.serialPath))
+        let client = try PtyPeer(opening: #require(board.serialPath), terminal: .asIs, keepText: true)
         board.start()
         var times = [UInt64]()
         while times.count < 20, let line = client.readLine(where: { $0.hasPrefix("S") }) {
@@ -58,7 +59,7 @@ import TiltCore
     @Test func bytesSentToTheBoardAllArriveInOrder() throws {
         let board = try makeBoard(source: ConstantMotionSource.faceUp)
         defer { board.stop() }
-        let client = try AVRPtyClient(path: #require(board.serialPath))
+        let client = try PtyPeer(opening: #require(board.serialPath), terminal: .asIs, keepText: true)
         board.start()
         #expect(client.readLine { $0 == "D" } != nil)
         // More than the UART's 64-byte FIFO, faster than the firmware echoes
@@ -75,7 +76,7 @@ import TiltCore
     @Test func resetRestartsTheFirmware() throws {
         let board = try makeBoard(source: ConstantMotionSource(still))
         defer { board.stop() }
-        let client = try AVRPtyClient(path: #require(board.serialPath))
+        let client = try PtyPeer(opening: #require(board.serialPath), terminal: .asIs, keepText: true)
         board.start()
         #expect(client.readLine { $0.hasPrefix("S") } != nil)
         board.reset()
@@ -90,7 +91,7 @@ import TiltCore
         defer { board.stop() }
         let first = try #require(board.serialPath)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == first)
-        let client = try AVRPtyClient(path: link)
+        let client = try PtyPeer(opening: link, terminal: .asIs, keepText: true)
         board.start()
         #expect(client.readLine { $0.hasPrefix("S") } != nil)
 
@@ -98,12 +99,12 @@ import TiltCore
         #expect(board.currentStatus.state == .unplugged)
         #expect(board.serialPath == nil)
         #expect(client.readLine { _ in false } == nil)
-        #expect(client.sawHangup)
+        #expect(client.gone)
 
         let second = try board.plugIn()
         #expect(board.currentStatus.state == .running)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == second)
-        let again = try AVRPtyClient(path: link)
+        let again = try PtyPeer(opening: link, terminal: .asIs, keepText: true)
         #expect(again.readLine { $0.hasPrefix("W") } == "W68")
         #expect(again.readLine { $0.hasPrefix("S") }?.sampleBytes == still.burstBytes)
 
@@ -120,7 +121,7 @@ import TiltCore
         board.start()
         // Running with nobody listening: its output is dropped.
         #expect(board.waitFor(timeout: .seconds(10)) { $0.sensorSamples > 3 && $0.droppedSerialOutput > 0 } != nil)
-        let client = try AVRPtyClient(path: #require(board.serialPath))
+        let client = try PtyPeer(opening: #require(board.serialPath), terminal: .asIs, keepText: true)
         // The first bytes the client sees are the boot banner, not the middle of a line.
         #expect(client.readLine() == "W68")
         #expect(client.readLine() == "D")
@@ -142,13 +143,13 @@ import TiltCore
 
     @Test func stopReturnsWhileAClientHoldsThePtyOpen() throws {
         let board = try makeBoard(pace: .realTime, source: ConstantMotionSource.faceUp)
-        let client = try AVRPtyClient(path: #require(board.serialPath))
+        let client = try PtyPeer(opening: #require(board.serialPath), terminal: .asIs, keepText: true)
         board.start()
         #expect(board.waitFor(timeout: .seconds(10)) { $0.simulatedMicros > 10_000 } != nil)
         board.stop()
         board.stop()
         #expect(board.currentStatus.state == .stopped)
-        #expect(client.readLine(timeout: 2) { _ in false } == nil)
+        #expect(client.readLine(timeout: .seconds(2)) { _ in false } == nil)
     }
 
     @Test func rejectsFilesThatAreNotAVRFirmware() throws {
@@ -209,11 +210,11 @@ import TiltCore
     @Test func haltsWhenTheFirmwareStopsAndResetRestartsIt() throws {
         let board = try AVRBoard(.init(firmwarePath: Self.stopping.get(), pace: .freeRunning))
         defer { board.stop() }
-        let client = try AVRPtyClient(path: #require(board.serialPath))
+        let client = try PtyPeer(opening: #require(board.serialPath), terminal: .asIs, keepText: true)
         board.start()
         let halted = board.waitFor(timeout: .seconds(10)) { if case .halted = $0.state { true } else { false } }
         #expect(halted != nil)
-        #expect(client.readLine(timeout: 0.2) == nil)  // no newline, but the byte came
+        #expect(client.readLine(timeout: .seconds(0.2)) == nil)  // no newline, but the byte came
         let before = board.currentStatus.bytesFromAVR
         #expect(before == 1)
         board.reset()
@@ -223,18 +224,18 @@ import TiltCore
 
     @Test func droppingTheLastReferenceEndsTheThreadAndHangsUp() throws {
         weak var weakBoard: AVRBoard?
-        let client: AVRPtyClient
+        let client: PtyPeer
         do {
             let board = try AVRBoard(.init(firmwarePath: AVRTestFirmware.path(), pace: .realTime))
-            client = try AVRPtyClient(path: #require(board.serialPath))
+            client = try PtyPeer(opening: #require(board.serialPath), terminal: .asIs, keepText: true)
             board.start()
             #expect(board.waitFor(timeout: .seconds(10)) { $0.simulatedMicros > 5_000 } != nil)
             weakBoard = board
         }
         // The simulation thread lets go after its current iteration; the board's
         // deinit then closes the pty master, which the client sees as a hangup.
-        #expect(client.readLine(timeout: 10) { _ in false } == nil)
-        #expect(client.sawHangup)
+        #expect(client.readLine(timeout: .seconds(10)) { _ in false } == nil)
+        #expect(client.gone)
         #expect(weakBoard == nil)
     }
 

@@ -16,64 +16,6 @@ struct AVRTestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A client on the pty slave, reading lines with deadlines (never sleeping).
-final class AVRPtyClient {
-    let fd: Int32
-    private var buffer = [UInt8]()
-    private(set) var sawHangup = false
-
-    init(path: String) throws {
-        fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK)
-        guard fd >= 0 else { throw AVRTestFailure("cannot open \(path): errno \(errno)") }
-    }
-
-    deinit { close(fd) }
-
-    func send(_ bytes: [UInt8]) throws {
-        var offset = 0
-        let deadline = Date().addingTimeInterval(10)
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n > 0 { offset += n; continue }
-            guard errno == EAGAIN, Date() < deadline else { throw AVRTestFailure("write failed: errno \(errno)") }
-            var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            _ = poll(&p, 1, 100)
-        }
-    }
-
-    /// The next line (without "\n"), or nil at the deadline or on hangup.
-    func readLine(timeout: TimeInterval = 10) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                return line
-            }
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0, !sawHangup else { return nil }
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            _ = poll(&p, 1, Int32(min(remaining * 1000, 1000)) + 1)
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let n = read(fd, &chunk, chunk.count)
-            if n > 0 {
-                buffer.append(contentsOf: chunk[0..<n])
-            } else if n == 0 || (errno != EAGAIN && errno != EINTR) {
-                sawHangup = true  // EOF or EIO: the master went away
-            }
-        }
-    }
-
-    /// Reads lines until one satisfies `match`; nil at the deadline.
-    func readLine(timeout: TimeInterval = 10, where match: (String) -> Bool) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while let line = readLine(timeout: deadline.timeIntervalSinceNow) {
-            if match(line) { return line }
-        }
-        return nil
-    }
-}
-
 /// A motion source that writes the sample time into the reading:
 /// accel x/y = high/low 16 bits of t (µs), z = +1 g; gyro and temperature fixed.
 struct TimeStampMotionSource: MotionSource {

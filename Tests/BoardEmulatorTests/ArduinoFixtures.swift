@@ -4,6 +4,7 @@ import TiltCore
 @testable import BoardEmulator
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// The fixture sketches of the glass work (Fixtures/Sketches/NAME/NAME.ino),
@@ -18,11 +19,11 @@ enum ArduinoFixtures {
     /// before the core starts, so the client sees the sketch's first bytes).
     /// `captures`: board times (µs) at which to take the display, before the core starts.
     static func start(_ name: String, motion: any MotionSource = ConstantMotionSource.faceUp, captures: [UInt64] = [],
-                      configure: (inout AVRBoard.Configuration) -> Void = { _ in }) throws -> (AVRBoard, AVRPtyClient) {
+                      configure: (inout AVRBoard.Configuration) -> Void = { _ in }) throws -> (AVRBoard, PtyPeer) {
         var configuration = AVRBoard.Configuration(firmwarePath: try path(name), pace: .freeRunning, motionSource: motion)
         configure(&configuration)
         let board = try AVRBoard(configuration)
-        let client = try AVRPtyClient(path: try #require(board.serialPath))
+        let client = try PtyPeer(opening: try #require(board.serialPath), terminal: .asIs, keepText: true)
         for t in captures { #expect(board.captureDisplay(atBoardMicros: t)) }
         board.start()
         return (board, client)
@@ -36,20 +37,15 @@ extension AVRBoard {
     }
 }
 
-extension AVRPtyClient {
+extension PtyPeer {
     /// The next line starting with `prefix`, split at spaces (the prefix is
     /// field 0); Arduino's println ends lines with CR LF.
-    func fields(_ prefix: String, timeout: TimeInterval = 60) -> [String]? {
+    func fields(_ prefix: String, timeout: Duration = .seconds(60)) -> [String]? {
         sketchLine(timeout: timeout) { $0.hasPrefix(prefix) }?.split(separator: " ").map(String.init)
     }
 
     /// The next line (without CR) that satisfies `match`.
-    func sketchLine(timeout: TimeInterval = 60, where match: (String) -> Bool = { _ in true }) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while let line = readLine(timeout: deadline.timeIntervalSinceNow) {
-            let trimmed = line.hasSuffix("\r") ? String(line.dropLast()) : line
-            if match(trimmed) { return trimmed }
-        }
-        return nil
+    func sketchLine(timeout: Duration = .seconds(60), where match: (String) -> Bool = { _ in true }) -> String? {
+        readLine(timeout: timeout, where: match)  // readLine drops the CR
     }
 }

@@ -1,7 +1,8 @@
+@testable import BoardEmulator
 import Foundation
+import TestSupport
 import Testing
 import TiltCore
-@testable import BoardEmulator
 
 /// Nothing lost at boot: a board held off until a host first opens its pty
 /// starts then, so the host reads the firmware's first byte and the motion
@@ -21,7 +22,7 @@ import TiltCore
         #expect(board.waitFor(timeout: Self.quiet) { $0.simulatedMicros > 0 || $0.bytesFromAVR > 0 } == nil,
                 "a held board must not run")
 
-        let client = try AVRPtyClient(path: #require(board.serialPath))
+        let client = try PtyPeer(opening: #require(board.serialPath), terminal: .asIs, keepText: true)
         // The very first bytes are the firmware's boot banner.
         #expect(client.readLine() == "W68")
         #expect(client.readLine() == "D")
@@ -55,7 +56,7 @@ import TiltCore
         #expect(board.currentStatus.state == .waitingForHost)
         #expect(board.waitFor(timeout: Self.quiet) { $0.hellosSent > 0 || $0.lifetimeMicros > 0 } == nil)
 
-        let host = try HostEnd(try #require(board.serialPath))
+        let host = try PtyPeer(opening: try #require(board.serialPath))
         try host.read(timeout: .seconds(10)) { $0.samples.count == 5 }
         guard case .hello? = host.frames.first else {
             Issue.record("the first frame is not HELLO: \(host.frames.prefix(2))")

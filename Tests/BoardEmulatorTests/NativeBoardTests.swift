@@ -1,18 +1,19 @@
+@testable import BoardEmulator
 import Foundation
 import SerialIO
+import TestSupport
 import Testing
 import TiltAssets
 import TiltCore
 import TiltDisplay
 import WireProtocol
-@testable import BoardEmulator
 
 @Suite struct NativeBoardTests {
     static let noisyTour = Motion(.script(Scenarios.tour), noise: SensorNoise(sampleRate: 100, seed: 3))
 
     @Test func helloThenSamplesEqualToTheMotionAtExactPeriods() throws {
         let board = try NativeBoard(.test(rate: 100, motion: Self.noisyTour, limit: 50))
-        let host = try HostEnd(try #require(board.serialPath))
+        let host = try PtyPeer(opening: try #require(board.serialPath))
         board.start()
         defer { board.stop() }
         try host.read(timeout: .seconds(10)) { $0.samples.count == 50 }
@@ -41,7 +42,7 @@ import WireProtocol
         // 17 000 samples at 1 kHz: the sequence wraps 66 times, the 24-bit time once (16.78 s).
         let count: UInt64 = 17_000
         let board = try NativeBoard(.test(rate: 1000, limit: count))
-        let host = try HostEnd(try #require(board.serialPath))
+        let host = try PtyPeer(opening: try #require(board.serialPath))
         host.keepFrames = false
         board.start()
         defer { board.stop() }
@@ -50,13 +51,13 @@ import WireProtocol
         let c = host.decoder.counters
         #expect(c.lostFrames == 0 && c.duplicates == 0 && c.errors == 0)
         // The host's unwrapped time of the last sample is exact past the 24-bit wrap.
-        #expect(host.lastTime == count * 1000)
+        #expect(host.lastSampleTime == count * 1000)
         #expect(count * 1000 > 1 << 24)
     }
 
     @Test func pacedBoardKeepsBoardTimeBehindWallTime() throws {
         let board = try NativeBoard(.test(rate: 200, pace: .realTime))
-        let host = try HostEnd(try #require(board.serialPath))
+        let host = try PtyPeer(opening: try #require(board.serialPath))
         let started = ContinuousClock.now
         board.start()
         defer { board.stop() }
@@ -79,12 +80,12 @@ import WireProtocol
                                garbageMaxLength: 24, seed: 42, activeFromMicros: 1, activeUntilMicros: 4_900_000)
         let count: UInt64 = 5_000
         let board = try NativeBoard(.test(rate: 1000, limit: count, faults: faults))
-        let host = try HostEnd(try #require(board.serialPath))
+        let host = try PtyPeer(opening: try #require(board.serialPath))
         host.keepFrames = false
         board.start()
         defer { board.stop() }
         // Free-running: the board waits for this reader, so read first, then look at its counts.
-        #expect(try host.read(timeout: .seconds(60)) { $0.lastTime == count * 1000 })
+        #expect(try host.read(timeout: .seconds(60)) { $0.lastSampleTime == count * 1000 })
         let status = try #require(board.waitFor(timeout: .seconds(10)) { $0.samplesSent == count })
         #expect(host.decoder.tracker.sampleRateHz == 1000)
         let sent = status.samplesSent, hit = status.faults.samplesHit
@@ -111,7 +112,7 @@ import WireProtocol
         let boards = try (0..<3).map { _ in try NativeBoard(.test(rate: 1000, limit: count)) }
         let paths = try boards.map { try #require($0.serialPath) }
         #expect(Set(paths).count == 3)
-        let hosts = try paths.map { try HostEnd($0) }
+        let hosts = try paths.map { try PtyPeer(opening: $0) }
         for host in hosts { host.keepFrames = false }
         boards.forEach { $0.start() }
         defer { boards.forEach { $0.stop() } }
@@ -133,7 +134,7 @@ import WireProtocol
 
     @Test func offsetsDrawTheScreenWithTheScreenRenderer() throws {
         let board = try NativeBoard(.test(rate: 100, pace: .realTime, motion: ConstantMotionSource.faceUp))
-        let host = try HostEnd(try #require(board.serialPath))
+        let host = try PtyPeer(opening: try #require(board.serialPath))
         board.start()
         defer { board.stop() }
         try host.read(timeout: .seconds(5)) { $0.hellos.count == 1 }
@@ -157,7 +158,7 @@ import WireProtocol
 
     @Test func withoutOffsetsForASecondTheWaitingScreenComesBack() throws {
         let board = try NativeBoard(.test(rate: 100, pace: .speed(4), motion: ConstantMotionSource.faceUp))
-        let host = try HostEnd(try #require(board.serialPath))
+        let host = try PtyPeer(opening: try #require(board.serialPath))
         board.start()
         defer { board.stop() }
         let waiting = try #require(board.waitFor(timeout: .seconds(5)) { $0.glassFrames >= 1 }).screen
@@ -171,7 +172,7 @@ import WireProtocol
 
     @Test func pingHostHelloAndConfigureAreAnswered() throws {
         let board = try NativeBoard(.test(rate: 100, pace: .realTime, motion: ConstantMotionSource.faceUp))
-        let host = try HostEnd(try #require(board.serialPath))
+        let host = try PtyPeer(opening: try #require(board.serialPath))
         board.start()
         defer { board.stop() }
         try host.read(timeout: .seconds(5)) { $0.samples.count >= 3 }
@@ -202,7 +203,7 @@ import WireProtocol
 
     @Test func resetRestartsHelloSequenceAndBoardTime() throws {
         let board = try NativeBoard(.test(rate: 100, pace: .realTime, motion: ConstantMotionSource.faceUp))
-        let host = try HostEnd(try #require(board.serialPath))
+        let host = try PtyPeer(opening: try #require(board.serialPath))
         board.start()
         defer { board.stop() }
         try host.read(timeout: .seconds(5)) { $0.samples.count >= 5 }
@@ -226,7 +227,7 @@ import WireProtocol
         defer { board.stop() }
         let first = try #require(board.serialPath)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == first)
-        let host = try HostEnd(link)
+        let host = try PtyPeer(opening: link)
         try host.read(timeout: .seconds(5)) { $0.samples.count >= 2 }
         board.unplug()
         #expect(try host.read(timeout: .seconds(5)) { $0.gone })
@@ -235,7 +236,7 @@ import WireProtocol
 
         let second = try board.plugIn()
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == second)
-        let again = try HostEnd(link)
+        let again = try PtyPeer(opening: link)
         // Generous: on a loaded 2-core machine the replugged board's thread may wait seconds for a core.
         #expect(try again.read(timeout: .seconds(30)) { $0.hellos.count >= 1 && $0.samples.count >= 1 })
         #expect(again.samples[0].sequence == 0)
@@ -245,7 +246,7 @@ import WireProtocol
 
     @Test func aStallHoldsOutputWithoutLosingFrames() throws {
         let board = try NativeBoard(.test(rate: 100, pace: .realTime, motion: ConstantMotionSource.faceUp))
-        let host = try HostEnd(try #require(board.serialPath))
+        let host = try PtyPeer(opening: try #require(board.serialPath))
         board.start()
         defer { board.stop() }
         try host.read(timeout: .seconds(5)) { $0.samples.count >= 2 }

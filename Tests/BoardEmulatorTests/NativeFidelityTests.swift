@@ -1,8 +1,9 @@
+@testable import BoardEmulator
 import Foundation
+import TestSupport
 import Testing
 import TiltDisplay
 import WireProtocol
-@testable import BoardEmulator
 
 /// The native board against the real firmware in simavr: same HELLO, same
 /// waiting screen, same screen for the same OFFSETS. Fails, naming `make -C
@@ -11,8 +12,8 @@ struct NativeFidelityTests {
     @Test func sameHelloWaitingScreenAndDrawnScreensAsTheFirmware() throws {
         let avr = try AVRBoard(.init(firmwarePath: BuiltFirmware.tiltserial(), pace: .realTime, motionSource: ConstantMotionSource.faceUp))
         let native = try NativeBoard(.test(rate: 100, pace: .realTime, motion: ConstantMotionSource.faceUp))
-        let avrHost = try HostEnd(try #require(avr.serialPath))
-        let nativeHost = try HostEnd(try #require(native.serialPath))
+        let avrHost = try PtyPeer(opening: try #require(avr.serialPath))
+        let nativeHost = try PtyPeer(opening: try #require(native.serialPath))
         avr.start()
         native.start()
         defer {

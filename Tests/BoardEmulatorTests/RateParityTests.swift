@@ -1,16 +1,17 @@
+@testable import BoardEmulator
 import FirmwareCore
 import Foundation
+import TestSupport
 import Testing
 import TiltCore
 import WireProtocol
-@testable import BoardEmulator
 
 /// One firmware behaviour: for every rate the host can configure (4…1000 Hz),
 /// the native board and the real firmware in simavr announce the rate the
 /// firmware's C rule gives, and the native board samples at its exact period.
 @Suite(.serialized) struct RateParityTests {
     /// CONFIGURE `rate`; the HELLO that answers it (and the samples after it, if asked).
-    func configure(_ host: HostEnd, _ rate: Int, samples: Int = 0) throws -> (HelloFrame, [TimedSample])? {
+    func configure(_ host: PtyPeer, _ rate: Int, samples: Int = 0) throws -> (HelloFrame, [TimedSample])? {
         host.frames.removeAll()
         try host.send(ConfigureFrame(sampleRateHz: UInt16(rate), accelFullScaleSelect: 0, gyroFullScaleSelect: 0))
         func after(_ frames: [DecodedFrame]) -> (HelloFrame, [TimedSample])? {
@@ -26,8 +27,8 @@ import WireProtocol
         let avr = try AVRBoard(.init(firmwarePath: BuiltFirmware.tiltserial(), pace: .freeRunning,
                                      motionSource: ConstantMotionSource.faceUp))
         let native = try NativeBoard(.test(rate: 100, pace: .freeRunning, motion: ConstantMotionSource.faceUp))
-        let avrHost = try HostEnd(try #require(avr.serialPath))
-        let nativeHost = try HostEnd(try #require(native.serialPath))
+        let avrHost = try PtyPeer(opening: try #require(avr.serialPath))
+        let nativeHost = try PtyPeer(opening: try #require(native.serialPath))
         avr.start()
         native.start()
         defer {

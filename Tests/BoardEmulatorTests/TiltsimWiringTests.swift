@@ -3,6 +3,7 @@ import Testing
 import TiltDisplay
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// `--display-address`, `--sensor-address`, `--sensor-int` (and a scenario's
@@ -154,8 +155,8 @@ import Glibc
         let sketch = try SketchFixtures.intPin.get()
         let child = try TiltsimChild(["--firmware", sketch.elf, "--free-running", "--sensor-address", "0x69", "--sensor-int", "D3"])
         defer { child.stop() }
-        let port = try PortReader(path: child.firstLine)
-        let text = try #require(port.text(until: "\nE"), "int_pin's report; so far: \(port.received)")
+        let port = try PtyPeer(opening: child.firstLine, keepText: true)
+        let text = try #require(port.text(until: "\nE"), "int_pin's report; so far: \(port.text)")
         #expect(text.contains("A 69\r"))
         #expect(text.range(of: "I d2=0 d3=" + Self.twenty + " d8=0 a0=0\r", options: .regularExpression) != nil, "\(text)")
     }
@@ -183,41 +184,5 @@ final class TiltsimChild {
     func stop() {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
-    }
-}
-
-/// A host's end of a pty: opened raw, read with a generous wall-clock limit.
-final class PortReader {
-    let fd: Int32
-    private(set) var received = ""
-
-    init(path: String) throws {
-        fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK)
-        guard fd >= 0 else { throw AVRTestFailure("cannot open \(path)") }
-        var settings = termios()
-        tcgetattr(fd, &settings)
-        cfmakeraw(&settings)
-        tcsetattr(fd, TCSANOW, &settings)
-    }
-
-    deinit { close(fd) }
-
-    /// Everything read once `marker` has arrived (nil after `seconds`).
-    func text(until marker: String, seconds: Double = 60) -> String? {
-        let deadline = Date().addingTimeInterval(seconds)
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while !received.contains(marker) {
-            let left = deadline.timeIntervalSinceNow
-            guard left > 0 else { return nil }
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, Int32(min(left, 1) * 1000)) > 0 else { continue }
-            let n = read(fd, &buffer, buffer.count)
-            if n > 0 {
-                received += String(decoding: buffer[0..<n], as: UTF8.self)
-            } else if descriptor.revents & Int16(POLLHUP | POLLERR) != 0 {
-                return nil  // the board went away
-            }
-        }
-        return received
     }
 }

@@ -1,8 +1,9 @@
+@testable import BoardEmulator
 import Foundation
+import TestSupport
 import Testing
 import TiltCore
 import WireProtocol
-@testable import BoardEmulator
 
 /// Our firmware built for other boards of the Arduino AVR core, run on their
 /// chip in simavr (issue 22): the same HELLO, samples, waiting screen and
@@ -30,7 +31,7 @@ import WireProtocol
         let board = try #require(made as? AVRBoard, "the avr engine, not the native fallback")
         #expect(board.configuration.mcu == "atmega2560")
         #expect(board.configuration.firmwarePath.hasSuffix("Hardware/build/mega/tiltserial.elf"))
-        let client = try ProtocolClient(try #require(board.serialPath))
+        let client = try PtyPeer(opening: try #require(board.serialPath))
         board.start()
         #expect(try client.read { $0.samples.count >= 10 })
         #expect(client.hellos.first?.status == 3)
@@ -45,7 +46,7 @@ import WireProtocol
         configuration.sensorInterruptPin = nil
         let board = try AVRBoard(configuration)
         defer { board.stop() }
-        let client = try ProtocolClient(try #require(board.serialPath))
+        let client = try PtyPeer(opening: try #require(board.serialPath))
         board.start()
         #expect(try client.read { $0.samples.count >= 50 })
         #expect(client.hellos.first?.status == 3, "sensor and display answered")

@@ -1,9 +1,10 @@
+@testable import BoardEmulator
 import Foundation
+import TestSupport
 import Testing
 import TiltAssets
 import TiltCore
 import WireProtocol
-@testable import BoardEmulator
 
 /// The firmware (Hardware/build/tiltserial.elf) in AVRBoard, spoken to over its
 /// pty frame by frame: what Hardware/sim/fwcheck.c used to check in C.
@@ -15,9 +16,9 @@ import WireProtocol
     /// machine, a test thread that waits 200 ms for the CPU misses it.
     static func connected(sensor: UInt8? = 0x68, whoAmI: UInt8 = 0x68, display: UInt8 = 0x3C,
                           displayPart: EmulatedDisplay = .ssd1306, motion: any MotionSource = ConstantMotionSource.faceUp,
-                          pace: AVRPace = .freeRunning) throws -> (AVRBoard, ProtocolClient) {
+                          pace: AVRPace = .freeRunning) throws -> (AVRBoard, PtyPeer) {
         let board = try Firmware.board(pace: pace, motion: motion, sensor: sensor, whoAmI: whoAmI, display: display, displayPart: displayPart)
-        let client = try ProtocolClient(try #require(board.serialPath))
+        let client = try PtyPeer(opening: try #require(board.serialPath))
         board.start()
         return (board, client)
     }

@@ -1,8 +1,9 @@
+@testable import BoardEmulator
 import Foundation
+import TestSupport
 import Testing
 import TiltCore
 import WireProtocol
-@testable import BoardEmulator
 
 /// The firmware's display pipeline (src/core/tilt_pipe.c over i2c.cpp) in
 /// simulated time: frames at the I2C bus's pace while the view changes, none
@@ -114,7 +115,7 @@ import WireProtocol
     @Test func aNewViewReachesTheGlassWithin200MillisecondsAt1kHz() throws {
         let board = try Firmware.board(pace: .speed(0.1))
         defer { board.stop() }
-        let client = try ProtocolClient(try #require(board.serialPath))
+        let client = try PtyPeer(opening: try #require(board.serialPath))
         board.start()
         #expect(try client.read { $0.samples.count >= 3 })
         try client.send(ConfigureFrame(sampleRateHz: 1000, accelFullScaleSelect: 0, gyroFullScaleSelect: 0))
@@ -127,7 +128,7 @@ import WireProtocol
             try client.send(offsets)
             let glass = try #require(board.display(atBoardMicros: deadline, timeout: .seconds(60)))
             #expect(glass.vram == rendered(offsets).bytes, "view \(view) not on the glass 200 ms later")
-            _ = try client.read(seconds: 0.05) { _ in false }
+            _ = try client.read(timeout: .milliseconds(50)) { _ in false }
         }
         #expect(EndToEndFirmwareTests.sequenceIssues(client.frames, gapless: false).isEmpty)
     }
@@ -193,7 +194,7 @@ import WireProtocol
     @Test func readyOnlyAfterSyncAndOffAgainAfterHello() throws {
         let board = try NativeBoard(.init(sampleRateHz: 100, pace: .freeRunning))
         defer { board.stop() }
-        let client = try ProtocolClient(try #require(board.serialPath))
+        let client = try PtyPeer(opening: try #require(board.serialPath))
         board.start()
         func readies(_ frames: ArraySlice<DecodedFrame>) -> [ReadyFrame] {
             frames.compactMap { if case .ready(let r) = $0 { r } else { nil } }

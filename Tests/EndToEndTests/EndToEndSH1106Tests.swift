@@ -1,9 +1,10 @@
+@testable import BoardEmulator
 import Foundation
+import TestSupport
 import Testing
 import TiltCore
 import TiltDisplay
 import WireProtocol
-@testable import BoardEmulator
 
 /// Our firmware on a board whose display is a 1.3" SH1106 module (the part
 /// model's SH1106 kind): it tells the controller apart at start-up by reading
@@ -101,7 +102,7 @@ import WireProtocol
         var configuration = AVRBoard.Configuration(firmwarePath: try forced ? Self.forcedFirmware() : Firmware.path(), pace: .realTime)
         configuration.display = .ssd1306_128x32
         let board = try AVRBoard(configuration)
-        let client = try ProtocolClient(try #require(board.serialPath))
+        let client = try PtyPeer(opening: try #require(board.serialPath))
         board.start()
         defer { board.stop() }
         #expect(try client.read { $0.samples.count >= 5 })

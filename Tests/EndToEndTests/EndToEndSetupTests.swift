@@ -1,11 +1,12 @@
+@testable import BoardEmulator
 import Foundation
 import SerialIO
+import TestSupport
 import Testing
 import TiltCore
 import TiltDisplay
 import TiltserialCommand
 import WireProtocol
-@testable import BoardEmulator
 
 /// The display choice kept in the board's EEPROM, with our firmware in simavr
 /// (which models the EEPROM, kept across resets): `tiltserial setup --display`
@@ -25,7 +26,7 @@ import WireProtocol
 
     /// PARTS in answer to DESCRIBE, from a fresh connection.
     static func describe(_ path: String) throws -> PartsFrame? {
-        let client = try ProtocolClient(path)
+        let client = try PtyPeer(opening: path)
         try client.send(DescribeFrame())
         try client.read { !$0.parts.isEmpty }
         return client.parts.first
@@ -72,7 +73,7 @@ import WireProtocol
     @Test func theTestPatternIsWholeOnlyAsTheKindTheModuleIs() throws {
         let board = try Firmware.board(displayPart: .sh1106)
         defer { board.stop() }
-        let client = try ProtocolClient(try #require(board.serialPath))
+        let client = try PtyPeer(opening: try #require(board.serialPath))
         board.start()
         #expect(try client.read { $0.hellos.count >= 1 })
         for (kind, whole) in [(UInt8(0), false), (1, true)] {
@@ -112,7 +113,7 @@ import WireProtocol
         #expect(parts == PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, displayKind: 1, flags: PartsFrame.kindStoredFlag))
         #expect(board.waitFor(timeout: .seconds(20)) { $0.screen == stored } != nil, "still set after a reset")
         // Trying another kind is not storing it; end goes back to the stored one.
-        let client = try ProtocolClient(path)
+        let client = try PtyPeer(opening: path)
         try client.send(DisplayFrame(.tryKind, kind: 0))
         try client.send(DisplayFrame(.end))
         #expect(try client.read { $0.parts.count >= 2 })

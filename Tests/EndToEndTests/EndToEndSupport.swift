@@ -1,6 +1,8 @@
+@testable import BoardEmulator
 import Foundation
-import Testing
 import SerialIO
+import TestSupport
+import Testing
 import TiltAssets
 import TiltCore
 import TiltDisplay
@@ -8,7 +10,6 @@ import TiltPhysics
 import TiltPipeline
 import TiltserialCommand
 import WireProtocol
-@testable import BoardEmulator
 
 /// The real firmware, Hardware/build/tiltserial.elf, built by the Makefile
 /// before `swift test` (`make test`; the tests build nothing). Found from this
@@ -45,9 +46,9 @@ extension Firmware {
     /// A started board with a client that has seen its first samples, switched
     /// to `sampleRateHz` (CONFIGURE, answered by a second HELLO) unless 100.
     /// The caller stops the board.
-    static func streaming(at sampleRateHz: UInt16, pace: AVRPace) throws -> (AVRBoard, ProtocolClient) {
+    static func streaming(at sampleRateHz: UInt16, pace: AVRPace) throws -> (AVRBoard, PtyPeer) {
         let board = try board(pace: pace)
-        let client = try ProtocolClient(try #require(board.serialPath))
+        let client = try PtyPeer(opening: try #require(board.serialPath))
         board.start()
         #expect(try client.read { $0.samples.count >= 3 })
         if sampleRateHz != 100 {
@@ -231,46 +232,3 @@ final class RunningHost: @unchecked Sendable {
     }
 }
 
-/// A bare protocol client on a board's pty: sends frames, decodes what comes
-/// back, and keeps it; waits with deadlines (poll), never sleeps.
-final class ProtocolClient {
-    let port: any SerialTransport
-    var decoder = FrameDecoder()
-    var frames: [DecodedFrame] = []
-    private var buffer = [UInt8](repeating: 0, count: 4096)
-
-    init(_ path: String) throws {
-        port = try SerialPort.open(path: path, options: SerialOptions(dtr: .leave))
-    }
-
-    deinit { port.close() }
-
-    func send(_ frame: some WireFrame) throws { try send(frame.encoded()) }
-
-    func send(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { try port.write($0) }
-    }
-
-    var samples: [TimedSample] { frames.compactMap { if case .sample(let s) = $0 { s } else { nil } } }
-    var hellos: [HelloFrame] { frames.compactMap { if case .hello(let h) = $0 { h } else { nil } } }
-    var pongs: [PongFrame] { frames.compactMap { if case .pong(let p) = $0 { p } else { nil } } }
-    var parts: [PartsFrame] { frames.compactMap { if case .parts(let p) = $0 { p } else { nil } } }
-
-    /// Reads until `done` holds or `seconds` pass; whether `done` held.
-    @discardableResult
-    func read(seconds: Double = 20, until done: (ProtocolClient) -> Bool) throws -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while !done(self) {
-            let left = deadline.timeIntervalSinceNow
-            if left <= 0 { return false }
-            guard try port.waitReadable(timeout: .seconds(min(left, 0.1))) else { continue }
-            while true {
-                let n = try buffer.withUnsafeMutableBytes { try port.read(into: $0) }
-                if n == 0 { break }
-                decoder.feed(buffer[0..<n]) { frames.append($0) }
-                if done(self) { return true }
-            }
-        }
-        return true
-    }
-}

@@ -1,6 +1,7 @@
 import CPtyInterposer
 import Foundation
 import SerialIO
+import TestSupport
 import Testing
 
 /// Reads exactly `count` bytes, waiting on poll (never sleeping); fails after `timeout` of silence.
@@ -51,17 +52,17 @@ func libserialportName(forLink link: String) -> String {
     return "/dev/../../.." + link
 }
 
-/// A pty plus a symlink to its slave under a temp dir; cleans up in `close`.
+/// The board's peer (TestSupport's PtyPeer) linked under a temp dir, for libserialport; cleans up in `close`.
 final class PtyFixture {
-    let pty: PseudoTerminal
+    let board: PtyPeer
     let dir: String
     let link: String
+    var pty: PseudoTerminal { board.pty! }
 
     init(keepSlaveOpen: Bool = true) throws {
-        pty = try PseudoTerminal.open(keepSlaveOpen: keepSlaveOpen)
         dir = try makeTempDir()
         link = dir + "/board"
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: pty.slavePath)
+        board = try PtyPeer(boardAt: link, keepSlaveOpen: keepSlaveOpen)
     }
 
     /// Opens the slave through libserialport (with the interposer faking modem lines).
@@ -72,7 +73,7 @@ final class PtyFixture {
     }
 
     func close() {
-        pty.close()
+        board.close()
         removeTree(dir)
     }
 }

@@ -2,7 +2,9 @@ import Foundation
 import Testing
 
 /// Every public (and open) name in Sources/ has a doc comment (`///` or `/** */`)
-/// right above it or above its attributes, as swift-system's do (issue 14 §4);
+/// right above it or above its attributes, as swift-system's do (issue 14 §4),
+/// and the comment says more than the name (`/// The message.` on `message`
+/// or `/// 0x10.` is filler and fails, issue 20 §5);
 /// every function of a C shim's public header (Sources/*/*/include/*.h) has a
 /// comment. Generated files are scanned like the others: their comments come
 /// from the generator.
@@ -25,7 +27,37 @@ import Testing
                 missing.append("\(file):\(found.line): \(found.declaration)")
             }
         }
-        #expect(missing.isEmpty, "\(missing.count) public names without a doc comment:\n\(missing.joined(separator: "\n"))")
+        // The frames' `/// 0x10.` on `frameType` wait for their files' owner (issue 20; those files were
+        // being changed by another branch): tolerated here by name, and only while they are still filler.
+        let waiting = missing.filter { Self.knownFiller.contains(where: $0.hasPrefix) && $0.contains("public let frameType (its doc comment only restates") }
+        missing.removeAll { waiting.contains($0) }
+        #expect(missing.isEmpty, "\(missing.count) public names without a doc comment, or with one that restates the name:\n\(missing.joined(separator: "\n"))")
+        for file in Self.knownFiller {
+            #expect(waiting.contains { $0.hasPrefix(file) }, "\(file) has no filler left: remove it from knownFiller")
+        }
+    }
+
+    /// Frame files whose `frameType` still carries filler (see above); shrink it, never grow it.
+    static let knownFiller = [
+        "Sources/Protocol/WireProtocol/BoardFrames.swift:", "Sources/Protocol/WireProtocol/DisplayFrame.swift:",
+        "Sources/Protocol/WireProtocol/DrawerFrames.swift:", "Sources/Protocol/WireProtocol/HostFrames.swift:",
+        "Sources/Protocol/WireProtocol/PartsFrames.swift:", "Sources/Protocol/WireProtocol/SyncFrames.swift:",
+    ]
+
+    @Test func fillerDocCommentsDoNotCount() {
+        #expect(SwiftDocScanner.isFiller("The message.", naming: ["message"]))
+        #expect(SwiftDocScanner.isFiller("0x10.", naming: ["frameType"]))
+        #expect(SwiftDocScanner.isFiller("Bytes dropped.", naming: ["droppedBytes"]))
+        #expect(SwiftDocScanner.isFiller("Counters of a text reader.", naming: ["TextReaderCounters"]))
+        #expect(!SwiftDocScanner.isFiller("0x81: the segment drive current.", naming: ["contrast"]))
+        #expect(!SwiftDocScanner.isFiller("The message, one line naming the fix.", naming: ["message"]))
+        let source = """
+            /// The count.
+            public var count = 0
+            /// How many frames arrived, lost ones included.
+            public var total = 0
+            """
+        #expect(SwiftDocScanner.undocumented(in: source).map(\.line) == [2])
     }
 
     @Test func everyCShimFunctionHasAComment() throws {
@@ -168,6 +200,7 @@ enum SwiftDocScanner {
     /// (line number, "public func name") for each undocumented public declaration.
     static func undocumented(in source: String) -> [(line: Int, declaration: String)] {
         let lines = lex(source)
+        let raw = source.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         var scopes: [Scope] = [.file]
         var pending: Scope?
         var found: [(Int, String)] = []
@@ -175,9 +208,12 @@ enum SwiftDocScanner {
             let code = line.code.trimmingCharacters(in: .whitespaces)
             if !code.isEmpty, line.depthAtStart == 0, let declaration = parse(code) {
                 let scope = scopes.last ?? .file
-                if let description = publicDescription(of: declaration, in: scope),
-                   !isDocumented(lineAt: index, in: lines) {
-                    found.append((index + 1, description))
+                if let description = publicDescription(of: declaration, in: scope) {
+                    if !isDocumented(lineAt: index, in: lines) {
+                        found.append((index + 1, description))
+                    } else if let doc = docText(above: index, in: raw), isFiller(doc, naming: declaration.names) {
+                        found.append((index + 1, description + " (its doc comment only restates the name or value: \"\(doc)\")"))
+                    }
                 }
                 if typeKeywords.contains(declaration.keyword) {
                     let isPublic = declaration.access == "public" || declaration.access == "open"
@@ -321,6 +357,48 @@ enum SwiftDocScanner {
         let access = declaration.access == "open" ? "open" : "public"
         let names = declaration.names.joined(separator: ", ")
         return names.isEmpty ? "\(access) \(keyword)" : "\(access) \(keyword) \(names)"
+    }
+
+    /// The `///` comment right above a declaration (or above its attributes), its lines
+    /// joined; nil for a block comment or none.
+    static func docText(above index: Int, in raw: [String]) -> String? {
+        var above = index - 1
+        while above >= 0, raw[above].hasPrefix("@") { above -= 1 }
+        var parts: [String] = []
+        while above >= 0, raw[above].hasPrefix("///") {
+            parts.insert(String(raw[above].dropFirst(3)).trimmingCharacters(in: .whitespaces), at: 0)
+            above -= 1
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+
+    /// Words a comment may use without saying anything: articles and the like.
+    static let emptyWords: Set<String> = ["the", "a", "an", "this", "its", "of", "to", "is", "value"]
+
+    /// A doc comment that tells a reader nothing the declaration does not: only
+    /// the name's own words (`/// The message.` on `message`), or only a number
+    /// (`/// 0x10.`). Such comments are what a rule that counts comments breeds.
+    static func isFiller(_ doc: String, naming names: [String]) -> Bool {
+        let words = doc.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init).filter { !emptyWords.contains($0) }
+        if words.isEmpty { return true }
+        if words.count == 1, let only = words.first, only.allSatisfy({ $0.isNumber }) || (only.hasPrefix("0x") && only.count > 2) {
+            return true
+        }
+        let nameWords = Set(names.flatMap(camelWords))
+        return !nameWords.isEmpty && words.allSatisfy { nameWords.contains($0) || nameWords.contains(String($0.dropLast())) }
+    }
+
+    /// "frameType" → ["frame", "type"]; "sensorWhoAmI" → ["sensor", "who", "am", "i"].
+    static func camelWords(_ name: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        for c in name {
+            if c == "_" { if !current.isEmpty { words.append(current) }; current = ""; continue }
+            if c.isUppercase, !current.isEmpty, !(current.last?.isUppercase ?? false) { words.append(current); current = "" }
+            current.append(c)
+        }
+        if !current.isEmpty { words.append(current) }
+        return words.map { $0.lowercased() }
     }
 
     /// The line (or its attributes above it) follows a doc comment.

@@ -1,5 +1,6 @@
 import Foundation
 import SerialIO
+import TestSupport
 import Testing
 import TiltCore
 import WireProtocol
@@ -146,10 +147,10 @@ import WireProtocol
     /// A device on a pty sends `bytes`, then stays silent; the host must give its answer.
     static func device(sending bytes: [UInt8], arguments extra: [String] = []) throws -> (code: Int32?, err: String) {
         let link = tempPath("board")
-        let board = try TestBoard(link: link)
+        let board = try PtyPeer(boardAt: link)
         defer { board.close() }
         let host = InProcessHost(["run", link, "--hello-timeout", "1500"] + extra)
-        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        #expect(try board.read { _ in board.hostHellos == 1 })
         if !bytes.isEmpty { try board.sendChunked(bytes) }
         let code = host.wait(seconds: 20)
         return (code, host.captured.err)
@@ -192,12 +193,12 @@ import WireProtocol
         }
         frames.wire = wire
         let link = tempPath("board")
-        let board = try TestBoard(link: link)
+        let board = try PtyPeer(boardAt: link)
         defer { board.close() }
         let host = InProcessHost(["run", link, "--json"])
-        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        #expect(try board.read { _ in board.hostHellos == 1 })
         try board.sendChunked(Stream.hello() + frames.wire)
-        #expect(try board.waitFor { _ in board.offsets.count >= 19 })
+        #expect(try board.read { _ in board.offsets.count >= 19 })
         #expect(host.interrupt() == 0)
         let summary = host.captured.err.split(separator: "\n").last { $0.contains("stopped:") } ?? ""
         #expect(summary.contains(" 0 lost"), "\(summary)")
@@ -209,11 +210,11 @@ import WireProtocol
     /// (Was LiveRunTests.noReconnectExitsWithDeviceGone; now also checks the summary.)
     @Test func withoutReconnectAnUnplugEndsWithItsCodeAndTheSummary() throws {
         let link = tempPath("board")
-        let board = try TestBoard(link: link)
+        let board = try PtyPeer(boardAt: link)
         let host = InProcessHost(["run", link, "--no-reconnect"])
-        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        #expect(try board.read { _ in board.hostHellos == 1 })
         try board.send(Stream.hello() + Stream.samples(0..<100).wire)
-        #expect(try board.waitFor { _ in board.offsets.count >= 3 })
+        #expect(try board.read { _ in board.offsets.count >= 3 })
         board.close()
         #expect(host.wait() == 17)
         let err = host.captured.err
@@ -232,15 +233,15 @@ import WireProtocol
         #expect(reader >= 0)
         defer { close(reader) }
         let link = tempPath("board")
-        let board = try TestBoard(link: link)
+        let board = try PtyPeer(boardAt: link)
         defer { board.close() }
         let host = InProcessHost(["run", link, "--record", fifo])
-        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        #expect(try board.read { _ in board.hostHellos == 1 })
         // About 100 KB of samples: more than the FIFO's 64 KiB.
         try board.sendChunked(Stream.hello() + Stream.samples(0..<4500).wire)
         #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains("cannot write the recording") },
                 "the failure is said while the run goes on")
-        #expect(try board.waitFor { _ in board.offsets.count >= 140 }, "the run goes on")
+        #expect(try board.read { _ in board.offsets.count >= 140 }, "the run goes on")
         #expect(host.interrupt() == 0)
         let err = host.captured.err
         #expect(err.components(separatedBy: "cannot write the recording").count == 2, "said once: \(err)")
@@ -249,13 +250,13 @@ import WireProtocol
 
     @Test func anotherReaderOfThePortIsNamed() throws {
         let link = tempPath("board")
-        let board = try TestBoard(link: link)
+        let board = try PtyPeer(boardAt: link)
         defer { board.close() }
         // A non-locking reader (like `cat`) holding the same tty.
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, board.pty.slavePath, O_RDONLY | O_NOCTTY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, board.pty!.slavePath, O_RDONLY | O_NOCTTY, 0)
         var pid: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("sleep"), strdup("60"), nil]
         defer { argv.forEach { free($0) } }

@@ -1,9 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
-import WireProtocol
 import TiltPipeline
 import TiltVersion
 @testable import TiltserialCommand
+import WireProtocol
+import TiltCore
 
 /// What makers expect of a command-line tool: `--version`, usage errors as
 /// one line with a fix and a documented code, completions, `--help`.
@@ -57,10 +59,10 @@ import TiltVersion
 
     @Test func theHelloLineShowsTheHostVersionBesideTheFirmwares() throws {
         let link = tempPath("board")
-        let board = try TestBoard(link: link)
+        let board = try PtyPeer(boardAt: link)
         defer { board.close() }
         let host = InProcessHost(["run", link])
-        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        #expect(try board.read { _ in board.hostHellos == 1 })
         try board.send(Stream.hello() + Stream.samples(0..<10).wire)
         #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in
             err.contains("board: firmware 1.0.0 (host: tiltserial \(TiltVersion.number)), protocol 1,")
@@ -73,17 +75,17 @@ import TiltVersion
     /// news.
     @Test func thePartsLineNamesTheSensorAndTheDisplayOnce() throws {
         let link = tempPath("board")
-        let board = try TestBoard(link: link)
+        let board = try PtyPeer(boardAt: link)
         defer { board.close() }
         let host = InProcessHost(["run", link])
-        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        #expect(try board.read { _ in board.hostHellos == 1 })
         try board.send(Stream.hello() + Stream.samples(0..<10).wire)
-        #expect(try board.waitFor { _ in board.describes == 1 }, "DESCRIBE after HELLO")
+        #expect(try board.read { _ in board.describes == 1 }, "DESCRIBE after HELLO")
         let parts = PartsFrame(sensorAddress: 0x69, sensorWhoAmI: 0x98, displayAddress: 0x3D).encoded()
         try board.send(parts + Stream.hello() + parts)
         let line = "board: sensor 0x98 (MPU-6500 family) at 0x69, display SSD1306 128x64 at 0x3D"
         #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains(line) }, "\(host.captured.err)")
-        #expect(try board.waitFor { _ in board.describes == 2 }, "DESCRIBE after the second HELLO")
+        #expect(try board.read { _ in board.describes == 2 }, "DESCRIBE after the second HELLO")
         #expect(host.interrupt() == 0)
         #expect(host.captured.err.components(separatedBy: line).count - 1 == 1, "\(host.captured.err)")
     }
@@ -92,10 +94,10 @@ import TiltVersion
     /// ticks (the board reset mid-run) is a line of its own.
     @Test func theHelloLineIsSaidOncePerIntroduction() throws {
         let link = tempPath("board")
-        let board = try TestBoard(link: link)
+        let board = try PtyPeer(boardAt: link)
         defer { board.close() }
         let host = InProcessHost(["run", link, "--json"])
-        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        #expect(try board.read { _ in board.hostHellos == 1 })
         try board.send(Stream.hello() + Stream.hello() + Stream.samples(0..<200).wire)
         #expect(host.captured.waitFor(timeout: .seconds(20)) { out, _ in out.contains("{\"t_us\":") }, "\(host.captured.out.suffix(300))")
         try board.send(Stream.hello() + Stream.samples(0..<50).wire)
@@ -110,10 +112,10 @@ import TiltVersion
         for (bytes, quote) in [(Array("\r\nTemperature: 21.5 C\r\nTemperature: 21.6 C\r\n".utf8), "(first line 'Temperature: 21.5 C')"),
                                ([0x81, 0xF3, 0x0A, 0x9C] + [UInt8](repeating: 0xEE, count: 20), "(first bytes 81 f3 0a 9c ee ee ee ee ee ee ee ee …)")] {
             let link = tempPath("board")
-            let board = try TestBoard(link: link)
+            let board = try PtyPeer(boardAt: link)
             defer { board.close() }
             let host = InProcessHost(["run", link, "--hello-timeout", "300"])
-            #expect(try board.waitFor { _ in board.hostHellos == 1 })
+            #expect(try board.read { _ in board.hostHellos == 1 })
             try board.send(bytes)
             #expect(host.wait() == 15)
             #expect(host.captured.err.contains(quote), "\(host.captured.err)")
@@ -139,11 +141,11 @@ import TiltVersion
         #expect(ForPeople.count(0, "ribbon pull") == "0 ribbon pulls")
         #expect(ForPeople.count(1, "ribbon pull") == "1 ribbon pull")
         #expect(ForPeople.count(UInt64(2), "fire") == "2 fires")
-        #expect(ForPeople.duration(micros: 0) == "0.0 s")
-        #expect(ForPeople.duration(micros: 449_999) == "0.4 s")
-        #expect(ForPeople.duration(micros: 59_949_999) == "59.9 s")
-        #expect(ForPeople.duration(micros: 59_950_000) == "1 min 0 s")
-        #expect(ForPeople.duration(micros: 3_725_000_000) == "1 h 2 min")
+        #expect(DurationText.span(micros: 0) == "0.0 s")
+        #expect(DurationText.span(micros: 449_999) == "0.4 s")
+        #expect(DurationText.span(micros: 59_949_999) == "59.9 s")
+        #expect(DurationText.span(micros: 59_950_000) == "1 min 0 s")
+        #expect(DurationText.span(micros: 3_725_000_000) == "1 h 2 min")
         #expect(ForPeople.decimal(2.996, places: 2) == "3.00")
         #expect(ForPeople.decimal(0.04, places: 1) == "0.0")
         #expect(ForPeople.decimal(-1.25, places: 1) == "-1.3")

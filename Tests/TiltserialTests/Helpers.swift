@@ -78,62 +78,6 @@ func runProduct(_ name: String, _ arguments: [String]) throws -> (code: Int32, o
     return (process.terminationStatus, text)
 }
 
-/// The board's side of a pty, written in the test with the protocol's encoders.
-final class TestBoard {
-    let pty: PseudoTerminal
-    var decoder = FrameDecoder()
-    var received: [DecodedFrame] = []
-
-    init(link: String) throws {
-        pty = try PseudoTerminal.open(keepSlaveOpen: true, link: link)
-    }
-
-    func send(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { try pty.master.write($0) }
-    }
-
-    /// Sends in pieces so neither side's buffer fills while the other is busy.
-    func sendChunked(_ bytes: [UInt8], chunk: Int = 2048) throws {
-        var start = 0
-        while start < bytes.count {
-            let end = min(bytes.count, start + chunk)
-            try send(Array(bytes[start..<end]))
-            _ = try readAvailable()
-            start = end
-        }
-    }
-
-    /// Reads whatever the host sent so far (never waits).
-    @discardableResult
-    func readAvailable() throws -> Int {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        var total = 0
-        while true {
-            let n = try buffer.withUnsafeMutableBytes { try pty.master.read(into: $0) }
-            if n == 0 { return total }
-            total += n
-            decoder.feed(buffer[0..<n]) { received.append($0) }
-        }
-    }
-
-    /// Waits (poll, not sleep) until `predicate` holds on the frames received; false on timeout.
-    func waitFor(seconds: Double = 10, _ predicate: ([DecodedFrame]) -> Bool) throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !predicate(received) {
-            let left = deadline.timeIntervalSinceNow
-            if left <= 0 { return false }
-            if try pty.master.waitReadable(timeout: .seconds(left)) { try readAvailable() }
-        }
-        return true
-    }
-
-    var offsets: [OffsetsFrame] { received.compactMap { if case .offsets(let o) = $0 { o } else { nil } } }
-    var hostHellos: Int { received.filter { if case .hostHello = $0 { true } else { false } }.count }
-    var describes: Int { received.filter { if case .describe = $0 { true } else { false } }.count }
-
-    func close() { pty.close() }
-}
-
 enum Stream {
     static var tileID: UInt16 { TiltAssets.tile.id }
 
@@ -159,18 +103,44 @@ enum Stream {
         return (wire, timed)
     }
 
-    /// The OFFSETS the host must send: TiltEngine run directly on the samples.
-    static func expectedOffsets(_ samples: [TimedSample], settings: PhysicsSettings = PhysicsSettings()) -> [OffsetsFrame] {
-        var engine = try! TiltEngine(settings: settings, geometry: TiltAssets.tile.geometry, ribbonArt: TiltAssets.ribbon.mask)
-        var frames: [OffsetsFrame] = []
-        var sequence: UInt8 = 0
-        for s in samples {
-            engine.ingest(s) { tick in
-                frames.append(OffsetsFrame(tick: tick, sequence: sequence))
-                sequence &+= 1
-            }
+    /// SAMPLEs `indices` of a held pose, sample k at board time 1000 + 1000 k µs: x = -8192
+    /// and z = 12288 counts at ±2 g, that is iOS ax = +0.5 g and az = -0.75 g
+    /// (iOS = -(counts / 16384), the sensor's z up).
+    static func heldTilt(_ indices: Range<Int>) -> (wire: [UInt8], samples: [TimedSample]) {
+        var wire: [UInt8] = []
+        var timed: [TimedSample] = []
+        let raw = RawSample(accel: Axes3(x: -8192, y: 0, z: 12288))
+        for k in indices {
+            let time = 1000 + UInt32(k) * 1000
+            SampleFrame(sequence: UInt8(truncatingIfNeeded: k), boardTime: time, raw: raw).encode(into: &wire)
+            timed.append(TimedSample(timeMicros: UInt64(time), sequence: UInt8(truncatingIfNeeded: k), raw: raw))
         }
-        return frames
+        return (wire, timed)
+    }
+
+    /// What `--physics recipe` must send for `heldTilt(0..<count)`, derived by hand
+    /// from ../shared/recipes.md §1 (the sample code's C semantics), not from TiltEngine:
+    /// - Ticks run every `tickMicros` (the recipe's 30 000) µs of board time after the first
+    ///   sample (1000 µs), once a sample at or past the tick has arrived: ticks at 31 000, 61 000, …
+    ///   The last sample is at 1000 + (count − 1) × 1000 µs, so there are
+    ///   ⌊(count − 1) × 1000 / tickMicros⌋ ticks.
+    /// - x: xx = −ax = −0.5. Gain and velocity start at 0, so accelDir = −SIGN(0) = −1
+    ///   equals newDir = SIGN(−0.5) = −1 on the first sample: gain = (abs(0) + 0.005) × SIGN(0)
+    ///   = +0.005 and stays there (C's integer abs(0.005) = 0); velocity = −gain × xx = +0.0025.
+    /// - y: yy = (az + 0.5) × 2 = −0.5; the same steps give velocity +0.0025.
+    /// - Each tick (whatever its length: the recipe integrates per tick) adds the velocity: after tick k both offsets are 0.0025 k (below 1 for k < 400).
+    /// - The content is the 256 × 128 map tile grown to cover 4 × the 128 × 64 display:
+    ///   512 × 256, so the viewport spans 0…384 and 0…192: x = round(0.96 k), y = round(0.48 k).
+    ///   (0.96 k and 0.48 k are multiples of 0.04, never within 0.02 of a half: float error cannot flip them.)
+    /// - The ribbon (12 × 36 art) hangs at the content's centre: left column 256 − 6 = 250;
+    ///   at rest 15 of its rows show, so its bottom is content row 15. Nothing pulls it: no flags.
+    static func recipeOffsets(forHeldTilt count: Int, tickMicros: Int = 30_000) -> [OffsetsFrame] {
+        let ticks = (count - 1) * 1000 / tickMicros
+        return (1..<ticks + 1).map { k in
+            OffsetsFrame(sequence: UInt8(truncatingIfNeeded: k - 1),
+                         viewportX: UInt16((0.96 * Double(k)).rounded()), viewportY: UInt16((0.48 * Double(k)).rounded()),
+                         ribbonX: 250, ribbonBottom: 15, flags: [])
+        }
     }
 }
 

@@ -1,8 +1,10 @@
 import Foundation
 import SerialIO
+import TestSupport
 import Testing
 import TiltPipeline
 import TiltserialCommand
+import TiltserialSettings
 import WireProtocol
 
 /// The in-process API `tiltserial demo` uses: an already-open transport, sinks, a stop pipe.
@@ -16,9 +18,9 @@ import WireProtocol
 
     @Test func runsOnAGivenTransportAndReportsThroughItsSinks() throws {
         let link = tempPath("board")
-        let board = try TestBoard(link: link)
+        let board = try PtyPeer(boardAt: link)
         defer { board.close() }
-        let transport = try SerialPort.open(path: board.pty.slavePath)
+        let transport = try SerialPort.open(path: board.pty!.slavePath)
         let stop = try WakeUpPipe()
         let seen = Events()
         let done = DispatchSemaphore(value: 0)
@@ -27,18 +29,20 @@ import WireProtocol
             let sinks = HostSinks(
                 onEvent: { event in seen.lock.withLock { seen.events.append(event) } },
                 onStatus: { status in seen.lock.withLock { seen.statuses.append(status) } })
-            let runner = try! HostRunner(options: HostRunOptions(port: link), sinks: sinks)
+            var settings = HostSettings()
+            settings.physics.mode = .recipe  // so the expected OFFSETS can be derived by hand
+            let runner = try! HostRunner(options: HostRunOptions(port: link, settings: settings), sinks: sinks)
             let summary = try? runner.run(transport: transport, stop: stop)
             result.lock.withLock { result.summaryTicks = summary?.counters.ticks ?? 0 }
             done.signal()
         }
         thread.start()
 
-        #expect(try board.waitFor { _ in board.hostHellos == 1 })
-        let stream = Stream.samples(0..<600)
-        try board.sendChunked(Stream.hello() + stream.wire)
-        let expected = Stream.expectedOffsets(stream.samples)
-        #expect(try board.waitFor { _ in board.offsets.count >= expected.count })
+        #expect(try board.read { _ in board.hostHellos == 1 })
+        try board.sendChunked(Stream.hello() + Stream.heldTilt(0..<600).wire)
+        let expected = Stream.recipeOffsets(forHeldTilt: 600)
+        #expect(expected.count == 19 && expected.last?.viewportX == 18 && expected.last?.viewportY == 9)
+        #expect(try board.read { _ in board.offsets.count >= expected.count })
         stop.wake()
         #expect(done.wait(timeout: .now() + 10) == .success)
 

@@ -1,25 +1,25 @@
 import Foundation
 import SerialIO
+import TestSupport
 import Testing
 import TiltCore
 import WireProtocol
 
 @Suite(.serialized) struct LiveRunTests {
-    @Test func offsetsOverAPtyMatchTheEngineAndReplayPrintsTheSameJSON() throws {
+    @Test func offsetsOverAPtyFollowTheRecipeAndReplayPrintsTheSameJSON() throws {
         let link = tempPath("board")
         let record = tempPath("run.tiltrec")
-        let board = try TestBoard(link: link)
+        let board = try PtyPeer(boardAt: link)
         defer { board.close() }
-        let host = InProcessHost(["run", link, "--json", "--record", record])
+        let host = InProcessHost(["run", link, "--json", "--record", record, "--physics", "recipe"])
 
-        #expect(try board.waitFor { _ in board.hostHellos == 1 }, "the host greets the board")
-        let stream = Stream.samples(0..<3000)
-        try board.sendChunked(Stream.hello() + stream.wire)
-        let expected = Stream.expectedOffsets(stream.samples)
+        #expect(try board.read { _ in board.hostHellos == 1 }, "the host greets the board")
+        try board.sendChunked(Stream.hello() + Stream.heldTilt(0..<3000).wire)
+        let expected = Stream.recipeOffsets(forHeldTilt: 3000)
         #expect(expected.count == 99)
-        #expect(try board.waitFor { _ in board.offsets.count >= expected.count })
+        #expect(try board.read { _ in board.offsets.count >= expected.count })
         #expect(board.offsets == expected)
-        #expect(Set(expected.map(\.viewportX)).count > 10, "the motion scrolls")
+        #expect(expected.last?.viewportX == 95, "the motion scrolls: round(0.96 × 99)")
 
         #expect(host.interrupt() == 0)
         let liveJSON = host.captured.out
@@ -32,30 +32,30 @@ import WireProtocol
         #expect(host.captured.err.contains("stopped: "))
         #expect(host.captured.err.contains("3001 frames, 0 lost, 0 errors, 99 ticks"))
 
-        let replay = runTiltserial(["replay", record, "--json"])
+        let replay = runTiltserial(["replay", record, "--json", "--physics", "recipe"])
         #expect(replay.code == 0)
         #expect(replay.out == liveJSON)
     }
 
     @Test func unplugAndReplugKeepsThePhysicsAndReconnects() throws {
         let link = tempPath("board"), record = tempPath("replug.tiltrec")
-        var board = try TestBoard(link: link)
+        var board = try PtyPeer(boardAt: link)
         let host = InProcessHost(["run", link, "--json", "--record", record])
-        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        #expect(try board.read { _ in board.hostHellos == 1 })
         try board.sendChunked(Stream.hello() + Stream.samples(0..<1500).wire)
-        #expect(try board.waitFor { _ in board.offsets.count >= 49 })
+        #expect(try board.read { _ in board.offsets.count >= 49 })
         let before = board.offsets
         board.close()  // unplug
 
-        board = try TestBoard(link: link)  // replug at the same path
+        board = try PtyPeer(boardAt: link)  // replug at the same path
         defer { board.close() }
         // The host reopens the port but writes nothing until the board has spoken.
         #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains("reopened; waiting for the board to speak") })
-        #expect(try board.waitFor(seconds: 0.5) { _ in board.hostHellos > 0 || !board.offsets.isEmpty } == false,
+        #expect(try board.read(timeout: .seconds(0.5)) { _ in board.hostHellos > 0 || !board.offsets.isEmpty } == false,
                 "nothing is written to a reopened device before it sends a valid frame")
         try board.sendChunked(Stream.hello() + Stream.samples(1500..<3000, start: 700).wire)
-        #expect(try board.waitFor { _ in board.hostHellos == 1 }, "once the board spoke, the host greets it")
-        #expect(try board.waitFor { _ in board.offsets.count >= 50 })
+        #expect(try board.read { _ in board.hostHellos == 1 }, "once the board spoke, the host greets it")
+        #expect(try board.read { _ in board.offsets.count >= 50 })
         // The link restarts (OFFSETS numbered from 0) but the view carries on from where it was.
         #expect(board.offsets.first?.sequence == 0)
         let last = before.last!, next = board.offsets.first!
@@ -74,10 +74,10 @@ import WireProtocol
 
     @Test func versionMismatchNamesBothVersions() throws {
         let link = tempPath("board")
-        let board = try TestBoard(link: link)
+        let board = try PtyPeer(boardAt: link)
         defer { board.close() }
         let host = InProcessHost(["run", link])
-        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        #expect(try board.read { _ in board.hostHellos == 1 })
         try board.send(Stream.hello(version: 2) + Stream.samples(0..<100).wire)
         #expect(host.wait() == 12)
         #expect(host.captured.err.contains("protocol version 2, this tiltserial version 1; reflash the board from Hardware/"))
@@ -89,10 +89,10 @@ import WireProtocol
                               (Array(String(repeating: "Booting... ok\r\n", count: 20).utf8), "text arrived but not in a known format"),
                               ((0..<300).map { UInt8(truncatingIfNeeded: $0 * 73 + 5) | 0x81 }, "binary bytes arrived but no valid frame")] {
             let link = tempPath("board")
-            let board = try TestBoard(link: link)
+            let board = try PtyPeer(boardAt: link)
             defer { board.close() }
             let host = InProcessHost(["run", link, "--hello-timeout", "300"])
-            #expect(try board.waitFor { _ in board.hostHellos == 1 })
+            #expect(try board.read { _ in board.hostHellos == 1 })
             if !bytes.isEmpty { try board.send(bytes) }
             #expect(host.wait() == 15)
             #expect(host.captured.err.contains("no valid frames within 0.3 s (--hello-timeout): \(hint)"))
@@ -101,10 +101,10 @@ import WireProtocol
 
     @Test func i2cdevlibTextIsDetectedAndSaidSo() throws {
         let link = tempPath("board")
-        let board = try TestBoard(link: link)
+        let board = try PtyPeer(boardAt: link)
         defer { board.close() }
         let host = InProcessHost(["run", link, "--json"])
-        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        #expect(try board.read { _ in board.hostHellos == 1 })
         var text = "Initializing I2C devices...\r\n"
         for i in 0..<50 { let r = Stream.raw(i); text += "a/g:\t\(r.accel.x)\t\(r.accel.y)\t\(r.accel.z)\t1\t2\t3\r\n" }
         try board.send(Array(text.utf8))

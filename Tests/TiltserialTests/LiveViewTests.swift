@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import TiltAssets
 import TiltDisplay
@@ -14,23 +15,25 @@ import WireProtocol
             .components(separatedBy: "\r\n").map { $0.replacingOccurrences(of: "\u{1B}[K", with: "") }
     }
 
+    static let heldTiltRaw = Stream.heldTilt(0..<1500).wire
+
     @Test(arguments: [(80, 24, CellDensity.braille), (100, 40, .quadrants), (140, 45, .halfBlocks)])
     func onATerminalTheViewMirrorsTheBoardsDisplayAndRestoresTheScreen(columns: Int, rows: Int, density: CellDensity) throws {
         let link = tempPath("board")
-        let board = try TestBoard(link: link)
+        let board = try PtyPeer(boardAt: link)
         defer { board.close() }
-        let host = InProcessHost(["run", link], terminal: true, screen: .fixed(columns: columns, rows: rows))
-        #expect(try board.waitFor { _ in board.hostHellos == 1 })
-        let stream = Stream.samples(0..<1500)
-        try board.sendChunked(Stream.hello() + stream.wire)
-        let expected = Stream.expectedOffsets(stream.samples)
-        #expect(try board.waitFor { _ in board.offsets.count >= expected.count })
+        let host = InProcessHost(["run", link, "--physics", "recipe"], terminal: true, screen: .fixed(columns: columns, rows: rows))
+        #expect(try board.read { _ in board.hostHellos == 1 })
+        try board.sendChunked(Stream.hello() + Self.heldTiltRaw)
+        let expected = Stream.recipeOffsets(forHeldTilt: 1500)
+        #expect(try board.read { _ in board.offsets.count >= expected.count })
 
-        // What the board must be showing now, drawn as the view draws it.
-        var boardScreen = Screen()
+        // What the board must be showing now: docs/display.md's pixel rule on the art files
+        // (not the host's renderer), at the last OFFSETS the recipe gives.
         let last = expected.last!
-        try TiltAssets.load().renderer.render(viewportX: last.viewportX, viewportY: last.viewportY, ribbonX: last.ribbonX,
-                                              ribbonBottom: last.ribbonBottom, into: &boardScreen)
+        let boardScreen = screen(showing: referenceScreen(
+            tile: TiltAssets.tile.bitmap, ribbon: TiltAssets.ribbon.mask, vx: Int(last.viewportX), vy: Int(last.viewportY),
+            rx: Int(last.ribbonX), rb: Int(last.ribbonBottom)))
         let mirror = ["┌" + String(repeating: "─", count: density.columns) + "┐"]
             + density.lines(boardScreen).map { "│" + $0 + "│" } + ["└" + String(repeating: "─", count: density.columns) + "┘"]
         func showsBoard(_ err: String) -> Bool {
@@ -43,7 +46,7 @@ import WireProtocol
         #expect(screen.count <= rows)
         #expect(screen.allSatisfy { TerminalWidth.columns($0) <= columns }, "no line wider than the terminal")
         #expect(screen[0].contains("rate ") && screen[0].contains("lost 0") && screen[0].contains("errors 0"))
-        #expect(screen.contains { $0.contains("ax") && $0.contains("7000") }, "the sensor panel shows the raw counts")
+        #expect(screen.contains { $0.contains("ax") && $0.contains("-8192") }, "the sensor panel shows the raw counts")
         #expect(host.interrupt() == 0)
 
         let err = host.captured.err
@@ -56,10 +59,10 @@ import WireProtocol
     @Test func jsonToTheSameTerminalMeansNoViewAndSaysWhy() throws {
         let screen = TerminalScreen(size: { TerminalSize(columns: 80, rows: 24) }, outIsSameTerminal: true)
         let link = tempPath("board")
-        let board = try TestBoard(link: link)
+        let board = try PtyPeer(boardAt: link)
         defer { board.close() }
         let host = InProcessHost(["run", link, "--json"], terminal: true, screen: screen)
-        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        #expect(try board.read { _ in board.hostHellos == 1 })
         #expect(host.interrupt() == 0)
         #expect(!host.captured.err.contains("\u{1B}[?1049h"), "no view")
         #expect(host.captured.err.hasPrefix("tiltserial: --json goes to this terminal, so no live view"))

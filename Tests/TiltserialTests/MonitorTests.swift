@@ -1,5 +1,6 @@
 import Foundation
 import SerialIO
+import TestSupport
 import Testing
 import TiltCore
 import WireProtocol
@@ -14,7 +15,7 @@ import WireProtocol
 
     @Test func textFramesAndOtherBytesEachGetTheirLine() throws {
         let link = tempPath("board")
-        let board = try TestBoard(link: link)
+        let board = try PtyPeer(boardAt: link)
         defer { board.close() }
         let host = InProcessHost(["monitor", link])
         #expect(opened(host, link))
@@ -34,12 +35,12 @@ import WireProtocol
         #expect(host.captured.waitFor(timeout: .seconds(20)) { out, _ in out == expected }, "\(host.captured.out)")
         #expect(host.interrupt() == 0)
         #expect(host.captured.out == expected)
-        #expect(board.received.isEmpty, "a monitor only listens unless asked to --hello")
+        #expect(board.frames.isEmpty, "a monitor only listens unless asked to --hello")
     }
 
     @Test func aLineLeftUnfinishedIsShownOnceTheBoardGoesQuiet() throws {
         let link = tempPath("board")
-        let board = try TestBoard(link: link)
+        let board = try PtyPeer(boardAt: link)
         defer { board.close() }
         let host = InProcessHost(["monitor", link])
         #expect(opened(host, link))
@@ -50,9 +51,9 @@ import WireProtocol
 
     @Test func helloAsksTheBoardAndAnUnplugEndsWithCode17() throws {
         let link = tempPath("board")
-        let board = try TestBoard(link: link)
+        let board = try PtyPeer(boardAt: link)
         let host = InProcessHost(["monitor", "--port", link, "--hello", "--baud", "57600"])
-        #expect(try board.waitFor { _ in board.hostHellos == 1 }, "--hello sends HOST_HELLO")
+        #expect(try board.read { _ in board.hostHellos == 1 }, "--hello sends HOST_HELLO")
         board.close()
         #expect(host.wait(seconds: 20) == 17)
         #expect(host.captured.err.hasSuffix("tiltserial: error: \(link): device gone (unplugged or closed); plug it in and start the monitor again\n"))

@@ -1,9 +1,10 @@
 import BoardEmulator
 import Foundation
+import TestSupport
 import Testing
 import TiltCore
-import WireProtocol
 @testable import TiltserialCommand
+import WireProtocol
 
 /// `tiltserial run --pins FILE` over a pty against a board written in the test:
 /// the dropped pin is saved, and the board gets it again after a replug and
@@ -23,14 +24,14 @@ import WireProtocol
 
     static let rest = MotionScript(keys: [.init(0, .rest)])
 
-    static func pins(_ board: TestBoard) -> [PinFrame] { board.received.compactMap { if case .pin(let p) = $0 { p } else { nil } } }
-    static func drawers(_ board: TestBoard) -> [DrawerFrame] { board.received.compactMap { if case .drawer(let d) = $0 { d } else { nil } } }
+    static func pins(_ board: PtyPeer) -> [PinFrame] { board.frames.compactMap { if case .pin(let p) = $0 { p } else { nil } } }
+    static func drawers(_ board: PtyPeer) -> [DrawerFrame] { board.frames.compactMap { if case .drawer(let d) = $0 { d } else { nil } } }
 
     @Test func aDroppedPinIsSavedAndComesBackAfterAReplugAndARestart() throws {
         let link = tempPath("board"), file = tempPath("pins.json")
-        var board = try TestBoard(link: link)
+        var board = try PtyPeer(boardAt: link)
         let host = InProcessHost(["run", link, "--pins", file, "--json"])
-        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        #expect(try board.read { _ in board.hostHellos == 1 })
         try board.sendChunked(Stream.hello(rate: 100) + Self.samples(Scenarios.drawer, seconds: Scenarios.drawer.duration + 1))
         #expect(host.captured.waitFor(timeout: .seconds(30)) { _, err in err.contains("pin: home dropped at") }, "\(host.captured.err)")
         // Saved at the drop.
@@ -41,25 +42,25 @@ import WireProtocol
         #expect(host.captured.out.contains("{\"event\":\"pin\",\"item\":\"home\",\"x\":\(pin.x),\"y\":\(pin.y),"))
         // The board was told: the pin in slot 0, one pin to draw.
         let frame = PinFrame(slot: 0, item: 3, x: UInt16(pin.x), y: UInt16(pin.y))
-        #expect(try board.waitFor { _ in Self.pins(board).contains(frame) && Self.drawers(board).last?.pinCount == 1 })
+        #expect(try board.read { _ in Self.pins(board).contains(frame) && Self.drawers(board).last?.pinCount == 1 })
 
         // Replug: a new board (its RAM empty) at the same path gets the pin again.
         board.close()
-        board = try TestBoard(link: link)
+        board = try PtyPeer(boardAt: link)
         #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains("reopened; waiting for the board to speak") })
         try board.sendChunked(Stream.hello(rate: 100) + Self.samples(Self.rest, seconds: 1))
-        #expect(try board.waitFor { _ in Self.pins(board).first == frame && Self.drawers(board).first?.pinCount == 1 },
-                "after the replug: \(board.received.suffix(4))")
+        #expect(try board.read { _ in Self.pins(board).first == frame && Self.drawers(board).first?.pinCount == 1 },
+                "after the replug: \(board.frames.suffix(4))")
         #expect(host.interrupt() == 0)
         board.close()
 
         // Restart: the next run reads the file and sends the pin from its first tick.
-        board = try TestBoard(link: link)
+        board = try PtyPeer(boardAt: link)
         defer { board.close() }
         let again = InProcessHost(["run", link, "--pins", file])
-        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        #expect(try board.read { _ in board.hostHellos == 1 })
         try board.sendChunked(Stream.hello(rate: 100) + Self.samples(Self.rest, seconds: 1))
-        #expect(try board.waitFor { _ in Self.pins(board).first == frame && Self.drawers(board).first?.pinCount == 1 })
+        #expect(try board.read { _ in Self.pins(board).first == frame && Self.drawers(board).first?.pinCount == 1 })
         #expect(again.interrupt() == 0)
         #expect(runTiltserial(["pins", "list", "--pins", file]).out == "1  home  \(pin.x),\(pin.y)\n")
     }

@@ -1,8 +1,9 @@
 import Foundation
-@testable import TiltserialCommand
 import SerialIO
+import TestSupport
 import Testing
 import TiltCore
+@testable import TiltserialCommand
 import WireProtocol
 
 /// The live view's `c` as the run loop sees it: a request byte on the wake-up
@@ -17,29 +18,36 @@ import WireProtocol
         return wire
     }
 
+    /// A held tilt (Stream.heldTilt: 0.5 g sideways, 0.25 g past the rest pose) scrolls the view
+    /// in smooth mode too; once `c` makes that pose the rest pose there is no tilt left, so
+    /// the view holds still (docs/physics.md: tilt is measured from the rest pose, and the
+    /// dead zone absorbs the low-pass filter's last count).
     @Test func cRecalibratesMidRunAndTheReplayDoesTheSame() throws {
         let link = tempPath("board"), record = tempPath("c.tiltrec")
-        let board = try TestBoard(link: link)
+        let board = try PtyPeer(boardAt: link)
         defer { board.close() }
         let host = InProcessHost(["run", link, "--json", "--record", record])
-        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        #expect(try board.read { _ in board.hostHellos == 1 })
 
-        let all = Stream.samples(0..<3000).samples
-        let uncalibrated = Stream.expectedOffsets(all)
-        let firstHalf = Stream.expectedOffsets(Array(all.prefix(1500)))
-        try board.sendChunked(Stream.hello() + Self.frames(0..<1500))
-        #expect(try board.waitFor { _ in board.offsets.count >= firstHalf.count })
+        // Samples 0..<1500 end at board time 1 500 000 µs: ticks at 31 000 + 30 000 k, 49 of them.
+        let ticksBefore = 49, ticksAll = 99
+        try board.sendChunked(Stream.hello() + Stream.heldTilt(0..<1500).wire)
+        #expect(try board.read { _ in board.offsets.count >= ticksBefore })
+        let before = board.offsets
+        #expect(before.last!.viewportX > before.first!.viewportX && before.last!.viewportY > before.first!.viewportY,
+                "the held tilt scrolls toward the low side: \(before.first!) … \(before.last!)")
 
         var request = WakeRequest.recalibrate.rawValue
         #expect(write(host.stop.writeEnd.rawValue, &request, 1) == 1)
         #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains("rest pose set to the current pose: ") },
                 "the run says what it did: \(host.captured.err)")
 
-        try board.sendChunked(Self.frames(1500..<3000))
-        #expect(try board.waitFor { _ in board.offsets.count >= uncalibrated.count })
-        #expect(Array(board.offsets.prefix(firstHalf.count)) == firstHalf)
-        #expect(board.offsets.suffix(from: firstHalf.count + 5) != uncalibrated.suffix(from: firstHalf.count + 5),
-                "the new rest pose changed where the view went")
+        try board.sendChunked(Stream.heldTilt(1500..<3000).wire)
+        #expect(try board.read { _ in board.offsets.count >= ticksAll })
+        #expect(Array(board.offsets.prefix(ticksBefore)) == before)
+        let after = board.offsets[ticksBefore...]
+        #expect(after.allSatisfy { $0.viewportX == before.last!.viewportX && $0.viewportY == before.last!.viewportY },
+                "the pose held after `c` is the rest pose: the view stays put")
 
         #expect(host.interrupt() == 0, "a request is not a stop; Ctrl-C still is")
         let replay = runTiltserial(["replay", record, "--json"])
@@ -50,14 +58,14 @@ import WireProtocol
 
     @Test func aRedrawRequestDoesNotStopTheRun() throws {
         let link = tempPath("board")
-        let board = try TestBoard(link: link)
+        let board = try PtyPeer(boardAt: link)
         defer { board.close() }
         let host = InProcessHost(["run", link])
-        #expect(try board.waitFor { _ in board.hostHellos == 1 })
+        #expect(try board.read { _ in board.hostHellos == 1 })
         var request = WakeRequest.redraw.rawValue  // as SIGWINCH sends it
         #expect(write(host.stop.writeEnd.rawValue, &request, 1) == 1)
         try board.sendChunked(Stream.hello() + Self.frames(0..<300))
-        #expect(try board.waitFor { _ in board.offsets.count >= 9 }, "still running after the redraw request")
+        #expect(try board.read { _ in board.offsets.count >= 9 }, "still running after the redraw request")
         #expect(host.wait(seconds: 0) == nil)
         #expect(host.interrupt() == 0)
     }
@@ -65,22 +73,15 @@ import WireProtocol
 
 /// The view's signal handlers post their requests on the run's wake-up pipe.
 @Suite(.serialized) struct ViewSignalTests {
-    static func next(_ pipe: WakeUpPipe) -> UInt8? {
-        var p = pollfd(fd: pipe.readEnd.rawValue, events: Int16(POLLIN), revents: 0)
-        guard poll(&p, 1, 10_000) == 1 else { return nil }
-        var byte: UInt8 = 0
-        return read(pipe.readEnd.rawValue, &byte, 1) == 1 ? byte : nil
-    }
-
     @Test func resizeRedrawsAndHangUpStops() throws {
         let pipe = try WakeUpPipe()
         ViewSignals.install(wake: pipe, screen: -1)
         defer { ViewSignals.restore() }
         raise(SIGWINCH)
-        #expect(Self.next(pipe) == WakeRequest.redraw.rawValue)
+        #expect(pipe.nextByte() == WakeRequest.redraw.rawValue)
         raise(SIGHUP)
-        #expect(Self.next(pipe) == WakeRequest.stop.rawValue)
+        #expect(pipe.nextByte() == WakeRequest.stop.rawValue)
         raise(SIGQUIT)
-        #expect(Self.next(pipe) == WakeRequest.stop.rawValue)
+        #expect(pipe.nextByte() == WakeRequest.stop.rawValue)
     }
 }

@@ -21,7 +21,8 @@ import TiltPipeline
     @Test func windowsAndOldMacCSVsReplayLikeUnixOnes() {
         let unix = runTiltserial(["replay", write(Array(Self.csv("\n").utf8), "unix.csv"), "--json"])
         #expect(unix.code == 0)
-        #expect(unix.out.split(separator: "\n").count == Stream.expectedOffsets(Stream.samples(0..<1500).samples).count)
+        // 1500 samples a millisecond apart from 1000 µs: ticks at 31 000 + 30 000 k up to 1 500 000, 49 of them.
+        #expect(unix.out.split(separator: "\n").count == 49)
         for (name, bytes) in [
             ("crlf.csv", Array(Self.csv("\r\n").utf8)), ("cr.csv", Array(Self.csv("\r").utf8)),
             ("bom.csv", [0xEF, 0xBB, 0xBF] + Array(Self.csv("\r\n").utf8)),
@@ -53,7 +54,7 @@ import TiltPipeline
     }
 
     @Test func recordsAcrossBlockBoundariesReplayWhole() {
-        let stream = Stream.samples(0..<6000)
+        let stream = Stream.heldTilt(0..<6000)
         var file = Recording.header(baud: 115_200)
         Stream.hello().withUnsafeBytes { Recording.append($0, direction: .fromBoard, at: HostTime(micros: 0), to: &file) }
         // Records of odd sizes, so many straddle the replay's 64 KiB blocks; one is a whole 65535.
@@ -64,10 +65,10 @@ import TiltPipeline
             start = end
             size = size == 1 ? 65_535 : size * 7 % 997 + 1
         }
-        let r = runTiltserial(["replay", write(file, "long.tiltrec"), "--json"])
+        let r = runTiltserial(["replay", write(file, "long.tiltrec"), "--json", "--physics", "recipe"])
         #expect(r.code == 0)
         let ticks = r.out.split(separator: "\n").filter { $0.hasPrefix("{\"t_us\"") }
-        let expected = Stream.expectedOffsets(stream.samples)
+        let expected = Stream.recipeOffsets(forHeldTilt: 6000)
         #expect(ticks.count == expected.count)
         #expect(zip(ticks, expected).allSatisfy { $0.contains("\"px\":\($1.viewportX),\"py\":\($1.viewportY),") })
     }

@@ -1,7 +1,8 @@
+@testable import BoardEmulator
 import Foundation
+import TestSupport
 import Testing
 import WireProtocol
-@testable import BoardEmulator
 
 /// `tiltserial setup` in-process on the native board's pty (the firmware's own
 /// C handles DISPLAY and keeps the EEPROM record in memory), the person's
@@ -78,16 +79,16 @@ import WireProtocol
     /// Older firmware skips DISPLAY as an unknown type: one line and exit 28, not a hang.
     @Test func firmwareThatDoesNotKnowDisplaySaysToFlashTheNewOne() throws {
         let link = tempPath("setup-old-board")
-        let board = try TestBoard(link: link)
+        let board = try PtyPeer(boardAt: link)
         defer { board.close() }
         let host = InProcessHost(["setup", "--display", "sh1106", link])
         // The open flushes what came before it: HELLO once the host asked for it.
-        #expect(try board.waitFor { _ in board.hostHellos >= 1 })
+        #expect(try board.read { _ in board.hostHellos >= 1 })
         try board.send(Stream.hello())
         let code = host.wait(seconds: 30)
         #expect(code == 28, "\(host.captured.err)")
         #expect(host.captured.err.contains("the board did not answer DISPLAY: its firmware is older than tiltserial setup; flash the new one"))
         try board.readAvailable()
-        #expect(board.received.contains { if case .display(let d) = $0 { d == DisplayFrame(.store, kind: 1) } else { false } })
+        #expect(board.frames.contains { if case .display(let d) = $0 { d == DisplayFrame(.store, kind: 1) } else { false } })
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SerialIO
 import TiltserialSettings
 
 /// Config files on disk: reads them (at most `SettingsResolver.maxConfigBytes`,
@@ -56,30 +57,7 @@ enum ConfigFile {
         let exists = stat(path, &info) == 0
         if exists && (info.st_mode & S_IFMT) != S_IFREG { throw Failure(.ioError, "\(path): not a regular file; move it away") }
         let target = exists ? resolved(path) : path
-        let folder = ConfigPaths.folder(of: target)
-        let name = target.split(separator: "/").last.map(String.init) ?? target
-        var template = Array((folder + "/." + name + ".XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw failure("create a file beside it") }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        var closed = false
-        defer {
-            if !closed { close(fd) }
-            unlink(temporary)  // gone already after a successful rename
-        }
-        let mask = umask(0o022)
-        umask(mask)
-        _ = fchmod(fd, exists ? info.st_mode & 0o7777 : 0o666 & ~mask)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { throw failure("write it", n == 0 ? EIO : errno) }
-        }
-        guard fsync(fd) == 0 else { throw failure("write it") }
-        closed = true
-        guard close(fd) == 0 else { throw failure("write it") }
-        guard rename(temporary, target) == 0 else { throw failure("put it in place") }
+        if case .failure(let f) = AtomicFile.replace(target, with: bytes) { throw failure(f.step.rawValue, f.code) }
     }
 
     /// `path` with symlinks resolved.

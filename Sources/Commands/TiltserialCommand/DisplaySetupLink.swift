@@ -1,5 +1,6 @@
 import SerialIO
 import WireProtocol
+import TiltCore
 
 /// The short exchange `tiltserial setup` has with the board: HELLO, then
 /// DISPLAY frames each answered with PARTS (docs/protocol.md, "DISPLAY"). No
@@ -36,7 +37,7 @@ final class DisplaySetupLink {
         try send(HostHelloFrame().encoded())
         let frame = try waitFor(timeout: timeout) { if case .hello(let h) = $0 { h } else { nil } }
         guard let hello = frame else {
-            throw Failure(.noValidFrames, "\(transport.name): no HELLO within \(Self.seconds(timeout)); "
+            throw Failure(.noValidFrames, "\(transport.name): no HELLO within \(DurationText.seconds(micros: timeout.wholeMicros, places: 1, rounding: .down)); "
                 + "check the port and that the board runs the tiltserial firmware (make -C Hardware upload)")
         }
         guard hello.protocolVersion == WireFormat.version else {
@@ -93,10 +94,5 @@ final class DisplaySetupLink {
                 decoder.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { frames.append($0) }
             }
         }
-    }
-
-    static func seconds(_ span: Duration) -> String {
-        let ms = span.wholeMicros / 1000
-        return "\(ms / 1000).\(ms % 1000 / 100) s"
     }
 }

@@ -24,35 +24,18 @@ final class EmulatorProcess {
             throw Failure(.emulatorFailed, "cannot start tiltsim: pipe: \(String(cString: strerror(errno)))")
         }
         for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }  // only the dup2 below reaches the child
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // Its own group; no signal blocked or ignored that we block or ignore
-        // (a stopping host blocks SIGINT: tiltsim must still hear it).
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var none = sigset_t(), defaults = sigset_t()
-        sigemptyset(&none)
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGUSR1, SIGQUIT] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = program.contains("/")
-            ? posix_spawn(&pid, program, &actions, &attributes, argv, environ)
-            : posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
+        // No signal blocked or ignored that we block or ignore (a stopping host blocks SIGINT: tiltsim must still hear it).
+        let spawned = ChildSpawn(defaultSignals: [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGUSR1, SIGQUIT], descriptors: [(pipeEnds[1], 1)])
+            .spawn(program, argv: [program] + arguments, searchPath: true)
         close(pipeEnds[1])
-        guard spawned == 0 else {
+        let pid: pid_t
+        switch spawned {
+        case .success(let started): pid = started
+        case .failure(let error):
             close(pipeEnds[0])
-            throw Failure(.emulatorFailed, spawned == ENOENT
+            throw Failure(.emulatorFailed, error.code == ENOENT
                 ? "cannot find tiltsim beside tiltserial or on PATH; build it (swift build --product tiltsim) or install both (make install)"
-                : "cannot start \(program): \(String(cString: strerror(spawned)))")
+                : "cannot start \(program): \(String(cString: strerror(error.code)))")
         }
         child = ChildProcess(pid: pid)
         output = pipeEnds[0]

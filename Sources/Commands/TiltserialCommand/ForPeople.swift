@@ -1,21 +1,11 @@
 /// Numbers as people read them in one-line messages and the summary: counts
-/// with the noun in the right form, durations and ratios rounded to what
-/// matters. `--json` keeps every value exact; this is only for the lines
+/// with the noun in the right form, ratios rounded to what
+/// matters (durations: TiltCore's DurationText). `--json` keeps every value exact; this is only for the lines
 /// people read.
 enum ForPeople {
     /// "0 fires", "1 fire", "2 fires"; `plural` for nouns that add more than an s.
     static func count(_ n: some BinaryInteger, _ singular: String, plural: String? = nil) -> String {
         "\(n) " + (n == 1 ? singular : plural ?? singular + "s")
-    }
-
-    /// "0.4 s", "12.3 s" (tenths under a minute), "1 min 5 s", "2 h 3 min".
-    static func duration(micros: UInt64) -> String {
-        let tenths = (micros + 50_000) / 100_000
-        if tenths < 600 { return "\(tenths / 10).\(tenths % 10) s" }
-        let seconds = (micros + 500_000) / 1_000_000
-        if seconds < 3600 { return "\(seconds / 60) min \(seconds % 60) s" }
-        let minutes = (seconds + 30) / 60
-        return "\(minutes / 60) h \(minutes % 60) min"
     }
 
     /// `x` to `places` decimals (half away from zero), without Foundation's

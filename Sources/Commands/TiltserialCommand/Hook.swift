@@ -82,42 +82,13 @@ public final class Hook {
     }
 
     private func spawn(environment: [String]) -> Result<pid_t, SpawnError> {
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-        }
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, outputDescriptor, STDOUT_FILENO)
-        posix_spawn_file_actions_adddup2(&actions, outputDescriptor, STDERR_FILENO)
-        // Whatever lacks O_CLOEXEC (ours or a library's) stays with us: the port, pipes, files.
-        // (glibc < 2.34 lacks it; then only O_CLOEXEC protects them, which all of ours set.)
-        _ = Self.addCloseFrom.map { $0(&actions, 3) }
-        // Own process group (finish signals the group); SIGPIPE back to default
-        // (we ignore it, and ignored signals survive exec); no blocked signals.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGCHLD] { sigaddset(&defaults, signal) }
-        var noMask = sigset_t()
-        sigemptyset(&noMask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &noMask)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        // glibc reports a failed exec here (not as a child exiting 127).
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        return status == 0 ? .success(pid) : .failure(SpawnError(code: status))
+        // stdout and stderr to the hooks' log; whatever lacks O_CLOEXEC (ours or a
+        // library's: the port, pipes, files) stays with us; SIGPIPE back to default
+        // (we ignore it); finish signals the group.
+        ChildSpawn(defaultSignals: [SIGPIPE, SIGINT, SIGTERM, SIGCHLD],
+                   descriptors: [(outputDescriptor, STDOUT_FILENO), (outputDescriptor, STDERR_FILENO)],
+                   stdinFromDevNull: true, closeTheRest: true, environment: environment)
+            .spawn(executable, argv: arguments)
     }
 
     /// Collects finished children without waiting.
@@ -161,13 +132,6 @@ public final class Hook {
         }
     }
 
-    /// glibc 2.34's `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc
-    /// module does not export; looked up at run time.
-    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, CInt) -> CInt)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, CInt) -> CInt).self)
-    }()
-
     /// Our PATH, which decides where a program named without a slash is found.
     public static func currentSearchPath() -> String? {
         getenv("PATH").map { String(cString: $0) }
@@ -183,8 +147,6 @@ public final class Hook {
         return result
     }
 }
-
-struct SpawnError: Error { let code: Int32 }
 
 /// What `Hook.fire` did.
 public enum HookLaunch: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import TiltPipeline
+import TiltCore
 
 extension HostSummary {
     /// The one-line summary printed on exit, for people (`ForPeople`): exact
@@ -7,7 +8,7 @@ extension HostSummary {
         let c = counters
         let received = c.decoder.framesDecoded + c.text.samples
         let frames = received == 0 ? c.samples : received  // CSV replays: samples
-        return "\(ForPeople.duration(micros: durationMicros)), \(ForPeople.count(frames, "frame")), \(c.lostFrames) lost, "
+        return "\(DurationText.span(micros: durationMicros)), \(ForPeople.count(frames, "frame")), \(c.lostFrames) lost, "
             + "\(ForPeople.count(c.errors, "error")), \(ForPeople.count(c.ticks, "tick")), \(ForPeople.count(c.fires, "fire"))"
     }
 }

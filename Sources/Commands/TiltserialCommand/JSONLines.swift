@@ -26,11 +26,11 @@ enum JSONLines {
                 + ",\"accel_fs_g\":\(h.accelRange.map { String($0.fullScale) } ?? "null")"
                 + ",\"gyro_fs_dps\":\(h.gyroRange.map { String($0.fullScale) } ?? "null")"
                 + ",\"rate_hz\":\(h.sampleRateHz),\"display\":\"\(h.displayWidth)x\(h.displayHeight)\""
-                + ",\"tile_id\":\"\(hex(h.contentTileID))\",\"sensor_ok\":\(h.sensorAnswered),\"display_ok\":\(h.displayAnswered)}\n"
+                + ",\"tile_id\":\"\(HexText.prefixed(h.contentTileID))\",\"sensor_ok\":\(h.sensorAnswered),\"display_ok\":\(h.displayAnswered)}\n"
         case .versionMismatch(let board, let host):
             return "{\"event\":\"version_mismatch\",\"board\":\(board),\"host\":\(host)}\n"
         case .tileMismatch(let board, let host):
-            return "{\"event\":\"tile_mismatch\",\"board\":\"\(hex(board))\",\"host\":\"\(hex(host))\"}\n"
+            return "{\"event\":\"tile_mismatch\",\"board\":\"\(HexText.prefixed(board))\",\"host\":\"\(HexText.prefixed(host))\"}\n"
         case .unsupportedRange(let a, let g):
             return "{\"event\":\"unsupported_range\",\"afs_sel\":\(a),\"fs_sel\":\(g)}\n"
         case .fired:
@@ -68,11 +68,6 @@ enum JSONLines {
         case .i2cdevlib: "i2cdevlib"
         case .motionCal: "motioncal"
         }
-    }
-
-    static func hex(_ v: UInt16) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return "0x" + String((0..<4).map { digits[Int(v >> (12 - 4 * UInt16($0))) & 0xF] })
     }
 
     /// A Q15.16 value exactly (`JSONBytes.append(_: Fixed)`).

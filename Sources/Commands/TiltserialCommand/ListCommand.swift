@@ -1,5 +1,6 @@
 import ArgumentParser
 import SerialIO
+import TiltCore
 
 /// `tiltserial list`: the serial ports present, boards first.
 struct List: TiltserialSubcommand {
@@ -16,7 +17,7 @@ struct List: TiltserialSubcommand {
             return
         }
         let rows = ports.map { p -> [String] in
-            let ids = p.usbVendorID.flatMap { v in p.usbProductID.map { PortPicker.hex(v) + ":" + PortPicker.hex($0) } } ?? "-"
+            let ids = p.usbVendorID.flatMap { v in p.usbProductID.map { HexText.digits(v) + ":" + HexText.digits($0) } } ?? "-"
             return [p.path, ids, p.manufacturer ?? "-", p.product ?? p.description ?? "-", p.serialNumber ?? "-", Self.board(p), p.byIdPath ?? "-"]
         }
         let header = ["PORT", "VID:PID", "MANUFACTURER", "PRODUCT", "SERIAL", "BOARD", "BY-ID"]

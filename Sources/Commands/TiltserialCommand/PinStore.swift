@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SerialIO
 import TiltAssets
 import TiltPhysics
 import TiltPipeline
@@ -63,30 +64,12 @@ struct PinStore {
     func save(_ pins: [Pin]) throws(Failure) {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         try makeFolder(folder)
-        var template = Array((folder + "/." + name + ".XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw failure(.ioError, "cannot create a file beside it (\(String(cString: strerror(errno)))); check the folder's permissions") }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        var info = stat()
-        let mask = umask(0o022)
-        umask(mask)
-        _ = fchmod(fd, stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o666 & ~mask)
         let text = Array(PinsFile.format(pins, items: items).utf8)
-        var written = 0
-        var error: Int32 = 0
-        while written < text.count {
-            let n = text.withUnsafeBytes { write(fd, $0.baseAddress! + written, text.count - written) }
-            if n > 0 { written += n } else if n < 0 && errno == EINTR { continue } else { error = n < 0 ? errno : EIO; break }
-        }
-        if error == 0 && fsync(fd) != 0 { error = errno }
-        if close(fd) != 0 && error == 0 { error = errno }
-        if error == 0 && rename(temporary, path) != 0 { error = errno }
-        if error != 0 {
-            unlink(temporary)
-            throw failure(.ioError, "cannot save the pins (\(String(cString: strerror(error)))); check the disk and the folder's permissions")
+        if case .failure(let f) = AtomicFile.replace(path, with: text) {
+            throw f.step == .createBeside
+                ? failure(.ioError, "cannot create a file beside it (\(f.reason)); check the folder's permissions")
+                : failure(.ioError, "cannot save the pins (\(f.reason)); check the disk and the folder's permissions")
         }
     }
 

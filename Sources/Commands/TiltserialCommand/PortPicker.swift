@@ -1,4 +1,5 @@
 import SerialIO
+import TiltCore
 
 /// `tiltserial` with no port (or `--port auto`): the only likely board, or a stop.
 enum PortPicker {
@@ -33,16 +34,11 @@ enum PortPicker {
 
     static func describe(_ p: PortInfo) -> String {
         var parts: [String] = []
-        if let vid = p.usbVendorID, let pid = p.usbProductID { parts.append(hex(vid) + ":" + hex(pid)) }
+        if let vid = p.usbVendorID, let pid = p.usbProductID { parts.append(HexText.digits(vid) + ":" + HexText.digits(pid)) }
         if let m = p.manufacturer { parts.append(m) }
         if let pr = p.product ?? p.description { parts.append(pr) }
         if let s = p.serialNumber { parts.append("serial " + s) }
         if let v = p.knownBoardVendor, p.manufacturer == nil { parts.append(v) }
         return parts.joined(separator: ", ")
-    }
-
-    static func hex(_ v: UInt16) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: 4 - s.count) + s
     }
 }

@@ -1,4 +1,5 @@
 import SerialIO
+import TiltCore
 
 /// What the port's USB ids tell before it is opened (SerialIO's `USBBoard` table).
 ///
@@ -15,7 +16,7 @@ enum PortPreflight {
     /// port's USB facts (tests fake it; a pty or an unknown name gives nil).
     static func check(path: String, baud: Int, info: (String) -> PortInfo? = usbInfo) throws(Failure) -> String? {
         guard let port = info(path), let board = USBBoard.lookup(port) else { return nil }
-        let ids = PortPicker.hex(board.vendorID) + ":" + PortPicker.hex(board.productID)
+        let ids = HexText.digits(board.vendorID) + ":" + HexText.digits(board.productID)
         switch board.kind {
         case .resetsOnOpen:
             return nil

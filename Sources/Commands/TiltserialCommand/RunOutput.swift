@@ -5,6 +5,7 @@ import TiltPhysics
 import TiltPipeline
 import TiltVersion
 import WireProtocol
+import TiltCore
 
 /// Turns a run's events into output: JSON lines (stdout), `--on-pull`, and for
 /// people either the live view (stderr is a terminal) or log lines.
@@ -86,7 +87,7 @@ final class RunOutput {
             say("board: firmware \(h.firmwareMajor).\(h.firmwareMinor).\(h.firmwarePatch) (host: tiltserial \(TiltVersion.number)), protocol \(h.protocolVersion), \(accel), \(h.sampleRateHz) Hz, "
                 + "sensor \(h.sensorAnswered ? "ok" : "NOT answering"), display \(h.displayAnswered ? "ok" : "NOT answering")")
         case .tileMismatch(let board, let host):
-            say("the board's content tile \(JSONLines.hex(board)) differs from this tiltserial's \(JSONLines.hex(host)); "
+            say("the board's content tile \(HexText.prefixed(board)) differs from this tiltserial's \(HexText.prefixed(host)); "
                 + "the live view will not match the OLED; reflash Hardware/ from this checkout", level: .warning)
         case .unsupportedRange(let a, let g):
             say("HELLO names unsupported full scales (AFS_SEL \(a), FS_SEL \(g)); keeping the previous ranges", level: .warning)
@@ -164,7 +165,7 @@ final class RunOutput {
         case .boardConfirmed(let port):
             say("\(port): reconnected to the board; the view keeps its place")
         case .silentAfterReopen(let port, let micros):
-            say("\(port): reopened, but nothing valid arrived for \(Self.seconds(micros)) s; looking the name up again until the board answers (Ctrl-C to quit)", level: .warning)
+            say("\(port): reopened, but nothing valid arrived for \(DurationText.seconds(micros: micros, places: 1, rounding: .down)); looking the name up again until the board answers (Ctrl-C to quit)", level: .warning)
         case .recordingFailed(let message):
             say(message, level: .warning)
         case .otherOpeners(let port, let others):
@@ -193,11 +194,6 @@ final class RunOutput {
         }
         if let cut = shutdown?.cutShort, cut > 0 { parts.append("\(cut) cut short at exit") }
         return parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")
-    }
-
-    /// Seconds to one decimal, for people.
-    static func seconds(_ micros: UInt64) -> String {
-        String(Double(micros / 100_000) / 10)
     }
 
     /// Stops the view and ends the hooks (`Hook.finish`); says how many were cut short.

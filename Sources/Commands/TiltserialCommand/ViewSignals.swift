@@ -75,7 +75,7 @@ enum ViewSignals {
         }
         set(SIGTSTP) { _ in ViewSignals.suspend() }
         for sig in fatal { set(sig, flags: SA_ONSTACK | SA_NODEFER) { sig in ViewSignals.crashed(sig) } }
-        StopSignals.unblock([SIGWINCH, SIGTSTP] + stopping)
+        SignalBytes.unblock([SIGWINCH, SIGTSTP] + stopping)
         installed = true
     }
 

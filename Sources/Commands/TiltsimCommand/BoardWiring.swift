@@ -1,4 +1,5 @@
 import BoardEmulator
+import TiltCore
 
 /// How the emulated AVR board's parts are wired: the SSD1306's and the
 /// MPU-6050's I2C addresses and the GPIO the MPU-6050's INT pin drives. From
@@ -101,9 +102,9 @@ struct BoardWiring: Equatable {
         case .sh1106: "SH1106"
         case .ssd1306_128x32: "SSD1306 128x32"
         }
-        let display = part + " at " + Self.hex(displayAddress)
+        let display = part + " at " + HexText.prefixed(displayAddress)
         guard let sensorAddress else { return display + ", no MPU-6050" }
-        return display + ", \(sensorName) at \(Self.hex(sensorAddress)) (INT " + (sensorInterruptPin.map { "on \($0.arduinoName)" } ?? "not wired") + ")"
+        return display + ", \(sensorName) at \(HexText.prefixed(sensorAddress)) (INT " + (sensorInterruptPin.map { "on \($0.arduinoName)" } ?? "not wired") + ")"
     }
 
     /// "MPU-6050", "MPU-6500", … or "MPU-6050 look-alike (WHO_AM_I 0x98)".
@@ -113,13 +114,8 @@ struct BoardWiring: Equatable {
         case 0x70: "MPU-6500"
         case 0x71: "MPU-9250"
         case 0x73: "MPU-9255"
-        default: "MPU-6050 look-alike (WHO_AM_I \(Self.hex(sensorWhoAmI)))"
+        default: "MPU-6050 look-alike (WHO_AM_I \(HexText.prefixed(sensorWhoAmI)))"
         }
-    }
-
-    static func hex(_ value: UInt8) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return "0x" + (digits.count < 2 ? "0" : "") + digits
     }
 }
 

@@ -1,11 +1,12 @@
 import CLibPNG
 import Foundation
+import SerialIO
 import TiltDisplay
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The board's screen as a PNG file: written to FILE.tmp, then renamed, so a
+/// The board's screen as a PNG file: written beside it, then renamed, so a
 /// reader never sees half a file.
 enum PNGFile {
     /// Fails (one line naming the fix) unless a file can be created at `path`'s temporary name.
@@ -24,11 +25,9 @@ enum PNGFile {
         try write(PNGEncoder.encode(screen, scale: scale, lit: lit), to: path)
     }
 
-    /// Encoded PNG bytes to `path`, through the temporary name.
+    /// Encoded PNG bytes to `path`, through a temporary file beside it (SerialIO's AtomicFile).
     static func write(_ bytes: [UInt8], to path: String) throws(TiltsimFailure) {
-        let temporary = path + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)), rename(temporary, path) == 0 else {
-            unlink(temporary)
+        guard case .success = AtomicFile.replace(path, with: bytes) else {
             throw .cannotCreate("\(path): cannot write the PNG; check the directory exists and is writable")
         }
     }

@@ -5,31 +5,17 @@ import SerialIO
 import Glibc
 #endif
 
-/// Signals turned into bytes on a pipe the run loop polls: SIGINT/SIGTERM stop,
-/// SIGUSR1 writes the PNG. The handler only write(2)s the signal number.
-/// A process inherits its parent's blocked signals across exec (a parent that
-/// waits for signals with sigwait, as many do, blocks them): they are
-/// unblocked here, before any board thread starts, or nothing could stop us.
+/// Signals turned into bytes on a pipe the run loop polls (SerialIO's
+/// SignalBytes, each signal as its own number): SIGINT/SIGTERM stop, SIGUSR1
+/// writes the PNG. They are unblocked here, before any board thread starts
+/// (a parent that waits with sigwait blocks them, and exec keeps the mask).
 struct SignalPipe {
     let pipe: WakeUpPipe
-
-    nonisolated(unsafe) static var writeEnd: Int32 = -1
 
     static func install() throws(TiltsimFailure) -> SignalPipe {
         let pipe: WakeUpPipe
         do { pipe = try WakeUpPipe() } catch { throw .system(error.message) }
-        writeEnd = pipe.writeEnd.rawValue
-        for signal in [SIGINT, SIGTERM, SIGUSR1] {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { number in
-                var byte = UInt8(truncatingIfNeeded: number)
-                _ = Glibc.write(SignalPipe.writeEnd, &byte, 1)
-            }
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            sigaction(signal, &action, nil)
-        }
-        unblock([SIGINT, SIGTERM, SIGUSR1])
+        SignalBytes.install([SIGINT, SIGTERM, SIGUSR1], on: pipe)
         return SignalPipe(pipe: pipe)
     }
 
@@ -44,12 +30,7 @@ struct SignalPipe {
     }
 
     /// Unblocks `signals` on this thread (threads started later inherit it).
-    static func unblock(_ signals: [Int32]) {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for signal in signals { sigaddset(&set, signal) }
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-    }
+    static func unblock(_ signals: [Int32]) { SignalBytes.unblock(signals) }
 
     /// Waits up to `timeoutMillis` (negative: forever); returns the signals that came.
     func wait(timeoutMillis: Int32) -> [Int32] {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import TiltCore
 
 /// A USB-serial bridge that brltty took away: the known Ubuntu 22.04 conflict.
 ///
@@ -33,7 +34,7 @@ public struct BrlttyConflict: Sendable, Equatable {
 
     /// One line: what happened and the command that ends it.
     public var message: String {
-        let ids = hex4(vendorID) + ":" + hex4(productID)
+        let ids = HexText.digits(vendorID) + ":" + HexText.digits(productID)
         let what = USBBoard.lookup(vendorID: vendorID, productID: productID)?.name ?? "USB-serial bridge"
         return "a \(what) (\(ids), USB \(usbDevice)) is plugged in but has no serial port: brltty (\(evidence)) "
             + "claims \(ids) for a braille display and took it (the known Ubuntu 22.04 conflict); "
@@ -147,8 +148,3 @@ public struct BrlttyConflict: Sendable, Equatable {
     }
 }
 
-/// Four lowercase hex digits, as lsusb and udev show USB ids.
-func hex4(_ v: UInt16) -> String {
-    let s = String(v, radix: 16)
-    return String(repeating: "0", count: 4 - s.count) + s
-}

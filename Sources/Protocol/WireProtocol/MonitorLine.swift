@@ -10,7 +10,7 @@ public enum MonitorLine {
         switch item {
         case .text(let bytes): String(decoding: bytes, as: UTF8.self)
         case .frame(let frame): line(frame)
-        case .bytes(let bytes): "HEX " + bytes.map(hex).joined(separator: " ")
+        case .bytes(let bytes): "HEX " + bytes.map { HexText.digits($0) }.joined(separator: " ")
         }
     }
 
@@ -22,7 +22,7 @@ public enum MonitorLine {
             let gyro = h.gyroRange.map { "gyro=±\($0.fullScale)dps" } ?? "fs_sel=\(h.gyroFullScaleSelect)"
             return "HELLO protocol=\(h.protocolVersion) firmware=\(h.firmwareMajor).\(h.firmwareMinor).\(h.firmwarePatch) "
                 + "\(accel) \(gyro) rate=\(h.sampleRateHz)Hz display=\(h.displayWidth)x\(h.displayHeight) "
-                + "tile=0x\(hex16(h.contentTileID)) sensor=\(h.sensorAnswered ? "ok" : "absent") display=\(h.displayAnswered ? "ok" : "absent")"
+                + "tile=0x\(HexText.digits(h.contentTileID, uppercase: true)) sensor=\(h.sensorAnswered ? "ok" : "absent") display=\(h.displayAnswered ? "ok" : "absent")"
         case .sample(let s):
             let a = s.raw.accel, g = s.raw.gyro
             return "SAMPLE seq=\(s.sequence) t=\(s.boardTime & 0xFF_FFFF) ax=\(a.x) ay=\(a.y) az=\(a.z) "
@@ -32,7 +32,7 @@ public enum MonitorLine {
         case .ready(let r):
             return "READY t=\(r.boardTime & 0xFF_FFFF) \(r.idle ? "idle" : "frame")"
         case .parts(let p):
-            return "PARTS sensor=0x\(hex(p.sensorWhoAmI))@0x\(hex(p.sensorAddress)) display=\(p.displayKind)@0x\(hex(p.displayAddress)) flags=\(p.flags)"
+            return "PARTS sensor=0x\(HexText.digits(p.sensorWhoAmI))@0x\(HexText.digits(p.sensorAddress)) display=\(p.displayKind)@0x\(HexText.digits(p.displayAddress)) flags=\(p.flags)"
         case .offsets(let o):
             var flags: [String] = []
             if o.flags.contains(.fired) { flags.append("fired") }
@@ -61,13 +61,4 @@ public enum MonitorLine {
         }
     }
 
-    static func hex(_ byte: UInt8) -> String {
-        let digits = String(byte, radix: 16)
-        return byte < 0x10 ? "0" + digits : digits
-    }
-
-    static func hex16(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: 4 - digits.count) + digits
-    }
 }

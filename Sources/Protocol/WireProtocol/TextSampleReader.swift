@@ -16,7 +16,7 @@ public protocol TextLineFormat {
     static func read(_ line: UnsafeRawBufferPointer) -> TextLine
 }
 
-/// Counters of a text reader.
+/// What a text reader made of the lines it saw: every line lands in exactly one count.
 public struct TextReaderCounters: Hashable, Sendable {
     /// Data lines read as samples.
     public var samples: UInt64 = 0

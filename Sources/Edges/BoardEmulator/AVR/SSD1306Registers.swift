@@ -23,7 +23,7 @@ public struct SSD1306Registers: Sendable, Hashable {
     public var multiplex: UInt8 = 63
     /// 0xDA: bit 4 alternative COM pin configuration (what 128 × 64 panels are wired for), bit 5 left/right remap.
     public var comPins: UInt8 = 0x12
-    /// 0x81.
+    /// 0x81: the segment drive current, 0...255 (reset 0x7F); sets how bright the glass shows a lit pixel.
     public var contrast: UInt8 = 0x7F
     /// 0x20: 0 horizontal, 1 vertical, 2 page addressing.
     public var addressingMode: UInt8 = 2

@@ -97,7 +97,7 @@ extension Substring {
 public struct FaultCounters: Hashable, Sendable {
     /// Bytes whose one random bit was flipped.
     public var bitFlips: UInt64 = 0
-    /// Bytes dropped.
+    /// Bytes left out of the stream (each hits its frame, or two frames when it was a delimiter).
     public var droppedBytes: UInt64 = 0
     /// Single random bytes inserted (not counting garbage runs).
     public var insertedBytes: UInt64 = 0

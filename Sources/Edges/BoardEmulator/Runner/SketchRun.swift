@@ -1,4 +1,5 @@
 import TiltDisplay
+import TiltCore
 
 /// Runs a sketch on an `AVRMachine` by a `RunPlan`, as fast as it goes,
 /// deterministically: everything happens at simulated instants (batches of at
@@ -271,7 +272,7 @@ public final class SketchRun {
             return .missedExpectation("at \(Self.seconds(nowMicros)) the screen differs from \(name) in \(differing) of 8192 pixels")
         }
         return .missedExpectation("at \(Self.seconds(nowMicros)) the screen's pixels equal \(name)'s but a lit one is grey "
-                                  + "\(display.brightness) (contrast \(Self.hexByte(display.registers.contrast))), \(name)'s \(brightness)")
+                                  + "\(display.brightness) (contrast \(HexText.prefixed(display.registers.contrast))), \(name)'s \(brightness)")
     }
 
     // MARK: Wording
@@ -294,16 +295,8 @@ public final class SketchRun {
         text.partialText ?? text.backlog.last ?? ""
     }
 
-    static func hexByte(_ value: UInt8) -> String {
-        "0x" + (value < 16 ? "0" : "") + String(value, radix: 16, uppercase: true)
-    }
-
-    /// Simulated time for people: "1.234 s".
-    public static func seconds(_ micros: UInt64) -> String {
-        let millis = (micros + 500) / 1000
-        let fraction = String(millis % 1000)
-        return "\(millis / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
-    }
+    /// Simulated time for people: "1.234 s" (ms, rounded).
+    public static func seconds(_ micros: UInt64) -> String { DurationText.seconds(micros: micros, places: 3) }
 
     /// A line as it can be shown in one line: control characters escaped, long ones cut.
     static func quoted(_ line: String) -> String {
