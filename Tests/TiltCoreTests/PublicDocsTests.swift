@@ -27,22 +27,8 @@ import Testing
                 missing.append("\(file):\(found.line): \(found.declaration)")
             }
         }
-        // The frames' `/// 0x10.` on `frameType` wait for their files' owner (issue 20; those files were
-        // being changed by another branch): tolerated here by name, and only while they are still filler.
-        let waiting = missing.filter { Self.knownFiller.contains(where: $0.hasPrefix) && $0.contains("public let frameType (its doc comment only restates") }
-        missing.removeAll { waiting.contains($0) }
         #expect(missing.isEmpty, "\(missing.count) public names without a doc comment, or with one that restates the name:\n\(missing.joined(separator: "\n"))")
-        for file in Self.knownFiller {
-            #expect(waiting.contains { $0.hasPrefix(file) }, "\(file) has no filler left: remove it from knownFiller")
-        }
     }
-
-    /// Frame files whose `frameType` still carries filler (see above); shrink it, never grow it.
-    static let knownFiller = [
-        "Sources/Protocol/WireProtocol/BoardFrames.swift:", "Sources/Protocol/WireProtocol/DisplayFrame.swift:",
-        "Sources/Protocol/WireProtocol/DrawerFrames.swift:", "Sources/Protocol/WireProtocol/HostFrames.swift:",
-        "Sources/Protocol/WireProtocol/PartsFrames.swift:", "Sources/Protocol/WireProtocol/SyncFrames.swift:",
-    ]
 
     @Test func fillerDocCommentsDoNotCount() {
         #expect(SwiftDocScanner.isFiller("The message.", naming: ["message"]))

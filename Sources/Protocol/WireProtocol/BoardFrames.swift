@@ -2,7 +2,7 @@ import TiltCore
 
 /// HELLO (0x01), board → host: who the board is and how it samples.
 public struct HelloFrame: WireFrame {
-    /// 0x01.
+    /// The type byte it carries on the wire: 0x01 (docs/protocol.md).
     public static let frameType = FrameType.hello
 
     /// The wire protocol version the firmware speaks (`WireFormat.version` = 1); body byte 0.
@@ -83,7 +83,7 @@ public struct HelloFrame: WireFrame {
 /// SAMPLE (0x02), board → host: one MPU-6050 burst with sequence and 24-bit time.
 /// `FrameDecoder` delivers it unwrapped as a `TimedSample`.
 public struct SampleFrame: WireFrame {
-    /// 0x02.
+    /// The type byte it carries on the wire: 0x02 (docs/protocol.md).
     public static let frameType = FrameType.sample
 
     /// +1 per SAMPLE sent (wraps at 256); a gap means frames were lost.
@@ -126,7 +126,7 @@ public struct SampleFrame: WireFrame {
 
 /// PONG (0x03), board → host: echoes a PING's token.
 public struct PongFrame: WireFrame {
-    /// 0x03.
+    /// The type byte it carries on the wire: 0x03 (docs/protocol.md).
     public static let frameType = FrameType.pong
     /// The PING's token, echoed unchanged (little-endian u32).
     public var token: UInt32

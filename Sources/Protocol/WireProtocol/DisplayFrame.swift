@@ -3,7 +3,7 @@
 /// carries it out at once and answers with PARTS. Older firmware skips it as
 /// an unknown type and never answers.
 public struct DisplayFrame: WireFrame {
-    /// 0x18.
+    /// The type byte it carries on the wire: 0x18 (docs/protocol.md).
     public static let frameType = FrameType.display
 
     /// What the board does with the choice (the frame's first byte).

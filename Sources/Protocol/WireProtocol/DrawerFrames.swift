@@ -1,7 +1,7 @@
 /// DRAWER (0x14), host → board: the drawer, the dragged item and how many pins
 /// to draw, for one physics tick (docs/protocol.md; docs/display.md draws it).
 public struct DrawerFrame: WireFrame {
-    /// 0x14.
+    /// The type byte it carries on the wire: 0x14 (docs/protocol.md).
     public static let frameType = FrameType.drawer
     /// "No item" in `current` and `dragItem`.
     public static let noItem: UInt8 = 0xFF
@@ -60,7 +60,7 @@ public struct DrawerFrame: WireFrame {
 
 /// PIN (0x15), host → board: one slot of the board's pin table.
 public struct PinFrame: WireFrame {
-    /// 0x15.
+    /// The type byte it carries on the wire: 0x15 (docs/protocol.md).
     public static let frameType = FrameType.pin
 
     /// 0 ..< 32; other slots are ignored.

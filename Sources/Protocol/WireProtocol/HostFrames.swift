@@ -1,6 +1,6 @@
 /// OFFSETS (0x10), host → board: what the board draws for one physics tick.
 public struct OffsetsFrame: WireFrame {
-    /// 0x10.
+    /// The type byte it carries on the wire: 0x10 (docs/protocol.md).
     public static let frameType = FrameType.offsets
 
     /// Bits of the flags byte.
@@ -60,7 +60,7 @@ public struct OffsetsFrame: WireFrame {
 
 /// HOST_HELLO (0x11), host → board: asks the board to introduce itself.
 public struct HostHelloFrame: WireFrame {
-    /// 0x11.
+    /// The type byte it carries on the wire: 0x11 (docs/protocol.md).
     public static let frameType = FrameType.hostHello
     /// The host's protocol version (`WireFormat.version`); the board answers with its HELLO.
     public var protocolVersion: UInt8
@@ -75,7 +75,7 @@ public struct HostHelloFrame: WireFrame {
 
 /// PING (0x12), host → board: the board answers PONG with the same token.
 public struct PingFrame: WireFrame {
-    /// 0x12.
+    /// The type byte it carries on the wire: 0x12 (docs/protocol.md).
     public static let frameType = FrameType.ping
     /// Any value; the PONG carries it back (little-endian u32).
     public var token: UInt32
@@ -90,7 +90,7 @@ public struct PingFrame: WireFrame {
 
 /// CONFIGURE (0x13), host → board: sample rate and full-scale ranges.
 public struct ConfigureFrame: WireFrame {
-    /// 0x13.
+    /// The type byte it carries on the wire: 0x13 (docs/protocol.md).
     public static let frameType = FrameType.configure
 
     /// 4...1000 Hz; the board picks the nearest 1000 / (1 + SMPLRT_DIV).

@@ -1,8 +1,10 @@
+import TiltCore
+
 /// PARTS (0x05), board → host: which sensor and display the board found, and
 /// at which I2C addresses; sent in answer to DESCRIBE (docs/protocol.md,
 /// "PARTS"). Older firmware skips DESCRIBE and never sends it.
 public struct PartsFrame: WireFrame {
-    /// 0x05.
+    /// The type byte it carries on the wire: 0x05 (docs/protocol.md).
     public static let frameType = FrameType.parts
 
     /// The sensor's 7-bit address (0x68 or 0x69); 0 when no sensor answered.
@@ -75,20 +77,15 @@ public struct PartsFrame: WireFrame {
     /// ending " (set by tiltserial setup)" when the display kind came from the board's EEPROM.
     public var summary: String {
         let sensor = sensorAddress == 0 ? "no sensor"
-            : "sensor 0x\(Self.hex(sensorWhoAmI)) (\(sensorName)) at 0x\(Self.hex(sensorAddress))"
-        let display = displayAddress == 0 ? "no display" : "display \(displayName) at 0x\(Self.hex(displayAddress))"
+            : "sensor \(HexText.prefixed(sensorWhoAmI)) (\(sensorName)) at \(HexText.prefixed(sensorAddress))"
+        let display = displayAddress == 0 ? "no display" : "display \(displayName) at \(HexText.prefixed(displayAddress))"
         return sensor + ", " + display + (kindStored ? " (set by tiltserial setup)" : "")
-    }
-
-    static func hex(_ byte: UInt8) -> String {
-        let digits = String(byte, radix: 16, uppercase: true)
-        return byte < 0x10 ? "0" + digits : digits
     }
 }
 
 /// DESCRIBE (0x17), host → board: asks for PARTS. Its one byte is zero.
 public struct DescribeFrame: WireFrame {
-    /// 0x17.
+    /// The type byte it carries on the wire: 0x17 (docs/protocol.md).
     public static let frameType = FrameType.describe
     /// The body byte as sent (zero).
     public var reserved: UInt8

@@ -2,7 +2,7 @@
 /// The board is about to latch a new view (the frame on the bus ends at
 /// `boardTime`), or it fell idle; sent only to a host that asked with SYNC 1.
 public struct ReadyFrame: WireFrame {
-    /// 0x04.
+    /// The type byte it carries on the wire: 0x04 (docs/protocol.md).
     public static let frameType = FrameType.ready
     /// Bit 0 of the flags byte: idle (the screen shows the latest view the board has).
     public static let idleFlag: UInt8 = 0x01
@@ -30,7 +30,7 @@ public struct ReadyFrame: WireFrame {
 
 /// SYNC (0x16), host → board: switches READY on (1) or off (0); off after every reset and HELLO.
 public struct SyncFrame: WireFrame {
-    /// 0x16.
+    /// The type byte it carries on the wire: 0x16 (docs/protocol.md).
     public static let frameType = FrameType.sync
     /// The byte as sent: 1 asks for READY before each new view, 0 stops it.
     public var mode: UInt8
