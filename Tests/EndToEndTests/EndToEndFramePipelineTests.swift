@@ -160,11 +160,19 @@ import WireProtocol
     @Test func readyOnlyAfterSyncAndOffAgainAfterHello() throws {
         let (board, client) = try EndToEndFirmwareTests.connected()
         defer { board.stop() }
+        try Self.frameSyncScript(client, settleSamples: 60, viewsAfterHello: 10, samplesAfterHello: 50)
+    }
+
+    /// The frame-sync script both engines must pass: OFFSETS without SYNC get
+    /// no READY; SYNC 1 gets an idle one; 40 new views get a frame READY and
+    /// then an idle one; after HOST_HELLO (a new HELLO) `viewsAfterHello`
+    /// new views over `samplesAfterHello` samples get none.
+    static func frameSyncScript(_ client: PtyPeer, settleSamples: Int, viewsAfterHello: Int, samplesAfterHello: Int) throws {
         func readies(_ frames: ArraySlice<DecodedFrame>) -> [ReadyFrame] {
             frames.compactMap { if case .ready(let r) = $0 { r } else { nil } }
         }
         try client.send(OffsetsFrame(sequence: 0, viewportX: 1, viewportY: 1, ribbonX: 0, ribbonBottom: 0, flags: []))
-        #expect(try client.read { $0.samples.count >= 60 })
+        #expect(try client.read { $0.samples.count >= settleSamples })
         #expect(readies(client.frames[...]).isEmpty, "READY before any SYNC")
         try client.send(SyncFrame(enabled: true))
         #expect(try client.read { readies($0.frames[...]).contains { $0.idle } }, "an idle READY after SYNC 1")
@@ -178,10 +186,10 @@ import WireProtocol
         #expect(try client.read { $0.hellos.count >= 2 })
         let afterHello = client.frames.count
         let samplesBefore = client.samples.count
-        for k in 0..<10 {
+        for k in 0..<viewsAfterHello {
             try client.send(OffsetsFrame(sequence: UInt8(k), viewportX: UInt16(60 + k), viewportY: 7, ribbonX: 0, ribbonBottom: 0, flags: []))
         }
-        #expect(try client.read { $0.samples.count >= samplesBefore + 50 })
+        #expect(try client.read { $0.samples.count >= samplesBefore + samplesAfterHello })
         #expect(readies(client.frames[afterHello...]).isEmpty, "READY after HELLO switched sync off")
     }
 }
@@ -196,25 +204,6 @@ import WireProtocol
         defer { board.stop() }
         let client = try PtyPeer(opening: try #require(board.serialPath))
         board.start()
-        func readies(_ frames: ArraySlice<DecodedFrame>) -> [ReadyFrame] {
-            frames.compactMap { if case .ready(let r) = $0 { r } else { nil } }
-        }
-        try client.send(OffsetsFrame(sequence: 0, viewportX: 1, viewportY: 1, ribbonX: 0, ribbonBottom: 0, flags: []))
-        #expect(try client.read { $0.samples.count >= 30 })
-        #expect(readies(client.frames[...]).isEmpty, "READY before any SYNC")
-        try client.send(SyncFrame(enabled: true))
-        #expect(try client.read { readies($0.frames[...]).contains { $0.idle } }, "an idle READY after SYNC 1")
-        let mark = client.frames.count
-        for k in 0..<40 {
-            try client.send(OffsetsFrame(sequence: UInt8(k), viewportX: UInt16(2 + k), viewportY: 3, ribbonX: 0, ribbonBottom: 0, flags: []))
-        }
-        #expect(try client.read { readies($0.frames[mark...]).contains { !$0.idle } }, "a frame READY while drawing")
-        #expect(try client.read { readies($0.frames[mark...]).last?.idle == true }, "an idle READY once the view stops changing")
-        try client.send(HostHelloFrame(protocolVersion: 1))
-        #expect(try client.read { $0.hellos.count >= 2 })
-        let afterHello = client.frames.count, samplesBefore = client.samples.count
-        try client.send(OffsetsFrame(sequence: 2, viewportX: 20, viewportY: 1, ribbonX: 0, ribbonBottom: 0, flags: []))
-        #expect(try client.read { $0.samples.count >= samplesBefore + 30 })
-        #expect(readies(client.frames[afterHello...]).isEmpty, "READY after HELLO switched sync off")
+        try EndToEndFramePipelineTests.frameSyncScript(client, settleSamples: 30, viewsAfterHello: 1, samplesAfterHello: 30)
     }
 }
