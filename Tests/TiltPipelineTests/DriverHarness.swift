@@ -111,7 +111,6 @@ struct DriverHarness {
                 readQueue()
                 timePassed()
             }
-            settle()
         }
     }
 
@@ -132,8 +131,6 @@ struct DriverHarness {
         maxQueue = max(maxQueue, link.queue.count)
     }
 
-    var pendingOpen = false
-
     mutating func perform(_ action: HostAction) {
         actions.append((clock, action))
         switch action {
@@ -151,7 +148,8 @@ struct DriverHarness {
             decoder.feed(bytes) { frames.append($0) }
             written += frames.map { (at, $0) }
         case .openPort:
-            pendingOpen = true
+            // As HostRunner does: the driver call returned, so the answer goes straight back.
+            open()
         case .closePort:
             link.isOpen = false
             link.queue.removeAll()
@@ -162,9 +160,7 @@ struct DriverHarness {
         }
     }
 
-    mutating func settle() {
-        guard pendingOpen else { return }
-        pendingOpen = false
+    mutating func open() {
         openAttempts.append(clock)
         if clock >= link.backAt {
             link.isOpen = true

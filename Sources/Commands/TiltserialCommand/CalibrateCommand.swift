@@ -82,8 +82,7 @@ struct Calibrate: TiltserialSubcommand {
             }
             if ending != nil { context.stop.wake() }
         }
-        var sinks = output.sinks
-        sinks.onBytes = { bytes, receivedAt in
+        output.tap = { bytes, receivedAt in
             guard ending == nil else { return }
             feed.receive(bytes, at: receivedAt) { event in
                 switch event {
@@ -95,7 +94,7 @@ struct Calibrate: TiltserialSubcommand {
         }
         var options = HostRunOptions(port: path, settings: settings)
         options.timing.refreshMicros = 3_600_000_000  // no view to redraw
-        let runner = try HostRunner(options: options, sinks: sinks)
+        let runner = try HostRunner(options: options, output: output)
         if context.handleSignals { StopSignals.install(context.stop) }
         defer { if context.handleSignals { StopSignals.restore() } }
         _ = try runner.run(stop: context.stop)

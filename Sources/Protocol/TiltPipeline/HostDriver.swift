@@ -132,8 +132,9 @@ public struct HostDriver: Sendable {
         }
         let trusted = first || verified
         link = .open(openedAt: now, reopened: !first, verified: trusted, heard: false)
-        emit(.reportOtherOpeners)
         if trusted && configuration.sendHostHello { emit(.write(.hostHello)) }
+        // After the greeting: looking other openers up reads /proc, which should not delay it.
+        emit(.reportOtherOpeners)
     }
 
     /// Opening (after `.openPort`) failed: try again later, backing off.
@@ -270,10 +271,11 @@ public struct HostDriver: Sendable {
     }
 
     /// Make the current (smoothed) pose the rest pose now (the live view's `c`
-    /// key, or a replay's `recalibrated` record); the outcome comes as news.
-    public mutating func recalibrate(at now: HostTime, _ emit: (HostAction) -> Void) {
-        guard link != .finished else { return }
-        emit(.news(.recalibrated(session.recalibrate())))
+    /// key, or a replay's `recalibrated` record). Returns what came of it, for
+    /// the output to say; nil once the run finished (nothing changes then).
+    public mutating func recalibrate(at now: HostTime) -> Recalibration? {
+        guard link != .finished else { return nil }
+        return session.recalibrate()
     }
 
     /// The link restarted without the driver seeing the port close (a replay's
