@@ -16,7 +16,20 @@ extension HostDriver {
         let due = Int64(bitPattern: next.micros) &+ offset
         let deadline = due &- Int64(clamping: margin)
         guard deadline > 0 else { return nil }
-        return min(HostTime(micros: UInt64(deadline)), lastRead + limit)
+        let tickDoze = min(HostTime(micros: UInt64(deadline)), lastRead + limit)
+        // Frame sync: READY and the samples that answer it cannot wait for the tick.
+        switch session.viewWatch {
+        case .off:
+            return tickDoze
+        case .now:
+            // Every sample before the latch may carry a fresher view; above
+            // 1 kHz, a millisecond's samples at a time are fresh enough.
+            guard let period = samplePeriodMicros, period < 1_000 else { return nil }
+            return min(tickDoze, lastRead + 1_000)
+        case .expected(let at):
+            guard at.micros > configuration.readyMarginMicros else { return nil }
+            return min(tickDoze, HostTime(micros: at.micros - configuration.readyMarginMicros))
+        }
     }
 
     /// A doze shorter than this saves no wake-up, as no sample would arrive
