@@ -1,6 +1,10 @@
 /// One OFFSETS frame and its wire bytes, encoded once when the tick makes it
 /// (at most 15 bytes: a 13-byte payload, one COBS code byte, the delimiter).
 public struct OffsetsWire: Hashable, Sendable {
+    /// Bytes counted for one OFFSETS on the line (the doze's chase margin):
+    /// 16, one more than the 15 it takes (a 13-byte payload, a COBS code byte,
+    /// the delimiter), as when it had 16 bytes of inline storage of its own.
+    public static let capacity = 16
     /// The frame these bytes encode.
     public let frame: OffsetsFrame
     /// The bytes to write to the port.
