@@ -50,7 +50,7 @@ struct DriverHarness {
     var now: HostTime { HostTime(micros: clock) }
     var actions: [(at: UInt64, action: HostAction)] = []
     /// Bytes the host wrote, decoded.
-    var written: [(at: UInt64, frame: DecodedFrame)] = []
+    var written: [(at: UInt64, frame: Frame)] = []
     var decoder = FrameDecoder()
     var openAttempts: [UInt64] = []
     /// Host waits: how often the loop woke, and how often it left the port unread.
@@ -147,7 +147,7 @@ struct DriverHarness {
             case .scene(let wire): wire.bytes
             }
             let at = clock
-            var frames: [DecodedFrame] = []
+            var frames: [Frame] = []
             decoder.feed(bytes) { frames.append($0) }
             written += frames.map { (at, $0) }
         case .openPort:

@@ -207,7 +207,7 @@ let benchmarks: @Sendable () -> Void = {
             while start < bytes.count {
                 let end = min(bytes.count, start + 64)
                 session.receive(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), at: .zero) { event in
-                    if case .tick(_, let wire) = event { ticks += wire.count }
+                    if case .tick(_, let offsets) = event { ticks += offsets.wire.count }
                 }
                 start = end
             }

@@ -53,9 +53,6 @@ public final class HostRunner {
     /// What the port was on the first open: a reopened device that proves to be
     /// the same USB device may be written to before it speaks.
     var identity: PortIdentity?
-    let hostHello = HostHelloFrame().encoded()
-    let syncOn = SyncFrame(enabled: true).encoded()
-    let describe = DescribeFrame().encoded()
 
     /// - Parameters:
     ///   - art: the content tile and ribbon (default: the shipped assets).
@@ -261,13 +258,7 @@ public final class HostRunner {
         case .write(let bytes):
             guard let transport, !failed else { return }
             do throws(SerialError) {
-                switch bytes {
-                case .hostHello: try write(hostHello, transport)
-                case .sync: try write(syncOn, transport)
-                case .describe: try write(describe, transport)
-                case .offsets(let wire): try write(wire, transport)
-                case .scene(let wire): try write(wire, transport)
-                }
+                try write(bytes.wire, transport)
             } catch .deviceGone {
                 // Closed now, so the writes still queued are skipped.
                 closePort()
@@ -295,31 +286,14 @@ public final class HostRunner {
         }
     }
 
-    func write(_ raw: UnsafeRawBufferPointer, _ transport: any SerialTransport) throws(SerialError) {
-        try transport.write(raw)
-        recorder?.append(raw, .toBoard, at: lastNow)
-    }
-
-    func write(_ wire: OffsetsWire, _ transport: any SerialTransport) throws(SerialError) {
+    /// Writes one action's frames and records them as sent.
+    func write(_ wire: WireBytes, _ transport: any SerialTransport) throws(SerialError) {
         var failure: SerialError?
         wire.withUnsafeBytes { raw in
-            do throws(SerialError) { try write(raw, transport) } catch { failure = error }
-        }
-        if let failure { throw failure }
-    }
-
-    func write(_ wire: SceneWire, _ transport: any SerialTransport) throws(SerialError) {
-        var failure: SerialError?
-        wire.withUnsafeBytes { raw in
-            do throws(SerialError) { try write(raw, transport) } catch { failure = error }
-        }
-        if let failure { throw failure }
-    }
-
-    func write(_ bytes: [UInt8], _ transport: any SerialTransport) throws(SerialError) {
-        var failure: SerialError?
-        bytes.withUnsafeBytes { raw in
-            do throws(SerialError) { try write(raw, transport) } catch { failure = error }
+            do throws(SerialError) {
+                try transport.write(raw)
+                recorder?.append(raw, .toBoard, at: lastNow)
+            } catch { failure = error }
         }
         if let failure { throw failure }
     }

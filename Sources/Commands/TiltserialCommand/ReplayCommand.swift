@@ -107,7 +107,7 @@ struct Replay: TiltserialSubcommand {
                 throw Failure(.protocolMismatch, "\(file): recorded board speaks protocol version \(hello.protocolVersion), this tiltserial version \(HostSession.protocolVersion); replay it with a matching tiltserial")
             }
             if session.format == nil {
-                throw Failure(.noValidFrames, "\(file): the recording holds no valid frames (saw \(session.seen.rawValue)); record again with the sketch from Hardware/ and the right --baud")
+                throw Failure(.noValidFrames, "\(file): the recording holds no valid frames (saw \(session.stream.seen.rawValue)); record again with the sketch from Hardware/ and the right --baud")
             }
         case .sampleCSV:
             guard let first = csv.firstTimeMicros, let last = csv.lastTimeMicros else {
@@ -121,7 +121,7 @@ struct Replay: TiltserialSubcommand {
 
         if let render {
             var mirror = DisplayMirror(renderer: art.renderer)
-            if let last = session.lastOffsets { mirror.show(last) }
+            if let last = session.scene.offsets { mirror.show(last) }
             try PNGFile.write(mirror.screen, to: render, failing: .badFile)
         }
         let hooks = out.hookSummary(out.finish())  // the deferred finish then has nothing left to end

@@ -39,6 +39,17 @@ public enum HostWrite: Hashable, Sendable {
     case offsets(OffsetsWire)
     /// The tick's DRAWER and PIN frames, after its OFFSETS.
     case scene(SceneWire)
+
+    /// The bytes to write, encoded by WireProtocol as every frame is.
+    public var wire: WireBytes {
+        switch self {
+        case .hostHello: WireBytes(HostHelloFrame())
+        case .sync: WireBytes(SyncFrame(enabled: true))
+        case .describe: WireBytes(DescribeFrame())
+        case .offsets(let offsets): offsets.wire
+        case .scene(let scene): scene.wire
+        }
+    }
 }
 
 /// A hook to start, with the event's values (they go into its environment).

@@ -194,8 +194,8 @@ public struct HostDriver: Sendable {
             finish(.protocolMismatch(board: hello.protocolVersion, host: HostSession.protocolVersion), at: now, emit)
             return
         }
-        if session.format == nil && session.detectionFailed {
-            finish(.noValidFrames(seen: session.seen, why: .detectionGaveUp(bytes: session.detectionLimit, afterMicros: elapsed(now))), at: now, emit)
+        if session.format == nil && session.stream.detectionFailed {
+            finish(.noValidFrames(seen: session.stream.seen, why: .detectionGaveUp(bytes: session.stream.detectionLimit, afterMicros: elapsed(now))), at: now, emit)
             return
         }
         reportTrouble(at: now, emit)
@@ -246,7 +246,7 @@ public struct HostDriver: Sendable {
             if now >= reopenAt { emit(.openPort) }
         case .open(let openedAt, let reopened, _, let heard):
             if !reopened && session.format == nil && now >= openedAt + configuration.helloTimeoutMicros {
-                finish(.noValidFrames(seen: session.seen, why: .timedOut(micros: configuration.helloTimeoutMicros)), at: now, emit)
+                finish(.noValidFrames(seen: session.stream.seen, why: .timedOut(micros: configuration.helloTimeoutMicros)), at: now, emit)
                 return
             }
             if reopened && !heard && now >= openedAt + configuration.helloTimeoutMicros {
@@ -328,7 +328,7 @@ public struct HostDriver: Sendable {
         let engine = session.engine
         var snapshot = HostSnapshot(
             elapsedMicros: elapsed(now), counters: session.counters, format: session.format,
-            hello: session.hello, lastTick: engine.lastTick, lastOffsets: session.lastOffsets,
+            hello: session.hello, lastTick: engine.lastTick, lastOffsets: session.scene.offsets,
             lastSample: session.lastSample, converter: engine.converter, mode: engine.settings.mode,
             restDegrees: engine.smooth.rest.degrees, fireThreshold: engine.settings.fireThreshold)
         snapshot.scene = session.scene
