@@ -29,19 +29,19 @@ enum GlassSimRun {
         for rate in rates {
             for doze in dozes {
                 for firmware in firmwares {
-                    guard let (stats, wakes) = run(firmware: firmware.path, rateHz: rate, art: art, motion: motion,
+                    guard let stats = run(firmware: firmware.path, rateHz: rate, art: art, motion: motion,
                                                    reactMicros: reactMicros, doze: doze) else { continue }
                     let label = "\(firmware.label) \(rate) Hz, doze \(doze ? "on" : "off")"
-                    print("\(label): \(stats.line); host reads \(wakes)")
-                    print("json {\"firmware\":\"\(firmware.label)\",\"rateHz\":\(rate),\"doze\":\(doze),\"reads\":\(wakes),\"stats\":\(stats.json)}")
+                    print("\(label): \(stats.line)")
+                    print("json {\"firmware\":\"\(firmware.label)\",\"rateHz\":\(rate),\"doze\":\(doze),\"stats\":\(stats.json)}")
                 }
             }
         }
     }
 
-    /// The tour once; returns the glass stats and how many times the host read the port.
+    /// The tour once; returns the glass stats.
     static func run(firmware: String, rateHz: Int, art: TiltAssets.Art, motion: Motion,
-                    reactMicros: UInt64, doze: Bool) -> (GlassStats, Int)? {
+                    reactMicros: UInt64, doze: Bool) -> GlassStats? {
         let machine: AVRMachine
         do {
             machine = try AVRMachine(.init(firmwarePath: firmware, motionSource: StartOnFirstSample(motion)))
@@ -64,7 +64,7 @@ enum GlassSimRun {
         var dueAt: [UInt64] = []
         func perform(_ action: HostAction) {
             guard case .write(let write) = action else { return }
-            outbox.append(bytes(write))
+            outbox.append(write.wire.bytes)
             dueAt.append(machine.simulatedMicros + reactMicros)
         }
         driver.portOpened(at: HostTime(micros: machine.simulatedMicros)) { perform($0) }
@@ -75,9 +75,7 @@ enum GlassSimRun {
         var pending: [UInt8] = []
         var sleepUntil: UInt64 = 0
         var woke = false
-        var reads = 0
         func read(_ at: HostTime) {
-            reads += 1
             driver.received(pending, at: at) { perform($0) }
             pending.removeAll(keepingCapacity: true)
         }
@@ -121,17 +119,6 @@ enum GlassSimRun {
                 }
             }
         }
-        guard let stats = machine.glassStats else { return nil }
-        return (stats, reads)
-    }
-
-    static func bytes(_ write: HostWrite) -> [UInt8] {
-        switch write {
-        case .hostHello: HostHelloFrame().encoded()
-        case .sync: SyncFrame(enabled: true).encoded()
-        case .describe: DescribeFrame().encoded()
-        case .offsets(let wire): wire.withUnsafeBytes { Array($0) }
-        case .scene(let wire): wire.withUnsafeBytes { Array($0) }
-        }
+        return machine.glassStats
     }
 }
