@@ -79,7 +79,7 @@ let package = Package(
 
         // MARK: Sources/Commands: the two tools' command lines over everything above.
         // Settings: one table (key, option, type, unit, range, default) and the strict config reader. No Foundation.
-        .target(name: "TiltserialSettings", dependencies: ["TiltCore", "TiltPhysics", "SerialIO"], path: "Sources/Commands/TiltserialSettings"),
+        .target(name: "TiltserialSettings", dependencies: ["TiltCore", "TiltPhysics"], path: "Sources/Commands/TiltserialSettings"),
         .target(name: "TiltserialCommand", dependencies: [
             "TiltserialSettings", "TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay", "TiltPipeline", "TiltAssets",
             "SerialIO", "TiltMotion", "TiltVersion", "TiltExitStatus",

@@ -33,7 +33,7 @@ import Testing
             "TiltMotion", "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR",
             "CBoardParts", "FirmwareCore", "SystemPackage", "Foundation", "Synchronization",
         ], true),
-        ("TiltserialSettings", "commands", ["TiltCore", "TiltPhysics", "SerialIO"], true),
+        ("TiltserialSettings", "commands", ["TiltCore", "TiltPhysics"], true),
         // No emulator and no Foundation in the host: `demo` starts tiltsim; start-up stays fast.
         ("TiltserialCommand", "commands", [
             "TiltserialSettings", "TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay", "TiltPipeline", "TiltAssets",

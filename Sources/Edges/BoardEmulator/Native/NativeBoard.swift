@@ -191,7 +191,7 @@ public final class NativeBoard: @unchecked Sendable {
     }
 
     /// Changes the pace from now on; also restarts the speed report.
-    public func setPace(_ pace: AVRPace) {
+    public func setPace(_ pace: BoardPace) {
         command { board in
             let now = MonotonicClock.nanos()
             board.pacer.anchor(boardMicros: board.lifetime, wallNanos: now, pace: pace)
@@ -218,9 +218,9 @@ public final class NativeBoard: @unchecked Sendable {
     }
 
     /// Board seconds per wall second since power-on or the last `setPace`.
-    public func speedReport() -> AVRSpeedReport {
+    public func speedReport() -> BoardSpeedReport {
         published.withLock {
-            AVRSpeedReport(boardMicros: status.lifetimeMicros, wallNanos: MonotonicClock.nanos(),
+            BoardSpeedReport(boardMicros: status.lifetimeMicros, wallNanos: MonotonicClock.nanos(),
                            since: (speedAnchor.wall, speedAnchor.life))
         }
     }
