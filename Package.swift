@@ -85,10 +85,11 @@ let package = Package(
             "SerialIO", "TiltMotion", "TiltVersion", "TiltExitStatus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "SystemPackage", package: "swift-system"),
         ], path: "Sources/Commands/TiltserialCommand"),
         .executableTarget(name: "tiltserial", dependencies: ["TiltserialCommand"], path: "Sources/Commands/tiltserial"),
         .target(name: "TiltsimCommand", dependencies: [
-            "BoardEmulator", "SerialIO", "CSerialShims", "TiltAssets", "TiltDisplay", "TiltCore", "CLibPNG", "TiltVersion", "TiltExitStatus", "WireProtocol",
+            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "CLibPNG", "TiltVersion", "TiltExitStatus", "WireProtocol",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
