@@ -5,8 +5,8 @@ import WireProtocol
 
 /// Frame sync and the doze, in virtual time: a host that dozes until its next
 /// tick would read a READY, and the samples that answer it, up to a tick
-/// late, and its view would miss the board's latch. The loop reads while a
-/// READY is answered and wakes before the next one is due.
+/// late, and its view would miss the board's latch. The loop wakes for
+/// READY, and again just in time for a fresher view to beat the latch.
 @Suite struct FrameSyncDozeTests {
     /// The board draws back to back: a latch every `frameMicros` of board
     /// time, each announced by READY `leadMicros` before it. Board time b
@@ -23,7 +23,7 @@ import WireProtocol
     }
 
     @Test(arguments: [100 as UInt64, 1_000])
-    func readyAndTheSamplesBeforeTheLatchAreReadAsTheyArrive(rate: UInt64) throws {
+    func readyAndTheNewestUsefulSampleAreReadInTime(rate: UInt64) throws {
         var c = HostDriver.Configuration()
         c.refreshMicros = 3_600_000_000  // no live view: only the link wakes the loop
         var h = DriverHarness(configuration: c)
@@ -36,25 +36,31 @@ import WireProtocol
         #expect(h.link.dropped == 0)
         #expect(h.driver.session.viewWatch != .off, "the board said READY: frame sync is on")
 
-        // From the third READY on (the cadence is known), each READY is read
-        // within a sample period of its arrival (a doze that ended at the
-        // next tick would read it up to 30 ms late), and so is every sample
-        // taken before its latch.
+        // From the third READY on (the cadence is known): each READY is read
+        // within a sample period of its arrival (a doze that ended at the next
+        // tick would read it up to 30 ms late), and every sample that arrived
+        // 4 ms or more before the latch is read in time for an OFFSETS (15
+        // bytes at the line's 11 520 B/s: 1.3 ms) to cross before it, so the
+        // view the board takes is from the newest sample the line allowed.
         let period = 1_000_000 / rate
         var late: [String] = []
         for (n, ready) in readies.enumerated().dropFirst(2) {
-            let latchHost = ready.0 + UInt64(lead) - 50
-            let arrivals = [ready.0] + samples.map(\.0).filter { $0 > ready.0 && $0 < latchHost }
-            for a in arrivals where !h.reads.contains(where: { $0 >= a && $0 <= a + period }) {
-                late.append("READY \(n): arrival at \(a) µs not read within \(period) µs")
+            let latchHost = ready.0 + UInt64(lead) - 50  // where a sample stamped at the latch arrives
+            if !h.reads.contains(where: { $0 >= ready.0 && $0 <= ready.0 + period }) {
+                late.append("READY \(n) at \(ready.0) µs not read within \(period) µs")
+            }
+            let due = samples.map(\.0).filter { $0 > latchHost - 28_000 && $0 <= latchHost - 4_000 }
+            if let newest = due.last, !h.reads.contains(where: { $0 >= newest && $0 <= latchHost - 1_302 }) {
+                late.append("READY \(n): the sample of \(newest) µs not read by \(latchHost - 1_302) µs")
             }
         }
         #expect(late.count == 0, "\(late.prefix(3))")
     }
 
-    /// At 1 kHz the loop still sleeps between frames: about one wake-up per
-    /// sample of the READY's lead (6) and of the wake margin (2), one for the
-    /// tick and a few spare, per 28 ms frame, not one per sample (28).
+    /// At 1 kHz the loop still sleeps between frames: per 28 ms frame, one
+    /// wake-up per sample of the 2 ms it wakes before READY is due, one for
+    /// READY, one to read the view's sample before the latch, one for the
+    /// tick and two spare: not one per sample (28).
     @Test func betweenFramesTheLoopStillDozes() {
         var c = HostDriver.Configuration()
         c.refreshMicros = 3_600_000_000
@@ -68,7 +74,7 @@ import WireProtocol
         h.run(until: 2_960_000)
         let frames = Double(1_960_000) / 28_000
         let perFrame = Double(h.wakeUps - before) / frames
-        #expect(perFrame <= 6 + 2 + 2 + 3, "\(perFrame) wake-ups a frame")
+        #expect(perFrame <= 2 + 1 + 1 + 1 + 2, "\(perFrame) wake-ups a frame")
         #expect(h.dozes > 0)
     }
 }

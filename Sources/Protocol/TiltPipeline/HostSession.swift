@@ -160,15 +160,20 @@ public struct HostSession: Sendable {
     }
 
     /// When the shell must read the port for frame sync (`HostDriver`'s doze
-    /// asks): `.off` without frame sync; `.now` while a READY is being
-    /// answered (every sample before the latch may send a fresher view) or
-    /// while the board's cadence is unknown; `.expected` with the host time
-    /// the next READY should arrive, a latch interval after the last one.
+    /// asks; `ViewWatch` says what each answer means).
     public var viewWatch: ViewWatch {
         guard frameSyncAsked, lastReadyAny else { return .off }  // older firmware never says READY
-        if viewWanted || latchTime != nil { return .now }
-        guard let last = lastReady, let interval = latchInterval else { return .now }
-        return .expected(last.readAt + UInt64(interval))
+        if viewWanted && latchTime == nil { return .now }  // an idle board draws a view the moment it arrives
+        var next: HostTime?
+        if let last = lastReady, let interval = latchInterval { next = last.readAt + UInt64(interval) }
+        if let latch = latchTime, let raw = lastSample?.time.micros {
+            // The latch on the physics' timeline: the last sample's time plus
+            // the 24-bit distance to it (READY and SAMPLE share the clock).
+            let ahead = (latch &- UInt32(truncatingIfNeeded: raw)) & 0xFF_FFFF
+            let signed = ahead >= 0x80_0000 ? Int64(ahead) - 0x100_0000 : Int64(ahead)
+            return .latch(BoardTime(micros: UInt64(bitPattern: Int64(bitPattern: lastEngineTime) &+ signed)), then: next)
+        }
+        return next.map { .expected($0) } ?? .now
     }
 
     /// The last sample's time on the physics' timeline.
