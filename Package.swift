@@ -79,16 +79,17 @@ let package = Package(
 
         // MARK: Sources/Commands: the two tools' command lines over everything above.
         // Settings: one table (key, option, type, unit, range, default) and the strict config reader. No Foundation.
-        .target(name: "TiltserialSettings", dependencies: ["TiltCore", "TiltPhysics", "SerialIO"], path: "Sources/Commands/TiltserialSettings"),
+        .target(name: "TiltserialSettings", dependencies: ["TiltCore", "TiltPhysics"], path: "Sources/Commands/TiltserialSettings"),
         .target(name: "TiltserialCommand", dependencies: [
             "TiltserialSettings", "TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay", "TiltPipeline", "TiltAssets",
             "SerialIO", "TiltMotion", "TiltVersion", "TiltExitStatus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "SystemPackage", package: "swift-system"),
         ], path: "Sources/Commands/TiltserialCommand"),
         .executableTarget(name: "tiltserial", dependencies: ["TiltserialCommand"], path: "Sources/Commands/tiltserial"),
         .target(name: "TiltsimCommand", dependencies: [
-            "BoardEmulator", "SerialIO", "CSerialShims", "TiltAssets", "TiltDisplay", "TiltCore", "CLibPNG", "TiltVersion", "TiltExitStatus", "WireProtocol",
+            "BoardEmulator", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "CLibPNG", "TiltVersion", "TiltExitStatus", "WireProtocol",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),

@@ -11,7 +11,7 @@ enum AVRSpeed {
         run(firmware, .realTime, seconds: 5, withClient: true)
     }
 
-    static func run(_ firmware: String, _ pace: AVRPace, seconds: Double, withClient: Bool) {
+    static func run(_ firmware: String, _ pace: BoardPace, seconds: Double, withClient: Bool) {
         let board: AVRBoard
         do { board = try AVRBoard(.init(firmwarePath: firmware, pace: pace)) } catch {
             print("emulator-speed: \(error)")

@@ -21,7 +21,7 @@ enum NativeThroughput {
         }
     }
 
-    static func run(rate: Int, pace: AVRPace, seconds: Double, buffer: Int = 4096) {
+    static func run(rate: Int, pace: BoardPace, seconds: Double, buffer: Int = 4096) {
         var configuration = NativeBoard.Configuration(
             sampleRateHz: rate, pace: pace,
             motionSource: Motion(.script(Scenarios.tour), noise: SensorNoise(sampleRate: Double(rate))))

@@ -9,7 +9,7 @@ import TiltCore
     let still = RawSample(accel: Axes3(x: 1234, y: -2345, z: 16000), temperature: -5678,
                           gyro: Axes3(x: 10, y: -20, z: 300))
 
-    func makeBoard(pace: AVRPace = .freeRunning, source: any MotionSource, link: String? = nil) throws -> AVRBoard {
+    func makeBoard(pace: BoardPace = .freeRunning, source: any MotionSource, link: String? = nil) throws -> AVRBoard {
         try AVRBoard(.init(firmwarePath: AVRTestFirmware.path(), pace: pace, linkPath: link, motionSource: source))
     }
 
@@ -127,8 +127,8 @@ import TiltCore
         #expect(client.readLine() == "D")
     }
 
-    @Test(arguments: [AVRPace.realTime, .speed(0.5)])
-    func pacedSimulatedTimeNeverRunsAheadOfTheWallClock(pace: AVRPace) throws {
+    @Test(arguments: [BoardPace.realTime, .speed(0.5)])
+    func pacedSimulatedTimeNeverRunsAheadOfTheWallClock(pace: BoardPace) throws {
         let board = try makeBoard(pace: pace, source: ConstantMotionSource.faceUp)
         defer { board.stop() }
         let started = ContinuousClock.now

@@ -19,6 +19,7 @@ import WireProtocol
     /// A powered-on firmware at `rateHz` and its pipe, the status screen drawn (100 ms in).
     struct Rig {
         var firmware = NativeFirmware(version: (1, 0, 0))
+        var input = NativeInput()
         var pipe = NativeDisplayPipe()
         let period: UInt64
         var readies: [(at: UInt64, idle: Bool)] = []
@@ -47,7 +48,14 @@ import WireProtocol
         mutating func send(x: UInt16, y: UInt16, at t: UInt64) {
             let wire = OffsetsFrame(sequence: sequence, viewportX: x, viewportY: y, ribbonX: 250, ribbonBottom: 15, flags: []).encoded()
             sequence &+= 1
-            wire.withUnsafeBytes { firmware.receive($0, nowMicros: t) { _ in } }
+            receive(wire, at: t)
+        }
+
+        /// Host bytes reaching the firmware at `t`, through the board's receiver.
+        mutating func receive(_ wire: [UInt8], at t: UInt64) {
+            var firmware = self.firmware
+            wire.withUnsafeBytes { bytes in input.receive(bytes) { firmware.handle($0, nowMicros: t) { _ in } } }
+            self.firmware = firmware
         }
     }
 
@@ -102,7 +110,7 @@ import WireProtocol
         rig.run(until: 150_000)
         #expect(rig.readies.isEmpty)
         let sync = SyncFrame(enabled: true).encoded()
-        sync.withUnsafeBytes { rig.firmware.receive($0, nowMicros: 150_000) { _ in } }
+        rig.receive(sync, at: 150_000)
         rig.run(until: 150_001)
         #expect(rig.readies.count == 1 && rig.readies[0].idle)
         let framesBefore = rig.pipe.framesShown

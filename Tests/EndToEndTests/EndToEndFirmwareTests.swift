@@ -16,7 +16,7 @@ import WireProtocol
     /// machine, a test thread that waits 200 ms for the CPU misses it.
     static func connected(sensor: UInt8? = 0x68, whoAmI: UInt8 = 0x68, display: UInt8 = 0x3C,
                           displayPart: EmulatedDisplay = .ssd1306, motion: any MotionSource = ConstantMotionSource.faceUp,
-                          pace: AVRPace = .freeRunning) throws -> (AVRBoard, PtyPeer) {
+                          pace: BoardPace = .freeRunning) throws -> (AVRBoard, PtyPeer) {
         let board = try Firmware.board(pace: pace, motion: motion, sensor: sensor, whoAmI: whoAmI, display: display, displayPart: displayPart)
         let client = try PtyPeer(opening: try #require(board.serialPath))
         board.start()

@@ -29,7 +29,7 @@ enum Firmware {
     }
 
     /// An AVR board running the firmware, free-running unless told otherwise.
-    static func board(pace: AVRPace = .freeRunning, link: String? = nil, motion: any MotionSource = ConstantMotionSource.faceUp,
+    static func board(pace: BoardPace = .freeRunning, link: String? = nil, motion: any MotionSource = ConstantMotionSource.faceUp,
                       sensor: UInt8? = 0x68, whoAmI: UInt8 = 0x68, display: UInt8 = 0x3C, displayPart: EmulatedDisplay = .ssd1306,
                       resetOnConnect: Bool = false) throws -> AVRBoard {
         var configuration = AVRBoard.Configuration(firmwarePath: try path(), pace: pace, linkPath: link, motionSource: motion)
@@ -46,7 +46,7 @@ extension Firmware {
     /// A started board with a client that has seen its first samples, switched
     /// to `sampleRateHz` (CONFIGURE, answered by a second HELLO) unless 100.
     /// The caller stops the board.
-    static func streaming(at sampleRateHz: UInt16, pace: AVRPace) throws -> (AVRBoard, PtyPeer) {
+    static func streaming(at sampleRateHz: UInt16, pace: BoardPace) throws -> (AVRBoard, PtyPeer) {
         let board = try board(pace: pace)
         let client = try PtyPeer(opening: try #require(board.serialPath))
         board.start()

@@ -14,7 +14,8 @@ import Testing
     static let toolchain: Set<String> = platform.union(["Swift", "Foundation", "FoundationEssentials", "Dispatch", "Synchronization", "Testing", "XCTest"])
 
     /// Who may import whom: target, layer, the modules it may import, and whether
-    /// it may import the platform's C library. The layer is also the target's
+    /// it may import the platform's C library. The commands never do: their
+    /// syscalls go through SerialIO's typed wrappers (`commandsCallNoSyscallDirectly`). The layer is also the target's
     /// folder: `Sources/<Layer>/<target folder>` (Core, Protocol, Edges, Commands,
     /// Tools). The pure core and protocol import no platform module, except
     /// TiltMotion, which needs the C library's trigonometry (sin, cos, atan2).
@@ -33,18 +34,18 @@ import Testing
             "TiltMotion", "TiltCore", "WireProtocol", "TiltDisplay", "TiltAssets", "SerialIO", "CSerialShims", "CSimAVR",
             "CBoardParts", "FirmwareCore", "SystemPackage", "Foundation", "Synchronization",
         ], true),
-        ("TiltserialSettings", "commands", ["TiltCore", "TiltPhysics", "SerialIO"], true),
+        ("TiltserialSettings", "commands", ["TiltCore", "TiltPhysics"], false),
         // No emulator and no Foundation in the host: `demo` starts tiltsim; start-up stays fast.
         ("TiltserialCommand", "commands", [
             "TiltserialSettings", "TiltCore", "WireProtocol", "TiltPhysics", "TiltDisplay", "TiltPipeline", "TiltAssets",
             "TiltMotion", "SerialIO", "ArgumentParser", "Logging", "SystemPackage", "Synchronization", "TiltVersion", "TiltExitStatus",
-        ], true),
+        ], false),
         ("TiltsimCommand", "commands", [
-            "BoardEmulator", "TiltMotion", "SerialIO", "CSerialShims", "TiltAssets", "TiltDisplay", "TiltCore", "WireProtocol", "CLibPNG", "ArgumentParser",
+            "BoardEmulator", "TiltMotion", "SerialIO", "TiltAssets", "TiltDisplay", "TiltCore", "WireProtocol", "CLibPNG", "ArgumentParser",
             "Logging", "Foundation", "Synchronization", "Yams", "TiltVersion", "TiltExitStatus",
-        ], true),
-        ("tiltserial", "commands", ["TiltserialCommand"], true),
-        ("tiltsim", "commands", ["TiltsimCommand"], true),
+        ], false),
+        ("tiltserial", "commands", ["TiltserialCommand"], false),
+        ("tiltsim", "commands", ["TiltsimCommand"], false),
         ("physics-plots", "tools", ["TiltPhysics", "TiltCore", "TiltMotion", "Foundation"], true),
         ("settings-codegen", "tools", ["TiltserialSettings"], true),
         // Test-only code several test targets share (the pty peer, the reference screen): in Tests/, linked by tests only.
@@ -79,6 +80,19 @@ import Testing
     }
 
     /// Sources/ shows the layers: every target's folder is in its layer's folder.
+    /// No file under Sources/Commands imports the platform's C library (Glibc,
+    /// Darwin…): poll, sigaction, posix_spawn, termios and files go through
+    /// SerialIO's typed wrappers, whose errors are `Errno` values.
+    @Test func commandsCallNoSyscallDirectly() throws {
+        let commands = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Sources/Commands").path)
+        #expect(!commands.isEmpty, "no folders read under Sources/Commands")
+        for folder in commands {
+            for (module, places) in try Self.imports(in: "Sources/Commands/" + folder) where Self.platform.contains(module) {
+                Issue.record("Sources/Commands may not import \(module): wrap the call in SerialIO (docs/architecture.md): \(places.joined(separator: ", "))")
+            }
+        }
+    }
+
     @Test func everyTargetSitsInItsLayersFolder() throws {
         let placed = Self.rules.map { ($0.target, $0.layer) } + Self.cTargets
         for (target, layer) in placed {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SerialIO
 import TiltserialSettings
 
 /// What a run says once when there is no calibration yet (no default config
@@ -17,10 +15,9 @@ enum CalibrationNotice {
 
     /// Says it unless the mark at `marker` exists, then makes the mark.
     static func sayOnce(_ settings: HostSettings, marker: String?, console: Console) {
-        guard let marker, access(marker, F_OK) != 0 else { return }
+        guard let marker, !FileStatus.exists(marker) else { return }
         console.writeErr("tiltserial: \(text(settings))\n")
         guard ConfigFile.makeFolders(ConfigPaths.folder(of: marker)) == nil else { return }
-        let fd = open(marker, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        if fd >= 0 { close(fd) }
+        FileSystem.touch(marker)
     }
 }

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SerialIO
+import SystemPackage
 import TiltserialSettings
 
 /// Config files on disk: reads them (at most `SettingsResolver.maxConfigBytes`,
@@ -21,20 +19,20 @@ enum ConfigFile {
 
     private static func read(path: String, missingIsNil: Bool) throws(Failure) -> [UInt8]? {
         let limit = SettingsResolver.maxConfigBytes
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if missingIsNil && errno == ENOENT { return nil }
-            throw Failure(.badSettings, "\(path): cannot open the config file (\(String(cString: strerror(errno)))); check the path")
+        let file: ReadOnlyFile
+        do {
+            file = try ReadOnlyFile(path)
+        } catch {
+            if missingIsNil && error == .noSuchFileOrDirectory { return nil }
+            throw Failure(.badSettings, "\(path): cannot open the config file (\(error)); check the path")
         }
-        defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > limit {
-            throw Failure(.badSettings, SettingsResolver.tooLarge(path: path, bytes: Int(info.st_size)).message)
+        if let info = file.status(), info.kind == .regular, info.size > limit {
+            throw Failure(.badSettings, SettingsResolver.tooLarge(path: path, bytes: Int(info.size)).message)
         }
         var bytes = [UInt8](repeating: 0, count: limit + 1)
-        let (count, error) = bytes.withUnsafeMutableBytes { readFilling(fd, $0) }
+        let (count, error) = bytes.withUnsafeMutableBytes { file.read(into: $0) }
         if let error {
-            throw Failure(.badSettings, "\(path): cannot read the config file (\(String(cString: strerror(error)))); check the path")
+            throw Failure(.badSettings, "\(path): cannot read the config file (\(error)); check the path")
         }
         guard count <= limit else {
             throw Failure(.badSettings, "\(path): more than \(limit) bytes is too large for a config file; see docs/usage.md")
@@ -49,31 +47,21 @@ enum ConfigFile {
     /// existing file keeps its permissions, a new one gets 0666 less the umask;
     /// a symlink (dotfiles kept elsewhere) is followed: the file it names is replaced.
     static func replace(path: String, with bytes: [UInt8]) throws(Failure) {
-        func failure(_ what: String, _ code: Int32 = errno) -> Failure {
-            Failure(.ioError, "\(path): cannot \(what) (\(String(cString: strerror(code)))); check the folder's permissions")
+        func failure(_ what: String, _ error: Errno) -> Failure {
+            Failure(.ioError, "\(path): cannot \(what) (\(error)); check the folder's permissions")
         }
         if let error = makeFolders(ConfigPaths.folder(of: path)) { throw failure("create its folder", error) }
-        var info = stat()
-        let exists = stat(path, &info) == 0
-        if exists && (info.st_mode & S_IFMT) != S_IFREG { throw Failure(.ioError, "\(path): not a regular file; move it away") }
-        let target = exists ? resolved(path) : path
-        if case .failure(let f) = AtomicFile.replace(target, with: bytes) { throw failure(f.step.rawValue, f.code) }
+        let status = try? FileStatus.of(path).get()
+        if let status, status.kind != .regular { throw Failure(.ioError, "\(path): not a regular file; move it away") }
+        let target = status != nil ? FileSystem.resolved(path) : path
+        if case .failure(let f) = AtomicFile.replace(target, with: bytes) { throw failure(f.step.rawValue, Errno(rawValue: f.code)) }
     }
 
-    /// `path` with symlinks resolved.
-    private static func resolved(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
-        defer { free(real) }
-        return String(cString: real)
-    }
-
-    /// `mkdir -p` with 0700 for the folders it makes; errno on failure.
-    static func makeFolders(_ folder: String) -> Int32? {
-        var info = stat()
-        if stat(folder, &info) == 0 { return (info.st_mode & S_IFMT) == S_IFDIR ? nil : ENOTDIR }
+    /// `mkdir -p` with 0700 for the folders it makes; the error on failure.
+    static func makeFolders(_ folder: String) -> Errno? {
+        if let status = try? FileStatus.of(folder).get() { return status.kind == .directory ? nil : .notDirectory }
         let parent = ConfigPaths.folder(of: folder)
         if parent != folder, let error = makeFolders(parent) { return error }
-        if mkdir(folder, 0o700) == 0 || errno == EEXIST { return nil }
-        return errno
+        return FileSystem.makeFolder(folder, permissions: 0o700)
     }
 }

@@ -1,6 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SerialIO
+import SystemPackage
 import Logging
 
 /// Where a command's text goes: stdout (data: JSON lines) and stderr (people:
@@ -31,7 +30,7 @@ public final class Console: Sendable {
 
     /// The process's own stdout and stderr.
     public static func standard(onStdoutClosed: @escaping @Sendable () -> Void = {}) -> Console {
-        descriptors(out: 1, err: 2, errIsTerminal: isatty(2) == 1, onOutClosed: onStdoutClosed)
+        descriptors(out: 1, err: 2, errIsTerminal: TerminalInfo.isTerminal(2), onOutClosed: onStdoutClosed)
     }
 
     /// Writes to two descriptors. `onOutClosed` runs when a write to `out` finds
@@ -40,9 +39,9 @@ public final class Console: Sendable {
     static func descriptors(out: Int32, err: Int32, errIsTerminal: Bool,
                             onOutClosed: @escaping @Sendable () -> Void) -> Console {
         Console(errIsTerminal: errIsTerminal, screen: errIsTerminal ? .standard() : .fixed(columns: 80, rows: 24),
-                out: { if !writeAll(out, $0) && errno == EPIPE { onOutClosed() } },
+                out: { if writeAll(out, $0) == .brokenPipe { onOutClosed() } },
                 err: { _ = writeAll(err, $0) },
-                outBytes: { if !writeAll(out, $0) && errno == EPIPE { onOutClosed() } })
+                outBytes: { if DescriptorWrite.all($0, to: out) == .brokenPipe { onOutClosed() } })
     }
 
     /// A logger whose lines go to this console's stderr as `tiltserial: message`.
@@ -52,22 +51,11 @@ public final class Console: Sendable {
         return logger
     }
 
-    /// Writes all of `text`; false (errno set) when the descriptor refuses it.
+    /// Writes all of `text`; the error when the descriptor refuses it.
     @discardableResult
-    static func writeAll(_ fd: Int32, _ text: String) -> Bool {
+    static func writeAll(_ fd: Int32, _ text: String) -> Errno? {
         var text = text
-        return text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
-    }
-
-    /// Writes all of `bytes`; false (errno set) when the descriptor refuses them.
-    @discardableResult
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        var done = 0
-        while done < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return false }
-        }
-        return true
+        return text.withUTF8 { DescriptorWrite.all(UnsafeRawBufferPointer($0), to: fd) }
     }
 }
 

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SerialIO
+import SystemPackage
 
 /// A command run on an event: `--on-pull CMD` (each time the ribbon fires),
 /// and any later `--on-...` option.
@@ -35,7 +33,7 @@ public final class Hook {
     public private(set) var counters = HookCounters()
 
     /// Pids of the hooks still running (or not yet reaped).
-    public var running: [pid_t] { children.map(\.pid) }
+    public var running: [Int32] { children.map(\.pid) }
 
     /// - Parameters:
     ///   - option: the option's name, for messages.
@@ -44,7 +42,7 @@ public final class Hook {
     ///   - outputDescriptor: the descriptor the child's stdout and stderr are
     ///     duplicated from (our stderr; tests pass a pipe).
     public init(option: String, commandLine: String, maxRunning: Int = 4,
-                searchPath: String? = currentSearchPath(), outputDescriptor: CInt = STDERR_FILENO) throws(Failure) {
+                searchPath: String? = currentSearchPath(), outputDescriptor: CInt = 2) throws(Failure) {
         let words = try HookCommandLine.split(commandLine, option: option)
         guard let program = words.first else {
             throw Failure(.badSettings, "\(option) needs a command, e.g. \(option) 'notify-send pulled'")
@@ -74,20 +72,18 @@ public final class Hook {
             counters.started += 1
             return .started(pid: pid)
         case .failure(let error):
-            let code = error.code
             counters.spawnFailed += 1
-            let reason = String(cString: strerror(code))
-            return .failed(message: "\(option): cannot start \(executable): \(reason) (errno \(code)); this fire was skipped")
+            return .failed(message: "\(option): cannot start \(executable): \(error) (errno \(error.rawValue)); this fire was skipped")
         }
     }
 
-    private func spawn(environment: [String]) -> Result<pid_t, SpawnError> {
+    private func spawn(environment: [String]) -> Result<Int32, Errno> {
         // stdout and stderr to the hooks' log; whatever lacks O_CLOEXEC (ours or a
         // library's: the port, pipes, files) stays with us; SIGPIPE back to default
         // (we ignore it); finish signals the group.
-        ChildSpawn(defaultSignals: [SIGPIPE, SIGINT, SIGTERM, SIGCHLD],
-                   descriptors: [(outputDescriptor, STDOUT_FILENO), (outputDescriptor, STDERR_FILENO)],
-                   stdinFromDevNull: true, closeTheRest: true, environment: environment)
+        ProcessSpawn(defaultSignals: [.brokenPipe, .interrupt, .terminate, .child],
+                     descriptors: [(outputDescriptor, 1), (outputDescriptor, 2)],  // stdout, stderr
+                     stdinFromDevNull: true, closeTheRest: true, environment: environment)
             .spawn(executable, argv: arguments)
     }
 
@@ -111,11 +107,11 @@ public final class Hook {
         let atStart = children.count
         waitForRunning(for: patience)
         shutdown.endedInTime = atStart - children.count
-        for (signal, wait) in [(SIGTERM, grace), (SIGKILL, .seconds(2))] where !children.isEmpty {
+        for (signal, wait) in [(Signal.terminate, grace), (.kill, .seconds(2))] where !children.isEmpty {
             let before = children.count
             children.forEach { $0.send(signal) }
             waitForRunning(for: wait, countingFailures: false)
-            if signal == SIGTERM { shutdown.terminated = before - children.count } else { shutdown.killed = before - children.count }
+            if signal == .terminate { shutdown.terminated = before - children.count } else { shutdown.killed = before - children.count }
         }
         shutdown.stillRunning = children.count  // stuck in the kernel even after SIGKILL
         counters.cutShort += shutdown.cutShort
@@ -133,25 +129,15 @@ public final class Hook {
     }
 
     /// Our PATH, which decides where a program named without a slash is found.
-    public static func currentSearchPath() -> String? {
-        getenv("PATH").map { String(cString: $0) }
-    }
+    public static func currentSearchPath() -> String? { ProcessEnvironment.value("PATH") }
 
-    static func currentEnvironment() -> [String] {
-        var result: [String] = []
-        var pointer = environ
-        while let entry = pointer.pointee {
-            result.append(String(cString: entry))
-            pointer += 1
-        }
-        return result
-    }
+    static func currentEnvironment() -> [String] { ProcessEnvironment.entries() }
 }
 
 /// What `Hook.fire` did.
 public enum HookLaunch: Sendable, Equatable {
     /// The child was spawned (posix_spawnp) with this process id.
-    case started(pid: pid_t)
+    case started(pid: Int32)
     /// `maxRunning` hooks were still running.
     case skipped(running: Int)
     /// The spawn failed; `message` is one line for stderr.

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SerialIO
 
 /// A hook's command line: split into words, and its program found the way
 /// `posix_spawnp` would find it, so a hook that cannot run is caught at start.
@@ -78,11 +76,10 @@ enum HookCommandLine {
     enum Check { case runnable, missing, directory, notExecutable }
 
     static func check(_ path: String) -> Check {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return .missing }
-        if (st.st_mode & S_IFMT) == S_IFDIR { return .directory }
+        guard let status = try? FileStatus.of(path).get() else { return .missing }
+        if status.kind == .directory { return .directory }
         // access(X_OK) is what exec checks; for root it needs at least one x bit.
-        guard (st.st_mode & S_IFMT) == S_IFREG, access(path, X_OK) == 0 else { return .notExecutable }
+        guard status.kind == .regular, FileStatus.isExecutable(path) else { return .notExecutable }
         return .runnable
     }
 

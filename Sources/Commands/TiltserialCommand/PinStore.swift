@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SerialIO
+import SystemPackage
 import TiltAssets
 import TiltPhysics
 import TiltPipeline
@@ -33,20 +31,22 @@ struct PinStore {
     /// The pins in the file, oldest first; none when it does not exist.
     /// - Parameter bounded: refuse more than the board keeps (`PinBoard.capacity`).
     func load(bounded: Bool = true) throws(Failure) -> [Pin] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
-        if fd < 0 && errno == ENOENT { return [] }
-        guard fd >= 0 else { throw failure(.badFile, "cannot open the pins file (\(String(cString: strerror(errno)))); check the path or pass another --pins") }
-        defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) == 0 {
-            if info.st_mode & S_IFMT == S_IFDIR { throw failure(.badFile, "is a directory; name a file for --pins") }
-            if info.st_mode & S_IFMT == S_IFREG, info.st_size > Self.maxBytes {
-                throw failure(.badFile, "\(info.st_size) bytes is too large for a pins file (at most \(Self.maxBytes)); name another --pins")
+        let file: ReadOnlyFile
+        do {
+            file = try ReadOnlyFile(path, noControllingTerminal: true)
+        } catch {
+            if error == .noSuchFileOrDirectory { return [] }
+            throw failure(.badFile, "cannot open the pins file (\(error)); check the path or pass another --pins")
+        }
+        if let info = file.status() {
+            if info.kind == .directory { throw failure(.badFile, "is a directory; name a file for --pins") }
+            if info.kind == .regular, info.size > Self.maxBytes {
+                throw failure(.badFile, "\(info.size) bytes is too large for a pins file (at most \(Self.maxBytes)); name another --pins")
             }
         }
         var bytes = [UInt8](repeating: 0, count: Self.maxBytes + 1)
-        let (count, error) = bytes.withUnsafeMutableBytes { readFilling(fd, $0) }
-        if let error { throw failure(.badFile, "cannot read the pins file (\(String(cString: strerror(error)))); check the path") }
+        let (count, error) = bytes.withUnsafeMutableBytes { file.read(into: $0) }
+        if let error { throw failure(.badFile, "cannot read the pins file (\(error)); check the path") }
         guard count <= Self.maxBytes else { throw failure(.badFile, "more than \(Self.maxBytes) bytes is too large for a pins file; name another --pins") }
         let pins: [Pin]
         do {
@@ -75,11 +75,10 @@ struct PinStore {
 
     /// Creates `folder` and its parents when missing (0755 less the umask).
     private func makeFolder(_ folder: String) throws(Failure) {
-        var info = stat()
-        if folder.isEmpty || stat(folder, &info) == 0 { return }
+        if folder.isEmpty || FileStatus.exists(folder) { return }
         if let slash = folder.lastIndex(of: "/"), slash != folder.startIndex { try makeFolder(String(folder[..<slash])) }
-        if mkdir(folder, 0o755) != 0 && errno != EEXIST {
-            throw failure(.ioError, "cannot create the folder \(folder) (\(String(cString: strerror(errno)))); create it or pass another --pins")
+        if let error = FileSystem.makeFolder(folder, permissions: 0o755) {
+            throw failure(.ioError, "cannot create the folder \(folder) (\(error)); create it or pass another --pins")
         }
     }
 

@@ -1,6 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SerialIO
+import SystemPackage
 import TiltCore
 import TiltPipeline
 
@@ -22,7 +21,7 @@ final class RecordingWriter {
     private let target: String
     /// The temporary file, until it is renamed into place (nil for devices and FIFOs).
     private(set) var temporaryPath: String?
-    private var fd: Int32
+    private var file: WritableFile?
     private var buffer: [UInt8] = []
     private var unreported: String?
     /// A write failed: recording stopped.
@@ -37,42 +36,35 @@ final class RecordingWriter {
     /// - Throws: `.badFile` in one line when it cannot (folder missing, no permission, a directory, disk full).
     init(path: String, baud: UInt32) throws(Failure) {
         self.path = path
-        var info = stat()
-        let exists = stat(path, &info) == 0
-        let kind = info.st_mode & S_IFMT
-        func failure(_ what: String, _ code: Int32 = errno) -> Failure {
-            Failure(.badFile, "\(path): cannot \(what) (\(String(cString: strerror(code)))); check the path and permissions")
+        let status = try? FileStatus.of(path).get()
+        func failure(_ what: String, _ error: Errno) -> Failure {
+            Failure(.badFile, "\(path): cannot \(what) (\(error)); check the path and permissions")
         }
-        if exists && kind == S_IFDIR {
+        if status?.kind == .directory {
             throw Failure(.badFile, "\(path): is a directory; name a file for --record")
         }
-        if exists && kind != S_IFREG {
+        if let status, status.kind != .regular {
             // A device or a FIFO: no temp file, no rename. Non-blocking, so a FIFO
             // nobody reads fails at once and a reader that falls behind stops the
             // recording (EAGAIN), never the run.
             target = path
-            fd = Glibc.open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-            guard fd >= 0 else { throw failure("open it for the recording") }
+            switch WritableFile.openDevice(path) {
+            case .success(let opened): file = opened
+            case .failure(let error): throw failure("open it for the recording", error)
+            }
         } else {
-            let target = exists ? Self.resolved(path) : path
+            // Beside the file a symlink names, so the rename replaces that file, not the link;
+            // an existing file's permissions are kept (`WritableFile.temporary`).
+            let target = status != nil ? FileSystem.resolved(path) : path
             self.target = target
-            let slash = target.lastIndex(of: "/")
-            let folder = slash.map { String(target[...$0]) } ?? ""
-            let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
-            var template = Array((folder + "." + name + ".XXXXXX").utf8CString)
-            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard fd >= 0 else { throw failure("create the recording") }
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)  // --on-pull children must not inherit it
-            temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)  // mkstemp filled in the X's
-            // mkstemp makes it 0600; keep an existing file's mode, else 0666 less the umask
-            // (read by setting it back at once: nothing else creates files this early).
-            let mask = umask(0o022)
-            umask(mask)
-            _ = fchmod(fd, exists ? info.st_mode & 0o7777 : 0o666 & ~mask)
+            switch WritableFile.temporary(beside: target) {
+            case .success(let made): (file, temporaryPath) = (made.file, made.path)
+            case .failure(let error): throw failure("create the recording", error)
+            }
         }
         buffer.reserveCapacity(4096 + 64)
         let header = Recording.header(baud: baud)
-        if let error = write(header) {
+        if let error = file?.write(header) {
             abandon()
             throw failure("write the recording", error)
         }
@@ -84,16 +76,16 @@ final class RecordingWriter {
         buffer.removeAll(keepingCapacity: true)
         Recording.append(bytes, direction: direction, at: time, to: &buffer)
         records += 1
-        guard fd >= 0, !failed else {
+        guard let file, !failed else {
             recordsNotWritten += 1
             bytesNotWritten += buffer.count
             return
         }
-        if let error = write(buffer) {
+        if let error = file.write(buffer) {
             failed = true
             recordsNotWritten += 1
             bytesNotWritten += buffer.count
-            unreported = "\(path): cannot write the recording (\(String(cString: strerror(error)))); recording stopped, the run goes on"
+            unreported = "\(path): cannot write the recording (\(error)); recording stopped, the run goes on"
             return
         }
         if direction == .fromBoard { moveIntoPlace() }
@@ -109,7 +101,7 @@ final class RecordingWriter {
     /// else the temporary file is removed and an existing file is left as it was.
     func finish() {
         closeFile()
-        if let temporaryPath { unlink(temporaryPath) }
+        if let temporaryPath { FileSystem.remove(temporaryPath) }
         temporaryPath = nil
     }
 
@@ -124,39 +116,17 @@ final class RecordingWriter {
     /// Once there is something to keep: atomically replaces `target`.
     private func moveIntoPlace() {
         guard let temporaryPath else { return }
-        if rename(temporaryPath, target) == 0 {
-            self.temporaryPath = nil
-        } else {
-            let error = errno
+        if let error = FileSystem.rename(temporaryPath, to: target) {
             failed = true
-            unreported = "\(path): cannot put the recording in place (\(String(cString: strerror(error)))); recording stopped"
+            unreported = "\(path): cannot put the recording in place (\(error)); recording stopped"
             closeFile()
-            unlink(temporaryPath)
-            self.temporaryPath = nil
+            FileSystem.remove(temporaryPath)
         }
+        self.temporaryPath = nil
     }
 
     private func closeFile() {
-        if fd >= 0 { _ = Glibc.close(fd) }
-        fd = -1
-    }
-
-    /// Writes all of `bytes`; returns errno on failure.
-    private func write(_ bytes: [UInt8]) -> Int32? {
-        bytes.withUnsafeBytes { raw -> Int32? in
-            var done = 0
-            while done < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
-                if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return n == 0 ? EIO : errno }
-            }
-            return nil
-        }
-    }
-
-    /// `path` with symlinks resolved, so renaming replaces the file a link points to, not the link.
-    private static func resolved(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
-        defer { free(real) }
-        return String(cString: real)
+        file?.close()
+        file = nil
     }
 }

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import TiltCore
+import TiltMotion
 import WireProtocol
 
 /// One sample as the sensor panel shows it (computed at the view's refresh
@@ -33,8 +31,8 @@ struct SensorReading: Sendable {
         // The board's axes in the recipes' convention (gravity z = −1 face-up, y = −1 upright).
         let a = converter.convert(raw).accel
         let ax = Double(a.x.raw) / 65536, ay = Double(a.y.raw) / 65536, az = Double(a.z.raw) / 65536
-        pitch = atan2(-ay, -az) * 180 / .pi
-        roll = atan2(ax, (ay * ay + az * az).squareRoot()) * 180 / .pi
+        pitch = TiltAngles.pitch(ax: ax, ay: ay, az: az)
+        roll = TiltAngles.roll(ax: ax, ay: ay, az: az)
         magnitude = (ax * ax + ay * ay + az * az).squareRoot()
     }
 }

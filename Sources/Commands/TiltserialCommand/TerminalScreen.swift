@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SerialIO
 
 /// A terminal's size in character cells.
 public struct TerminalSize: Hashable, Sendable {
@@ -47,14 +45,14 @@ public struct TerminalScreen: Sendable {
 
     /// The process's own: stderr's size, stdout compared with stderr, stdin for keys.
     static func standard() -> TerminalScreen {
-        let errIsTerminal = isatty(2) == 1
+        let errIsTerminal = TerminalInfo.isTerminal(2)
         let term = environment("TERM")
         return TerminalScreen(
             size: { windowSize(2) },
             outIsSameTerminal: errIsTerminal && sameDevice(1, 2),
             colour: colourAllowed(noColor: environment("NO_COLOR"), term: term, isTerminal: errIsTerminal),
             dumb: term == nil || term == "dumb" || term == "",
-            keyInput: isatty(0) == 1 ? 0 : nil)
+            keyInput: TerminalInfo.isTerminal(0) ? 0 : nil)
     }
 
     /// Colour only on a terminal, never with NO_COLOR set to anything
@@ -63,22 +61,13 @@ public struct TerminalScreen: Sendable {
         isTerminal && (noColor ?? "").isEmpty && term != "dumb"
     }
 
-    static func environment(_ name: String) -> String? {
-        getenv(name).map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) }
-    }
+    static func environment(_ name: String) -> String? { ProcessEnvironment.value(name) }
 
     /// TIOCGWINSZ on `fd`; nil when it is not a terminal or reports 0 × 0.
     static func windowSize(_ fd: Int32) -> TerminalSize? {
-        var size = winsize()
-        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
-        return TerminalSize(columns: Int(size.ws_col), rows: Int(size.ws_row))
+        TerminalInfo.windowSize(fd).map { TerminalSize(columns: $0.columns, rows: $0.rows) }
     }
 
     /// Both descriptors are terminals and the same device.
-    static func sameDevice(_ a: Int32, _ b: Int32) -> Bool {
-        guard isatty(a) == 1, isatty(b) == 1 else { return false }
-        var sa = stat(), sb = stat()
-        guard fstat(a, &sa) == 0, fstat(b, &sb) == 0 else { return false }
-        return sa.st_rdev == sb.st_rdev
-    }
+    static func sameDevice(_ a: Int32, _ b: Int32) -> Bool { TerminalInfo.sameDevice(a, b) }
 }

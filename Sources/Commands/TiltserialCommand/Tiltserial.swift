@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
 import SerialIO
 import TiltVersion
@@ -22,7 +19,7 @@ public struct CommandContext: Sendable {
     /// input): stdin for the real command; tests script it.
     public var readLine: @Sendable () -> String? = { Swift.readLine() }
     /// True when a person can answer (`setup` asks only then): stdin is a terminal for the real command.
-    public var inputIsTerminal = isatty(0) == 1
+    public var inputIsTerminal = TerminalInfo.isTerminal(0)
 
     /// A context whose config paths come from `environment` (empty: no default config file, no notice mark).
     public init(console: Console, stop: WakeUpPipe, handleSignals: Bool, environment: [String: String] = [:]) {
@@ -36,7 +33,7 @@ public struct CommandContext: Sendable {
     public static var processEnvironment: [String: String] {
         var environment: [String: String] = [:]
         for name in ConfigPaths.variables {
-            if let value = getenv(name) { environment[name] = String(cString: value) }
+            if let value = ProcessEnvironment.value(name) { environment[name] = value }
         }
         return environment
     }
@@ -119,14 +116,14 @@ public enum TiltserialMain {
     public static func main() -> Never {
         // A closed stdout (`--json | head`) shows up as EPIPE and stops the run
         // with its summary, rather than killing the process mid-write.
-        signal(SIGPIPE, SIG_IGN)
+        Signal.brokenPipe.ignore()
         guard let stop = try? WakeUpPipe() else {
             Console.standard().writeErr("tiltserial: error: cannot create a pipe; the system is out of descriptors\n")
-            exit(Failure.Code.ioError.rawValue)
+            ProcessEnvironment.exit(Failure.Code.ioError.rawValue)
         }
         let console = Console.standard(onStdoutClosed: { stop.wake() })
         let context = CommandContext(console: console, stop: stop, handleSignals: true, environment: CommandContext.processEnvironment)
-        exit(run(arguments: Array(CommandLine.arguments.dropFirst()), context: context))
+        ProcessEnvironment.exit(run(arguments: Array(CommandLine.arguments.dropFirst()), context: context))
     }
 }
 

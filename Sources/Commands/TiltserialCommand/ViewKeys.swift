@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SerialIO
 
 /// The live view's keys, from the bytes a terminal sends, as the requests the
@@ -35,66 +32,35 @@ struct KeyDecoder: Sendable {
 /// and restores the terminal; `ViewSignals` restores it too on a fatal signal
 /// and around Ctrl-Z.
 final class ViewKeys: @unchecked Sendable {
-    let input: Int32
-    let wake: Int32
-    let quit: WakeUpPipe
-    private var thread: pthread_t?
+    let wake: WakeUpPipe
+    /// Touched only by the reader thread.
+    private var decoder = KeyDecoder()
+    private var reader: ReaderThread?
 
     /// nil when the terminal's modes cannot be read or set (keys are then off).
     init?(input: Int32, wake: WakeUpPipe) {
-        guard let quit = try? WakeUpPipe(), TerminalModes.enterKeyMode(input) else { return nil }
-        self.input = input
-        self.wake = wake.writeEnd.rawValue
-        self.quit = quit
-        var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { context in
-            Unmanaged<ViewKeys>.fromOpaque(context!).takeUnretainedValue().readKeys()
-            return nil
-        }, Unmanaged.passUnretained(self).toOpaque())
-        guard started == 0 else {
-            TerminalModes.restore()
+        guard TerminalKeyMode.enter(input) else { return nil }
+        self.wake = wake
+        // End of input in key mode (or EIO) means the terminal hung up (its window
+        // closed): stop the run as SIGHUP would, rather than draw for no one.
+        reader = ReaderThread(input: input, bytes: { [unowned self] in self.keys($0) }, ended: { wake.send(.stop) })
+        guard reader != nil else {
+            TerminalKeyMode.restore()
             return nil
         }
-        self.thread = thread
     }
 
     /// Ends the thread (waits for it) and restores the terminal's modes.
     func stop() {
-        guard let thread else { return }
-        quit.wake()
-        pthread_join(thread, nil)
-        self.thread = nil
-        TerminalModes.restore()
+        guard let reader else { return }
+        reader.stop()
+        self.reader = nil
+        TerminalKeyMode.restore()
     }
 
-    private func request(_ r: WakeRequest) {
-        var byte = r.rawValue
-        _ = write(wake, &byte, 1)
-    }
-
-    private func readKeys() {
-        var decoder = KeyDecoder()
-        var buffer = [UInt8](repeating: 0, count: 64)
-        var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: quit.readEnd.rawValue, events: Int16(POLLIN), revents: 0)]
-        while true {
-            fds[0].revents = 0
-            fds[1].revents = 0
-            let n = poll(&fds, 2, -1)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0, fds[1].revents == 0 else { return }
-            if fds[0].revents & Int16(POLLNVAL) != 0 { return }  // stdin was closed: no keys
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-            guard count > 0 else {
-                // End of input in key mode (or EIO) means the terminal hung up (its window
-                // closed): stop the run as SIGHUP would, rather than draw for no one.
-                request(.stop)
-                return
-            }
-            for byte in buffer[0..<count] {
-                decoder.feed(byte) { request($0) }
-            }
+    private func keys(_ bytes: UnsafeRawBufferPointer) {
+        for byte in bytes {
+            decoder.feed(byte) { wake.send($0) }
         }
     }
 }

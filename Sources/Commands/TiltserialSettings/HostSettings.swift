@@ -1,4 +1,3 @@
-import SerialIO
 import TiltCore
 import TiltPhysics
 
@@ -12,9 +11,9 @@ public struct HostSettings: Sendable, Equatable {
     /// Sensor mounting (`--axes`, key "axes").
     public var axes = AxisMapping.identity
     /// Serial line speed, baud.
-    public var baud = SerialPort.defaultBaud
+    public var baud = SerialLine.defaultBaud
     /// What opening the port does with DTR (`--no-dtr`: `.leave`, so an open does not reset the board).
-    public var dtr = SerialOptions.DTR.assert
+    public var dtr = SerialLine.DTR.assert
     /// How long to wait for the first valid frame or data line, µs.
     public var helloTimeoutMicros = 4_000_000
     /// Wait for an unplugged device to come back (false: exit with code deviceGone).

@@ -1,4 +1,3 @@
-import SerialIO
 import TiltCore
 import TiltPhysics
 

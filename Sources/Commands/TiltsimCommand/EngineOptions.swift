@@ -46,7 +46,7 @@ struct EngineOptions: ParsableArguments {
         engine ?? (rate != nil || boards != nil || faults != nil ? .native : .avr)
     }
 
-    var pace: AVRPace {
+    var pace: BoardPace {
         if freeRunning { return .freeRunning }
         if let speed { return .speed(speed) }
         return .realTime

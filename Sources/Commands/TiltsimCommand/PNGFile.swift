@@ -2,9 +2,6 @@ import CLibPNG
 import Foundation
 import SerialIO
 import TiltDisplay
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The board's screen as a PNG file: written beside it, then renamed, so a
 /// reader never sees half a file.
@@ -12,12 +9,10 @@ enum PNGFile {
     /// Fails (one line naming the fix) unless a file can be created at `path`'s temporary name.
     static func checkWritable(_ path: String) throws(TiltsimFailure) {
         let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw .cannotCreate("\(path): cannot write a PNG there (\(String(cString: strerror(errno)))); pick a writable directory")
+        if let error = FileSystem.touch(temporary) {
+            throw .cannotCreate("\(path): cannot write a PNG there (\(error)); pick a writable directory")
         }
-        close(fd)
-        unlink(temporary)
+        FileSystem.remove(temporary)
     }
 
     /// `lit`: the gray level of a lit pixel (the display's contrast as brightness).

@@ -73,7 +73,7 @@ struct RunSketch: ParsableCommand {
 
     func run() throws {
         // Their default action ends the run; a parent may have left them blocked.
-        SignalPipe.unblock([SIGINT, SIGTERM])
+        SignalPipe.unblock([.interrupt, .terminate])
         let code: Int32
         do throws(TiltsimFailure) {
             code = try execute()

@@ -1,9 +1,7 @@
 import BoardEmulator
 import Foundation
+import SerialIO
 import TiltDisplay
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Runs until Ctrl-C or the duration: redraws the screen a few times a second,
 /// writes the PNG on SIGUSR1 and at the end, and says when a board's output
@@ -13,22 +11,23 @@ struct RunLoop {
     let output: OutputOptions
     let signals: SignalPipe
 
-    static let refreshMillis: Int32 = 200
+    /// How often the screen is redrawn.
+    static let refresh = Duration.milliseconds(200)
 
     func run() throws {
         let started = Date()
         var unread = boards.map { UnreadWatch(reported: $0.unreadOutput.count) }
         if output.screen { FileHandle.standardError.write(Data("\u{1B}[2J".utf8)) }
         loop: while true {
-            var timeout: Int32 = output.screen ? Self.refreshMillis : 1000
+            var timeout: Duration = output.screen ? Self.refresh : .seconds(1)
             if let duration = output.duration {
                 let left = duration - Date().timeIntervalSince(started)
                 if left <= 0 { break }
-                timeout = min(timeout, Int32(max(1, left * 1000)))
+                timeout = min(timeout, max(.milliseconds(1), .milliseconds(Int64(left * 1000))))
             }
-            for signal in signals.wait(timeoutMillis: timeout) {
+            for signal in signals.wait(timeout: timeout) {
                 switch signal {
-                case SIGUSR1: try writePNG()
+                case .user1: try writePNG()
                 default: break loop
                 }
             }
@@ -92,7 +91,7 @@ struct RunLoop {
     /// Colour on stderr: a terminal, NO_COLOR unset or empty, TERM not `dumb`.
     static let colour: Bool = {
         let environment = ProcessInfo.processInfo.environment
-        return isatty(2) == 1 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        return TerminalInfo.isTerminal(2) && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }()
 }
 

@@ -1,9 +1,4 @@
-import CSerialShims
-import Foundation
 import SerialIO
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Signals turned into bytes on a pipe the run loop polls (SerialIO's
 /// SignalBytes, each signal as its own number): SIGINT/SIGTERM stop, SIGUSR1
@@ -15,7 +10,7 @@ struct SignalPipe {
     static func install() throws(TiltsimFailure) -> SignalPipe {
         let pipe: WakeUpPipe
         do { pipe = try WakeUpPipe() } catch { throw .system(error.message) }
-        SignalBytes.install([SIGINT, SIGTERM, SIGUSR1], on: pipe)
+        SignalBytes.install([.interrupt, .terminate, .user1], on: pipe)
         return SignalPipe(pipe: pipe)
     }
 
@@ -25,19 +20,17 @@ struct SignalPipe {
     /// us: tiltserial starts tiltsim from its main thread. A parent already gone
     /// (we were handed to init, pid 1) stops us at once.
     static func stopWhenParentEnds() {
-        _ = cserial_set_parent_death_signal(SIGTERM)
-        if getppid() == 1 { _ = raise(SIGTERM) }
+        ProcessEnvironment.signalWhenParentEnds(.terminate)
     }
 
     /// Unblocks `signals` on this thread (threads started later inherit it).
-    static func unblock(_ signals: [Int32]) { SignalBytes.unblock(signals) }
+    static func unblock(_ signals: [Signal]) { Signal.unblock(signals) }
 
-    /// Waits up to `timeoutMillis` (negative: forever); returns the signals that came.
-    func wait(timeoutMillis: Int32) -> [Int32] {
-        var fd = pollfd(fd: pipe.readEnd.rawValue, events: Int16(POLLIN), revents: 0)
-        guard poll(&fd, 1, timeoutMillis) > 0 else { return [] }
-        var bytes = [UInt8](repeating: 0, count: 64)
-        let n = read(pipe.readEnd.rawValue, &bytes, bytes.count)
-        return n > 0 ? bytes[0..<n].map { Int32($0) } : []
+    /// Waits up to `timeout`; returns the signals that came.
+    func wait(timeout: Duration) -> [Signal] {
+        guard pipe.wait(timeout: timeout) else { return [] }
+        var signals: [Signal] = []
+        pipe.drain { signals.append(Signal(rawValue: Int32($0))) }
+        return signals
     }
 }

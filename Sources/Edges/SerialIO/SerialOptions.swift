@@ -1,15 +1,9 @@
+import TiltCore
+
 /// How `SerialPort.open` configures a port. The line is always 8N1 without flow control.
 public struct SerialOptions: Sendable, Equatable {
-    /// What to do with the DTR line (which resets most Arduinos when it goes high).
-    public enum DTR: Sendable, Equatable {
-        /// Raise DTR after opening and lower it on close (HUPCL): the usual behaviour; an
-        /// Arduino resets on open and the sketch restarts 0.8-3 s later.
-        case assert
-        /// Do not set DTR, and clear HUPCL so closing does not lower it. The kernel still
-        /// raises DTR when a port is opened while it is low, so the *first* open after
-        /// plugging in still resets the board; later opens (DTR already high) do not.
-        case leave
-    }
+    /// What to do with the DTR line: TiltCore's `SerialLine.DTR`, where the settings name it.
+    public typealias DTR = SerialLine.DTR
 
     /// Which implementation opens the port.
     public enum Backend: Sendable, Equatable {

@@ -1,7 +1,9 @@
+import TiltCore
+
 /// Opens serial ports, picking the implementation that can drive them.
 public enum SerialPort {
     /// The baud rate the tiltserial firmware uses.
-    public static let defaultBaud = 115_200
+    public static let defaultBaud = SerialLine.defaultBaud
 
     /// Opens `path` (a device such as /dev/ttyUSB0, a /dev/serial/by-id link, or a pty
     /// slave) as 8N1 without flow control.

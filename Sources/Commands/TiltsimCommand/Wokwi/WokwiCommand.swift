@@ -62,7 +62,7 @@ struct WokwiCommand: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        SignalPipe.unblock([SIGINT, SIGTERM])
+        SignalPipe.unblock([.interrupt, .terminate])
         let code: Int32
         do throws(TiltsimFailure) {
             code = try WokwiRun(options: self).execute()

@@ -11,7 +11,7 @@ import Glibc
 /// UART0 on a pseudo-terminal.
 ///
 /// An `AVRMachine` on its own thread, in batches of one simulated millisecond,
-/// paced against the wall clock (`AVRPace`). The machine belongs to that thread
+/// paced against the wall clock (`BoardPace`). The machine belongs to that thread
 /// while a batch runs; the public methods take the same lock between batches,
 /// so they are safe from any thread.
 public final class AVRBoard: @unchecked Sendable {
@@ -20,7 +20,7 @@ public final class AVRBoard: @unchecked Sendable {
         /// The firmware: an ELF built by avr-gcc for the ATmega328P, or an Intel HEX file.
         public var firmwarePath: String
         /// How simulated time keeps up with the wall clock (real time, a factor, or free-running).
-        public var pace: AVRPace
+        public var pace: BoardPace
         /// Keep a symlink here pointing at the current pty slave (stable across replugs).
         public var linkPath: String?
         /// What the MPU-6050 feels, asked at simulated µs since the board was made.
@@ -50,7 +50,7 @@ public final class AVRBoard: @unchecked Sendable {
         public var display: EmulatedDisplay = .ssd1306
 
         /// An atmega328p at 16 MHz with the sensor at 0x68 (INT on D2) and the display at 0x3C.
-        public init(firmwarePath: String, pace: AVRPace = .realTime, linkPath: String? = nil,
+        public init(firmwarePath: String, pace: BoardPace = .realTime, linkPath: String? = nil,
                     motionSource: any MotionSource = ConstantMotionSource.faceUp) {
             self.firmwarePath = firmwarePath
             self.pace = pace
@@ -209,7 +209,7 @@ public final class AVRBoard: @unchecked Sendable {
     }
 
     /// Changes the pace from now on; also restarts the speed report.
-    public func setPace(_ pace: AVRPace) {
+    public func setPace(_ pace: BoardPace) {
         withSimulation { anchorClocks(pace: pace) }
     }
 
@@ -267,9 +267,9 @@ public final class AVRBoard: @unchecked Sendable {
 
     /// Simulated seconds per wall second since `start()` (or the first client,
     /// when held until then) or the last `setPace`.
-    public func speedReport() -> AVRSpeedReport {
+    public func speedReport() -> BoardSpeedReport {
         published.withLock {
-            AVRSpeedReport(boardMicros: status.simulatedMicros, wallNanos: MonotonicClock.nanos(),
+            BoardSpeedReport(boardMicros: status.simulatedMicros, wallNanos: MonotonicClock.nanos(),
                            since: (speedAnchor.wall, speedAnchor.simulated))
         }
     }
@@ -376,7 +376,7 @@ public final class AVRBoard: @unchecked Sendable {
     // MARK: Helpers
 
     /// Restarts pacing and the speed report from now (start, first client, new pace).
-    private func anchorClocks(pace: AVRPace? = nil) {
+    private func anchorClocks(pace: BoardPace? = nil) {
         let now = MonotonicClock.nanos()
         let micros = machine.simulatedMicros
         pacer.anchor(boardMicros: micros, wallNanos: now, pace: pace)

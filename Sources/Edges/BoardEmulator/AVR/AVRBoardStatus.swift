@@ -86,13 +86,3 @@ public struct AVRBoardStatus: Sendable {
     /// A client has the pty open now.
     public var hostConnected = false
 }
-
-/// Simulated seconds per wall second over a stretch of running.
-public struct AVRSpeedReport: Sendable, Equatable {
-    /// Simulated time run in the stretch, seconds.
-    public var simulatedSeconds: Double
-    /// Wall-clock time the stretch took, seconds.
-    public var wallSeconds: Double
-    /// Simulated seconds per wall second (1 = real time); 0 before any wall time passed.
-    public var ratio: Double { wallSeconds > 0 ? simulatedSeconds / wallSeconds : 0 }
-}

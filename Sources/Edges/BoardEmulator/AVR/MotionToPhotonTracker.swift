@@ -38,6 +38,8 @@ struct MotionToPhotonTracker {
 
     private let renderer: ScreenRenderer
     private var firmware = NativeFirmware(version: (0, 0, 0))
+    /// The firmware's receiver for the host's bytes (`firmware` handles what it passes).
+    private var hostInput = NativeInput()
     private var boardRx = tilt_rx()
     private var bursts: [Burst] = []
     /// The last few SAMPLEs sent: when their last byte was off the line, their DATA_RDY and sequence.
@@ -65,6 +67,7 @@ struct MotionToPhotonTracker {
     /// Power-on or reset: the firmware starts from setup() (no host, status screen).
     mutating func boardDidStart() {
         firmware.powerOn(rateHz: 100)
+        hostInput.reset()
         _ = firmware.takeRedraw()
         tilt_rx_reset(&boardRx)
         bursts.removeAll(keepingCapacity: true)
@@ -113,7 +116,7 @@ struct MotionToPhotonTracker {
         if hostAtFrameStart { hostFrameStart = (micros, newestSample(before: micros)) }
         hostAtFrameStart = byte == 0
         if firmware.hostTimedOut(nowMicros: micros) { takeRedraw(atMicros: micros) }
-        withUnsafeBytes(of: byte) { firmware.receive($0, nowMicros: micros) { _ in } }
+        withUnsafeBytes(of: byte) { hostInput.receive($0) { firmware.handle($0, nowMicros: micros) { _ in } } }
         takeRedraw(atMicros: micros)
     }
 

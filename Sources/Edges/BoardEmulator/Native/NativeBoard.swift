@@ -21,10 +21,15 @@ import Glibc
 /// spin), or free-running: as fast as the host reads, never dropping. Paced, a
 /// board whose host does not read drops whole SAMPLE frames like a full UART
 /// buffer. All public methods are safe from any thread.
+///
+/// The board composes its parts, one job each: `NativeInput` (the host's
+/// bytes into payloads, decoded once by the firmware's receiver),
+/// `NativeFirmware` (what the firmware does with them), `NativeClock` (board
+/// time, the sample schedule, the pace), `NativeSensor` (the samples),
+/// `NativeDisplay` (the display pipeline, READY) and `NativeWire` (the output).
 public final class NativeBoard: @unchecked Sendable {
     /// What the board was built with.
     public let configuration: Configuration
-    let renderer: ScreenRenderer
     let tileID: UInt16
 
     // Board state: guarded by `lock`, touched by the board thread and commands.
@@ -34,19 +39,12 @@ public final class NativeBoard: @unchecked Sendable {
     private var waitingForHost: Bool
     private var plugged = true
     private var stopRequested = false
+    private var input = NativeInput()
     private var firmware: NativeFirmware
-    private var display = NativeDisplayPipe()
-    private var motion: any MotionSource
+    private var clock: NativeClock
+    private var sensor: NativeSensor
+    private var display: NativeDisplay
     private var wire: NativeWire
-    private var pacer: BoardPacer
-    private var inputDecoder = FrameDecoder()
-    private var lifetime: UInt64 = 0
-    private var boot: UInt64 = 0
-    private var nextSampleBoard: UInt64 = 0
-    private var samplesSinceBoot: UInt64 = 0
-    private var sequence: UInt8 = 0
-    private var stallUntilNanos: UInt64 = 0
-    private var readBuffer = [UInt8](repeating: 0, count: 1024)
     private var actions: [NativeFirmware.Action] = []
     private var counts = NativeBoardStatus()
 
@@ -71,12 +69,12 @@ public final class NativeBoard: @unchecked Sendable {
             do { art = try TiltAssets.load() } catch { throw .art(error) }
         }
         self.configuration = configuration
-        renderer = art.renderer
         tileID = art.tile.id
-        motion = configuration.motionSource
+        display = NativeDisplay(renderer: art.renderer)
+        sensor = NativeSensor(motion: configuration.motionSource)
         firmware = NativeFirmware(version: configuration.firmwareVersion)
         wire = NativeWire(faults: configuration.faults, bufferBytes: configuration.outputBufferBytes)
-        pacer = BoardPacer(pace: configuration.pace)
+        clock = NativeClock(pace: configuration.pace, sampleLimit: configuration.sampleLimit)
         waitingForHost = configuration.holdUntilOpened
         do {
             thread = try BoardThread()
@@ -175,14 +173,14 @@ public final class NativeBoard: @unchecked Sendable {
     /// frames queue meanwhile, and SAMPLE frames that do not fit are dropped.
     public func stall(milliseconds: Int) {
         command { board in
-            board.stallUntilNanos = MonotonicClock.nanos() + UInt64(max(0, milliseconds)) * 1_000_000
+            board.clock.stallUntilNanos = MonotonicClock.nanos() + UInt64(max(0, milliseconds)) * 1_000_000
             board.wire.injector.countStall()
         }
     }
 
     /// Replaces what the sensor feels from the next sample on.
     public func setMotionSource(_ source: any MotionSource) {
-        command { board in board.motion = source }
+        command { board in board.sensor.motion = source }
     }
 
     /// Replaces the fault settings (the generator restarts from the new seed).
@@ -191,11 +189,11 @@ public final class NativeBoard: @unchecked Sendable {
     }
 
     /// Changes the pace from now on; also restarts the speed report.
-    public func setPace(_ pace: AVRPace) {
+    public func setPace(_ pace: BoardPace) {
         command { board in
             let now = MonotonicClock.nanos()
-            board.pacer.anchor(boardMicros: board.lifetime, wallNanos: now, pace: pace)
-            board.published.withLock { board.speedAnchor = (now, board.lifetime) }
+            board.clock.setPace(pace, wallNanos: now)
+            board.published.withLock { board.speedAnchor = (now, board.clock.lifetime) }
         }
     }
 
@@ -218,9 +216,9 @@ public final class NativeBoard: @unchecked Sendable {
     }
 
     /// Board seconds per wall second since power-on or the last `setPace`.
-    public func speedReport() -> AVRSpeedReport {
+    public func speedReport() -> BoardSpeedReport {
         published.withLock {
-            AVRSpeedReport(boardMicros: status.lifetimeMicros, wallNanos: MonotonicClock.nanos(),
+            BoardSpeedReport(boardMicros: status.lifetimeMicros, wallNanos: MonotonicClock.nanos(),
                            since: (speedAnchor.wall, speedAnchor.life))
         }
     }
@@ -249,23 +247,23 @@ public final class NativeBoard: @unchecked Sendable {
         let now = MonotonicClock.nanos()
         readHost(terminal)
         var timeout = takeSamples(wallNanos: now)
-        _ = firmware.hostTimedOut(nowMicros: lifetime - boot)
+        _ = firmware.hostTimedOut(nowMicros: clock.boardMicros)
         stepDisplay()
-        if pacer.pace.factor == nil && limitReached {
+        if clock.freeRunning && clock.limitReached {
             // Free-running with every sample sent: board time moves on to the
             // display's transfers, so the frame on its way still ends.
             while let end = display.transferEnd {
-                lifetime = max(lifetime, end)
+                clock.advance(to: end)
                 stepDisplay(sensor: false)
             }
         }
-        if now >= stallUntilNanos { counts.bytesWritten += UInt64(wire.flush(to: terminal)) }
-        let stalled = now < stallUntilNanos
-        if pacer.pace.factor == nil && !stalled && !limitReached {
+        let stalled = clock.stalled(at: now)
+        if !stalled { counts.bytesWritten += UInt64(wire.flush(to: terminal)) }
+        if clock.freeRunning && !stalled && !clock.limitReached {
             // Free-running: go on at once while there is room, else wait for the reader (POLLOUT).
             timeout = wire.room > WireFormat.maxEncodedCount ? 0 : 100_000
         }
-        if stalled { timeout = min(timeout, Int((stallUntilNanos - now) / 1000) + 1) }
+        if stalled { timeout = min(timeout, Int((clock.stallUntilNanos - now) / 1000) + 1) }
         let fd = terminal.fd
         let events = Int16(POLLIN) | (wire.pending > 0 && !stalled ? Int16(POLLOUT) : 0)
         publishLocked()
@@ -291,44 +289,33 @@ public final class NativeBoard: @unchecked Sendable {
         let now = MonotonicClock.nanos()
         powerOn(wallNanos: now)
         counts.state = .running
-        published.withLock { speedAnchor = (now, lifetime) }
+        published.withLock { speedAnchor = (now, clock.lifetime) }
     }
 
     /// Power-on or reset: the firmware's setup().
     private func powerOn(wallNanos now: UInt64) {
-        boot = lifetime
         firmware.powerOn(rateHz: configuration.sampleRateHz)
-        nextSampleBoard = firmware.periodMicros
-        samplesSinceBoot = 0
-        inputDecoder = FrameDecoder()
+        clock.powerOn(period: firmware.periodMicros, wallNanos: now)
+        input.reset()
         counts.lastOffsets = nil
         counts.boots += 1
         counts.sampleRateHz = firmware.sampleRateHz
-        pacer.anchor(boardMicros: lifetime, wallNanos: now)
-        display.reset(at: lifetime)
+        display.reset(at: clock.lifetime)
         stepDisplay()
         sendHello()
     }
 
+    /// Up to eight reads; each frame's actions (which read the firmware's state)
+    /// happen before the next frame is handled, as on the board.
     private func readHost(_ terminal: PtyLink) {
         for _ in 0..<8 {
-            let n = readBuffer.withUnsafeMutableBytes { terminal.read(into: $0) }
-            if n == 0 { return }
-            readBuffer.withUnsafeBytes { buffer in
-                let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
-                // The host's decoder only counts (status.input); the firmware's C decides.
-                inputDecoder.feed(bytes) { _ in }
-                // Byte by byte, so each frame's actions (which read the firmware's
-                // state) happen before the next frame is handled, as on the board.
-                for offset in bytes.indices {
-                    firmware.receive(UnsafeRawBufferPointer(rebasing: bytes[offset...offset]), nowMicros: lifetime - boot) {
-                        actions.append($0)
-                    }
-                    for action in actions { perform(action) }
-                    actions.removeAll(keepingCapacity: true)
-                }
+            let came = input.read(from: terminal) { frame in
+                firmware.handle(frame, nowMicros: clock.boardMicros) { actions.append($0) }
+                for action in actions { perform(action) }
+                actions.removeAll(keepingCapacity: true)
             }
-            counts.input = inputDecoder.counters
+            if !came { return }
+            counts.input = input.counters
             stepDisplay()
         }
     }
@@ -342,99 +329,67 @@ public final class NativeBoard: @unchecked Sendable {
         case .ping:
             counts.pingsReceived += 1
         case .sendPong(let token):
-            if wire.queue(PongFrame(token: token), isSample: false, must: true, lifetimeMicros: lifetime) {
+            if wire.queue(PongFrame(token: token), isSample: false, must: true, lifetimeMicros: clock.lifetime) {
                 counts.framesSent += 1
             }
             counts.pongsSent += 1
         case .sendHello:
             sendHello()
         case .sendParts:
-            if wire.queue(firmware.parts, isSample: false, must: true, lifetimeMicros: lifetime) {
+            if wire.queue(firmware.parts, isSample: false, must: true, lifetimeMicros: clock.lifetime) {
                 counts.framesSent += 1
             }
         case .reconfigured:
             // The next sample falls on the next multiple of the new period.
-            let period = firmware.periodMicros, now = lifetime - boot
-            nextSampleBoard = (now / period + 1) * period
+            clock.reconfigured(period: firmware.periodMicros)
             counts.sampleRateHz = firmware.sampleRateHz
         }
     }
 
-    /// step_display() up to now: the firmware's display pipeline in board
-    /// time (NativeDisplayPipe), its READY frames, and the glass as it changes.
+    /// step_display() up to now: the display side in board time, its READY
+    /// frames on the wire, the glass in the status.
     private func stepDisplay(sensor: Bool = true) {
-        let next = sensor ? boot + nextSampleBoard : nil
-        let version = firmware.version, boot = boot
-        let changed = display.run(until: lifetime, nextSample: next, period: firmware.periodMicros, firmware: &firmware,
-                                  render: { [renderer] view, scene in
-            guard let view else { return NativeFirmware.statusScreen(version: version, sensorOK: true) }  // not reached: `still`
-            var screen = Screen()
-            renderer.render(viewportX: view.viewport_x, viewportY: view.viewport_y, ribbonX: view.ribbon_x,
-                            ribbonBottom: view.ribbon_bottom, scene: scene, into: &screen)
-            return screen
-        }, ready: { at, idle in
-            let ready = ReadyFrame(boardTime: UInt32(truncatingIfNeeded: at - min(at, boot)) & 0xFF_FFFF,
-                                   flags: idle ? ReadyFrame.idleFlag : 0)
-            if plugged && wire.queue(ready, isSample: false, must: false, lifetimeMicros: lifetime) {
+        let changed = display.step(clock, sensor: sensor, firmware: &firmware) { ready in
+            if plugged && wire.queue(ready, isSample: false, must: false, lifetimeMicros: clock.lifetime) {
                 counts.framesSent += 1
             }
-        })
-        if changed {
-            counts.screen = Screen(bytes: display.glass)!
-            counts.showsWaitingScreen = display.glassShowsStatus
-            counts.glassFrames = display.framesShown
-            counts.screenGeneration += 1
         }
-        counts.displayIdle = display.isIdle && !firmware.redrawDue
-    }
-
-    private var limitReached: Bool {
-        configuration.sampleLimit.map { samplesSinceBoot >= $0 } ?? false
+        display.report(into: &counts, glassChanged: changed, redrawDue: firmware.redrawDue)
     }
 
     /// Emits every sample due by now; returns µs to wait before the next one.
     private func takeSamples(wallNanos now: UInt64) -> Int {
-        let allowed = pacer.allowedBoardMicros(wallNanos: now, next: boot + nextSampleBoard)
+        let allowed = clock.allowedLifetime(wallNanos: now)
         var budget = 1024
         while budget > 0 {
-            if let limit = configuration.sampleLimit, samplesSinceBoot >= limit { break }
-            let due = boot + nextSampleBoard
-            if let allowed, due > allowed { break }
-            if allowed == nil && (wire.room < WireFormat.maxEncodedCount + 1 || now < stallUntilNanos) {
+            if clock.limitReached { break }
+            if let allowed, clock.nextSampleLifetime > allowed { break }
+            if allowed == nil && (wire.room < WireFormat.maxEncodedCount + 1 || clock.stalled(at: now)) {
                 return 100_000  // free-running: wait for the reader (POLLOUT) or the stall's end
             }
-            lifetime = due
+            clock.moveToNextSample()
             stepDisplay()  // the display's transfers up to the sample, which then takes the bus
             emitSample()
-            nextSampleBoard += firmware.periodMicros
+            clock.sampleTaken(period: firmware.periodMicros)
             budget -= 1
         }
         if budget == 0 { return 0 }
         if let allowed {
-            lifetime = max(lifetime, allowed)
-            if let limit = configuration.sampleLimit, samplesSinceBoot >= limit { return 100_000 }
+            clock.advance(to: allowed)
+            if clock.limitReached { return 100_000 }
             // Above 1 kHz, wake once a millisecond and send what is due (like a USB
             // adapter's 1 ms frames) rather than once per sample; times stay exact.
-            let wait = pacer.microsUntil(boardMicros: boot + nextSampleBoard, wallNanos: now)
+            let wait = clock.microsUntilNextSample(wallNanos: now)
             return min(100_000, firmware.periodMicros < 1000 ? max(wait, 1000) : wait)
         }
-        if let limit = configuration.sampleLimit, samplesSinceBoot >= limit { return 100_000 }
+        if clock.limitReached { return 100_000 }
         return 0
     }
 
     private func emitSample() {
-        var raw = motion.sample(atMicros: lifetime)
-        let accel = firmware.accelSelect, gyro = firmware.gyroSelect
-        if accel > 0 {
-            raw.accel = Axes3(x: raw.accel.x >> accel, y: raw.accel.y >> accel, z: raw.accel.z >> accel)
-        }
-        if gyro > 0 {
-            raw.gyro = Axes3(x: raw.gyro.x >> gyro, y: raw.gyro.y >> gyro, z: raw.gyro.z >> gyro)
-        }
-        let frame = SampleFrame(sequence: sequence, boardTime: UInt32(truncatingIfNeeded: nextSampleBoard) & 0xFF_FFFF, raw: raw)
-        sequence &+= 1  // like the firmware: a dropped sample still uses its number
-        samplesSinceBoot += 1
-        if plugged && wire.queue(frame, isSample: true, must: false, lifetimeMicros: lifetime) {
+        let frame = sensor.sample(atLifetime: clock.lifetime, boardMicros: clock.nextSample,
+                                  accelSelect: firmware.accelSelect, gyroSelect: firmware.gyroSelect)
+        if plugged && wire.queue(frame, isSample: true, must: false, lifetimeMicros: clock.lifetime) {
             counts.framesSent += 1
             counts.samplesSent += 1
         } else {
@@ -443,17 +398,17 @@ public final class NativeBoard: @unchecked Sendable {
     }
 
     private func sendHello() {
-        if plugged && wire.queue(wire: firmware.hello(tileID: tileID, status: 3), isSample: false, must: true, lifetimeMicros: lifetime) {
+        if plugged && wire.queue(wire: firmware.hello(tileID: tileID, status: 3), isSample: false, must: true, lifetimeMicros: clock.lifetime) {
             counts.framesSent += 1
         }
         counts.hellosSent += 1
-        sequence = 0
+        sensor.restartNumbering()
         firmware.helloSent()
     }
 
     private func publishLocked() {
-        counts.lifetimeMicros = lifetime
-        counts.boardMicros = lifetime - boot
+        counts.lifetimeMicros = clock.lifetime
+        counts.boardMicros = clock.boardMicros
         counts.faults = wire.injector.counters
         published.withLock { status = counts }
         published.broadcast()

@@ -6,7 +6,7 @@ extension NativeBoard {
         /// SAMPLE frames per second at power-on (1…65535; the period is rounded to whole µs).
         public var sampleRateHz: Int
         /// Real time, a speed factor, or free-running (as fast as the reader reads).
-        public var pace: AVRPace
+        public var pace: BoardPace
         /// A symlink kept pointing at the current pty (follows replugs).
         public var linkPath: String?
         /// What the sensor feels; asked at board lifetime µs.
@@ -27,7 +27,7 @@ extension NativeBoard {
         public var holdUntilOpened = false
 
         /// A board at 100 Hz, real time, at rest, with a 4096-byte output buffer and firmware 1.0.0 unless told.
-        public init(sampleRateHz: Int = 100, pace: AVRPace = .realTime, linkPath: String? = nil,
+        public init(sampleRateHz: Int = 100, pace: BoardPace = .realTime, linkPath: String? = nil,
                     motionSource: any MotionSource = Motion(.script(Scenarios.rest)), faults: FaultSpec = .none,
                     sampleLimit: UInt64? = nil, outputBufferBytes: Int = 4096,
                     firmwareVersion: (major: UInt8, minor: UInt8, patch: UInt8) = (1, 0, 0),

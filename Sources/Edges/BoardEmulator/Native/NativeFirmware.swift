@@ -4,9 +4,9 @@ import WireProtocol
 
 /// The firmware's behaviour for the native board, run from the firmware's own
 /// C (Hardware/tiltserial/src/core, the FirmwareCore target) rather than a
-/// Swift port of it: the frame receiver (`tilt_rx`), payload handling and the
+/// Swift port of it: payload handling (the receiver, `tilt_rx`, is `NativeInput`'s) and the
 /// sample-rate rule (`tilt_board`, `tilt_rate`), HELLO, and the status screen
-/// (`tilt_status`). A value: no clock, no I/O; the board feeds it bytes and
+/// (`tilt_status`). A value: no clock, no I/O; the board feeds it payloads and
 /// board time and performs what it asks.
 struct NativeFirmware {
     enum Action: Equatable {
@@ -37,7 +37,6 @@ struct NativeFirmware {
 
     let version: (major: UInt8, minor: UInt8, patch: UInt8)
     private var board = tilt_board()
-    private var rx = tilt_rx()
 
     init(version: (major: UInt8, minor: UInt8, patch: UInt8)) {
         self.version = version
@@ -49,7 +48,6 @@ struct NativeFirmware {
     mutating func powerOn(rateHz: Int) {
         tilt_board_init(&board, 100, 0, 0)
         board.sample_rate_hz = UInt16(clamping: rateHz)
-        tilt_rx_reset(&rx)
         beginDisplay()
         powerOnPeriod = Self.period(rateHz)
         configured = false
@@ -66,38 +64,36 @@ struct NativeFirmware {
     /// The sample period in effect: exactly (1 + SMPLRT_DIV) ms after CONFIGURE.
     var periodMicros: UInt64 { configured ? UInt64(tilt_rate_period_us(board.divider)) : powerOnPeriod }
 
-    /// Feeds host bytes through the firmware's receiver and payload handling at
-    /// board time `nowMicros`; `action` gets what the firmware would do, in order.
-    mutating func receive(_ bytes: UnsafeRawBufferPointer, nowMicros: UInt64, _ action: (Action) -> Void) {
+    /// Handles one payload from the firmware's receiver (`NativeInput`: type ‖
+    /// body, CRC stripped) at board time `nowMicros`; `action` gets what the
+    /// firmware would do, in order.
+    mutating func handle(_ frame: UnsafeRawBufferPointer, nowMicros: UInt64, _ action: (Action) -> Void) {
         let now = UInt32(truncatingIfNeeded: nowMicros / 1000)
-        for byte in bytes {
-            var payload: UnsafePointer<UInt8>?
-            var length: UInt8 = 0
-            guard tilt_rx_push(&rx, byte, &payload, &length) == TILT_RX_FRAME, let payload else { continue }
-            var token: UInt32 = 0
-            switch tilt_board_handle(&board, payload, length, now, &token) {
-            case TILT_BOARD_SEND_PONG:
-                action(.ping)
-                action(.sendPong(token: token))
-            case TILT_BOARD_SEND_HELLO:
-                action(.sendHello)
-            case TILT_BOARD_SEND_PARTS:
-                action(.sendParts)
-            case TILT_BOARD_DISPLAY:
-                applyDisplayChoice(board.display)
-                action(.sendParts)
-            case TILT_BOARD_RECONFIGURE:
-                configured = true
-                action(.reconfigured)
-                action(.sendHello)
-            default:
-                var offsets = tilt_offsets()
-                if tilt_decode_offsets(payload, length, &offsets) {
-                    action(.offsets(OffsetsFrame(
-                        sequence: offsets.seq, viewportX: offsets.viewport_x, viewportY: offsets.viewport_y,
-                        ribbonX: offsets.ribbon_x, ribbonBottom: offsets.ribbon_bottom,
-                        flags: OffsetsFrame.Flags(rawValue: offsets.flags))))
-                }
+        guard let payload = frame.baseAddress?.assumingMemoryBound(to: UInt8.self), frame.count <= UInt8.max else { return }
+        let length = UInt8(frame.count)
+        var token: UInt32 = 0
+        switch tilt_board_handle(&board, payload, length, now, &token) {
+        case TILT_BOARD_SEND_PONG:
+            action(.ping)
+            action(.sendPong(token: token))
+        case TILT_BOARD_SEND_HELLO:
+            action(.sendHello)
+        case TILT_BOARD_SEND_PARTS:
+            action(.sendParts)
+        case TILT_BOARD_DISPLAY:
+            applyDisplayChoice(board.display)
+            action(.sendParts)
+        case TILT_BOARD_RECONFIGURE:
+            configured = true
+            action(.reconfigured)
+            action(.sendHello)
+        default:
+            var offsets = tilt_offsets()
+            if tilt_decode_offsets(payload, length, &offsets) {
+                action(.offsets(OffsetsFrame(
+                    sequence: offsets.seq, viewportX: offsets.viewport_x, viewportY: offsets.viewport_y,
+                    ribbonX: offsets.ribbon_x, ribbonBottom: offsets.ribbon_bottom,
+                    flags: OffsetsFrame.Flags(rawValue: offsets.flags))))
             }
         }
     }

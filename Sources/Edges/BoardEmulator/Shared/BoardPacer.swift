@@ -1,22 +1,3 @@
-/// How fast board time runs against the wall clock.
-public enum AVRPace: Sendable, Equatable {
-    /// One simulated second per wall second (a real board).
-    case realTime
-    /// `factor` simulated seconds per wall second (0.5 = half speed); factor > 0.
-    case speed(Double)
-    /// As fast as the host allows.
-    case freeRunning
-
-    /// Simulated seconds per wall second this pace aims at; nil when unbounded.
-    public var factor: Double? {
-        switch self {
-        case .realTime: 1
-        case .speed(let factor): factor > 0 ? factor : 1
-        case .freeRunning: nil
-        }
-    }
-}
-
 /// Keeps board time at or behind wall time × factor, for both engines: how
 /// long to wait before the board may reach an instant (the AVR's batches, the
 /// native board's samples) and how far it may run now. Falling far behind (a
@@ -25,16 +6,16 @@ struct BoardPacer: Sendable {
     /// Debt (wall time) beyond which the pacer forgives and re-anchors.
     static let maximumDebtNanos: UInt64 = 250_000_000
 
-    private(set) var pace: AVRPace
+    private(set) var pace: BoardPace
     private var anchorWallNanos: UInt64 = 0
     private var anchorBoardMicros: UInt64 = 0
 
-    init(pace: AVRPace) {
+    init(pace: BoardPace) {
         self.pace = pace
     }
 
     /// Starts measuring from (`boardMicros`, `wallNanos`), optionally with a new pace.
-    mutating func anchor(boardMicros: UInt64, wallNanos: UInt64, pace: AVRPace? = nil) {
+    mutating func anchor(boardMicros: UInt64, wallNanos: UInt64, pace: BoardPace? = nil) {
         if let pace { self.pace = pace }
         anchorBoardMicros = boardMicros
         anchorWallNanos = wallNanos

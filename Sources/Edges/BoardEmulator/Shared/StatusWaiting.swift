@@ -16,7 +16,7 @@ extension NSCondition {
     }
 }
 
-extension AVRSpeedReport {
+extension BoardSpeedReport {
     /// Board time against wall time since `anchor`: board microseconds and
     /// monotonic wall nanoseconds then, and now.
     init(boardMicros: UInt64, wallNanos: UInt64, since anchor: (wall: UInt64, board: UInt64)) {

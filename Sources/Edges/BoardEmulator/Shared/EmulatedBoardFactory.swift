@@ -16,7 +16,7 @@ public struct EmulatedBoardFactory: Sendable {
     /// tree's above the executable); a given path that is missing is an error.
     public var firmwarePath: String?
     /// How simulated time keeps up with the wall clock.
-    public var pace: AVRPace = .realTime
+    public var pace: BoardPace = .realTime
     /// The motion's path (script or recording); noise is added per board at its sample rate.
     public var motion: Motion.Path = .script(Scenarios.rest)
     /// Noise, times the datasheet density (0 = none).
@@ -57,7 +57,7 @@ public struct EmulatedBoardFactory: Sendable {
     }
 
     /// A description of one board; every value has the default `tiltsim` uses without options.
-    public init(engine: Engine = .avr, firmwarePath: String? = nil, pace: AVRPace = .realTime,
+    public init(engine: Engine = .avr, firmwarePath: String? = nil, pace: BoardPace = .realTime,
                 motion: Motion.Path = .script(Scenarios.rest), noiseScale: Double = 1,
                 sampleRateHz: Int = 100, faults: FaultSpec = .none,
                 loopMotion: Bool = false, holdUntilOpened: Bool = false) {

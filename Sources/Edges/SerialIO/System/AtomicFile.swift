@@ -32,32 +32,17 @@ public enum AtomicFile {
     /// to replace the file it names) with `bytes`. An existing file's permissions
     /// are kept; a new file gets 0666 less the umask.
     public static func replace(_ path: String, with bytes: [UInt8]) -> Result<Void, Failure> {
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        var template = Array((folder + "/." + name + ".XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { return .failure(Failure(step: .createBeside, code: errno)) }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        var info = stat()
-        let mask = umask(0o022)
-        umask(mask)
-        _ = fchmod(fd, stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o666 & ~mask)
-        var failure: Failure?
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if n > 0 { written += n } else if n < 0 && errno == EINTR { continue } else {
-                failure = Failure(step: .write, code: n < 0 ? errno : EIO)
-                break
-            }
+        let file: WritableFile, temporary: String
+        switch WritableFile.temporary(beside: path) {
+        case .success(let made): (file, temporary) = made
+        case .failure(let error): return .failure(Failure(step: .createBeside, code: error.rawValue))
         }
-        if failure == nil && fsync(fd) != 0 { failure = Failure(step: .write, code: errno) }
-        if close(fd) != 0 && failure == nil { failure = Failure(step: .write, code: errno) }
-        if failure == nil && rename(temporary, path) != 0 { failure = Failure(step: .putInPlace, code: errno) }
+        var failure = file.write(bytes).map { Failure(step: .write, code: $0.rawValue) }
+        if failure == nil, let error = file.sync() { failure = Failure(step: .write, code: error.rawValue) }
+        if let error = file.close(), failure == nil { failure = Failure(step: .write, code: error.rawValue) }
+        if failure == nil, let error = FileSystem.rename(temporary, to: path) { failure = Failure(step: .putInPlace, code: error.rawValue) }
         if let failure {
-            unlink(temporary)
+            FileSystem.remove(temporary)
             return .failure(failure)
         }
         return .success(())

@@ -22,7 +22,7 @@ public protocol EmulatedBoard: AnyObject, Sendable {
     /// What the sensor feels from the next sample on.
     func setMotionSource(_ source: any MotionSource)
     /// Board seconds per wall second since start.
-    func speedReport() -> AVRSpeedReport
+    func speedReport() -> BoardSpeedReport
     /// What the board sent that no host received, so far.
     var unreadOutput: UnreadOutput { get }
 }
@@ -36,27 +36,4 @@ public struct UnreadOutput: Sendable, Equatable {
     public var unit: String
     /// When they were lost, for the message ("while no host had the port open").
     public var circumstance: String
-}
-
-extension NativeBoard: EmulatedBoard {
-    /// The native board's screen (no panel model: what is drawn is shown).
-    public var displayedScreen: Screen { screen }
-    /// The contrast our firmware sets (Hardware/tiltserial/ssd1306.cpp: 0x81 0xCF),
-    /// as the AVR engine's glass shows it.
-    public var displayedBrightness: UInt8 { SSD1306Glass.brightness(contrast: Self.firmwareContrast) }
-    /// SSD1306 contrast (command 0x81) our firmware sets at start-up.
-    public static let firmwareContrast: UInt8 = 0xCF
-    /// SAMPLE frames dropped because the host read too slowly (the output buffer was full).
-    public var unreadOutput: UnreadOutput { UnreadOutput(count: currentStatus.samplesDroppedUnread, unit: "SAMPLE frames",
-                                                   circumstance: "because no host read them in time") }
-}
-
-extension AVRBoard: EmulatedBoard {
-    /// UART bytes the firmware sent while no host had the pty open.
-    public var unreadOutput: UnreadOutput { UnreadOutput(count: currentStatus.droppedSerialOutput, unit: "bytes",
-                                                 circumstance: "while no host had the port open") }
-    /// What the glass shows (`AVRDisplayFrame.glass`).
-    public var displayedScreen: Screen { displayFrame.glass }
-    /// Grey of a lit pixel from the SSD1306's contrast (0x81); 0 while the panel is dark.
-    public var displayedBrightness: UInt8 { displayFrame.brightness }
 }

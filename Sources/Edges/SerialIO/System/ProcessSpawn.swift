@@ -1,28 +1,41 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
+import SystemPackage
 
 /// posix_spawn set up the way every child of tiltserial needs it (hooks, the
-/// `demo` board): a process group of its own (a Ctrl-C at the terminal reaches
+/// `demo` board), the one spawner: a process group of its own (a Ctrl-C at the terminal reaches
 /// only us; we signal the group), no blocked signal, and the listed signals
 /// back to their default action (ignored signals survive exec).
-struct ChildSpawn {
+public struct ProcessSpawn {
     /// Signals the child starts with at their default action.
-    var defaultSignals: [Int32]
+    public var defaultSignals: [Signal]
     /// (our descriptor, the child's): dup2'd in the child, in order.
-    var descriptors: [(CInt, CInt)] = []
+    public var descriptors: [(CInt, CInt)] = []
     /// The child's stdin is /dev/null.
-    var stdinFromDevNull = false
+    public var stdinFromDevNull = false
     /// Close every descriptor from 3 up in the child (glibc 2.34+; without it
     /// only O_CLOEXEC protects ours, which all of ours set).
-    var closeTheRest = false
+    public var closeTheRest = false
     /// "NAME=value" entries; nil: ours.
-    var environment: [String]? = nil
+    public var environment: [String]? = nil
+
+    /// A spawn set-up: `defaultSignals` reset in the child, then the rest as described above.
+    public init(defaultSignals: [Signal], descriptors: [(CInt, CInt)] = [], stdinFromDevNull: Bool = false,
+                closeTheRest: Bool = false, environment: [String]? = nil) {
+        self.defaultSignals = defaultSignals
+        self.descriptors = descriptors
+        self.stdinFromDevNull = stdinFromDevNull
+        self.closeTheRest = closeTheRest
+        self.environment = environment
+    }
 
     /// Starts `program` with `argv` (`searchPath`: a program named without a
     /// slash is looked up on PATH, posix_spawnp); the child's pid, or the errno
     /// (glibc reports a failed exec here, not as a child exiting 127).
-    func spawn(_ program: String, argv: [String], searchPath: Bool = false) -> Result<pid_t, SpawnError> {
+    public func spawn(_ program: String, argv: [String], searchPath: Bool = false) -> Result<Int32, Errno> {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         posix_spawn_file_actions_init(&actions)
@@ -37,7 +50,7 @@ struct ChildSpawn {
         var defaults = sigset_t(), none = sigset_t()
         sigemptyset(&defaults)
         sigemptyset(&none)
-        for signal in defaultSignals { sigaddset(&defaults, signal) }
+        for signal in defaultSignals { sigaddset(&defaults, signal.rawValue) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setpgroup(&attributes, 0)
@@ -56,7 +69,7 @@ struct ChildSpawn {
                 ? posix_spawnp(&pid, program, &actions, &attributes, cArgv, envp)
                 : posix_spawn(&pid, program, &actions, &attributes, cArgv, envp)
         }
-        return status == 0 ? .success(pid) : .failure(SpawnError(code: status))
+        return status == 0 ? .success(pid) : .failure(Errno(rawValue: status))
     }
 
     /// glibc's posix_spawn_file_actions_addclosefrom_np when this glibc has it (2.34+).
@@ -65,6 +78,3 @@ struct ChildSpawn {
         return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, CInt) -> CInt).self)
     }()
 }
-
-/// A failed spawn: the errno posix_spawn returned.
-struct SpawnError: Error { let code: Int32 }

@@ -26,10 +26,44 @@ public final class WakeUpPipe: Sendable {
         }
     }
 
-    /// Makes the next (or current) wait return `.wokenUp`. A full pipe already wakes, so errors are ignored.
-    public func wake() {
-        var byte: UInt8 = 1
+    /// What a byte on the pipe asks the loop that waits on it for. `wake()`,
+    /// Ctrl-C and SIGTERM write `.stop`; tiltserial's live view writes the
+    /// others (its keys, SIGWINCH); tiltsim's signals write their own numbers.
+    public enum Request: UInt8, Sendable {
+        /// Stop the run (what `wake()` writes).
+        case stop = 1
+        /// Redraw the view now (the terminal was resized or the run continued after Ctrl-Z).
+        case redraw = 2
+        /// Make the current pose the rest pose (the view's `c`).
+        case recalibrate = 3
+    }
+
+    /// Makes the next (or current) wait return `.wokenUp` with a stop request.
+    /// A full pipe already wakes, so errors are ignored.
+    public func wake() { send(Request.stop.rawValue) }
+
+    /// Writes `request` (one write(2): async-signal-safe, safe from any thread).
+    public func send(_ request: Request) { send(request.rawValue) }
+
+    /// Writes one byte, `request` or a signal's number (errors ignored, as for `wake()`).
+    public func send(_ byte: UInt8) {
+        var byte = byte
         _ = Glibc.write(writeEnd.rawValue, &byte, 1)
+    }
+
+    /// Reads every byte pending now, in order, into `each` (EINTR retried);
+    /// false when none was. Unlike `reset()` it hands the bytes over.
+    @discardableResult
+    public func drain(_ each: (UInt8) -> Void) -> Bool {
+        var bytes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        var sawAny = false
+        while true {
+            let n = withUnsafeMutableBytes(of: &bytes) { Glibc.read(readEnd.rawValue, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return sawAny }
+            sawAny = true
+            withUnsafeBytes(of: &bytes) { raw in raw.prefix(n).forEach(each) }
+        }
     }
 
     /// Waits on the pipe alone (a doze between ticks, or no port open) for at

@@ -1,0 +1,11 @@
+import TiltDisplay
+
+extension AVRBoard: EmulatedBoard {
+    /// UART bytes the firmware sent while no host had the pty open.
+    public var unreadOutput: UnreadOutput { UnreadOutput(count: currentStatus.droppedSerialOutput, unit: "bytes",
+                                                 circumstance: "while no host had the port open") }
+    /// What the glass shows (`AVRDisplayFrame.glass`).
+    public var displayedScreen: Screen { displayFrame.glass }
+    /// Grey of a lit pixel from the SSD1306's contrast (0x81); 0 while the panel is dark.
+    public var displayedBrightness: UInt8 { displayFrame.brightness }
+}

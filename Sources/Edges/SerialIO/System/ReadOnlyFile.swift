@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import SystemPackage
+
+/// A file open for reading (close-on-exec), closed when released.
+public final class ReadOnlyFile {
+    /// The open descriptor (valid until this object is released).
+    public let descriptor: Int32
+
+    /// Opens `path` (`noControllingTerminal`: a terminal opened here never becomes ours, O_NOCTTY).
+    public init(_ path: String, noControllingTerminal: Bool = false) throws(Errno) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (noControllingTerminal ? O_NOCTTY : 0))
+        guard fd >= 0 else { throw Errno(rawValue: errno) }
+        descriptor = fd
+    }
+
+    deinit { _ = close(descriptor) }
+
+    /// The open file's status (fstat); nil when it cannot be read.
+    public func status() -> FileStatus? { try? FileStatus.of(descriptor: descriptor).get() }
+
+    /// Reads until `buffer` is full or the file ends (EINTR retried): the
+    /// bytes read, and the error that stopped a read (nil: none).
+    public func read(into buffer: UnsafeMutableRawBufferPointer) -> (count: Int, error: Errno?) {
+        var count = 0
+        while count < buffer.count {
+            let n = Glibc.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+            if n > 0 { count += n } else if n == 0 { break } else if errno != EINTR { return (count, Errno(rawValue: errno)) }
+        }
+        return (count, nil)
+    }
+}
