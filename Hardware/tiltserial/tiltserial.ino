@@ -60,11 +60,19 @@ static bool sensor_ok, display_ok;
 /* The display kind came from the EEPROM (a stored choice), not detection. */
 static bool display_stored;
 static uint8_t sample_seq;
-/* The sensor's clock as seen from here: when its next sample is due (never
- * later than the truth, as far as the reads show), and the last time a read
- * found no new sample (so this one came after). */
-static uint32_t next_sample_us, not_ready_us;
-static bool seen_not_ready;
+/* The sensor's clock as seen from here (poll_sensor): when its next sample
+ * is due (at or just after its DATA_RDY, as far as the reads show), and
+ * whether that is known well enough to read INT_STATUS and the data in one
+ * transaction at that time. */
+static uint32_t next_sample_us;
+/* Polling INT_STATUS until DATA_RDY (the first sample, a resync, or a
+ * combined read that came too early). */
+static bool sensor_polling;
+/* DATA_RDY was cleared after the last sample's rose: if set, it is a new one.
+ * False after a sample counted without touching the bus. */
+static bool status_clean;
+/* Samples since the clock was last checked by polling. */
+static uint8_t since_resync;
 static uint32_t last_probe_ms;
 
 /* The display's frames: the view latched at a frame's start (so one frame
@@ -97,70 +105,157 @@ static void send_hello(void) {
     tilt_board_hello_sent(&board);
 }
 
-/* ---- Sensor. */
+/* ---- Sensor. Each sample costs the bus one 15-byte read (INT_STATUS and
+ * the data, from 0x3A) at the time the sensor's clock says it is there, or
+ * nothing at all when the line cannot carry it (it is counted from the clock:
+ * the host sees the gap). Every SENSOR_RESYNC_EVERY samples the clock is
+ * checked by polling INT_STATUS from just before the sample is due, since the
+ * sensor's and the board's clocks differ by up to a few per cent. */
+static const uint8_t SENSOR_RESYNC_EVERY = 8;
+/* The combined read starts this long after the sample is due: a margin for
+ * the clocks drifting apart between resyncs. */
+static const uint32_t SENSOR_READ_LAG_US = 40;
+/* A byte's time on the line, rounded down (115200 baud is 117647 with U2X):
+ * room in the TX buffer is never underestimated. */
+static const uint32_t SERIAL_BYTE_US = 10000000UL / 117647UL;
+
 static void step_display_bus(void);
 static void start_sensor(void) {
     sensor_ok = mpu6050_begin(board.divider, board.accel_fs, board.gyro_fs);
     next_sample_us = micros() + tilt_rate_period_us(board.divider);
-    seen_not_ready = false;
+    sensor_polling = false;
+    status_clean = true;                 /* mpu6050_begin read INT_STATUS */
+    since_resync = SENSOR_RESYNC_EVERY;  /* the first sample sets the clock */
 }
 
 /* How early the sensor is asked whether its sample is ready: early enough to
  * catch it on time, late enough to leave the bus to the display. */
 static uint32_t poll_window_us(uint32_t period) { return min(period / 8, 100UL); }
 
-static void poll_sensor(void) {
-    if (!sensor_ok) return;
-    /* Until shortly before the next sample is due, the bus is the display's. */
+static bool resync_due(void) { return status_clean && since_resync >= SENSOR_RESYNC_EVERY; }
+
+/* True if the line surely cannot carry a SAMPLE at `at`: the TX buffer's room
+ * then, if nothing else were queued and the UART drained it at full speed. */
+static bool line_full_at(uint32_t at) {
+    int32_t ahead = (int32_t)(at - micros());
+    uint32_t drained = ahead > 0 ? ((uint32_t)ahead + SERIAL_BYTE_US - 1) / SERIAL_BYTE_US + 1 : 1;
+    return (uint32_t)Serial.availableForWrite() + drained < TILT_SAMPLE_WIRE;
+}
+
+/* When the sensor next needs the bus: the display's pieces end before it. */
+static uint32_t sensor_bus_due_us(void) {
     uint32_t period = tilt_rate_period_us(board.divider);
-    uint32_t asked = micros();
-    if ((int32_t)(asked - next_sample_us) < -(int32_t)poll_window_us(period)) return;
+    if (sensor_polling || resync_due()) return next_sample_us - poll_window_us(period);
+    uint32_t at = next_sample_us + SENSOR_READ_LAG_US;
+    /* A sample the line cannot carry is counted without the bus (unless its
+     * DATA_RDY must be cleared for the next resync): the next one's time. */
+    if (since_resync + 1u < SENSOR_RESYNC_EVERY && line_full_at(at)) return next_sample_us + period - poll_window_us(period);
+    return at;
+}
+
+static void sensor_failed(void) {
+    sensor_ok = false;
+    board.redraw = true;
+}
+
+/* A sample onto the line, stamped with its time on the sensor's clock as
+ * seen from here (at, or at most a poll's spacing after, its DATA_RDY): the
+ * host's physics gets steady steps, not the loop's jitter. */
+static void send_sample(tilt_sample *sample, uint32_t sampled_us) {
+    /* The display's next piece goes on the bus before the SAMPLE is encoded
+     * and queued (a few hundred microseconds the bus would sit idle). */
+    step_display_bus();
+    sample->seq = sample_seq++;
+    sample->time_us = sampled_us & 0xFFFFFFUL;
+    send(tilt_encode_sample(sample, wire_out), false);
+}
+
+/* Polling INT_STATUS from just before the sample is due until DATA_RDY: the
+ * sensor's clock, then the data from 0x3B if the line can carry it. `asked`:
+ * when this poll began. */
+static void poll_for_sample(uint32_t period, int32_t late, uint32_t asked) {
     int8_t ready = mpu6050_data_ready();
-    uint32_t now = micros();
-    int32_t late = (int32_t)(now - next_sample_us);
-    if (ready < 0) {
-        sensor_ok = false;
-        board.redraw = true;
-        return;
-    }
+    if (ready < 0) return sensor_failed();
     /* Normally DATA_RDY paces us; if it never rises, fall back to the clock. */
     if (ready == 0 && late < (int32_t)period) {
-        seen_not_ready = true;
-        not_ready_us = asked;
+        sensor_polling = true;
         return;
     }
-    /* Keep to the sensor's clock, not to when we looked. At 1 kHz a pass that
-     * reads and queues a sample takes about 1.1 ms, so the next sample is seen
-     * late; timing from then would drift behind the sensor until two of its
-     * samples fell between reads, one never counted, and would leave the
-     * display less time than it has. So: the sample came after the last read
-     * that found none; failing that, when it was due; failing that, now. */
-    uint32_t came;
-    if (seen_not_ready) came = not_ready_us;
-    else if (late >= 0 && late < (int32_t)period) came = next_sample_us;
-    else came = now;
+    /* The sample came before this poll's START, a few microseconds after
+     * `asked`. After a poll that found none, or found one before it was due,
+     * `asked` is the new clock: due times are then at most one poll's spacing
+     * after the sensor's, so a combined read at one finds its sample. Found
+     * at once after it was due, the clock stands: a late pass must not push
+     * it later, or it would drift behind the sensor until two samples fell
+     * in one period and one went uncounted. */
+    uint32_t came = sensor_polling || late < 0 ? asked : next_sample_us;
     next_sample_us = came + period;
-    seen_not_ready = false;
-    /* A sample the line cannot carry now is counted (the host sees the gap in
-     * the sequence) but not read: at 1 kHz, 115200 baud carries about half the
-     * samples, and skipping the 14-byte read of the others is what lets the
-     * loop keep up with the sensor's clock on a 400 kHz bus. */
+    sensor_polling = false;
+    status_clean = true;
+    since_resync = 0;
     if (Serial.availableForWrite() < (int)TILT_SAMPLE_WIRE) {
         sample_seq++;
         return;
     }
     tilt_sample sample;
-    if (!mpu6050_read_burst(sample.raw)) {
-        sensor_ok = false;
-        board.redraw = true;
+    if (!mpu6050_read_burst(sample.raw)) return sensor_failed();
+    send_sample(&sample, came);
+}
+
+static void poll_sensor(void) {
+    if (!sensor_ok) return;
+    uint32_t period = tilt_rate_period_us(board.divider);
+    uint32_t now = micros();
+    int32_t late = (int32_t)(now - next_sample_us);
+    if (sensor_polling) return poll_for_sample(period, late, now);
+    if (late >= (int32_t)period) {
+        /* The loop was away longer than a period (a display restart, the
+         * EEPROM): the samples it missed are counted, the clock checked again. */
+        uint32_t missed = (uint32_t)late / period;
+        sample_seq = (uint8_t)(sample_seq + missed);
+        next_sample_us += missed * period;
+        status_clean = false;
+        since_resync = SENSOR_RESYNC_EVERY;
         return;
     }
-    /* The display's next piece goes on the bus before the SAMPLE is encoded
-     * and queued (a few hundred microseconds the bus would sit idle). */
-    step_display_bus();
-    sample.seq = sample_seq++;
-    sample.time_us = now & 0xFFFFFFUL;
-    send(tilt_encode_sample(&sample, wire_out), false);
+    if (resync_due()) {
+        /* Until shortly before the next sample is due, the bus is the display's. */
+        if (late < -(int32_t)poll_window_us(period)) return;
+        return poll_for_sample(period, late, now);
+    }
+    if (late < (int32_t)SENSOR_READ_LAG_US) return;
+    uint32_t due = next_sample_us;
+    next_sample_us += period;
+    since_resync++;
+    /* A sample the line cannot carry now is counted (the host sees the gap in
+     * the sequence) but not read: at 1 kHz, 115200 baud carries about half the
+     * samples, and the bus they would take is the display's. Its DATA_RDY
+     * stays set, unless the next sample is to check the clock. */
+    if (Serial.availableForWrite() < (int)TILT_SAMPLE_WIRE) {
+        sample_seq++;
+        if (since_resync >= SENSOR_RESYNC_EVERY) {
+            if (mpu6050_data_ready() < 0) return sensor_failed();
+            status_clean = true;
+        } else {
+            status_clean = false;
+        }
+        return;
+    }
+    tilt_sample sample;
+    int8_t ready = mpu6050_read_status_burst(sample.raw);
+    if (ready < 0) return sensor_failed();
+    if (ready == 0 && status_clean) {
+        /* Not there yet: the sensor's clock runs slower than ours. */
+        next_sample_us -= period;
+        since_resync--;
+        sensor_polling = true;
+        return;
+    }
+    /* (With DATA_RDY left set by a sample counted without a read, a set flag
+     * proves nothing: the read is trusted to the clock, checked every
+     * SENSOR_RESYNC_EVERY samples.) */
+    status_clean = true;
+    send_sample(&sample, due);
 }
 
 /* ---- Frames from the host. */
@@ -215,8 +310,7 @@ static void poll_serial(void) {
  * rather than samples going missing. */
 static int32_t bus_time_left_us(void) {
     if (!sensor_ok) return TILT_PIPE_NO_DEADLINE;
-    return (int32_t)(next_sample_us - poll_window_us(tilt_rate_period_us(board.divider)) - micros())
-         + TILT_PIPE_SAMPLE_MARGIN_US;
+    return (int32_t)(sensor_bus_due_us() - micros()) + TILT_PIPE_SAMPLE_MARGIN_US;
 }
 
 static void display_failed(void) {
