@@ -68,6 +68,8 @@ static uint32_t next_sample_us;
 /* Polling INT_STATUS until DATA_RDY (the first sample, a resync, or a
  * combined read that came too early). */
 static bool sensor_polling;
+/* When the last poll that found no sample began. */
+static uint32_t not_ready_us;
 /* DATA_RDY was cleared after the last sample's rose: if set, it is a new one.
  * False after a sample counted without touching the bus. */
 static bool status_clean;
@@ -115,9 +117,15 @@ static const uint8_t SENSOR_RESYNC_EVERY = 8;
 /* The combined read starts this long after the sample is due: a margin for
  * the clocks drifting apart between resyncs. */
 static const uint32_t SENSOR_READ_LAG_US = 40;
+/* The most a due time may trail the sensor's DATA_RDY (a poll's spacing,
+ * capped): a read more than a period less this after a sample was due may
+ * take the next one's DATA_RDY too. */
+static const uint32_t SENSOR_CLOCK_SLACK_US = 300;
 /* A byte's time on the line, rounded down (115200 baud is 117647 with U2X):
  * room in the TX buffer is never underestimated. */
 static const uint32_t SERIAL_BYTE_US = 10000000UL / 117647UL;
+/* 65536 / SERIAL_BYTE_US, rounded up: x * this >> 16 is x / SERIAL_BYTE_US, never less. */
+static const uint16_t SERIAL_BYTE_RECIPROCAL = (uint16_t)((65536UL + SERIAL_BYTE_US - 1) / SERIAL_BYTE_US);
 
 static void step_display_bus(void);
 static void start_sensor(void) {
@@ -136,10 +144,15 @@ static bool resync_due(void) { return status_clean && since_resync >= SENSOR_RES
 
 /* True if the line surely cannot carry a SAMPLE at `at`: the TX buffer's room
  * then, if nothing else were queued and the UART drained it at full speed. */
+static uint8_t tx_promised; /* bytes about to be queued (a SAMPLE being sent) */
 static bool line_full_at(uint32_t at) {
     int32_t ahead = (int32_t)(at - micros());
-    uint32_t drained = ahead > 0 ? ((uint32_t)ahead + SERIAL_BYTE_US - 1) / SERIAL_BYTE_US + 1 : 1;
-    return (uint32_t)Serial.availableForWrite() + drained < TILT_SAMPLE_WIRE;
+    if (ahead > (int32_t)(TILT_SAMPLE_WIRE * SERIAL_BYTE_US)) return false; /* room by then, whatever is queued */
+    /* Bytes drained by then, rounded up, plus the one in the shift register:
+     * ahead / SERIAL_BYTE_US by a multiply (a 32-bit division is about 40 µs
+     * on the AVR, and this runs before every display piece). */
+    uint16_t drained = ahead > 0 ? (uint16_t)(((uint32_t)(uint16_t)ahead * SERIAL_BYTE_RECIPROCAL) >> 16) + 2u : 1u;
+    return (uint16_t)Serial.availableForWrite() + drained < TILT_SAMPLE_WIRE + tx_promised;
 }
 
 /* When the sensor next needs the bus: the display's pieces end before it. */
@@ -163,32 +176,60 @@ static void sensor_failed(void) {
  * host's physics gets steady steps, not the loop's jitter. */
 static void send_sample(tilt_sample *sample, uint32_t sampled_us) {
     /* The display's next piece goes on the bus before the SAMPLE is encoded
-     * and queued (a few hundred microseconds the bus would sit idle). */
+     * and queued (a few hundred microseconds the bus would sit idle), sized
+     * as if the SAMPLE were queued already. */
+    tx_promised = TILT_SAMPLE_WIRE;
     step_display_bus();
+    tx_promised = 0;
     sample->seq = sample_seq++;
     sample->time_us = sampled_us & 0xFFFFFFUL;
     send(tilt_encode_sample(sample, wire_out), false);
 }
 
-/* Polling INT_STATUS from just before the sample is due until DATA_RDY: the
- * sensor's clock, then the data from 0x3B if the line can carry it. `asked`:
- * when this poll began. */
+/* Samples due `late` µs ago or earlier whose DATA_RDY a read now would take
+ * together with the next one's (so one of them must go uncounted): those
+ * due more than a period, less the clock's slack, before now. Counted as a
+ * gap instead, so the sequence numbers stay on the sensor's clock. */
+static uint32_t samples_overtaken(int32_t late, uint32_t period) {
+    if (late < (int32_t)(period - SENSOR_CLOCK_SLACK_US)) return 0;
+    return ((uint32_t)late + SENSOR_CLOCK_SLACK_US) / period;
+}
+
+/* INT_STATUS polled from just before the sample is due: found, the sensor's
+ * clock is set from it and the data read from 0x3B if the line can carry it.
+ * Not found on a resync's poll: the clock stands (the combined read follows
+ * at the due time); after a combined read that came too early, polled again
+ * until it is there. `asked`: when this poll began. */
 static void poll_for_sample(uint32_t period, int32_t late, uint32_t asked) {
     int8_t ready = mpu6050_data_ready();
     if (ready < 0) return sensor_failed();
     /* Normally DATA_RDY paces us; if it never rises, fall back to the clock. */
     if (ready == 0 && late < (int32_t)period) {
-        sensor_polling = true;
+        not_ready_us = asked;
+        /* A resync's poll before the sample: the sensor is not ahead of the
+         * clock, and the combined read at the due time follows. */
+        if (!sensor_polling) since_resync = 0;
         return;
     }
     /* The sample came before this poll's START, a few microseconds after
-     * `asked`. After a poll that found none, or found one before it was due,
-     * `asked` is the new clock: due times are then at most one poll's spacing
-     * after the sensor's, so a combined read at one finds its sample. Found
-     * at once after it was due, the clock stands: a late pass must not push
-     * it later, or it would drift behind the sensor until two samples fell
-     * in one period and one went uncounted. */
-    uint32_t came = sensor_polling || late < 0 ? asked : next_sample_us;
+     * `asked`, and (after a poll that found none) after `not_ready_us`. Then,
+     * or if it came before it was due, the new clock is `asked`, but never
+     * more than SENSOR_CLOCK_SLACK_US / 2 after the poll that found none: due
+     * times are then at most that after the sensor's, so a combined read at
+     * one finds its sample. Found at once after it was due, the clock stands:
+     * a late pass must not push it later, or it would drift behind the sensor
+     * until two samples fell in one period and one went uncounted. */
+    uint32_t overtaken = samples_overtaken(late, period);
+    uint32_t came = next_sample_us;
+    if (overtaken || ready == 0) {
+        came = asked;
+    } else if (sensor_polling) {
+        came = (int32_t)(asked - not_ready_us) > (int32_t)(SENSOR_CLOCK_SLACK_US / 2)
+             ? not_ready_us + SENSOR_CLOCK_SLACK_US / 2 : asked;
+    } else if (late < 0) {
+        came = asked;
+    }
+    sample_seq = (uint8_t)(sample_seq + overtaken);
     next_sample_us = came + period;
     sensor_polling = false;
     status_clean = true;
@@ -208,12 +249,13 @@ static void poll_sensor(void) {
     uint32_t now = micros();
     int32_t late = (int32_t)(now - next_sample_us);
     if (sensor_polling) return poll_for_sample(period, late, now);
-    if (late >= (int32_t)period) {
-        /* The loop was away longer than a period (a display restart, the
-         * EEPROM): the samples it missed are counted, the clock checked again. */
-        uint32_t missed = (uint32_t)late / period;
-        sample_seq = (uint8_t)(sample_seq + missed);
-        next_sample_us += missed * period;
+    uint32_t overtaken = samples_overtaken(late, period);
+    if (overtaken) {
+        /* The loop was away too long (a display restart, the EEPROM, a slow
+         * pass at 1 kHz): the samples it cannot tell apart are counted, the
+         * next one is read, and the clock is checked after it. */
+        sample_seq = (uint8_t)(sample_seq + overtaken);
+        next_sample_us += overtaken * period;
         status_clean = false;
         since_resync = SENSOR_RESYNC_EVERY;
         return;
@@ -246,8 +288,9 @@ static void poll_sensor(void) {
     if (ready < 0) return sensor_failed();
     if (ready == 0 && status_clean) {
         /* Not there yet: the sensor's clock runs slower than ours. */
-        next_sample_us -= period;
+        next_sample_us = due;
         since_resync--;
+        not_ready_us = now;
         sensor_polling = true;
         return;
     }
