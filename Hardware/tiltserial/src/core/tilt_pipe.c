@@ -122,9 +122,12 @@ uint16_t tilt_pipe_bytes_to_latch(const tilt_pipe *pipe) {
 
 bool tilt_pipe_ready_due(const tilt_pipe *pipe, uint16_t byte_ns, uint32_t *until_latch_us) {
     if (pipe->ready_sent || pipe->pending == 0) return false;
-    uint32_t us = (uint32_t)tilt_pipe_bytes_to_latch(pipe) * byte_ns / 1000u;
-    *until_latch_us = us;
-    return us <= TILT_PIPE_READY_LEAD_US;
+    /* Compared before dividing: this runs on every loop pass, and a 32-bit
+     * division is about 40 µs on the AVR. */
+    uint32_t ns = (uint32_t)tilt_pipe_bytes_to_latch(pipe) * byte_ns;
+    if (ns >= (TILT_PIPE_READY_LEAD_US + 1u) * 1000u) return false;
+    *until_latch_us = ns / 1000u;
+    return true;
 }
 
 void tilt_pipe_ready_sent(tilt_pipe *pipe) { pipe->ready_sent = true; }
