@@ -202,6 +202,16 @@ import WireProtocol
         #expect(views.last.map { $0 == (Self.view(6).viewportX, Self.view(6).viewportY) } == true)
     }
 
+    /// Views arriving faster than frames (a host answering READY with a view
+    /// per sample): each latch takes the newest, so of ten views 2 ms apart
+    /// the glass shows the first (latched from idle) and then the last only.
+    @Test func eachFrameTakesTheNewestView() throws {
+        let stats = try Self.run(everyMicros: 2_000, endMicros: 500_000) { k in Self.view(min(k, 9)) }.stats
+        let views = stats.frames.map { [Int($0.viewportX), Int($0.viewportY)] }
+        let expected = [0, 9].map { [Int(Self.view($0).viewportX), Int(Self.view($0).viewportY)] }
+        #expect(views == expected, "\(views)")
+    }
+
     /// Nothing is recorded unless asked: the cost with --stats off is nil.
     @Test func nothingIsRecordedUnlessAsked() throws {
         let machine = try AVRMachine(.init(firmwarePath: try BuiltFirmware.tiltserial()))
