@@ -74,6 +74,10 @@ let package = Package(
                 .product(name: "WireProtocol", package: main),
                 .product(name: "TiltAssets", package: main),
                 .product(name: "TiltMotion", package: main),
+                .product(name: "TiltPipeline", package: main),
+                .product(name: "TiltserialCommand", package: main),
+                .product(name: "TiltserialSettings", package: main),
+                .product(name: "TiltCore", package: main),
             ],
             path: "EmulatorSpeed"),
     ]

@@ -6,6 +6,7 @@
 //   swift run -c release emulator-speed native
 //   swift run -c release emulator-speed sketches [firmware.elf]   # tiltsim run's stepping: our firmware vs a 400 kHz and a 100 kHz bus sketch
 //   swift run -c release emulator-speed glass [label=firmware.elf ...]   # motion to photon with the real host (docs/perf/render.md)
+//   swift run -c release emulator-speed glass-sim [label=firmware.elf ...]   # the same with the host's driver in simulated time (exact)
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -47,8 +48,25 @@ case "glass":
     }
     let rates = (environment["RATES"] ?? "100,200,500,1000").split(separator: ",").compactMap { Int($0) }
     GlassStatsRun.runAll(firmwares: firmwares, rates: rates, repeats: Int(environment["REPEATS"] ?? "1") ?? 1, host: host)
+case "glass-sim":
+    // The tour with tiltserial's driver in simulated time: exact, load-free.
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path
+    let environment = ProcessInfo.processInfo.environment
+    let firmwares = arguments.count > 1
+        ? arguments.dropFirst().map { argument -> (label: String, path: String) in
+            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+            return parts.count == 2 ? (parts[0], parts[1]) : (argument, argument)
+        }
+        : [("main", root + "/Hardware/build/tiltserial.elf")]
+    for (_, path) in firmwares where !FileManager.default.fileExists(atPath: path) {
+        print("emulator-speed: no firmware at \(path); `make -C Hardware` builds it")
+        exit(1)
+    }
+    let rates = (environment["RATES"] ?? "100,1000").split(separator: ",").compactMap { Int($0) }
+    let dozes = (environment["DOZE"] ?? "on,off").split(separator: ",").map { $0 == "on" }
+    GlassSimRun.runAll(firmwares: firmwares, rates: rates, reactMicros: UInt64(environment["REACT_US"] ?? "300") ?? 300, dozes: dozes)
 default:
-    print("usage: emulator-speed avr [firmware.elf] | emulator-speed native | emulator-speed sketches [firmware.elf] | emulator-speed glass [label=firmware.elf ...]")
+    print("usage: emulator-speed avr [firmware.elf] | emulator-speed native | emulator-speed sketches [firmware.elf] | emulator-speed glass [label=firmware.elf ...] | emulator-speed glass-sim [label=firmware.elf ...]")
     exit(2)
 }
 

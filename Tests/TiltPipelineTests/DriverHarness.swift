@@ -56,6 +56,8 @@ struct DriverHarness {
     /// Host waits: how often the loop woke, and how often it left the port unread.
     var wakeUps = 0
     var dozes = 0
+    /// Host times at which queued bytes were read.
+    var reads: [UInt64] = []
     var longestSleep: UInt64 = 0
     var maxQueue = 0
     var ending: HostEnding?
@@ -117,6 +119,7 @@ struct DriverHarness {
 
     /// Reads everything queued, as the runner's drain does.
     mutating func readQueue() {
+        if !link.queue.isEmpty { reads.append(clock) }
         while !link.queue.isEmpty {
             // A pty hands out at most 4095 bytes a read.
             let chunk = Array(link.queue.prefix(4095))

@@ -9,17 +9,17 @@ import WireProtocol
 /// sample puts it; recipe mode keeps the book's 30 ms tick alone.
 @Suite struct FrameSyncSessionTests {
     /// A steady tilt to the right and forward, 1 kHz from board time 1000 µs on.
-    static func steady(_ range: Range<Int>) -> [UInt8] {
+    static func steady(_ range: Range<Int>, accel: Axes3<Int16> = Axes3(x: -6000, y: 14000, z: 4000)) -> [UInt8] {
         var wire: [UInt8] = []
         for i in range {
-            let raw = RawSample(accel: Axes3(x: -6000, y: 14000, z: 4000))
+            let raw = RawSample(accel: accel)
             SampleFrame(sequence: UInt8(truncatingIfNeeded: i), boardTime: 1000 + UInt32(i) * 1000, raw: raw).encode(into: &wire)
         }
         return wire
     }
 
-    static func ready(idle: Bool = false) -> [UInt8] {
-        ReadyFrame(boardTime: 0, flags: idle ? ReadyFrame.idleFlag : 0).encoded()
+    static func ready(idle: Bool = false, latch: UInt32 = 0) -> [UInt8] {
+        ReadyFrame(boardTime: latch, flags: idle ? ReadyFrame.idleFlag : 0).encoded()
     }
 
     static func views(_ events: [HostEvent]) -> [OffsetsFrame] {
@@ -68,6 +68,45 @@ import WireProtocol
         // A second READY with no new sample: the board has that view already.
         out.feed(&session, Self.ready())
         #expect(Self.views(out.events).count == 1)
+    }
+
+    /// On its right side (gravity along −x): the map runs right at speed.
+    static let hard = Axes3<Int16>(x: -16384, y: 0, z: 0)
+
+    @Test func samplesTakenBeforeTheAnnouncedLatchEachSendAFresherView() throws {
+        // After 1.5 s on its side, READY says the board takes its next view at
+        // board time 1 520 500 µs: the samples of 1 501 000 … 1 520 000 (1 kHz)
+        // are taken before it, so each that moves the map sends the view it
+        // puts the map at; the samples from 1 521 000 on send nothing (the
+        // board has latched by then; its next READY starts the next chase).
+        var session = Fixture.session()
+        var out = Outbox()
+        out.feed(&session, Fixture.hello().encoded() + Self.steady(0..<1500, accel: Self.hard) + Self.ready(latch: 1_520_500))
+        #expect(Self.views(out.events).count == 1, "the READY itself is answered at once")
+        var sentBeforeLatch = 0
+        for i in 1500..<1540 {
+            let told = try #require(session.scene.offsets)
+            out.events.removeAll()
+            out.feed(&session, Self.steady(i..<(i + 1), accel: Self.hard))
+            let time = 1000 + i * 1000
+            let now = try #require(session.engine.viewport(at: session.lastSampleTime))
+            let moved = UInt16(now.x) != told.viewportX || UInt16(now.y) != told.viewportY
+            let views = Self.views(out.events)
+            let ticked = !out.offsets.isEmpty  // the tick's own OFFSETS told the board
+            if time < 1_520_500 {
+                if moved && !ticked {
+                    #expect(views.count == 1, "sample at \(time) µs moved the map before the latch: a view")
+                    if let view = views.first {
+                        #expect(view.viewportX == UInt16(now.x) && view.viewportY == UInt16(now.y), "the newest sample's view")
+                    }
+                    sentBeforeLatch += views.count
+                }
+            } else {
+                #expect(views.isEmpty, "sample at \(time) µs is from after the latch: no view until the next READY")
+            }
+        }
+        // Not vacuous: the map moved (and a view went out) more than once in the window.
+        #expect(sentBeforeLatch >= 2, "\(sentBeforeLatch) views before the latch")
     }
 
     @Test func afterAnIdleReadyTheFirstSampleThatMovesTheMapSendsIt() throws {

@@ -16,7 +16,44 @@ extension HostDriver {
         let due = Int64(bitPattern: next.micros) &+ offset
         let deadline = due &- Int64(clamping: margin)
         guard deadline > 0 else { return nil }
-        return min(HostTime(micros: UInt64(deadline)), lastRead + limit)
+        let tickDoze = min(HostTime(micros: UInt64(deadline)), lastRead + limit)
+        // Frame sync: READY and the view that answers it cannot wait for the tick.
+        guard let watch = frameSyncDeadline(at: now, offset: offset) else { return tickDoze }
+        return min(tickDoze, watch)
+    }
+
+    /// With frame sync, the latest host time the port may be left unread
+    /// (`HostSession.viewWatch`); nil without. "Read every arrival" is `now`
+    /// up to 1 kHz and once a millisecond above (a millisecond's samples at a
+    /// time are fresh enough for a view, and cost a wake-up, not ten).
+    func frameSyncDeadline(at now: HostTime, offset: Int64) -> HostTime? {
+        let everyArrival = (samplePeriodMicros ?? .max) < 1_000 ? max(now, lastRead + 1_000) : now
+        func expecting(_ next: HostTime?) -> HostTime {
+            guard let next, next.micros > configuration.readyMarginMicros else { return everyArrival }
+            return max(everyArrival, HostTime(micros: next.micros - configuration.readyMarginMicros))
+        }
+        switch session.viewWatch {
+        case .off:
+            return nil
+        case .now:
+            return everyArrival
+        case .expected(let next):
+            return expecting(next)
+        case .latch(let latch, let next):
+            // The last read whose view still reaches the board before the
+            // latch: when a sample stamped at the latch would arrive, less a
+            // SAMPLE's and an OFFSETS' time on the line and a margin.
+            let wake = Int64(bitPattern: latch.micros) &+ offset &- Int64(clamping: chaseMarginMicros)
+            if wake > Int64(bitPattern: now.micros) { return HostTime(micros: UInt64(wake)) }
+            return expecting(next)
+        }
+    }
+
+    /// How long before a latch the chase read must happen: a SAMPLE's and an
+    /// OFFSETS' bytes at the line's rate (the sample's own trip is in the
+    /// arrival offset, the view's is not), and half a millisecond to spare.
+    var chaseMarginMicros: UInt64 {
+        (Self.sampleWireBytes + UInt64(OffsetsWire.capacity)) * 1_000_000 / max(configuration.lineBytesPerSecond, 1) + 500
     }
 
     /// A doze shorter than this saves no wake-up, as no sample would arrive

@@ -45,6 +45,10 @@ public struct HostDriver: Sendable {
         public var reopenMaxMicros: UInt64 = 2_000_000
         /// How early to wake before a tick is due (at most half the announced sample period); nil: never doze.
         public var dozeMarginMicros: UInt64? = 200
+        /// With frame sync, how early to wake before the board's next READY is
+        /// expected (its frames vary by a millisecond or two with the sensor's
+        /// reads and the scene; a READY read late answers after the latch).
+        public var readyMarginMicros: UInt64 = 2_000
         /// A doze lasts at most as long as the board takes to send this many bytes:
         /// by default half the 4 KiB a tty buffers, for a real port, where a
         /// USB-serial bridge loses what the tty cannot take

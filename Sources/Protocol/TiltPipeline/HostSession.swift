@@ -60,6 +60,20 @@ public struct HostSession: Sendable {
     var frameSyncAsked = false
     /// The board said READY and has not been sent a view since.
     var viewWanted = false
+    /// The board time (low 24 bits, the SAMPLE clock) at which the board said
+    /// it takes its next view: until a sample from then on arrives, each
+    /// sample that moves the map sends a fresher view (the board latches the
+    /// newest it has). Nil after an idle READY, which takes the first view.
+    var latchTime: UInt32?
+    /// The last non-idle READY: its latch (board µs, 24 bits) and when it was read.
+    var lastReady: (latch: UInt32, readAt: HostTime)?
+    /// Board µs between the last two latches READY announced: the board's frame
+    /// cadence while it draws (nil until two in a row, and after idle).
+    var latchInterval: UInt32?
+    /// A READY came since the last HELLO (the board does frame sync).
+    var lastReadyAny = false
+    /// The host time of the chunk being digested.
+    var chunkTime = HostTime.zero
 
     /// - Parameters:
     ///   - engine: the physics, with its settings, geometry and axis mapping.
@@ -99,6 +113,7 @@ public struct HostSession: Sendable {
     /// completes them is read.
     public mutating func receive(_ bytes: UnsafeRawBufferPointer, at receivedAt: HostTime, _ handle: (HostEvent) -> Void) {
         if halted || bytes.isEmpty { return }
+        chunkTime = receivedAt
         guard let format else {
             detect(bytes, at: receivedAt, handle)
             return
@@ -142,6 +157,23 @@ public struct HostSession: Sendable {
     public var nextTick: BoardTime? {
         guard sawSample, !rejoinPending, !halted, engine.clock.started else { return nil }
         return BoardTime(micros: engine.clock.nextMicros)
+    }
+
+    /// When the shell must read the port for frame sync (`HostDriver`'s doze
+    /// asks; `ViewWatch` says what each answer means).
+    public var viewWatch: ViewWatch {
+        guard frameSyncAsked, lastReadyAny else { return .off }  // older firmware never says READY
+        if viewWanted && latchTime == nil { return .now }  // an idle board draws a view the moment it arrives
+        var next: HostTime?
+        if let last = lastReady, let interval = latchInterval { next = last.readAt + UInt64(interval) }
+        if let latch = latchTime, let raw = lastSample?.time.micros {
+            // The latch on the physics' timeline: the last sample's time plus
+            // the 24-bit distance to it (READY and SAMPLE share the clock).
+            let ahead = (latch &- UInt32(truncatingIfNeeded: raw)) & 0xFF_FFFF
+            let signed = ahead >= 0x80_0000 ? Int64(ahead) - 0x100_0000 : Int64(ahead)
+            return .latch(BoardTime(micros: UInt64(bitPattern: Int64(bitPattern: lastEngineTime) &+ signed)), then: next)
+        }
+        return next.map { .expected($0) } ?? .now
     }
 
     /// The last sample's time on the physics' timeline.
@@ -201,9 +233,12 @@ public struct HostSession: Sendable {
         switch frame {
         case .hello(let hello): applyHello(hello, handle)
         case .sample(let sample): ingestTracked(sample, handle)
-        case .ready:
+        case .ready(let ready):
             guard frameSyncAsked else { return }
             viewWanted = true
+            latchTime = ready.idle ? nil : ready.boardTime
+            lastReadyAny = true
+            noteCadence(ready)
             sendView(handle)
         case .parts(let parts): handle(.parts(parts))
         case .pong, .offsets, .hostHello, .ping, .configure, .drawer, .pin, .sync, .describe, .display: break  // not ours to act on (loopback, echoes)
@@ -235,6 +270,10 @@ public struct HostSession: Sendable {
         // HELLO switched the board's READY off; smooth mode asks again (recipe
         // mode keeps the book's 30 ms tick alone).
         viewWanted = false
+        latchTime = nil
+        lastReady = nil
+        latchInterval = nil
+        lastReadyAny = false
         frameSyncAsked = engine.settings.mode == .smooth
         if frameSyncAsked { handle(.frameSync) }
         handle(.describeParts)
@@ -254,6 +293,40 @@ public struct HostSession: Sendable {
         handle(.view(OffsetsWire(frame)))
     }
 
+    /// Frame sync: the board's frame cadence from the latches READY announces
+    /// (a frame's whole length while it draws back to back), for `viewWatch`.
+    mutating func noteCadence(_ ready: ReadyFrame) {
+        guard !ready.idle else {
+            lastReady = nil
+            latchInterval = nil
+            return
+        }
+        if let last = lastReady {
+            let interval = (ready.boardTime &- last.latch) & 0xFF_FFFF
+            latchInterval = (Self.plausibleFrames).contains(interval) ? interval : nil
+        }
+        lastReady = (ready.boardTime, chunkTime)
+    }
+
+    /// Latch-to-latch intervals taken for a frame cadence (a 128×64 frame is
+    /// 9 ms on the fastest bus; a pause longer than 200 ms is not a cadence).
+    static let plausibleFrames: ClosedRange<UInt32> = 5_000...200_000
+
+    /// Frame sync: a sample taken before the announced latch wants a fresher
+    /// view than the one already sent (the board takes the newest it has when
+    /// it latches, so the view on the glass is as young as the line allows);
+    /// the first sample from the latch on ends the chase until the next READY.
+    mutating func followLatch(_ sampleTime: BoardTime) {
+        guard let latch = latchTime else { return }
+        let ahead = (latch &- UInt32(truncatingIfNeeded: sampleTime.micros)) & 0xFF_FFFF
+        if ahead == 0 || ahead >= 0x80_0000 {
+            latchTime = nil
+            viewWanted = false  // the board has taken what it had; its next READY asks again
+        } else {
+            viewWanted = true
+        }
+    }
+
     mutating func ingestTracked(_ sample: TimedSample, _ handle: (HostEvent) -> Void) {
         if rejoinPending {
             timeOffset = lastEngineTime &- sample.time.micros
@@ -267,6 +340,7 @@ public struct HostSession: Sendable {
         lastSample = sample
         // Most samples complete no tick: give them to the physics without
         // handing the session's tick state (scene, pins) over and back.
+        if latchTime != nil { followLatch(sample.time) }
         guard engine.ticks(at: timed.time) else {
             engine.ingest(timed) { _ in preconditionFailure("TiltEngine.ticks(at:) said no tick") }
             if viewWanted { sendView(handle) }
