@@ -65,8 +65,7 @@ static uint8_t sample_seq;
  * whether that is known well enough to read INT_STATUS and the data in one
  * transaction at that time. */
 static uint32_t next_sample_us;
-/* Polling INT_STATUS until DATA_RDY (the first sample, a resync, or a
- * combined read that came too early). */
+/* Polling INT_STATUS until DATA_RDY: a combined read came before its sample. */
 static bool sensor_polling;
 /* When the last poll that found no sample began. */
 static uint32_t not_ready_us;
@@ -142,9 +141,11 @@ static uint32_t poll_window_us(uint32_t period) { return min(period / 8, 100UL);
 
 static bool resync_due(void) { return status_clean && since_resync >= SENSOR_RESYNC_EVERY; }
 
+/* Bytes about to be queued (a SAMPLE being sent). */
+static uint8_t tx_promised;
+
 /* True if the line surely cannot carry a SAMPLE at `at`: the TX buffer's room
  * then, if nothing else were queued and the UART drained it at full speed. */
-static uint8_t tx_promised; /* bytes about to be queued (a SAMPLE being sent) */
 static bool line_full_at(uint32_t at) {
     int32_t ahead = (int32_t)(at - micros());
     if (ahead > (int32_t)(TILT_SAMPLE_WIRE * SERIAL_BYTE_US)) return false; /* room by then, whatever is queued */
