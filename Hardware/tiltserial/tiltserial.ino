@@ -88,6 +88,9 @@ static struct {
 static uint8_t page_buffers[2][TILT_PIPE_COLUMNS];
 static tilt_pipe_step in_flight;
 static uint8_t in_flight_count;
+/* Data bytes of the next piece, chained by the interrupt to the one in
+ * flight (0: none). */
+static uint8_t chained_count;
 
 /* ---- Frames to the host. Sent only if they fit the TX buffer whole, so a slow
  * or absent reader never blocks the loop (a dropped SAMPLE shows as a sequence gap). */
@@ -361,6 +364,7 @@ static void display_failed(void) {
     display_ok = false;
     tilt_pipe_reset(&pipe);
     in_flight = TILT_PIPE_WAIT;
+    chained_count = 0;
 }
 
 static void send_ready(uint32_t time_us, uint8_t flags) {
@@ -386,9 +390,34 @@ static void render_span(uint8_t count) {
     tilt_pipe_rendered(&pipe, count);
 }
 
+/* A piece on the bus and the next one rendered: chained to it by the
+ * interrupt if it fits before the sensor's next read, so the bus does not
+ * wait for the loop between pages. The time the piece on the bus still
+ * takes: its bytes left at 24 µs (a byte's time rounded up, no division). */
+static void chain_next_piece(void) {
+    if (in_flight == TILT_PIPE_WAIT || chained_count) return;
+    tilt_pipe after = pipe;
+    tilt_pipe_sent(&after, in_flight, in_flight_count);
+    if (after.pending == 0 || !after.page_open) return;
+    int32_t left = bus_time_left_us();
+    if (left != TILT_PIPE_NO_DEADLINE) left -= (int32_t)i2c_bytes_left() * (int32_t)((DISPLAY_BYTE_NS + 999UL) / 1000UL);
+    uint8_t count;
+    if (tilt_pipe_next(&after, left, DISPLAY_BYTE_NS, &count) == TILT_PIPE_DATA && count
+        && ssd1306_chain_data_async(&page_buffers[after.send_page & 1][after.send_column], count))
+        chained_count = count;
+}
+
 /* The bus: account for the transfer that ended and start the next piece. */
 static void step_display_bus(void) {
     if (!display_ok) return;
+    /* The interrupt went on to the chained piece: the one before it ended
+     * (its page buffer is free for the next page's rendering). */
+    if (chained_count && !i2c_chain_waiting()) {
+        tilt_pipe_sent(&pipe, in_flight, in_flight_count);
+        in_flight = TILT_PIPE_DATA;
+        in_flight_count = chained_count;
+        chained_count = 0;
+    }
     /* The transfer in flight ended: account for it. */
     if (in_flight != TILT_PIPE_WAIT) {
         bool ok;
@@ -398,7 +427,9 @@ static void step_display_bus(void) {
                 return;
             }
             tilt_pipe_sent(&pipe, in_flight, in_flight_count);
+            if (chained_count) tilt_pipe_sent(&pipe, TILT_PIPE_DATA, chained_count);
             in_flight = TILT_PIPE_WAIT;
+            chained_count = 0;
         }
     }
     /* The bus is free: the next command or data piece. */
@@ -442,7 +473,10 @@ static void step_display(void) {
     if (span) render_span(span);
     /* Nothing to render: the loop's time is the bus's. Bounded, so the loop
      * still reads the host's frames and the sensor on time. */
-    else if (in_flight != TILT_PIPE_WAIT && i2c_pump(PUMP_BYTES)) step_display_bus();
+    else if (in_flight != TILT_PIPE_WAIT) {
+        chain_next_piece();
+        if (i2c_pump(PUMP_BYTES)) step_display_bus();
+    }
 }
 
 /* ---- The display: the kind stored in the EEPROM (`tiltserial setup`),
@@ -465,6 +499,7 @@ static void restart_display(bool ok) {
     display_ok = ok;
     tilt_pipe_reset(&pipe);
     in_flight = TILT_PIPE_WAIT;
+    chained_count = 0;
     pipe.continuous = ssd1306_horizontal;
     board.redraw = true;
 }
