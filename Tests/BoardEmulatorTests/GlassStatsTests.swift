@@ -135,7 +135,7 @@ import WireProtocol
     /// At 1 kHz the sensor comes first: every sample it makes is either sent
     /// or counted (a gap in the sequence numbers exactly as long as the time
     /// between the SAMPLEs on either side says), and the glass still draws.
-    /// The floor for the glass: 17 frames/s while moving, from 20.3 measured
+    /// The floor for the glass: 17 frames/s while moving, from 20.1 measured
     /// on 2026-11-25 (INT_STATUS and the data in one read, no bus for samples
     /// the line cannot carry; 13.7 before) less a sixth for margin: which
     /// views a latch catches moves the count by a frame. Simulated time is
