@@ -181,7 +181,7 @@ import WireProtocol
 
         try host.send(HostHelloFrame())
         // The first sample after the second HELLO (it may come in the same read as the HELLO).
-        func afterSecondHello(_ frames: [DecodedFrame]) -> [TimedSample] {
+        func afterSecondHello(_ frames: [Frame]) -> [TimedSample] {
             guard let second = frames.indices.filter({ if case .hello = frames[$0] { true } else { false } }).dropFirst().first
             else { return [] }
             return frames[(second + 1)...].compactMap { if case .sample(let s) = $0 { s } else { nil } }

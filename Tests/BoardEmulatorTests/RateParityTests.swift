@@ -14,7 +14,7 @@ import WireProtocol
     func configure(_ host: PtyPeer, _ rate: Int, samples: Int = 0) throws -> (HelloFrame, [TimedSample])? {
         host.frames.removeAll()
         try host.send(ConfigureFrame(sampleRateHz: UInt16(rate), accelFullScaleSelect: 0, gyroFullScaleSelect: 0))
-        func after(_ frames: [DecodedFrame]) -> (HelloFrame, [TimedSample])? {
+        func after(_ frames: [Frame]) -> (HelloFrame, [TimedSample])? {
             guard let index = frames.firstIndex(where: { if case .hello = $0 { true } else { false } }),
                   case .hello(let hello) = frames[index] else { return nil }
             return (hello, frames[(index + 1)...].compactMap { if case .sample(let s) = $0 { s } else { nil } })

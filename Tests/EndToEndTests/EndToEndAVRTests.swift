@@ -26,7 +26,7 @@ import WireProtocol
 
     /// Starts `board` once `host` has the port open, so the host sees its first bytes.
     static func start(_ board: AVRBoard, after host: RunningHost) throws {
-        try #require(host.waitFor(seconds: 10) { !$0.statuses.isEmpty } != nil, "the host opens the port")
+        try #require(host.waitFor(seconds: 10) { !$0.news.isEmpty } != nil, "the host opens the port")
         board.start()
     }
 
@@ -86,7 +86,8 @@ import WireProtocol
         #expect(c.lostFrames == 0 && c.errors == 0, "\(c)")
         #expect(c.decoder.samplesDecoded >= 550, "several seconds of 100 Hz samples (\(c.decoder.samplesDecoded))")
         #expect(c.ticks > 100 && c.fires == 0)
-        #expect(host.current.statuses.allSatisfy { if case .waitingForBoard = $0 { true } else { false } })
+        #expect(host.current.news.allSatisfy { if case .waitingForBoard = $0 { true } else { false } })
+        #expect(host.current.otherOpeners.isEmpty)
     }
 
     @Test(arguments: [("pull", 1), ("bump", 0)])
@@ -146,31 +147,28 @@ import WireProtocol
         let beforeUnplug = host.current
         let lastBefore = try #require(beforeUnplug.ticks.last)
         board.unplug()
-        try #require(host.waitFor { s in s.statuses.contains { if case .deviceGone(_, true) = $0 { true } else { false } } } != nil,
+        try #require(host.waitFor { s in s.news.contains(.deviceGone(reconnecting: true)) } != nil,
                      "the host reports deviceGone")
         try board.plugIn()
         let back = host.waitFor { s in
-            s.statuses.contains { if case .boardConfirmed = $0 { true } else { false } }
+            s.news.contains(.boardConfirmed)
                 && (s.hellos > beforeUnplug.hellos || !dtrResets) && s.ticks.count >= beforeUnplug.ticks.count + 60
         }
         if back == nil {
             let s = host.current
-            Issue.record("after plugIn(): statuses \(s.statuses), hellos \(s.hellos) (before \(beforeUnplug.hellos)), ticks \(s.ticks.count) (before \(beforeUnplug.ticks.count)), board \(board.currentStatus.state) \(board.currentStatus.bytesToAVR) bytes in, \(board.currentStatus.bytesFromAVR) out, \(board.currentStatus.droppedSerialOutput) dropped")
+            Issue.record("after plugIn(): news \(s.news), hellos \(s.hellos) (before \(beforeUnplug.hellos)), ticks \(s.ticks.count) (before \(beforeUnplug.ticks.count)), board \(board.currentStatus.state) \(board.currentStatus.bytesToAVR) bytes in, \(board.currentStatus.bytesFromAVR) out, \(board.currentStatus.droppedSerialOutput) dropped")
         }
         let after = try #require(back, "reconnected, HELLO and ticks after plugIn()")
         let first = after.ticks[beforeUnplug.ticks.count]
         #expect(abs(first.viewportX - lastBefore.viewportX) <= 2 && abs(first.viewportY - lastBefore.viewportY) <= 2,
                 "physics kept across the replug: \(lastBefore.viewportX),\(lastBefore.viewportY) → \(first.viewportX),\(first.viewportY)")
         #expect(first.timeMicros > lastBefore.timeMicros, "the physics' timeline carries on")
-        let news = after.statuses.filter {
-            switch $0 {
-            case .ftdiLatency, .trouble: false  // not connection news (a reset mid-frame is one damaged frame)
-            default: true
-            }
+        let news = after.news.filter {
+            if case .trouble = $0 { false } else { true }  // not connection news (a reset mid-frame is one damaged frame)
         }
         // Reopened by name, nothing written until the board spoke, then confirmed.
-        #expect(news == [.waitingForBoard(port: link), .deviceGone(port: link, reconnecting: true),
-                         .reopened(port: link, verified: false), .boardConfirmed(port: link)])
+        #expect(news == [.waitingForBoard, .deviceGone(reconnecting: true), .reopened(verified: false), .boardConfirmed])
+        #expect(after.otherOpeners.isEmpty)
 
         let summary = try #require(host.finish())
         #expect(summary.counters.lostFrames == 0, "\(summary.counters)")

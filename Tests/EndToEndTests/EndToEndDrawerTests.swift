@@ -49,7 +49,7 @@ import WireProtocol
         defer { board.stop() }
         let host = try RunningHost(port: try #require(board.serialPath))
         defer { _ = host.finish() }
-        try #require(host.waitFor(seconds: 10) { !$0.statuses.isEmpty } != nil, "the host opens the port")
+        try #require(host.waitFor(seconds: 10) { !$0.news.isEmpty } != nil, "the host opens the port")
         board.start()
 
         Self.check("drawer open", board: board, host: host, seconds: 11) { tick, _ in

@@ -37,7 +37,7 @@ import WireProtocol
     }
 
     /// After every HELLO the first SAMPLE has sequence 0; otherwise +1 each (when `gapless`).
-    static func sequenceIssues(_ frames: [DecodedFrame], gapless: Bool = true) -> [String] {
+    static func sequenceIssues(_ frames: [Frame], gapless: Bool = true) -> [String] {
         var issues: [String] = []
         var previous: UInt8?
         var afterHello = false

@@ -31,7 +31,7 @@ import WireProtocol
         configuration.display = display
         let machine = try AVRMachine(configuration)
         var decoder = FrameDecoder()
-        var frames: [DecodedFrame] = []
+        var frames: [Frame] = []
         func run(until micros: UInt64) {
             while machine.simulatedMicros < micros {
                 machine.runBatch()
@@ -168,7 +168,7 @@ import WireProtocol
     /// then an idle one; after HOST_HELLO (a new HELLO) `viewsAfterHello`
     /// new views over `samplesAfterHello` samples get none.
     static func frameSyncScript(_ client: PtyPeer, settleSamples: Int, viewsAfterHello: Int, samplesAfterHello: Int) throws {
-        func readies(_ frames: ArraySlice<DecodedFrame>) -> [ReadyFrame] {
+        func readies(_ frames: ArraySlice<Frame>) -> [ReadyFrame] {
             frames.compactMap { if case .ready(let r) = $0 { r } else { nil } }
         }
         try client.send(OffsetsFrame(sequence: 0, viewportX: 1, viewportY: 1, ribbonX: 0, ribbonBottom: 0, flags: []))

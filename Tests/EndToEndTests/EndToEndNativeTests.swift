@@ -44,7 +44,7 @@ import WireProtocol
             $0.settings.physics.mode = .recipe
         }
         defer { _ = host.finish() }
-        guard host.waitFor(seconds: 10, { !$0.statuses.isEmpty }) != nil else { throw E2EFailure("seed \(seed): the host did not open the port") }
+        guard host.waitFor(seconds: 10, { !$0.news.isEmpty }) != nil else { throw E2EFailure("seed \(seed): the host did not open the port") }
         board.start()
 
         // Free-running, the board waits for this host; it is done when every sample is accounted for.

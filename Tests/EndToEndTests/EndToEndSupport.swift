@@ -129,11 +129,14 @@ extension AVRBoardStatus {
 }
 
 /// `HostRunner` (the real host loop) on its own thread against a port, with
-/// everything its sinks report kept for the test and waitable.
-final class RunningHost: @unchecked Sendable {
+/// everything it reports (it is the run's `HostOutput`) kept for the test and waitable.
+final class RunningHost: HostOutput, @unchecked Sendable {
     struct State {
         var events: [HostEvent] = []
-        var statuses: [HostStatus] = []
+        /// The driver's news about the link, in order.
+        var news: [HostNews] = []
+        /// Each report of other programs holding the port open.
+        var otherOpeners: [[DeviceOpener]] = []
         var ticks: [Tick] = []
         var offsets: [OffsetsFrame] = []
         var hellos = 0
@@ -165,12 +168,8 @@ final class RunningHost: @unchecked Sendable {
         configure(&options)
         state.keepEvents = keepEvents
         let transport: (any SerialTransport)? = openItself ? nil : try SerialPort.open(path: port, options: SerialOptions(dtr: .leave))
-        // Strong references: the run thread keeps this alive until it ends (`finish()`).
-        let sinks = HostSinks(
-            onEvent: { [self] event in record(event) },
-            onStatus: { [self] status in update { $0.statuses.append(status) } },
-            onRefresh: { [self] snapshot in update { $0.snapshot = snapshot } })
-        nonisolated(unsafe) let runner = try HostRunner(options: options, sinks: sinks, art: shippedArt)
+        // The runner holds this output strongly: the run thread keeps it alive until it ends (`finish()`).
+        nonisolated(unsafe) let runner = try HostRunner(options: options, output: self, art: shippedArt)
         let stop = stop
         let thread = Thread { [self] in
             do {
@@ -184,7 +183,11 @@ final class RunningHost: @unchecked Sendable {
         thread.start()
     }
 
-    private func record(_ event: HostEvent) {
+    func news(_ news: HostNews) { update { $0.news.append(news) } }
+    func refresh(_ snapshot: HostSnapshot) { update { $0.snapshot = snapshot } }
+    func otherOpeners(_ others: [DeviceOpener]) { update { $0.otherOpeners.append(others) } }
+
+    func event(_ event: HostEvent) {
         update { s in
             if s.keepEvents { s.events.append(event) }
             switch event {

@@ -145,7 +145,7 @@ import WireProtocol
                 displayWidth: u8(), displayHeight: u8(), contentTileID: u16(), status: u8()))
         case 1:
             return .sample(SampleFrame(sequence: u8(), boardTime: u32() & 0xFF_FFFF, raw: RawSample(
-                accel: Axes3(x: i16(), y: i16(), z: i16()), temperature: i16(), gyro: Axes3(x: i16(), y: i16(), z: i16()))))
+                accel: Axes3(x: i16(), y: i16(), z: i16()), temperature: i16(), gyro: Axes3(x: i16(), y: i16(), z: i16()))).timed)
         case 2: return .pong(PongFrame(token: u32()))
         case 3:
             return .offsets(OffsetsFrame(sequence: u8(), viewportX: u16(), viewportY: u16(), ribbonX: u16(),

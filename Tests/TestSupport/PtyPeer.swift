@@ -17,7 +17,7 @@ public final class PtyPeer {
     /// Decodes what arrives; frames go to `frames`.
     public var decoder = FrameDecoder()
     /// Every frame decoded so far (unless `keepFrames` is false).
-    public var frames: [DecodedFrame] = []
+    public var frames: [Frame] = []
     /// False: decode (for `lastSampleTime`) but keep nothing, for long runs.
     public var keepFrames = true
     /// Everything received since the last `readLine` took it, as bytes.

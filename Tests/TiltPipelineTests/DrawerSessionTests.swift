@@ -104,7 +104,9 @@ import WireProtocol
         let slot = session.scene.drawer[pin: 0]
         #expect(slot.item == 2 && Int(slot.x) == pin.x && Int(slot.y) == pin.y)
         #expect(session.scene.drawer.pinCount == 1 && session.scene.drawer.shown == 0)
-        #expect(session.scene.offsets == session.lastOffsets)
+        let lastSent = events.last { if case .tick = $0 { true } else { false } }
+        guard case .tick(_, let lastWire)? = lastSent else { Issue.record("no tick"); return }
+        #expect(session.scene.offsets == lastWire.frame)
         // The DRAWER frames carried what the ticks said.
         let dragging = scenes.compactMap(\.drawer).filter { $0.dragItem != DrawerFrame.noItem }
         #expect(!dragging.isEmpty && dragging.allSatisfy { $0.dragItem == 2 && $0.shown == 22 && $0.current == 2 })

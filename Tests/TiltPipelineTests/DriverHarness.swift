@@ -50,7 +50,7 @@ struct DriverHarness {
     var now: HostTime { HostTime(micros: clock) }
     var actions: [(at: UInt64, action: HostAction)] = []
     /// Bytes the host wrote, decoded.
-    var written: [(at: UInt64, frame: DecodedFrame)] = []
+    var written: [(at: UInt64, frame: Frame)] = []
     var decoder = FrameDecoder()
     var openAttempts: [UInt64] = []
     /// Host waits: how often the loop woke, and how often it left the port unread.
@@ -113,7 +113,6 @@ struct DriverHarness {
                 readQueue()
                 timePassed()
             }
-            settle()
         }
     }
 
@@ -135,8 +134,6 @@ struct DriverHarness {
         maxQueue = max(maxQueue, link.queue.count)
     }
 
-    var pendingOpen = false
-
     mutating func perform(_ action: HostAction) {
         actions.append((clock, action))
         switch action {
@@ -150,11 +147,12 @@ struct DriverHarness {
             case .scene(let wire): wire.bytes
             }
             let at = clock
-            var frames: [DecodedFrame] = []
+            var frames: [Frame] = []
             decoder.feed(bytes) { frames.append($0) }
             written += frames.map { (at, $0) }
         case .openPort:
-            pendingOpen = true
+            // As HostRunner does: the driver call returned, so the answer goes straight back.
+            open()
         case .closePort:
             link.isOpen = false
             link.queue.removeAll()
@@ -165,9 +163,7 @@ struct DriverHarness {
         }
     }
 
-    mutating func settle() {
-        guard pendingOpen else { return }
-        pendingOpen = false
+    mutating func open() {
         openAttempts.append(clock)
         if clock >= link.backAt {
             link.isOpen = true

@@ -149,10 +149,10 @@ import WireProtocol
         out.feed(&text, Array(String(repeating: "hello world\r\n", count: 6).utf8))
         out.feed(&binary, (0..<80).map { UInt8(truncatingIfNeeded: $0 * 37 + 1) | 0x80 })
         #expect(out.events.isEmpty)
-        #expect(text.detectionFailed && text.seen == .text)
-        #expect(binary.detectionFailed && binary.seen == .binary)
+        #expect(text.stream.detectionFailed && text.stream.seen == .text)
+        #expect(binary.stream.detectionFailed && binary.stream.seen == .binary)
         let fresh = Fixture.session()
-        #expect(!fresh.detectionFailed && fresh.seen == .nothing)
+        #expect(!fresh.stream.detectionFailed && fresh.stream.seen == .nothing)
     }
 
     @Test func csvSamplesGoStraightIntoThePhysicsAndFiresAreReported() {

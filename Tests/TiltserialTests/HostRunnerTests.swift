@@ -7,16 +7,22 @@ import TiltserialCommand
 import TiltserialSettings
 import WireProtocol
 
-/// The in-process API `tiltserial demo` uses: an already-open transport, sinks, a stop pipe.
+/// The in-process API `tiltserial demo` uses: an already-open transport, an output, a stop pipe.
 @Suite struct HostRunnerTests {
-    final class Events: @unchecked Sendable {
+    /// The test's `HostOutput`: keeps what the run reports, for the test thread.
+    final class Events: HostOutput, @unchecked Sendable {
         let lock = NSLock()
         var events: [HostEvent] = []
-        var statuses: [HostStatus] = []
+        var linkNews: [HostNews] = []
+        var openersSeen: [[DeviceOpener]] = []
         var summaryTicks: UInt64 = 0
+
+        func event(_ event: HostEvent) { lock.withLock { events.append(event) } }
+        func news(_ news: HostNews) { lock.withLock { linkNews.append(news) } }
+        func otherOpeners(_ others: [DeviceOpener]) { lock.withLock { openersSeen.append(others) } }
     }
 
-    @Test func runsOnAGivenTransportAndReportsThroughItsSinks() throws {
+    @Test func runsOnAGivenTransportAndReportsThroughItsOutput() throws {
         let link = tempPath("board")
         let board = try PtyPeer(boardAt: link)
         defer { board.close() }
@@ -26,12 +32,9 @@ import WireProtocol
         let done = DispatchSemaphore(value: 0)
         let result = Events()
         let thread = Thread {
-            let sinks = HostSinks(
-                onEvent: { event in seen.lock.withLock { seen.events.append(event) } },
-                onStatus: { status in seen.lock.withLock { seen.statuses.append(status) } })
             var settings = HostSettings()
             settings.physics.mode = .recipe  // so the expected OFFSETS can be derived by hand
-            let runner = try! HostRunner(options: HostRunOptions(port: link, settings: settings), sinks: sinks)
+            let runner = try! HostRunner(options: HostRunOptions(port: link, settings: settings), output: seen)
             let summary = try? runner.run(transport: transport, stop: stop)
             result.lock.withLock { result.summaryTicks = summary?.counters.ticks ?? 0 }
             done.signal()
@@ -51,7 +54,8 @@ import WireProtocol
         let ticks = events.compactMap { if case .tick(_, let wire) = $0 { wire.frame } else { nil } }
         #expect(ticks == expected)
         #expect(events.first == .formatDetected(.binaryProtocol))
-        #expect(seen.lock.withLock { seen.statuses } == [.waitingForBoard(port: link)])
+        #expect(seen.lock.withLock { seen.linkNews } == [.waitingForBoard])
+        #expect(seen.lock.withLock { seen.openersSeen }.isEmpty)
         #expect(result.lock.withLock { result.summaryTicks } == UInt64(expected.count))
     }
 }

@@ -154,11 +154,11 @@ import WireProtocol
 
     @Test func keysSkipEscapeSequences() {
         var decoder = KeyDecoder()
-        var keys: [KeyDecoder.Key] = []
+        var keys: [WakeRequest] = []
         // c, right arrow (ESC [ C), q, F5 (ESC [ 1 5 ~), Alt-c (ESC c), SS3 up (ESC O A), Q, x, C
         let bytes: [UInt8] = [0x63, 0x1B, 0x5B, 0x43, 0x71, 0x1B, 0x5B, 0x31, 0x35, 0x7E, 0x1B, 0x63, 0x1B, 0x4F, 0x41, 0x51, 0x78, 0x43]
         for byte in bytes { decoder.feed(byte) { keys.append($0) } }
-        #expect(keys == [.recalibrate, .quit, .quit, .recalibrate])
+        #expect(keys == [.recalibrate, .stop, .stop, .recalibrate], "c, q, Q, C: q stops the run")
     }
 
     @Test func linesClipByTerminalColumns() {

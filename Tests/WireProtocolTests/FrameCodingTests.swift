@@ -8,9 +8,9 @@ import WireProtocol
         .hello(HelloFrame(
             protocolVersion: 2, firmwareMajor: 255, firmwareMinor: 0, firmwarePatch: 9, accelFullScaleSelect: 3,
             gyroFullScaleSelect: 7, sampleRateHz: 0xFFFF, displayWidth: 0, displayHeight: 255, contentTileID: 0, status: 0)),
-        .sample(sampleFrame(0)),
+        .sample(sampleFrame(0).timed),
         .sample(SampleFrame(sequence: 255, boardTime: 0xFF_FFFF, raw: RawSample(
-            accel: Axes3(x: .min, y: .max, z: -1), temperature: 0, gyro: Axes3(x: 0, y: 1, z: -32768)))),
+            accel: Axes3(x: .min, y: .max, z: -1), temperature: 0, gyro: Axes3(x: 0, y: 1, z: -32768))).timed),
         .pong(PongFrame(token: 0)),
         .pong(PongFrame(token: 0xDEAD_BEEF)),
         .parts(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x98, displayAddress: 0x3D)),
@@ -45,7 +45,7 @@ import WireProtocol
         let frame = SampleFrame(sequence: 1, boardTime: 0xAB12_3456, raw: rawSample(1))
         let decoded = try #require(Frame.decode(wire: frame.encoded()))
         guard case .success(.sample(let sample)) = decoded else { Issue.record("not a sample"); return }
-        #expect(sample.boardTime == 0x12_3456)
+        #expect(sample.timeMicros == 0x12_3456)
     }
 
     @Test func parseErrors() {

@@ -42,7 +42,7 @@ import WireProtocol
 
     static func sample(_ seq: UInt8, t: UInt32 = 1_012_000) -> Frame {
         .sample(SampleFrame(sequence: seq, boardTime: t, raw: RawSample(
-            accel: Axes3(x: -120, y: 8012, z: 14100), temperature: -1520, gyro: Axes3(x: 3, y: -4, z: 1))))
+            accel: Axes3(x: -120, y: 8012, z: 14100), temperature: -1520, gyro: Axes3(x: 3, y: -4, z: 1))).timed)
     }
 
     static let hello = Frame.hello(HelloFrame(firmwareMajor: 1, firmwareMinor: 2, firmwarePatch: 3, accelFullScaleSelect: 0,
@@ -95,9 +95,9 @@ import WireProtocol
     @Test func aFrameWhoseCodeByteIsALineEndFollowsText() {
         // The code byte is 1 + the index of the payload's first zero: az's high byte (9), temperature's low byte (12).
         let lf = Frame.sample(SampleFrame(sequence: 1, boardTime: 0x010101, raw: RawSample(
-            accel: Axes3(x: 0x0101, y: 0x0101, z: 0x0001), temperature: 0x0101, gyro: Axes3(x: 1, y: 1, z: 1))))
+            accel: Axes3(x: 0x0101, y: 0x0101, z: 0x0001), temperature: 0x0101, gyro: Axes3(x: 1, y: 1, z: 1))).timed)
         let cr = Frame.sample(SampleFrame(sequence: 1, boardTime: 0x010101, raw: RawSample(
-            accel: Axes3(x: 0x0101, y: 0x0101, z: 0x0101), temperature: 0x0100, gyro: Axes3(x: 1, y: 1, z: 1))))
+            accel: Axes3(x: 0x0101, y: 0x0101, z: 0x0101), temperature: 0x0100, gyro: Axes3(x: 1, y: 1, z: 1))).timed)
         #expect(lf.encoded().first == 0x0A)
         #expect(cr.encoded().first == 0x0D)
         for frame in [lf, cr] {

@@ -12,7 +12,7 @@ import WireProtocol
             firmwareMajor: 1, firmwareMinor: 0, firmwarePatch: 0, accelFullScaleSelect: 0, gyroFullScaleSelect: 0,
             sampleRateHz: 100, contentTileID: 0xBEEF, status: 3))),
         ("SAMPLE", .sample(SampleFrame(sequence: 7, boardTime: 0x12_3456, raw: RawSample(
-            accel: Axes3(x: 0, y: -256, z: 16384), temperature: -1600, gyro: Axes3(x: 1, y: -1, z: 0))))),
+            accel: Axes3(x: 0, y: -256, z: 16384), temperature: -1600, gyro: Axes3(x: 1, y: -1, z: 0))).timed)),
         ("PONG", .pong(PongFrame(token: 0xDEAD_BEEF))),
         ("READY", .ready(ReadyFrame(boardTime: 0x12_3456, flags: 0))),
         ("PARTS", .parts(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x98, displayAddress: 0x3D))),

@@ -2,8 +2,8 @@ import TiltCore
 import WireProtocol
 
 /// Feeds `bytes` to a fresh-or-given decoder in chunks of the given sizes (cycled).
-func decodeAll(_ bytes: [UInt8], chunks: [Int] = [], decoder: inout FrameDecoder) -> [DecodedFrame] {
-    var frames: [DecodedFrame] = []
+func decodeAll(_ bytes: [UInt8], chunks: [Int] = [], decoder: inout FrameDecoder) -> [Frame] {
+    var frames: [Frame] = []
     bytes.withUnsafeBytes { all in
         if chunks.isEmpty {
             decoder.feed(all) { frames.append($0) }
@@ -21,7 +21,7 @@ func decodeAll(_ bytes: [UInt8], chunks: [Int] = [], decoder: inout FrameDecoder
     return frames
 }
 
-func decodeAll(_ bytes: [UInt8], chunks: [Int] = []) -> (frames: [DecodedFrame], counters: DecoderCounters) {
+func decodeAll(_ bytes: [UInt8], chunks: [Int] = []) -> (frames: [Frame], counters: DecoderCounters) {
     var decoder = FrameDecoder()
     let frames = decodeAll(bytes, chunks: chunks, decoder: &decoder)
     return (frames, decoder.counters)
@@ -69,7 +69,7 @@ func bytes(fromHex text: Substring) -> [UInt8]? {
     return result
 }
 
-extension DecodedFrame {
+extension Frame {
     var sample: TimedSample? {
         if case .sample(let sample) = self { return sample }
         return nil

@@ -2,11 +2,12 @@ import ArgumentParser
 import SerialIO
 import TiltCore
 import TiltPipeline
+import WireProtocol
 
 /// `tiltserial calibrate [PORT]`: measures the rest pose and the sensor's
 /// mounting, and saves them to the config file. A thin shell: `HostRunner`
 /// keeps the link (greeting, hello timeout, reconnects, Ctrl-C), its bytes go
-/// through `SampleFeed` into the pure `Calibration`, and the result is merged
+/// through the stream's front end (`StreamReader`) into the pure `Calibration`, and the result is merged
 /// into the file (`ConfigMerge`) and written atomically (`ConfigFile.replace`).
 struct Calibrate: TiltserialSubcommand {
     static let configuration = CommandConfiguration(
@@ -69,7 +70,8 @@ struct Calibrate: TiltserialSubcommand {
     /// Runs the steps on the board at `path` until they finish, fail or Ctrl-C.
     static func measure(path: String, settings: HostSettings, context: CommandContext) throws(Failure) -> CalibrationSolver.Result {
         let output = try RunOutput(console: context.console, output: OutputOptions.none, port: path, renderer: nil)
-        var feed = SampleFeed()
+        var stream = StreamReader()
+        var sensor = SampleConverter()  // the sensor's own axes; HELLO's full scales once one came
         var calibration = Calibration()
         var ending: Result<CalibrationSolver.Result, Calibration.Failure>?
         let say = { (text: String) in context.console.writeErr("tiltserial: \(text)\n") }
@@ -82,20 +84,22 @@ struct Calibrate: TiltserialSubcommand {
             }
             if ending != nil { context.stop.wake() }
         }
-        var sinks = output.sinks
-        sinks.onBytes = { bytes, receivedAt in
+        output.tap = { bytes, receivedAt in
             guard ending == nil else { return }
-            feed.receive(bytes, at: receivedAt) { event in
+            stream.receive(bytes, at: receivedAt) { event in
                 switch event {
-                case .hello: calibration.linkRestarted()
-                case .sample(let timed, let sample): calibration.take(sample.accel, atMicros: timed.timeMicros, progress)
+                case .frame(.hello(let hello)):
+                    _ = sensor.adoptRanges(of: hello)
+                    calibration.linkRestarted()
+                case .sample(let timed): calibration.take(sensor.convert(timed.raw).accel, atMicros: timed.timeMicros, progress)
                 case .formatDetected: calibration.start(progress)  // the first prompt once the board speaks
+                case .frame: break
                 }
             }
         }
         var options = HostRunOptions(port: path, settings: settings)
         options.timing.refreshMicros = 3_600_000_000  // no view to redraw
-        let runner = try HostRunner(options: options, sinks: sinks)
+        let runner = try HostRunner(options: options, output: output)
         if context.handleSignals { StopSignals.install(context.stop) }
         defer { if context.handleSignals { StopSignals.restore() } }
         _ = try runner.run(stop: context.stop)

@@ -10,7 +10,7 @@ final class DisplaySetupLink {
     private let transport: any SerialTransport
     private let stop: WakeUpPipe
     private var decoder = FrameDecoder()
-    private var frames: [DecodedFrame] = []
+    private var frames: [Frame] = []
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
 
     /// How long the board has to answer a DISPLAY (it re-begins its display and
@@ -68,7 +68,7 @@ final class DisplaySetupLink {
     }
 
     /// Reads until `match` picks a frame, `timeout` passes (nil) or Ctrl-C.
-    private func waitFor<T>(timeout: Duration, _ match: (DecodedFrame) -> T?) throws(Failure) -> T? {
+    private func waitFor<T>(timeout: Duration, _ match: (Frame) -> T?) throws(Failure) -> T? {
         let deadline = MonotonicClock.micros() + UInt64(timeout.wholeMicros)
         while true {
             for (index, frame) in frames.enumerated() {

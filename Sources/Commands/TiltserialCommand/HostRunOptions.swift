@@ -39,33 +39,3 @@ public struct HostRunOptions: Sendable {
         return c
     }
 }
-
-/// Where a run's output goes. Calls come on the runner's thread.
-public struct HostSinks {
-    /// Every data event (the session's), right after its OFFSETS frame was written.
-    public var onEvent: (HostEvent) -> Void
-    /// Connection news.
-    public var onStatus: (HostStatus) -> Void
-    /// The periodic snapshot for a live view.
-    public var onRefresh: (HostSnapshot) -> Void
-    /// A hook to start (`--on-pull`).
-    public var onHook: (HookRequest) -> Void
-    /// Every chunk read from the board, with the run's host time, just
-    /// before the driver digests it (`calibrate` reads the samples from it).
-    public var onBytes: (UnsafeRawBufferPointer, HostTime) -> Void
-
-    /// Sinks that drop what they are given unless a closure is passed.
-    public init(
-        onEvent: @escaping (HostEvent) -> Void = { _ in },
-        onStatus: @escaping (HostStatus) -> Void = { _ in },
-        onRefresh: @escaping (HostSnapshot) -> Void = { _ in },
-        onHook: @escaping (HookRequest) -> Void = { _ in },
-        onBytes: @escaping (UnsafeRawBufferPointer, HostTime) -> Void = { _, _ in }
-    ) {
-        self.onEvent = onEvent
-        self.onStatus = onStatus
-        self.onRefresh = onRefresh
-        self.onHook = onHook
-        self.onBytes = onBytes
-    }
-}

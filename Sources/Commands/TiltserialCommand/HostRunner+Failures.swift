@@ -48,13 +48,13 @@ extension HostRunner {
 
     /// The first line received, quoted as every message quotes input (40 characters at most).
     static func quotedFirstLine(_ session: HostSession) -> String {
-        quoted(String(decoding: session.firstLine(), as: UTF8.self))
+        quoted(String(decoding: session.stream.firstLine(), as: UTF8.self))
     }
 
     /// The first bytes received in hex, as `tiltserial monitor` shows them.
     static func firstBytes(_ session: HostSession) -> String {
-        let bytes = session.seenBytes.prefix(12)
+        let bytes = session.stream.seenBytes.prefix(12)
         let hex = bytes.map { $0 < 0x10 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined(separator: " ")
-        return session.seenBytes.count > bytes.count ? hex + " …" : hex
+        return session.stream.seenBytes.count > bytes.count ? hex + " …" : hex
     }
 }

@@ -20,6 +20,7 @@ extension HostRunner {
     /// any byte that is not a view request counts as a stop.
     func wokenUp(_ driver: inout HostDriver, _ pipe: WakeUpPipe) {
         var stop = false
+        var redraw = false  // once, however many requests asked
         var bytes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         var sawAny = false
         while true {
@@ -31,11 +32,11 @@ extension HostRunner {
                 for byte in raw.prefix(n) {
                     switch WakeRequest(rawValue: byte) {
                     case .redraw?:
-                        pendingRefresh = true
+                        redraw = true
                     case .recalibrate?:
                         recorder?.append(UnsafeRawBufferPointer(start: nil, count: 0), .recalibrated, at: tick())
-                        driver.recalibrate(at: lastNow) { perform($0) }
-                        pendingRefresh = true
+                        if let outcome = driver.recalibrate(at: lastNow) { output.recalibrated(outcome) }
+                        redraw = true
                     case .stop?, nil:
                         stop = true
                     }
@@ -44,7 +45,9 @@ extension HostRunner {
         }
         if stop || !sawAny {
             pipe.wake()
-            driver.stop(at: tick()) { perform($0) }
+            let now = tick()
+            drive(&driver) { $0.stop(at: now, $1) }
         }
+        if redraw { output.refresh(driver.snapshot(at: lastNow)) }
     }
 }

@@ -23,22 +23,26 @@ public func makeHostSession(settings: HostSettings, art: TiltAssets.Art, pins: [
 
 /// The live loop: a thin shell around `HostDriver`. It waits as the driver
 /// says (on the port and the stop pipe, or on the stop pipe alone), feeds it
-/// what happened, and performs its actions: writes, opens and closes, news,
-/// hooks. Every decision about time lives in the driver; the clock is injected.
-/// Reusable in-process (`tiltserial demo` runs it against an emulated board's pty).
+/// what happened, and performs its actions once each driver call returned:
+/// what only the shell can do (write, open, close the port) itself, the rest
+/// (events, news, hooks, redraws) through its `HostOutput`. Every decision
+/// about time lives in the driver; the clock is injected. Reusable in-process
+/// (`tiltserial demo` runs it against an emulated board's pty).
 public final class HostRunner {
     /// The port, settings, pins and timing this runner was made with.
     public let options: HostRunOptions
     var driver: HostDriver
-    var sinks: HostSinks
+    let output: any HostOutput
     var recorder: RecordingWriter?
     let clock: @Sendable () -> HostTime
     let openPort: (HostRunOptions) throws(SerialError) -> any SerialTransport
     var origin = HostTime.zero
 
-    // What the actions left for the loop to do once the driver call returned
-    // (the driver may not be re-entered from inside its own emit).
     var transport: (any SerialTransport)?
+    /// The last driver call's actions, performed in order once it returned;
+    /// performing one may call the driver again (a reopen), whose actions join
+    /// the end. Emptied, keeping its capacity: no allocation per tick.
+    var actions: [HostAction] = []
     var ending: HostEnding? { didSet { ended = true } }
     var hardFailure: Failure? { didSet { failed = true } }
     // Whether `ending` and `hardFailure` are set, tested in the loops instead of
@@ -46,28 +50,23 @@ public final class HostRunner {
     var ended = false
     var failed = false
     var stopping: Bool { ended || failed }
-    var pendingOpen = false
-    var pendingGone = false
-    var pendingRefresh = false
-    var pendingOpeners = false
     /// What the port was on the first open: a reopened device that proves to be
     /// the same USB device may be written to before it speaks.
     var identity: PortIdentity?
-    let hostHello = HostHelloFrame().encoded()
-    let syncOn = SyncFrame(enabled: true).encoded()
-    let describe = DescribeFrame().encoded()
 
     /// - Parameters:
     ///   - art: the content tile and ribbon (default: the shipped assets).
     ///   - clock: the monotonic clock (default: `MonotonicClock.now`, CLOCK_MONOTONIC).
     ///   - open: opens `options.port` (default: `SerialPort.open` with the settings' baud and DTR).
+    ///   - output: where events, news, hooks and redraws go.
     public init(
-        options: HostRunOptions, sinks: HostSinks, art: TiltAssets.Art? = nil,
+        options: HostRunOptions, output: any HostOutput, art: TiltAssets.Art? = nil,
         clock: @escaping @Sendable () -> HostTime = MonotonicClock.now,
         open: @escaping (HostRunOptions) throws(SerialError) -> any SerialTransport = HostRunner.openByName
     ) throws(Failure) {
         self.options = options
-        self.sinks = sinks
+        self.output = output
+        actions.reserveCapacity(64)
         self.clock = clock
         openPort = open
         let loaded: TiltAssets.Art
@@ -110,8 +109,8 @@ public final class HostRunner {
         // exclusivity checks per wake-up (it is handed back at the end).
         var driver = self.driver
         defer { self.driver = driver }
-        driver.portOpened(at: tick()) { perform($0) }
-        settle(&driver)
+        let opened = tick()
+        drive(&driver) { $0.portOpened(at: opened, $1) }
 
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 8)
         defer { buffer.deallocate() }
@@ -127,13 +126,16 @@ public final class HostRunner {
                 } else {
                     // After a doze the port has bytes waiting, most likely: read them
                     // straight away (a read never blocks) instead of polling first.
-                    if let transport, driver.portIsOpen { readAfterDoze(&driver, transport, buffer) }
-                    if !pendingGone && !stopping { driver.timePassed(at: tick()) { perform($0) } }
+                    var read = true
+                    if let transport, driver.portIsOpen { read = readAll(&driver, transport, buffer) }
+                    if read && !stopping {
+                        let now = tick()
+                        drive(&driver) { $0.timePassed(at: now, $1) }
+                    }
                 }
             case .port(let until):
                 waitOnPort(&driver, for: Self.span(from: start, to: until), stop: stop, buffer: buffer)
             }
-            settle(&driver)
         }
         let summary = ending?.summary ?? driver.summary(at: tick())
         if var failure = hardFailure {
@@ -160,34 +162,56 @@ public final class HostRunner {
     /// One wait on the port and the stop pipe, at most `span`; reads everything waiting.
     func waitOnPort(_ driver: inout HostDriver, for span: Duration, stop: WakeUpPipe, buffer: UnsafeMutableRawBufferPointer) {
         guard let transport else { return }
-        do {
-            switch try transport.wait(timeout: span, orWakeUp: stop.readEnd) {
-            case .wokenUp:
-                wokenUp(&driver, stop)
-                return
-            case .readable:
-                try drain(&driver, transport, buffer)
-            case .timedOut:
-                _ = tick()
-            }
-        } catch .deviceGone {
-            pendingGone = true
-            return
+        let waited: SerialWaitResult
+        do throws(SerialError) {
+            waited = try transport.wait(timeout: span, orWakeUp: stop.readEnd)
         } catch {
-            hardFailure = Failure(error)
+            portFailed(&driver, error)
             return
         }
-        if !pendingGone && !ended { driver.timePassed(at: lastNow) { perform($0) } }
+        switch waited {
+        case .wokenUp:
+            wokenUp(&driver, stop)
+            return
+        case .readable:
+            guard readAll(&driver, transport, buffer) else { return }
+        case .timedOut:
+            _ = tick()
+        }
+        if !ended {
+            let now = lastNow
+            drive(&driver) { $0.timePassed(at: now, $1) }
+        }
     }
 
-    func readAfterDoze(_ driver: inout HostDriver, _ transport: any SerialTransport, _ buffer: UnsafeMutableRawBufferPointer) {
+    /// Drains the port into the driver; false when the device went away (a
+    /// read or a write found it gone) or the read failed: the driver or the
+    /// run has heard of it, and the wake-up ends there.
+    func readAll(_ driver: inout HostDriver, _ transport: any SerialTransport, _ buffer: UnsafeMutableRawBufferPointer) -> Bool {
         do throws(SerialError) {
             try drain(&driver, transport, buffer)
-        } catch .deviceGone {
-            pendingGone = true
+            return self.transport != nil
         } catch {
+            portFailed(&driver, error)
+            return false
+        }
+    }
+
+    /// A read or wait failed: a vanished device is the driver's to handle
+    /// (close, reconnect or end), anything else ends the run.
+    func portFailed(_ driver: inout HostDriver, _ error: SerialError) {
+        if case .deviceGone = error {
+            closePort()
+            let now = tick()
+            drive(&driver) { $0.portGone(at: now, $1) }
+        } else {
             hardFailure = Failure(error)
         }
+    }
+
+    func closePort() {
+        transport?.close()
+        transport = nil
     }
 
     /// Reads until the port has nothing more, feeding the driver chunk by chunk;
@@ -197,7 +221,7 @@ public final class HostRunner {
     /// that arrive meanwhile): that saves the empty read that would end the loop.
     func drain(_ driver: inout HostDriver, _ transport: any SerialTransport, _ buffer: UnsafeMutableRawBufferPointer) throws(SerialError) {
         var budget = 256 * 1024
-        while budget > 0 && !pendingGone && !stopping {
+        while budget > 0 && self.transport != nil && !stopping {
             let count = try transport.read(into: buffer)
             let at = tick()
             if count == 0 { return }
@@ -205,10 +229,10 @@ public final class HostRunner {
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
             if let recorder {
                 recorder.append(chunk, .fromBoard, at: at)
-                if let message = recorder.newFailure { sinks.onStatus(.recordingFailed(message)) }
+                if let message = recorder.newFailure { output.recordingFailed(message) }
             }
-            sinks.onBytes(chunk, at)
-            driver.received(chunk, at: at) { perform($0) }
+            output.received(chunk, at: at)
+            drive(&driver) { $0.received(chunk, at: at, $1) }
             if count < Self.ttyReadLimit { return }
         }
     }
@@ -216,107 +240,80 @@ public final class HostRunner {
     /// N_TTY_BUF_SIZE - 1: the most one read(2) returns from a Linux terminal.
     static let ttyReadLimit = 4095
 
-    /// Does what the driver asked, except what would call back into it (left for `settle`).
-    func perform(_ action: HostAction) {
+    /// Calls the driver, then performs what it asked for, in order.
+    func drive(_ driver: inout HostDriver, _ call: (inout HostDriver, (HostAction) -> Void) -> Void) {
+        call(&driver) { actions.append($0) }
+        var next = 0
+        while next < actions.count {
+            perform(actions[next], &driver)
+            next += 1
+        }
+        actions.removeAll(keepingCapacity: true)
+    }
+
+    /// Does what the driver asked: the port's part here, the rest through `output`.
+    /// An answer to the driver (a reopen, a vanished device) queues its actions behind.
+    func perform(_ action: HostAction, _ driver: inout HostDriver) {
         switch action {
         case .write(let bytes):
-            guard let transport, !pendingGone, !failed else { return }
+            guard let transport, !failed else { return }
             do throws(SerialError) {
-                switch bytes {
-                case .hostHello: try write(hostHello, transport)
-                case .sync: try write(syncOn, transport)
-                case .describe: try write(describe, transport)
-                case .offsets(let wire): try write(wire, transport)
-                case .scene(let wire): try write(wire, transport)
-                }
+                try write(bytes.wire, transport)
             } catch .deviceGone {
-                pendingGone = true
+                // Closed now, so the writes still queued are skipped.
+                closePort()
+                driver.portGone(at: tick()) { actions.append($0) }
             } catch {
                 hardFailure = Failure(error)
             }
         case .event(let event):
-            sinks.onEvent(event)
+            output.event(event)
         case .news(let news):
-            sinks.onStatus(status(news))
+            output.news(news)
         case .runHook(let request):
-            sinks.onHook(request)
+            output.hook(request)
         case .refresh:
-            pendingRefresh = true
+            output.refresh(driver.snapshot(at: lastNow))
         case .openPort:
-            pendingOpen = true
+            reopen(&driver)
         case .closePort:
-            transport?.close()
-            transport = nil
+            closePort()
         case .reportOtherOpeners:
-            pendingOpeners = true
+            let others = DeviceOpeners.others(of: options.port)
+            if !others.isEmpty { output.otherOpeners(others) }
         case .finish(let ending):
             self.ending = ending
         }
     }
 
-    func write(_ raw: UnsafeRawBufferPointer, _ transport: any SerialTransport) throws(SerialError) {
-        try transport.write(raw)
-        recorder?.append(raw, .toBoard, at: lastNow)
-    }
-
-    func write(_ wire: OffsetsWire, _ transport: any SerialTransport) throws(SerialError) {
+    /// Writes one action's frames and records them as sent.
+    func write(_ wire: WireBytes, _ transport: any SerialTransport) throws(SerialError) {
         var failure: SerialError?
         wire.withUnsafeBytes { raw in
-            do throws(SerialError) { try write(raw, transport) } catch { failure = error }
+            do throws(SerialError) {
+                try transport.write(raw)
+                recorder?.append(raw, .toBoard, at: lastNow)
+            } catch { failure = error }
         }
         if let failure { throw failure }
     }
 
-    func write(_ wire: SceneWire, _ transport: any SerialTransport) throws(SerialError) {
-        var failure: SerialError?
-        wire.withUnsafeBytes { raw in
-            do throws(SerialError) { try write(raw, transport) } catch { failure = error }
-        }
-        if let failure { throw failure }
-    }
-
-    func write(_ bytes: [UInt8], _ transport: any SerialTransport) throws(SerialError) {
-        var failure: SerialError?
-        bytes.withUnsafeBytes { raw in
-            do throws(SerialError) { try write(raw, transport) } catch { failure = error }
-        }
-        if let failure { throw failure }
-    }
-
-    /// Feeds the driver what the last actions caused: a reopen's result, a
-    /// vanished device, a view refresh.
-    func settle(_ driver: inout HostDriver) {
-        if pendingGone {
-            pendingGone = false
-            driver.portGone(at: tick()) { perform($0) }
-        }
-        if pendingOpen {
-            pendingOpen = false
-            if let port = try? openPort(options) {
-                transport = port
-                reportFTDILatency()
-                let same = identity.flatMap { before in
-                    (try? PortIdentity.current(path: options.port)).map { before.compare(with: $0).allowsWritingBeforeAFrame }
-                } ?? false
-                let at = tick()
-                recorder?.append(UnsafeRawBufferPointer(start: nil, count: 0), .linkRestarted, at: at)
-                driver.portOpened(at: at, verified: same) { perform($0) }
-            } else {
-                driver.portOpenFailed(at: tick()) { perform($0) }
-            }
-        }
-        if pendingRefresh {
-            pendingRefresh = false
-            sinks.onRefresh(driver.snapshot(at: lastNow))
-        }
-        if pendingOpeners {
-            pendingOpeners = false
-            let others = DeviceOpeners.others(of: options.port)
-            if !others.isEmpty { sinks.onStatus(.otherOpeners(port: options.port, others)) }
+    /// The driver's `openPort`: open the name again and answer with the result
+    /// (its actions queue behind the one being performed).
+    func reopen(_ driver: inout HostDriver) {
+        if let port = try? openPort(options) {
+            transport = port
+            reportFTDILatency()
+            let same = identity.flatMap { before in
+                (try? PortIdentity.current(path: options.port)).map { before.compare(with: $0).allowsWritingBeforeAFrame }
+            } ?? false
+            let at = tick()
+            recorder?.append(UnsafeRawBufferPointer(start: nil, count: 0), .linkRestarted, at: at)
+            driver.portOpened(at: at, verified: same) { actions.append($0) }
+        } else {
+            driver.portOpenFailed(at: tick()) { actions.append($0) }
         }
     }
-
-    func status(_ news: HostNews) -> HostStatus { HostStatus(news, port: options.port) }
 
     /// What `--record` could not write (nil: no recording, or nothing lost).
     public var recordingLoss: (records: Int, bytes: Int)? {
@@ -337,7 +334,7 @@ public final class HostRunner {
 
     func reportFTDILatency() {
         if let resolved = try? PortPath.resolve(options.port) {
-            sinks.onStatus(.ftdiLatency(FTDILatency.lower(devicePath: resolved.resolved)))
+            output.ftdiLatency(FTDILatency.lower(devicePath: resolved.resolved))
         }
     }
 }

@@ -28,11 +28,12 @@ struct Replay: TiltserialSubcommand {
         let out = try RunOutput(console: context.console, output: output, port: file, renderer: nil)
         defer { out.finish() }
         let file = self.file
+        // A file has no port to write, open or close, and no view to refresh.
         let perform: (HostAction) -> Void = { action in
             switch action {
             case .event(let event): out.event(event)
             case .runHook(let request): out.hook(request)
-            case .news(let news): out.status(HostStatus(news, port: file))
+            case .news(let news): out.news(news)
             case .write, .refresh, .openPort, .closePort, .reportOtherOpeners, .finish: break
             }
         }
@@ -70,7 +71,7 @@ struct Replay: TiltserialSubcommand {
                             guard !driver.isFinished else { return }
                             switch record.direction {
                             case .linkRestarted: driver.linkRestarted(at: record.hostTime)
-                            case .recalibrated: driver.recalibrate(at: record.hostTime, perform)
+                            case .recalibrated: if let outcome = driver.recalibrate(at: record.hostTime) { out.recalibrated(outcome) }
                             case .toBoard: break
                             case .fromBoard: driver.received(record.bytes, at: record.hostTime, perform)
                             }
@@ -106,7 +107,7 @@ struct Replay: TiltserialSubcommand {
                 throw Failure(.protocolMismatch, "\(file): recorded board speaks protocol version \(hello.protocolVersion), this tiltserial version \(HostSession.protocolVersion); replay it with a matching tiltserial")
             }
             if session.format == nil {
-                throw Failure(.noValidFrames, "\(file): the recording holds no valid frames (saw \(session.seen.rawValue)); record again with the sketch from Hardware/ and the right --baud")
+                throw Failure(.noValidFrames, "\(file): the recording holds no valid frames (saw \(session.stream.seen.rawValue)); record again with the sketch from Hardware/ and the right --baud")
             }
         case .sampleCSV:
             guard let first = csv.firstTimeMicros, let last = csv.lastTimeMicros else {
@@ -120,7 +121,7 @@ struct Replay: TiltserialSubcommand {
 
         if let render {
             var mirror = DisplayMirror(renderer: art.renderer)
-            if let last = session.lastOffsets { mirror.show(last) }
+            if let last = session.scene.offsets { mirror.show(last) }
             try PNGFile.write(mirror.screen, to: render, failing: .badFile)
         }
         let hooks = out.hookSummary(out.finish())  // the deferred finish then has nothing left to end

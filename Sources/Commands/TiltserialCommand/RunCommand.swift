@@ -51,18 +51,11 @@ struct Run: TiltserialSubcommand {
     ) throws(Failure) -> HostSummary {
         let art = try HostRunner.loadArt()
         let out = try RunOutput(console: context.console, output: output, port: path, renderer: art.renderer, view: view, pinStore: pinStore)
-        var sinks = out.sinks
-        if let observe {
-            let show = sinks.onEvent
-            sinks.onEvent = { event in
-                show(event)
-                observe(event)
-            }
-        }
+        out.observe = observe
         var options = HostRunOptions(port: path, settings: settings, recordPath: record)
         options.pins = pins
         if out.view == nil { options.timing.refreshMicros = 3_600_000_000 }  // nothing to redraw: no wake-ups for it
-        let runner = try HostRunner(options: options, sinks: sinks, art: art)
+        let runner = try HostRunner(options: options, output: out, art: art)
         if context.handleSignals { StopSignals.install(context.stop) }
         defer { if context.handleSignals { StopSignals.restore() } }
         out.view?.start(wake: context.handleSignals ? context.stop : nil)

@@ -8,8 +8,9 @@ import WireProtocol
 import TiltCore
 
 /// Turns a run's events into output: JSON lines (stdout), `--on-pull`, and for
-/// people either the live view (stderr is a terminal) or log lines.
-final class RunOutput {
+/// people either the live view (stderr is a terminal) or log lines. The
+/// commands' `HostOutput`: run, demo (`observe`), calibrate (`tap`), replay.
+final class RunOutput: HostOutput {
     let console: Console
     let logger: Logger
     let json: Bool
@@ -18,7 +19,12 @@ final class RunOutput {
     /// Where dropped pins are saved (nil: kept in memory only).
     let pinStore: PinStore?
     let view: LiveView?
+    /// The port (or replayed file) every line about the link names.
     let port: String
+    /// Sees every event after the output has (the demo steers its emulated board with it).
+    var observe: ((HostEvent) -> Void)?
+    /// Sees every chunk read from the board (`calibrate` reads its samples from it).
+    var tap: ((UnsafeRawBufferPointer, HostTime) -> Void)?
 
     /// `renderer` nil: no live view whatever `view` says (replay).
     init(console: Console, output: OutputOptions, port: String, renderer: ScreenRenderer?, view mode: ViewMode = .none,
@@ -40,14 +46,6 @@ final class RunOutput {
             view = nil
             if let note { logger.info("\(note)") }
         }
-    }
-
-    var sinks: HostSinks {
-        HostSinks(
-            onEvent: { [unowned self] in event($0) },
-            onStatus: { [unowned self] in status($0) },
-            onRefresh: { [unowned self] in view?.draw($0) },
-            onHook: { [unowned self] in hook($0) })
     }
 
     /// Log lines, or the view's message line when the view is up.
@@ -106,6 +104,15 @@ final class RunOutput {
         case .drawer, .pulledOut, .pinned:
             sayDrawer(event)
         }
+        observe?(event)
+    }
+
+    func refresh(_ snapshot: HostSnapshot) {
+        view?.draw(snapshot)
+    }
+
+    func received(_ bytes: UnsafeRawBufferPointer, at time: HostTime) {
+        tap?(bytes, time)
     }
 
     /// Starts the user's hook with the event's values in its environment.
@@ -138,20 +145,11 @@ final class RunOutput {
         return reconnecting ? what + "; waiting for it to come back (Ctrl-C to quit)…" : what
     }
 
-    func status(_ status: HostStatus) {
-        switch status {
-        case .waitingForBoard(let port):
+    func news(_ news: HostNews) {
+        switch news {
+        case .waitingForBoard:
             say("\(port): waiting for the board (it resets when the port opens)…")
-        case .ftdiLatency(let outcome):
-            switch outcome {
-            case .lowered(let from): say("FTDI latency timer lowered from \(from) ms to 1 ms")
-            case .needsPermission(let current, let command, let rule):
-                say("FTDI latency timer is \(current) ms (adds lag); lower it with: \(command)   or for good, a udev rule: \(rule)", level: .warning)
-            case .unreadable(let path): say("cannot read the FTDI latency timer at \(path)", level: .warning)
-            case .alreadyLow(let ms): say("FTDI latency timer already \(ms) ms")
-            case .notApplicable: break
-            }
-        case .deviceGone(let port, let reconnecting):
+        case .deviceGone(let reconnecting):
             let text = Self.deviceGone(port: port, reconnecting: reconnecting, brltty: BrlttyConflict.find())
             if let view {
                 view.message = text
@@ -159,28 +157,48 @@ final class RunOutput {
             } else {
                 logger.warning("\(text)")
             }
-        case .reopened(let port, let verified):
+        case .reopened(let verified):
             say(verified ? "\(port): reconnected; the view keeps its place"
                 : "\(port): reopened; waiting for the board to speak before writing to it")
-        case .boardConfirmed(let port):
+        case .boardConfirmed:
             say("\(port): reconnected to the board; the view keeps its place")
-        case .silentAfterReopen(let port, let micros):
+        case .silentAfterReopen(let micros):
             say("\(port): reopened, but nothing valid arrived for \(DurationText.seconds(micros: micros, places: 1, rounding: .down)); looking the name up again until the board answers (Ctrl-C to quit)", level: .warning)
-        case .recordingFailed(let message):
-            say(message, level: .warning)
-        case .otherOpeners(let port, let others):
-            say("\(port) is also open in \(others.map(\.description).joined(separator: ", ")): it takes bytes meant for tiltserial (lost frames); close it", level: .warning)
-        case .recalibrated(.restPose(let degrees)):
-            say("rest pose set to the current pose: \(Figures.fixed(degrees, 1))° from face-up (for this run; tiltserial calibrate saves one)")
-        case .recalibrated(.fixedInRecipeMode):
-            say("recipe mode keeps the recipe's rest pose (az = -0.5); --physics smooth lets you set it", level: .warning)
-        case .recalibrated(.noSampleYet):
-            say("no sample yet: nothing to take the rest pose from", level: .warning)
-        case .recalibrated(.onItsSide):
-            say("the board lies on its side (pitch undefined): rest pose unchanged; hold it as you look at it and press c again", level: .warning)
         case .trouble(let lost, let errors, let totalLost, let totalErrors):
             say("\(ForPeople.count(lost, "frame")) lost and \(errors) damaged in the last second (\(totalLost) lost, \(ForPeople.count(totalErrors, "error")) in all); check the cable, the baud rate and that nothing else reads the port", level: .warning)
         }
+    }
+
+    func recalibrated(_ outcome: Recalibration) {
+        switch outcome {
+        case .restPose(let degrees):
+            say("rest pose set to the current pose: \(Figures.fixed(degrees, 1))° from face-up (for this run; tiltserial calibrate saves one)")
+        case .fixedInRecipeMode:
+            say("recipe mode keeps the recipe's rest pose (az = -0.5); --physics smooth lets you set it", level: .warning)
+        case .noSampleYet:
+            say("no sample yet: nothing to take the rest pose from", level: .warning)
+        case .onItsSide:
+            say("the board lies on its side (pitch undefined): rest pose unchanged; hold it as you look at it and press c again", level: .warning)
+        }
+    }
+
+    func ftdiLatency(_ outcome: FTDILatency.Outcome) {
+        switch outcome {
+        case .lowered(let from): say("FTDI latency timer lowered from \(from) ms to 1 ms")
+        case .needsPermission(let current, let command, let rule):
+            say("FTDI latency timer is \(current) ms (adds lag); lower it with: \(command)   or for good, a udev rule: \(rule)", level: .warning)
+        case .unreadable(let path): say("cannot read the FTDI latency timer at \(path)", level: .warning)
+        case .alreadyLow(let ms): say("FTDI latency timer already \(ms) ms")
+        case .notApplicable: break
+        }
+    }
+
+    func otherOpeners(_ others: [DeviceOpener]) {
+        say("\(port) is also open in \(others.map(\.description).joined(separator: ", ")): it takes bytes meant for tiltserial (lost frames); close it", level: .warning)
+    }
+
+    func recordingFailed(_ message: String) {
+        say(message, level: .warning)
     }
 
     /// What the summary line adds about hooks (nothing when all went well).

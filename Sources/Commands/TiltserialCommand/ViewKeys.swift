@@ -3,21 +3,20 @@ import Glibc
 #endif
 import SerialIO
 
-/// The live view's keys, from the bytes a terminal sends: `q` quits, `c` makes
-/// the current pose the rest pose. Escape sequences (arrow keys, function keys,
-/// Alt+key) are skipped whole, so the `C` of the right arrow's `ESC [ C` is not a `c`.
+/// The live view's keys, from the bytes a terminal sends, as the requests the
+/// run loop reads: `q` stops, `c` makes the current pose the rest pose. Escape
+/// sequences (arrow keys, function keys, Alt+key) are skipped whole, so the `C`
+/// of the right arrow's `ESC [ C` is not a `c`.
 struct KeyDecoder: Sendable {
-    enum Key: Hashable, Sendable { case quit, recalibrate }
-
     private enum State { case text, escape, sequence }
     private var state = State.text
 
-    mutating func feed(_ byte: UInt8, _ key: (Key) -> Void) {
+    mutating func feed(_ byte: UInt8, _ key: (WakeRequest) -> Void) {
         switch state {
         case .text:
             switch byte {
             case 0x1B: state = .escape
-            case UInt8(ascii: "q"), UInt8(ascii: "Q"): key(.quit)
+            case UInt8(ascii: "q"), UInt8(ascii: "Q"): key(.stop)
             case UInt8(ascii: "c"), UInt8(ascii: "C"): key(.recalibrate)
             default: break
             }
@@ -94,7 +93,7 @@ final class ViewKeys: @unchecked Sendable {
                 return
             }
             for byte in buffer[0..<count] {
-                decoder.feed(byte) { key in request(key == .quit ? .stop : .recalibrate) }
+                decoder.feed(byte) { request($0) }
             }
         }
     }

@@ -32,7 +32,9 @@ public struct TiltEngine: Sendable {
     public private(set) var gesture: PullOutGesture
     /// The last tick produced (nil before the first).
     public private(set) var lastTick: Tick?
-    var lastSampleTime: UInt64 = 0
+    /// The last sample's time, µs, as the schedule took it: never earlier than
+    /// the one before (`ingest` clamps a step back to it); 0 before the first.
+    public internal(set) var lastSampleTime: UInt64 = 0
     var lastAccel = Axes3(x: Fixed.zero, y: Fixed.zero, z: Fixed.zero)
 
     /// - Parameters:

@@ -3,7 +3,8 @@ import TiltPhysics
 import WireProtocol
 
 /// What `HostDriver` asks its shell to do. The shell performs each action in
-/// the order given, then asks `HostDriver.nextWait` how to wait.
+/// the order given once the driver call returned (so an action may call the
+/// driver again, e.g. `openPort`'s answer), then asks `HostDriver.nextWait` how to wait.
 public enum HostAction: Hashable, Sendable {
     /// Write these bytes to the open port (after a write failure the shell
     /// calls `portGone` or stops).
@@ -14,7 +15,7 @@ public enum HostAction: Hashable, Sendable {
     case news(HostNews)
     /// Start the user's hook for this event (`--on-pull`).
     case runHook(HookRequest)
-    /// Redraw the live view from `HostDriver.snapshot`.
+    /// Redraw the live view from `HostDriver.snapshot` (the refresh period passed).
     case refresh
     /// Open the configured port (again); answer with `portOpened` or `portOpenFailed`.
     case openPort
@@ -38,6 +39,17 @@ public enum HostWrite: Hashable, Sendable {
     case offsets(OffsetsWire)
     /// The tick's DRAWER and PIN frames, after its OFFSETS.
     case scene(SceneWire)
+
+    /// The bytes to write, encoded by WireProtocol as every frame is.
+    public var wire: WireBytes {
+        switch self {
+        case .hostHello: WireBytes(HostHelloFrame())
+        case .sync: WireBytes(SyncFrame(enabled: true))
+        case .describe: WireBytes(DescribeFrame())
+        case .offsets(let offsets): offsets.wire
+        case .scene(let scene): scene.wire
+        }
+    }
 }
 
 /// A hook to start, with the event's values (they go into its environment).
@@ -65,11 +77,9 @@ public enum HostNews: Hashable, Sendable {
     /// Damage since the last such news (rate-limited): frames lost on the wire
     /// and damaged frames or lines, with the run's totals.
     case trouble(lost: UInt64, errors: UInt64, totalLost: UInt64, totalErrors: UInt64)
-    /// What a `recalibrate` request did.
-    case recalibrated(Recalibration)
 }
 
-/// The outcome of making the current pose the rest pose.
+/// The outcome of making the current pose the rest pose (`HostDriver.recalibrate`).
 public enum Recalibration: Hashable, Sendable {
     /// Done: the new rest pose, degrees from face-up toward face-forward.
     case restPose(degrees: Double)

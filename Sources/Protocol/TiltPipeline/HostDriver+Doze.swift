@@ -1,4 +1,5 @@
 import TiltCore
+import WireProtocol
 
 extension HostDriver {
     /// Host time until which reading can wait: the next tick's board time mapped

@@ -136,8 +136,9 @@ public struct HostDriver: Sendable {
         }
         let trusted = first || verified
         link = .open(openedAt: now, reopened: !first, verified: trusted, heard: false)
-        emit(.reportOtherOpeners)
         if trusted && configuration.sendHostHello { emit(.write(.hostHello)) }
+        // After the greeting: looking other openers up reads /proc, which should not delay it.
+        emit(.reportOtherOpeners)
     }
 
     /// Opening (after `.openPort`) failed: try again later, backing off.
@@ -193,8 +194,8 @@ public struct HostDriver: Sendable {
             finish(.protocolMismatch(board: hello.protocolVersion, host: HostSession.protocolVersion), at: now, emit)
             return
         }
-        if session.format == nil && session.detectionFailed {
-            finish(.noValidFrames(seen: session.seen, why: .detectionGaveUp(bytes: session.detectionLimit, afterMicros: elapsed(now))), at: now, emit)
+        if session.format == nil && session.stream.detectionFailed {
+            finish(.noValidFrames(seen: session.stream.seen, why: .detectionGaveUp(bytes: session.stream.detectionLimit, afterMicros: elapsed(now))), at: now, emit)
             return
         }
         reportTrouble(at: now, emit)
@@ -245,7 +246,7 @@ public struct HostDriver: Sendable {
             if now >= reopenAt { emit(.openPort) }
         case .open(let openedAt, let reopened, _, let heard):
             if !reopened && session.format == nil && now >= openedAt + configuration.helloTimeoutMicros {
-                finish(.noValidFrames(seen: session.seen, why: .timedOut(micros: configuration.helloTimeoutMicros)), at: now, emit)
+                finish(.noValidFrames(seen: session.stream.seen, why: .timedOut(micros: configuration.helloTimeoutMicros)), at: now, emit)
                 return
             }
             if reopened && !heard && now >= openedAt + configuration.helloTimeoutMicros {
@@ -274,10 +275,11 @@ public struct HostDriver: Sendable {
     }
 
     /// Make the current (smoothed) pose the rest pose now (the live view's `c`
-    /// key, or a replay's `recalibrated` record); the outcome comes as news.
-    public mutating func recalibrate(at now: HostTime, _ emit: (HostAction) -> Void) {
-        guard link != .finished else { return }
-        emit(.news(.recalibrated(session.recalibrate())))
+    /// key, or a replay's `recalibrated` record). Returns what came of it, for
+    /// the output to say; nil once the run finished (nothing changes then).
+    public mutating func recalibrate(at now: HostTime) -> Recalibration? {
+        guard link != .finished else { return nil }
+        return session.recalibrate()
     }
 
     /// The link restarted without the driver seeing the port close (a replay's
@@ -326,7 +328,7 @@ public struct HostDriver: Sendable {
         let engine = session.engine
         var snapshot = HostSnapshot(
             elapsedMicros: elapsed(now), counters: session.counters, format: session.format,
-            hello: session.hello, lastTick: engine.lastTick, lastOffsets: session.lastOffsets,
+            hello: session.hello, lastTick: engine.lastTick, lastOffsets: session.scene.offsets,
             lastSample: session.lastSample, converter: engine.converter, mode: engine.settings.mode,
             restDegrees: engine.smooth.rest.degrees, fireThreshold: engine.settings.fireThreshold)
         snapshot.scene = session.scene

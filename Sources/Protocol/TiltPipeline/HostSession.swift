@@ -8,8 +8,8 @@ import WireProtocol
 /// receive time with each chunk (used only to stamp text-format samples, which
 /// carry no board time) and decides itself when to give up waiting.
 ///
-/// - Format: detected from the first bytes (`FormatDetector`); the bytes seen
-///   while deciding are replayed into the chosen reader, so none is lost.
+/// - Bytes: `StreamReader` detects the format and turns them into frames and
+///   timed samples; the session acts on those.
 /// - Physics runs on board time (binary protocol) or receive time (text).
 /// - HELLO (a board reset, a replug, an answer to HOST_HELLO) restarts the
 ///   *link*: the decoder's sequence tracking, the OFFSETS sequence (back to 0),
@@ -27,15 +27,14 @@ public struct HostSession: Sendable {
     public private(set) var engine: TiltEngine
     /// The host's content tile id, compared with HELLO's (nil: don't check).
     public let hostTileID: UInt16?
-    /// The detected format; nil while undecided.
-    public private(set) var format: StreamFormat?
-    /// The last HELLO.
+    /// The stream's front end: format detection, the readers, their counters.
+    public private(set) var stream: StreamReader
+    /// The last HELLO the session acted on.
     public private(set) var hello: HelloFrame?
-    /// The last OFFSETS frame produced.
-    public private(set) var lastOffsets: OffsetsFrame?
     /// The pins, oldest first (the host owns them; the board gets them slot by slot).
     public private(set) var pins: PinBoard
-    /// What the board was told to draw: OFFSETS, DRAWER and PIN as sent.
+    /// What the board was told to draw: OFFSETS (the last one sent: a tick's
+    /// or a frame-sync view), DRAWER and PIN as sent.
     public private(set) var scene = BoardScene()
     /// Set after a version mismatch: input is ignored from then on.
     public private(set) var halted = false
@@ -45,14 +44,11 @@ public struct HostSession: Sendable {
     /// time): what the live view's sensor panel shows.
     public private(set) var lastSample: TimedSample?
 
-    var detector: FormatDetector
-    var decoder = FrameDecoder()
-    var i2cdevlib = I2CDevLibReader()
-    var motionCal = MotionCalReader()
+    /// Holds `stream`'s place while `receive` runs it (never fed).
+    static let streamStandIn = StreamReader(format: .binaryProtocol, detectionLimit: 1)
     var offsetsSequence: UInt8 = 0
     /// Engine time = board time + timeOffset (wrapping), re-chosen after a link restart.
     var timeOffset: UInt64 = 0
-    var lastEngineTime: UInt64 = 0
     var rejoinPending = false
     var sawSample = false
     var sceneSync = SceneSync()
@@ -84,29 +80,16 @@ public struct HostSession: Sendable {
     public init(engine: TiltEngine, hostTileID: UInt16?, format: StreamFormat? = nil, detectionLimit: Int = 2048, pins: [Pin] = []) {
         self.engine = engine
         self.hostTileID = hostTileID
-        self.format = format
-        detector = FormatDetector(limit: detectionLimit)
+        stream = StreamReader(format: format, detectionLimit: detectionLimit)
         self.pins = PinBoard(pins)
     }
 
-    /// What the stream looked like so far, for the shell's "no valid frames" message.
-    public var seen: StreamContent { detector.seen }
+    /// The detected format; nil while undecided.
+    public var format: StreamFormat? { stream.format }
 
-    /// The bytes format detection looked at (all of them while undecided).
-    public var seenBytes: [UInt8] { detector.seenBytes }
-
-    /// The first line received, for the shell's "no valid frames" message.
-    public func firstLine(limit: Int = 64) -> ArraySlice<UInt8> { detector.firstLine(limit: limit) }
-
-    /// Bytes format detection examines before it gives up.
-    public var detectionLimit: Int { detector.limit }
-
-    /// True once detection examined `detectionLimit` bytes without a verdict:
-    /// the shell should stop and report `seen`.
-    public var detectionFailed: Bool {
-        if case .unknown = detector.result { return format == nil }
-        return false
-    }
+    /// The last sample's time on the physics' timeline, µs (the engine's, which
+    /// it never lets go back).
+    var lastEngineTime: UInt64 { engine.lastSampleTime }
 
     /// Digests one chunk received at host time `receivedAt`, calling `handle`
     /// for each event in order. Ticks come out as soon as the sample that
@@ -114,29 +97,15 @@ public struct HostSession: Sendable {
     public mutating func receive(_ bytes: UnsafeRawBufferPointer, at receivedAt: HostTime, _ handle: (HostEvent) -> Void) {
         if halted || bytes.isEmpty { return }
         chunkTime = receivedAt
-        guard let format else {
-            detect(bytes, at: receivedAt, handle)
-            return
+        // Moved out while it calls back into the session, so its buffers stay uniquely owned (no copy).
+        var stream = Self.streamStandIn
+        swap(&stream, &self.stream)
+        stream.receive(bytes, at: receivedAt) { event in
+            if !halted { apply(event, handle) }
         }
-        switch format {
-        case .binaryProtocol:
-            var decoder = self.decoder
-            decoder.feed(bytes) { frame in
-                if !halted { apply(frame, handle) }
-            }
-            self.decoder = decoder
-            counters.decoder = decoder.counters
-        case .i2cdevlib:
-            var reader = i2cdevlib
-            reader.feed(bytes, receivedAt: receivedAt) { ingestTracked($0, handle) }
-            i2cdevlib = reader
-            counters.text = reader.counters
-        case .motionCal:
-            var reader = motionCal
-            reader.feed(bytes, receivedAt: receivedAt) { ingestTracked($0, handle) }
-            motionCal = reader
-            counters.text = reader.counters
-        }
+        swap(&stream, &self.stream)
+        counters.decoder = self.stream.decoderCounters
+        counters.text = self.stream.textCounters
     }
 
     /// Array convenience (tests, tools).
@@ -190,7 +159,7 @@ public struct HostSession: Sendable {
     /// sample's time to the last one's, and restart the decoder's sample
     /// tracking (what the board sent while unplugged is not lost on the wire).
     public mutating func linkRestarted() {
-        decoder.linkRestarted()
+        stream.linkRestarted()
         rejoinPhysics()
         sceneSync.restart(pins: &pins)
     }
@@ -217,22 +186,17 @@ public struct HostSession: Sendable {
 
     // MARK: - Internals
 
-    mutating func detect(_ bytes: UnsafeRawBufferPointer, at receivedAt: HostTime, _ handle: (HostEvent) -> Void) {
-        guard let found = detector.detect(bytes) else { return }
-        format = found.format
-        handle(.formatDetected(found.format))
-        // Everything the detector looked at goes through the chosen reader, then
-        // whatever of this chunk lay past its limit.
-        found.seen.withUnsafeBytes { receive($0, at: receivedAt, handle) }
-        if found.restStart < bytes.count {
-            receive(UnsafeRawBufferPointer(rebasing: bytes[found.restStart...]), at: receivedAt, handle)
+    mutating func apply(_ event: StreamReader.Event, _ handle: (HostEvent) -> Void) {
+        switch event {
+        case .formatDetected(let format): handle(.formatDetected(format))
+        case .sample(let sample): ingestTracked(sample, handle)
+        case .frame(let frame): apply(frame, handle)
         }
     }
 
-    mutating func apply(_ frame: DecodedFrame, _ handle: (HostEvent) -> Void) {
+    mutating func apply(_ frame: Frame, _ handle: (HostEvent) -> Void) {
         switch frame {
         case .hello(let hello): applyHello(hello, handle)
-        case .sample(let sample): ingestTracked(sample, handle)
         case .ready(let ready):
             guard frameSyncAsked else { return }
             viewWanted = true
@@ -241,7 +205,7 @@ public struct HostSession: Sendable {
             noteCadence(ready)
             sendView(handle)
         case .parts(let parts): handle(.parts(parts))
-        case .pong, .offsets, .hostHello, .ping, .configure, .drawer, .pin, .sync, .describe, .display: break  // not ours to act on (loopback, echoes)
+        case .sample, .pong, .offsets, .hostHello, .ping, .configure, .drawer, .pin, .sync, .describe, .display: break  // not ours to act on (loopback, echoes)
         }
     }
 
@@ -254,17 +218,14 @@ public struct HostSession: Sendable {
             handle(.versionMismatch(board: hello.protocolVersion, host: Self.protocolVersion))
             return
         }
-        if let accel = hello.accelRange, let gyro = hello.gyroRange {
-            engine.converter.accelRange = accel
-            engine.converter.gyroRange = gyro
-        } else {
+        if !engine.converter.adoptRanges(of: hello) {
             handle(.unsupportedRange(accelSelect: hello.accelFullScaleSelect, gyroSelect: hello.gyroFullScaleSelect))
         }
         if let hostTileID, hello.contentTileID != hostTileID {
             handle(.tileMismatch(board: hello.contentTileID, host: hostTileID))
         }
         offsetsSequence = 0
-        rejoinPhysics()  // the decoder already restarted its tracking for this HELLO
+        rejoinPhysics()  // the stream's decoder already restarted its tracking for this HELLO
         scene.drawer = .empty  // a board says HELLO with nothing of the drawer in its RAM
         sceneSync.restart(pins: &pins)
         // HELLO switched the board's READY off; smooth mode asks again (recipe
@@ -332,9 +293,9 @@ public struct HostSession: Sendable {
             timeOffset = lastEngineTime &- sample.time.micros
             rejoinPending = false
         }
+        // Shifted onto the physics' timeline; the engine keeps it from going back (`TiltEngine.ingest`).
         var timed = sample
-        timed.time = BoardTime(micros: max(sample.time.micros &+ timeOffset, lastEngineTime))
-        lastEngineTime = timed.time.micros
+        timed.time = BoardTime(micros: sample.time.micros &+ timeOffset)
         sawSample = true
         counters.samples += 1
         lastSample = sample
@@ -351,7 +312,6 @@ public struct HostSession: Sendable {
         var ticks = counters.ticks
         var fires = counters.fires
         var dropped = counters.pinsDropped
-        var last = lastOffsets
         // Moved out, not copied: a drop then appends without copying the list.
         var pins = PinBoard.placeholder
         swap(&pins, &self.pins)
@@ -361,7 +321,6 @@ public struct HostSession: Sendable {
             let frame = OffsetsFrame(tick: tick, sequence: sequence)
             sequence &+= 1
             ticks += 1
-            last = frame
             scene.offsets = frame
             let events = tick.drawerEvents
             if let pin = events.dropped {
@@ -386,7 +345,6 @@ public struct HostSession: Sendable {
         counters.ticks = ticks
         counters.fires = fires
         counters.pinsDropped = dropped
-        lastOffsets = last
         self.pins = pins
         self.scene = scene
         sceneSync = sync

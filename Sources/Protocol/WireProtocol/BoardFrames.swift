@@ -124,6 +124,20 @@ public struct SampleFrame: WireFrame {
     }
 }
 
+extension SampleFrame {
+    /// The SAMPLE that carries `sample`: its time's low 24 bits (the wire's
+    /// `t_us`), its sequence number and counts.
+    @inlinable public init(_ sample: TimedSample) {
+        self.init(sequence: sample.sequence, boardTime: UInt32(truncatingIfNeeded: sample.time.micros) & 0xFF_FFFF, raw: sample.raw)
+    }
+
+    /// The sample as one frame alone tells it: its 24-bit `t_us` as the time
+    /// (`FrameDecoder` unwraps it against the frames before).
+    @inlinable public var timed: TimedSample {
+        TimedSample(timeMicros: UInt64(boardTime & 0xFF_FFFF), sequence: sequence, raw: raw)
+    }
+}
+
 /// PONG (0x03), board → host: echoes a PING's token.
 public struct PongFrame: WireFrame {
     /// The type byte it carries on the wire: 0x03 (docs/protocol.md).

@@ -1,11 +1,14 @@
 import TiltCore
 
-/// Any frame of protocol version 1, as it is on the wire.
+/// Any frame of protocol version 1. SAMPLE carries its time as a
+/// `TimedSample`: the 24-bit `t_us` as sent when one frame is parsed alone
+/// (`parse`, `decode(wire:)`), unwrapped to 64 bits when `FrameDecoder`
+/// delivers it from a stream; encoding sends the low 24 bits either way.
 public enum Frame: Hashable, Sendable {
     /// HELLO (0x01), board → host.
     case hello(HelloFrame)
-    /// SAMPLE (0x02), board → host, with its 24-bit board time.
-    case sample(SampleFrame)
+    /// SAMPLE (0x02), board → host: sequence, board time and counts.
+    case sample(TimedSample)
     /// PONG (0x03), board → host.
     case pong(PongFrame)
     /// READY (0x04), board → host.
@@ -58,7 +61,7 @@ public enum Frame: Hashable, Sendable {
     @inlinable public init(type: FrameType, body: UnsafeRawBufferPointer) {
         switch type {
         case .hello: self = .hello(HelloFrame(body: body))
-        case .sample: self = .sample(SampleFrame(body: body))
+        case .sample: self = .sample(SampleFrame(body: body).timed)
         case .pong: self = .pong(PongFrame(body: body))
         case .ready: self = .ready(ReadyFrame(body: body))
         case .parts: self = .parts(PartsFrame(body: body))
@@ -87,7 +90,7 @@ public enum Frame: Hashable, Sendable {
     @inlinable public func encode(into output: inout [UInt8]) {
         switch self {
         case .hello(let frame): frame.encode(into: &output)
-        case .sample(let frame): frame.encode(into: &output)
+        case .sample(let sample): SampleFrame(sample).encode(into: &output)
         case .pong(let frame): frame.encode(into: &output)
         case .ready(let frame): frame.encode(into: &output)
         case .parts(let frame): frame.encode(into: &output)

@@ -15,7 +15,7 @@ extension FrameDecoder {
     /// delimiter was lost, if it starts the run.
     mutating func finishRun(
         _ run: UnsafePointer<UInt8>, count: Int, oversizeHead: UnsafePointer<UInt8>?, _ tables: UnsafePointer<UInt16>,
-        _ deliver: (DecodedFrame) -> Void
+        _ deliver: (Frame) -> Void
     ) {
         let joining = awaitingFirstRun
         if count == 0 {  // two delimiters in a row: idle filler (and a known frame boundary)
@@ -76,7 +76,7 @@ extension FrameDecoder {
     /// false find needs a 2^-16 CRC match and the right type byte. Found frames
     /// count in `framesDecoded` and `recoveredFrames`.
     mutating func recover(
-        _ run: UnsafePointer<UInt8>, count: Int, _ tables: UnsafePointer<UInt16>, _ deliver: (DecodedFrame) -> Void
+        _ run: UnsafePointer<UInt8>, count: Int, _ tables: UnsafePointer<UInt16>, _ deliver: (Frame) -> Void
     ) {
         let used = candidate(run, longest: count - 1, tables, deliver) ?? 0
         recoverAtEnd(run, count: count, longest: used == 0 ? count - 1 : count - used, tables, deliver)
@@ -85,7 +85,7 @@ extension FrameDecoder {
     /// A frame of at most `longest` bytes ending at the run's last byte.
     private mutating func recoverAtEnd(
         _ run: UnsafePointer<UInt8>, count: Int, longest: Int, _ tables: UnsafePointer<UInt16>,
-        _ deliver: (DecodedFrame) -> Void
+        _ deliver: (Frame) -> Void
     ) {
         for type in Self.typesByEncodedLength {
             let length = type.bodyCount + 4
@@ -98,7 +98,7 @@ extension FrameDecoder {
     /// the length of the one found.
     private mutating func candidate(
         _ start: UnsafePointer<UInt8>, longest: Int, _ tables: UnsafePointer<UInt16>,
-        _ deliver: (DecodedFrame) -> Void
+        _ deliver: (Frame) -> Void
     ) -> Int? {
         for type in Self.typesByEncodedLength {
             let length = type.bodyCount + 4
@@ -112,7 +112,7 @@ extension FrameDecoder {
     /// valid frame of `type`.
     private mutating func tryCandidate(
         _ start: UnsafePointer<UInt8>, length: Int, type: FrameType, _ tables: UnsafePointer<UInt16>,
-        _ deliver: (DecodedFrame) -> Void
+        _ deliver: (Frame) -> Void
     ) -> Bool {
         // Cheap filter: the type byte follows the first code unless that code is 1 (type 0x00).
         guard start[0] > 1, start[1] == type.rawValue else { return false }
@@ -132,16 +132,16 @@ extension FrameDecoder {
     /// Known frame types, shortest encoding first.
     static let typesByEncodedLength: [FrameType] = FrameType.allCases.sorted { $0.bodyCount < $1.bodyCount }
 
-    /// Delivers a checked payload of `type`; SAMPLE goes straight to a `TimedSample`.
+    /// Delivers a checked payload of `type`; SAMPLE's time unwrapped (or the frame dropped as stale).
     @inline(__always)
-    mutating func deliverPayload(_ payload: UnsafePointer<UInt8>, type: FrameType, _ deliver: (DecodedFrame) -> Void) {
+    mutating func deliverPayload(_ payload: UnsafePointer<UInt8>, type: FrameType, _ deliver: (Frame) -> Void) {
         if type == .sample {  // the hot path
             let sample = SampleFrame(
                 sequence: payload[1], boardTime: UInt32(payload[2]) | UInt32(payload[3]) << 8 | UInt32(payload[4]) << 16,
                 raw: FrameCRC.burst(payload + 5))
             if let timed = timed(sample) { deliver(.sample(timed)) }
-        } else if let frame = track(Frame(type: type, body: UnsafeRawBufferPointer(start: payload + 1, count: type.bodyCount))) {
-            deliver(frame)
+        } else {
+            deliver(track(Frame(type: type, body: UnsafeRawBufferPointer(start: payload + 1, count: type.bodyCount))))
         }
     }
 }

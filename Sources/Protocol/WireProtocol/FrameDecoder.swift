@@ -12,7 +12,7 @@ import TiltCore
 /// delimiter arrived intact is always decoded, whatever came before it
 /// (see `finishRun` and docs/protocol.md).
 ///
-/// SAMPLE frames are delivered as `TimedSample`, their time unwrapped and gaps
+/// SAMPLE frames are delivered as `Frame.sample`, their time unwrapped and gaps
 /// counted by `SampleTracker` (whose documentation gives the exact rules); a
 /// reordered or duplicate SAMPLE is counted (`framesDecoded`, `samplesDecoded`
 /// and `reorderedFrames` or `duplicates`) but not delivered, so delivered
@@ -56,7 +56,7 @@ public struct FrameDecoder: Sendable {
     public var pendingByteCount: Int { pendingCount }
 
     /// Decodes `bytes`, calling `deliver` for every valid frame they complete.
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ deliver: (DecodedFrame) -> Void) {
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ deliver: (Frame) -> Void) {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let count = bytes.count
         let tables = FrameCRC.tables
@@ -108,7 +108,7 @@ public struct FrameDecoder: Sendable {
 
     /// Decodes any collection of bytes (copies through a small stack buffer when
     /// it is not contiguous).
-    public mutating func feed(_ bytes: some Collection<UInt8>, _ deliver: (DecodedFrame) -> Void) {
+    public mutating func feed(_ bytes: some Collection<UInt8>, _ deliver: (Frame) -> Void) {
         let done: Void? = bytes.withContiguousStorageIfAvailable { feed(UnsafeRawBufferPointer($0), deliver) }
         if done != nil { return }
         var chunk: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
@@ -181,27 +181,10 @@ public struct FrameDecoder: Sendable {
         }
     }
 
-    /// Updates sequence and time state; turns SAMPLE into a `TimedSample`
-    /// (nil: a stale SAMPLE, dropped).
-    mutating func track(_ frame: Frame) -> DecodedFrame? {
-        switch frame {
-        case .sample(let sample):
-            return timed(sample).map { .sample($0) }
-        case .hello(let hello):
-            tracker.restart(sampleRateHz: hello.sampleRateHz)
-            return .hello(hello)
-        case .pong(let frame): return .pong(frame)
-        case .ready(let frame): return .ready(frame)
-        case .parts(let frame): return .parts(frame)
-        case .offsets(let frame): return .offsets(frame)
-        case .hostHello(let frame): return .hostHello(frame)
-        case .ping(let frame): return .ping(frame)
-        case .configure(let frame): return .configure(frame)
-        case .drawer(let frame): return .drawer(frame)
-        case .pin(let frame): return .pin(frame)
-        case .sync(let frame): return .sync(frame)
-        case .describe(let frame): return .describe(frame)
-        case .display(let frame): return .display(frame)
-        }
+    /// HELLO restarts the SAMPLE tracking (the board restarts its sequence
+    /// and maybe its clock); every other frame passes as it is.
+    @inline(__always) mutating func track(_ frame: Frame) -> Frame {
+        if case .hello(let hello) = frame { tracker.restart(sampleRateHz: hello.sampleRateHz) }
+        return frame
     }
 }

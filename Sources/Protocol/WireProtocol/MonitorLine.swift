@@ -25,7 +25,7 @@ public enum MonitorLine {
                 + "tile=0x\(HexText.digits(h.contentTileID, uppercase: true)) sensor=\(h.sensorAnswered ? "ok" : "absent") display=\(h.displayAnswered ? "ok" : "absent")"
         case .sample(let s):
             let a = s.raw.accel, g = s.raw.gyro
-            return "SAMPLE seq=\(s.sequence) t=\(s.boardTime & 0xFF_FFFF) ax=\(a.x) ay=\(a.y) az=\(a.z) "
+            return "SAMPLE seq=\(s.sequence) t=\(s.timeMicros & 0xFF_FFFF) ax=\(a.x) ay=\(a.y) az=\(a.z) "
                 + "temp=\(s.raw.temperature) gx=\(g.x) gy=\(g.y) gz=\(g.z)"
         case .pong(let p):
             return "PONG token=\(p.token)"
