@@ -261,6 +261,26 @@ void i2c_write_async_then(uint8_t address, uint8_t prefix, const uint8_t *data, 
     i2c_write_async(address, prefix, data, count);
 }
 
+bool i2c_chain_async(uint8_t prefix, const uint8_t *data, uint8_t count) {
+    bool ok = false;
+    uint8_t sreg = SREG;
+    cli(); /* the interrupt decides at the write's last byte whether to chain */
+    if (busy && !chained && rx_left == 0 && async_state == ASYNC_RUNNING) {
+        chained_prefix = prefix;
+        chained_data = data;
+        chained_count = count;
+        allowed_us += (uint32_t)count * ALLOWED_US_PER_BYTE;
+        chained = true;
+        ok = true;
+    }
+    SREG = sreg;
+    return ok;
+}
+
+uint8_t i2c_bytes_left(void) { return busy ? tx_left : 0; }
+
+bool i2c_chain_waiting(void) { return chained; }
+
 bool i2c_write_register(uint8_t address, uint8_t reg, uint8_t value) {
     return i2c_write(address, reg, &value, 1);
 }

@@ -28,6 +28,15 @@ void i2c_write_async(uint8_t address, uint8_t prefix, const uint8_t *data, uint8
  *  it (the ISR chains them: STOP, START, no wait for the loop). */
 void i2c_write_async_then(uint8_t address, uint8_t prefix, const uint8_t *data, uint8_t count,
                           uint8_t then_prefix, const uint8_t *then_data, uint8_t then_count);
+/** While a write is on the bus with nothing chained to it: chains a second
+ *  write to the same address after it (as i2c_write_async_then; `data` must
+ *  stay untouched until the bus is free). False if the write has ended or
+ *  something is chained already: start it the usual way. */
+bool i2c_chain_async(uint8_t prefix, const uint8_t *data, uint8_t count);
+/** True while a chained write waits for the one on the bus to end. */
+bool i2c_chain_waiting(void);
+/** Data bytes of the write on the bus not yet handed to the TWI. */
+uint8_t i2c_bytes_left(void);
 /** True while a transaction is on the bus (aborts it if it overran its deadline). */
 bool i2c_busy(void);
 /** True once when the last i2c_write_async has ended; `*ok`: acknowledged throughout. */

@@ -1,5 +1,7 @@
 #include "mpu6050.h"
 
+#include <string.h>
+
 #include "config.h"
 #include "i2c.h"
 #include "src/core/tilt_rate.h"
@@ -66,4 +68,11 @@ int8_t mpu6050_data_ready(void) {
 
 bool mpu6050_read_burst(uint8_t out[MPU6050_BURST_LEN]) {
     return i2c_read_registers(mpu6050_found.address, REG_ACCEL_XOUT_H, out, MPU6050_BURST_LEN);
+}
+
+int8_t mpu6050_read_status_burst(uint8_t out[MPU6050_BURST_LEN]) {
+    uint8_t status_and_burst[1 + MPU6050_BURST_LEN];
+    if (!i2c_read_registers(mpu6050_found.address, REG_INT_STATUS, status_and_burst, sizeof status_and_burst)) return -1;
+    memcpy(out, status_and_burst + 1, MPU6050_BURST_LEN);
+    return (status_and_burst[0] & 0x01) ? 1 : 0;
 }

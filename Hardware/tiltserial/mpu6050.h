@@ -30,4 +30,10 @@ int8_t mpu6050_data_ready(void);
 /** Reads the 14-byte burst from ACCEL_XOUT_H (0x3B): accel, temperature, gyro. */
 bool mpu6050_read_burst(uint8_t out[MPU6050_BURST_LEN]);
 
+/** INT_STATUS (0x3A) and the burst after it (0x3B..0x48) in one 15-byte
+ *  read, which clears DATA_RDY: 1 if it was set (`out` holds the newest
+ *  sample), 0 if not (`out` holds the sample before), -1 if the sensor did
+ *  not answer. One transaction instead of a poll and a burst. */
+int8_t mpu6050_read_status_burst(uint8_t out[MPU6050_BURST_LEN]);
+
 #endif

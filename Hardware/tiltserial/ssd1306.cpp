@@ -142,3 +142,5 @@ void ssd1306_write_page_async(uint8_t page, const uint8_t *data, uint8_t count) 
 void ssd1306_write_data_async(const uint8_t *data, uint8_t count) {
     i2c_write_async(ssd1306_address, 0x40, data, count);
 }
+
+bool ssd1306_chain_data_async(const uint8_t *data, uint8_t count) { return i2c_chain_async(0x40, data, count); }

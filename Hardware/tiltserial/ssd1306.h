@@ -45,5 +45,8 @@ bool ssd1306_begin_as(uint8_t kind);
 void ssd1306_write_page_async(uint8_t page, const uint8_t *data, uint8_t count);
 /** Starts writing `count` data bytes at the cursor, which advances. */
 void ssd1306_write_data_async(const uint8_t *data, uint8_t count);
+/** The same, chained by the interrupt to the write on the bus (no wait for
+ *  the loop between them); false if that has ended (i2c_chain_async). */
+bool ssd1306_chain_data_async(const uint8_t *data, uint8_t count);
 
 #endif

@@ -60,11 +60,20 @@ static bool sensor_ok, display_ok;
 /* The display kind came from the EEPROM (a stored choice), not detection. */
 static bool display_stored;
 static uint8_t sample_seq;
-/* The sensor's clock as seen from here: when its next sample is due (never
- * later than the truth, as far as the reads show), and the last time a read
- * found no new sample (so this one came after). */
-static uint32_t next_sample_us, not_ready_us;
-static bool seen_not_ready;
+/* The sensor's clock as seen from here (poll_sensor): when its next sample
+ * is due (at or just after its DATA_RDY, as far as the reads show), and
+ * whether that is known well enough to read INT_STATUS and the data in one
+ * transaction at that time. */
+static uint32_t next_sample_us;
+/* Polling INT_STATUS until DATA_RDY: a combined read came before its sample. */
+static bool sensor_polling;
+/* When the last poll that found no sample began. */
+static uint32_t not_ready_us;
+/* DATA_RDY was cleared after the last sample's rose: if set, it is a new one.
+ * False after a sample counted without touching the bus. */
+static bool status_clean;
+/* Samples since the clock was last checked by polling. */
+static uint8_t since_resync;
 static uint32_t last_probe_ms;
 
 /* The display's frames: the view latched at a frame's start (so one frame
@@ -79,6 +88,9 @@ static struct {
 static uint8_t page_buffers[2][TILT_PIPE_COLUMNS];
 static tilt_pipe_step in_flight;
 static uint8_t in_flight_count;
+/* Data bytes of the next piece, chained by the interrupt to the one in
+ * flight (0: none). */
+static uint8_t chained_count;
 
 /* ---- Frames to the host. Sent only if they fit the TX buffer whole, so a slow
  * or absent reader never blocks the loop (a dropped SAMPLE shows as a sequence gap). */
@@ -97,70 +109,200 @@ static void send_hello(void) {
     tilt_board_hello_sent(&board);
 }
 
-/* ---- Sensor. */
+/* ---- Sensor. Each sample costs the bus one 15-byte read (INT_STATUS and
+ * the data, from 0x3A) at the time the sensor's clock says it is there, or
+ * nothing at all when the line cannot carry it (it is counted from the clock:
+ * the host sees the gap). Every SENSOR_RESYNC_EVERY samples the clock is
+ * checked by polling INT_STATUS from just before the sample is due, since the
+ * sensor's and the board's clocks differ by up to a few per cent. */
+static const uint8_t SENSOR_RESYNC_EVERY = 8;
+/* The combined read starts this long after the sample is due: a margin for
+ * the clocks drifting apart between resyncs. */
+static const uint32_t SENSOR_READ_LAG_US = 40;
+/* The most a due time may trail the sensor's DATA_RDY (a poll's spacing,
+ * capped): a read more than a period less this after a sample was due may
+ * take the next one's DATA_RDY too. */
+static const uint32_t SENSOR_CLOCK_SLACK_US = 300;
+/* A byte's time on the line, rounded down (115200 baud is 117647 with U2X):
+ * room in the TX buffer is never underestimated. */
+static const uint32_t SERIAL_BYTE_US = 10000000UL / 117647UL;
+/* 65536 / SERIAL_BYTE_US, rounded up: x * this >> 16 is x / SERIAL_BYTE_US, never less. */
+static const uint16_t SERIAL_BYTE_RECIPROCAL = (uint16_t)((65536UL + SERIAL_BYTE_US - 1) / SERIAL_BYTE_US);
+
 static void step_display_bus(void);
 static void start_sensor(void) {
     sensor_ok = mpu6050_begin(board.divider, board.accel_fs, board.gyro_fs);
     next_sample_us = micros() + tilt_rate_period_us(board.divider);
-    seen_not_ready = false;
+    sensor_polling = false;
+    status_clean = true;                 /* mpu6050_begin read INT_STATUS */
+    since_resync = SENSOR_RESYNC_EVERY;  /* the first sample sets the clock */
 }
 
 /* How early the sensor is asked whether its sample is ready: early enough to
  * catch it on time, late enough to leave the bus to the display. */
 static uint32_t poll_window_us(uint32_t period) { return min(period / 8, 100UL); }
 
-static void poll_sensor(void) {
-    if (!sensor_ok) return;
-    /* Until shortly before the next sample is due, the bus is the display's. */
+static bool resync_due(void) { return status_clean && since_resync >= SENSOR_RESYNC_EVERY; }
+
+/* Bytes about to be queued (a SAMPLE being sent). */
+static uint8_t tx_promised;
+
+/* True if the line surely cannot carry a SAMPLE at `at`: the TX buffer's room
+ * then, if nothing else were queued and the UART drained it at full speed. */
+static bool line_full_at(uint32_t at) {
+    int32_t ahead = (int32_t)(at - micros());
+    if (ahead > (int32_t)(TILT_SAMPLE_WIRE * SERIAL_BYTE_US)) return false; /* room by then, whatever is queued */
+    /* Bytes drained by then, rounded up, plus the one in the shift register:
+     * ahead / SERIAL_BYTE_US by a multiply (a 32-bit division is about 40 µs
+     * on the AVR, and this runs before every display piece). */
+    uint16_t drained = ahead > 0 ? (uint16_t)(((uint32_t)(uint16_t)ahead * SERIAL_BYTE_RECIPROCAL) >> 16) + 2u : 1u;
+    return (uint16_t)Serial.availableForWrite() + drained < TILT_SAMPLE_WIRE + tx_promised;
+}
+
+/* When the sensor next needs the bus: the display's pieces end before it. */
+static uint32_t sensor_bus_due_us(void) {
     uint32_t period = tilt_rate_period_us(board.divider);
-    uint32_t asked = micros();
-    if ((int32_t)(asked - next_sample_us) < -(int32_t)poll_window_us(period)) return;
+    if (sensor_polling || resync_due()) return next_sample_us - poll_window_us(period);
+    uint32_t at = next_sample_us + SENSOR_READ_LAG_US;
+    /* A sample the line cannot carry is counted without the bus (unless its
+     * DATA_RDY must be cleared for the next resync): the next one's time. */
+    if (since_resync + 1u < SENSOR_RESYNC_EVERY && line_full_at(at)) return next_sample_us + period - poll_window_us(period);
+    return at;
+}
+
+static void sensor_failed(void) {
+    sensor_ok = false;
+    board.redraw = true;
+}
+
+/* A sample onto the line, stamped with its time on the sensor's clock as
+ * seen from here (at, or at most a poll's spacing after, its DATA_RDY): the
+ * host's physics gets steady steps, not the loop's jitter. */
+static void send_sample(tilt_sample *sample, uint32_t sampled_us) {
+    /* The display's next piece goes on the bus before the SAMPLE is encoded
+     * and queued (a few hundred microseconds the bus would sit idle), sized
+     * as if the SAMPLE were queued already. */
+    tx_promised = TILT_SAMPLE_WIRE;
+    step_display_bus();
+    tx_promised = 0;
+    sample->seq = sample_seq++;
+    sample->time_us = sampled_us & 0xFFFFFFUL;
+    send(tilt_encode_sample(sample, wire_out), false);
+}
+
+/* Samples due `late` µs ago or earlier whose DATA_RDY a read now would take
+ * together with the next one's (so one of them must go uncounted): those
+ * due more than a period, less the clock's slack, before now. Counted as a
+ * gap instead, so the sequence numbers stay on the sensor's clock. */
+static uint32_t samples_overtaken(int32_t late, uint32_t period) {
+    if (late < (int32_t)(period - SENSOR_CLOCK_SLACK_US)) return 0;
+    return ((uint32_t)late + SENSOR_CLOCK_SLACK_US) / period;
+}
+
+/* INT_STATUS polled from just before the sample is due: found, the sensor's
+ * clock is set from it and the data read from 0x3B if the line can carry it.
+ * Not found on a resync's poll: the clock stands (the combined read follows
+ * at the due time); after a combined read that came too early, polled again
+ * until it is there. `asked`: when this poll began. */
+static void poll_for_sample(uint32_t period, int32_t late, uint32_t asked) {
     int8_t ready = mpu6050_data_ready();
-    uint32_t now = micros();
-    int32_t late = (int32_t)(now - next_sample_us);
-    if (ready < 0) {
-        sensor_ok = false;
-        board.redraw = true;
-        return;
-    }
+    if (ready < 0) return sensor_failed();
     /* Normally DATA_RDY paces us; if it never rises, fall back to the clock. */
     if (ready == 0 && late < (int32_t)period) {
-        seen_not_ready = true;
         not_ready_us = asked;
+        /* A resync's poll before the sample: the sensor is not ahead of the
+         * clock, and the combined read at the due time follows. */
+        if (!sensor_polling) since_resync = 0;
         return;
     }
-    /* Keep to the sensor's clock, not to when we looked. At 1 kHz a pass that
-     * reads and queues a sample takes about 1.1 ms, so the next sample is seen
-     * late; timing from then would drift behind the sensor until two of its
-     * samples fell between reads, one never counted, and would leave the
-     * display less time than it has. So: the sample came after the last read
-     * that found none; failing that, when it was due; failing that, now. */
-    uint32_t came;
-    if (seen_not_ready) came = not_ready_us;
-    else if (late >= 0 && late < (int32_t)period) came = next_sample_us;
-    else came = now;
+    /* The sample came before this poll's START, a few microseconds after
+     * `asked`, and (after a poll that found none) after `not_ready_us`. Then,
+     * or if it came before it was due, the new clock is `asked`, but never
+     * more than SENSOR_CLOCK_SLACK_US / 2 after the poll that found none: due
+     * times are then at most that after the sensor's, so a combined read at
+     * one finds its sample. Found at once after it was due, the clock stands:
+     * a late pass must not push it later, or it would drift behind the sensor
+     * until two samples fell in one period and one went uncounted. */
+    uint32_t overtaken = samples_overtaken(late, period);
+    uint32_t came = next_sample_us;
+    if (overtaken || ready == 0) {
+        came = asked;
+    } else if (sensor_polling) {
+        came = (int32_t)(asked - not_ready_us) > (int32_t)(SENSOR_CLOCK_SLACK_US / 2)
+             ? not_ready_us + SENSOR_CLOCK_SLACK_US / 2 : asked;
+    } else if (late < 0) {
+        came = asked;
+    }
+    sample_seq = (uint8_t)(sample_seq + overtaken);
     next_sample_us = came + period;
-    seen_not_ready = false;
-    /* A sample the line cannot carry now is counted (the host sees the gap in
-     * the sequence) but not read: at 1 kHz, 115200 baud carries about half the
-     * samples, and skipping the 14-byte read of the others is what lets the
-     * loop keep up with the sensor's clock on a 400 kHz bus. */
+    sensor_polling = false;
+    status_clean = true;
+    since_resync = 0;
     if (Serial.availableForWrite() < (int)TILT_SAMPLE_WIRE) {
         sample_seq++;
         return;
     }
     tilt_sample sample;
-    if (!mpu6050_read_burst(sample.raw)) {
-        sensor_ok = false;
-        board.redraw = true;
+    if (!mpu6050_read_burst(sample.raw)) return sensor_failed();
+    send_sample(&sample, came);
+}
+
+static void poll_sensor(void) {
+    if (!sensor_ok) return;
+    uint32_t period = tilt_rate_period_us(board.divider);
+    uint32_t now = micros();
+    int32_t late = (int32_t)(now - next_sample_us);
+    if (sensor_polling) return poll_for_sample(period, late, now);
+    uint32_t overtaken = samples_overtaken(late, period);
+    if (overtaken) {
+        /* The loop was away too long (a display restart, the EEPROM, a slow
+         * pass at 1 kHz): the samples it cannot tell apart are counted, the
+         * next one is read, and the clock is checked after it. */
+        sample_seq = (uint8_t)(sample_seq + overtaken);
+        next_sample_us += overtaken * period;
+        status_clean = false;
+        since_resync = SENSOR_RESYNC_EVERY;
         return;
     }
-    /* The display's next piece goes on the bus before the SAMPLE is encoded
-     * and queued (a few hundred microseconds the bus would sit idle). */
-    step_display_bus();
-    sample.seq = sample_seq++;
-    sample.time_us = now & 0xFFFFFFUL;
-    send(tilt_encode_sample(&sample, wire_out), false);
+    if (resync_due()) {
+        /* Until shortly before the next sample is due, the bus is the display's. */
+        if (late < -(int32_t)poll_window_us(period)) return;
+        return poll_for_sample(period, late, now);
+    }
+    if (late < (int32_t)SENSOR_READ_LAG_US) return;
+    uint32_t due = next_sample_us;
+    next_sample_us += period;
+    since_resync++;
+    /* A sample the line cannot carry now is counted (the host sees the gap in
+     * the sequence) but not read: at 1 kHz, 115200 baud carries about half the
+     * samples, and the bus they would take is the display's. Its DATA_RDY
+     * stays set, unless the next sample is to check the clock. */
+    if (Serial.availableForWrite() < (int)TILT_SAMPLE_WIRE) {
+        sample_seq++;
+        if (since_resync >= SENSOR_RESYNC_EVERY) {
+            if (mpu6050_data_ready() < 0) return sensor_failed();
+            status_clean = true;
+        } else {
+            status_clean = false;
+        }
+        return;
+    }
+    tilt_sample sample;
+    int8_t ready = mpu6050_read_status_burst(sample.raw);
+    if (ready < 0) return sensor_failed();
+    if (ready == 0 && status_clean) {
+        /* Not there yet: the sensor's clock runs slower than ours. */
+        next_sample_us = due;
+        since_resync--;
+        not_ready_us = now;
+        sensor_polling = true;
+        return;
+    }
+    /* (With DATA_RDY left set by a sample counted without a read, a set flag
+     * proves nothing: the read is trusted to the clock, checked every
+     * SENSOR_RESYNC_EVERY samples.) */
+    status_clean = true;
+    send_sample(&sample, due);
 }
 
 /* ---- Frames from the host. */
@@ -215,14 +357,14 @@ static void poll_serial(void) {
  * rather than samples going missing. */
 static int32_t bus_time_left_us(void) {
     if (!sensor_ok) return TILT_PIPE_NO_DEADLINE;
-    return (int32_t)(next_sample_us - poll_window_us(tilt_rate_period_us(board.divider)) - micros())
-         + TILT_PIPE_SAMPLE_MARGIN_US;
+    return (int32_t)(sensor_bus_due_us() - micros()) + TILT_PIPE_SAMPLE_MARGIN_US;
 }
 
 static void display_failed(void) {
     display_ok = false;
     tilt_pipe_reset(&pipe);
     in_flight = TILT_PIPE_WAIT;
+    chained_count = 0;
 }
 
 static void send_ready(uint32_t time_us, uint8_t flags) {
@@ -248,9 +390,34 @@ static void render_span(uint8_t count) {
     tilt_pipe_rendered(&pipe, count);
 }
 
+/* A piece on the bus and the next one rendered: chained to it by the
+ * interrupt if it fits before the sensor's next read, so the bus does not
+ * wait for the loop between pages. The time the piece on the bus still
+ * takes: its bytes left at 24 µs (a byte's time rounded up, no division). */
+static void chain_next_piece(void) {
+    if (in_flight == TILT_PIPE_WAIT || chained_count) return;
+    tilt_pipe after = pipe;
+    tilt_pipe_sent(&after, in_flight, in_flight_count);
+    if (after.pending == 0 || !after.page_open) return;
+    int32_t left = bus_time_left_us();
+    if (left != TILT_PIPE_NO_DEADLINE) left -= (int32_t)i2c_bytes_left() * (int32_t)((DISPLAY_BYTE_NS + 999UL) / 1000UL);
+    uint8_t count;
+    if (tilt_pipe_next(&after, left, DISPLAY_BYTE_NS, &count) == TILT_PIPE_DATA && count
+        && ssd1306_chain_data_async(&page_buffers[after.send_page & 1][after.send_column], count))
+        chained_count = count;
+}
+
 /* The bus: account for the transfer that ended and start the next piece. */
 static void step_display_bus(void) {
     if (!display_ok) return;
+    /* The interrupt went on to the chained piece: the one before it ended
+     * (its page buffer is free for the next page's rendering). */
+    if (chained_count && !i2c_chain_waiting()) {
+        tilt_pipe_sent(&pipe, in_flight, in_flight_count);
+        in_flight = TILT_PIPE_DATA;
+        in_flight_count = chained_count;
+        chained_count = 0;
+    }
     /* The transfer in flight ended: account for it. */
     if (in_flight != TILT_PIPE_WAIT) {
         bool ok;
@@ -260,7 +427,9 @@ static void step_display_bus(void) {
                 return;
             }
             tilt_pipe_sent(&pipe, in_flight, in_flight_count);
+            if (chained_count) tilt_pipe_sent(&pipe, TILT_PIPE_DATA, chained_count);
             in_flight = TILT_PIPE_WAIT;
+            chained_count = 0;
         }
     }
     /* The bus is free: the next command or data piece. */
@@ -304,7 +473,10 @@ static void step_display(void) {
     if (span) render_span(span);
     /* Nothing to render: the loop's time is the bus's. Bounded, so the loop
      * still reads the host's frames and the sensor on time. */
-    else if (in_flight != TILT_PIPE_WAIT && i2c_pump(PUMP_BYTES)) step_display_bus();
+    else if (in_flight != TILT_PIPE_WAIT) {
+        chain_next_piece();
+        if (i2c_pump(PUMP_BYTES)) step_display_bus();
+    }
 }
 
 /* ---- The display: the kind stored in the EEPROM (`tiltserial setup`),
@@ -327,6 +499,7 @@ static void restart_display(bool ok) {
     display_ok = ok;
     tilt_pipe_reset(&pipe);
     in_flight = TILT_PIPE_WAIT;
+    chained_count = 0;
     pipe.continuous = ssd1306_horizontal;
     board.redraw = true;
 }

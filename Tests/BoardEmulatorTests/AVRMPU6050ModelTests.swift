@@ -62,6 +62,22 @@ struct AVRMPU6050ModelTests {
         #expect(read(&model, Register.accelXHigh, count: 14, at: 23_000) == source.reading.burstBytes)
     }
 
+    /// The firmware's one-transaction read: INT_STATUS (0x3A) runs on into the
+    /// burst (0x3B...0x48), both of one sampling instant, and clears DATA_RDY.
+    @Test mutating func aReadFromIntStatusRunsOnIntoTheBurstAndClearsDataReady() {
+        var model = MPU6050Model()
+        write(&model, Register.powerManagement1, 0x00, at: 1000)
+        write(&model, Register.config, 0x03, at: 1000)  // 1 kHz
+        let first = read(&model, Register.intStatus, count: 15, at: 22_500)
+        #expect(first.first == 1)
+        #expect(Array(first.dropFirst()) == source.reading.burstBytes)
+        #expect(first.count == 15)
+        // Read again before the next sample: DATA_RDY was cleared, the data are the same sample's.
+        let again = read(&model, Register.intStatus, count: 15, at: 22_900)
+        #expect(again == [0] + first.dropFirst())
+        #expect(read(&model, Register.intStatus, count: 1, at: 23_000) == [1])
+    }
+
     @Test mutating func scalesReadingsToTheSelectedFullScale() {
         var model = MPU6050Model()
         write(&model, Register.powerManagement1, 0x00, at: 0)

@@ -1,5 +1,7 @@
+import Foundation
 import Testing
 import TiltAssets
+import TiltCore
 import TiltDisplay
 import WireProtocol
 @testable import BoardEmulator
@@ -29,22 +31,40 @@ import WireProtocol
         return screen
     }
 
-    /// Boots the firmware with motion to photon recorded, then plays a host
-    /// that sends `offsets(k)` every `everyMicros` of board time from 300 ms
-    /// until `endMicros`, taking the board's output every 1 ms batch.
+    /// What a scripted run saw: the glass, the captures asked for, for each
+    /// view sent the sequence of the newest SAMPLE the host had decoded by
+    /// then, and every SAMPLE since the last HELLO.
+    struct Run {
+        var stats: GlassStats
+        var captures: [UInt64: AVRDisplayFrame]
+        var newestAtSend: [UInt8?]
+        var samples: [TimedSample]
+    }
+
+    /// Boots the firmware (ours unless `firmwarePath` names another ELF) with
+    /// motion to photon recorded, sends CONFIGURE `sampleRateHz` at 100 ms
+    /// unless it is the board's default 100 Hz, then plays a host that sends
+    /// `offsets(k)` every `everyMicros` of board time from 300 ms until
+    /// `endMicros`, taking the board's output every 1 ms batch.
     /// `capture` asks for glass captures before the run.
-    /// Also returns, for each view sent, the sequence of the newest SAMPLE the host had decoded by then.
-    static func run(everyMicros: UInt64, endMicros: UInt64, capture: [UInt64] = [],
-                    offsets: (Int) -> OffsetsFrame = view) throws -> (GlassStats, [UInt64: AVRDisplayFrame], [UInt8?]) {
-        let machine = try AVRMachine(.init(firmwarePath: try BuiltFirmware.tiltserial()))
+    static func run(everyMicros: UInt64, endMicros: UInt64, capture: [UInt64] = [], sampleRateHz: UInt16 = 100,
+                    firmwarePath: String? = nil, offsets: (Int) -> OffsetsFrame = view) throws -> Run {
+        let machine = try AVRMachine(.init(firmwarePath: try firmwarePath ?? BuiltFirmware.tiltserial()))
         machine.recordGlassStats(renderer: art.renderer)
         for t in capture { #expect(machine.captureDisplay(atMicros: t)) }
         var next: UInt64 = 300_000, k = 0
+        var configure: UInt64? = sampleRateHz == 100 ? nil : 100_000
         var captures: [UInt64: AVRDisplayFrame] = [:]
         var decoder = FrameDecoder()
         var newest: UInt8?
         var newestAtSend: [UInt8?] = []
+        var samples: [TimedSample] = []
         while machine.simulatedMicros < endMicros {
+            if let at = configure, machine.simulatedMicros >= at {
+                let frame = ConfigureFrame(sampleRateHz: sampleRateHz, accelFullScaleSelect: 0, gyroFullScaleSelect: 0)
+                #expect(machine.sendSerial(frame.encoded()) > 0)
+                configure = nil
+            }
             if machine.simulatedMicros >= next {
                 #expect(machine.sendSerial(offsets(k).encoded()) > 0)
                 newestAtSend.append(newest)
@@ -52,17 +72,26 @@ import WireProtocol
                 next += everyMicros
             }
             machine.runBatch()
-            decoder.feed(machine.takeSerialOutput()) { if case .sample(let s) = $0 { newest = s.sequence } }
+            decoder.feed(machine.takeSerialOutput()) {
+                switch $0 {
+                case .sample(let s):
+                    newest = s.sequence
+                    samples.append(s)
+                case .hello: samples.removeAll()
+                default: break
+                }
+            }
             captures.merge(machine.takeDisplayCaptures()) { a, _ in a }
         }
         #expect(machine.haltReason == nil)
-        return (try #require(machine.glassStats), captures, newestAtSend)
+        return Run(stats: try #require(machine.glassStats), captures: captures, newestAtSend: newestAtSend, samples: samples)
     }
 
     /// A new view every 16 ms (a host's pace) for a second: every frame
     /// counted obeys the wire's and the bus's physics.
     @Test func everyGlassFrameObeysTheWireAndTheBus() throws {
-        let (stats, _, newestAtSend) = try Self.run(everyMicros: 16_000, endMicros: 1_300_000)
+        let run = try Self.run(everyMicros: 16_000, endMicros: 1_300_000)
+        let (stats, newestAtSend) = (run.stats, run.newestAtSend)
         let frames = stats.frames
         print("a new view every 16 ms: \(stats.line); \(stats.json)")
         #expect(frames.count >= 5, "\(frames.count) glass frames in a second of views changing every 16 ms")
@@ -103,17 +132,50 @@ import WireProtocol
         #expect(stats.summary.p50Micros! <= stats.summary.p95Micros! && stats.summary.p95Micros! <= stats.summary.maxMicros!)
     }
 
+    /// At 1 kHz the sensor comes first: every sample it makes is either sent
+    /// or counted (a gap in the sequence numbers exactly as long as the time
+    /// between the SAMPLEs on either side says), and the glass still draws.
+    /// The floor for the glass: 17 frames/s while moving, from 20.1 measured
+    /// on 2026-11-25 (INT_STATUS and the data in one read, no bus for samples
+    /// the line cannot carry; 13.7 before) less a sixth for margin: which
+    /// views a latch catches moves the count by a frame. Simulated time is
+    /// exact, so this does not move with the machine's load.
+    @Test func atOneKilohertzNoSampleIsLostAndTheGlassKeepsDrawing() throws {
+        let run = try Self.run(everyMicros: 16_000, endMicros: 1_300_000, sampleRateHz: 1000)
+        print("1 kHz, a new view every 16 ms: \(run.stats.line); \(run.stats.json)")
+        let samples = run.samples
+        // 115200 baud carries one 23-byte SAMPLE per 2 ms: about 500 of the
+        // sensor's 1000 a second reach the host (the run has 1.2 s after the HELLO).
+        #expect(samples.count >= 500, "\(samples.count) SAMPLEs after the HELLO at 1 kHz")
+        var counted = 0
+        for (a, b) in zip(samples, samples.dropFirst()) {
+            let steps = Int(b.sequence &- a.sequence)
+            // A sample's time is when the board read it, up to a few hundred µs after its
+            // DATA_RDY: the nearest whole number of 1 ms periods is the samples made between.
+            let periods = Int((Double(b.time.micros - a.time.micros) / 1000).rounded())
+            #expect(steps == periods, "seq \(a.sequence) → \(b.sequence) over \(b.time.micros - a.time.micros) µs")
+            #expect(steps >= 1)
+            counted += steps
+        }
+        // The sequence counts every sample the sensor made between the first SAMPLE and the last.
+        let span = Double(samples.last!.time.micros - samples.first!.time.micros)
+        #expect(abs(Double(counted) - span / 1000) < 1.5, "\(counted) samples counted over \(span) µs")
+        let moving = run.stats.summary.movingFramesPerSecond
+        #expect(moving >= 17, "glass \(moving) frames/s while moving at 1 kHz: \(run.stats.line)")
+    }
+
     /// Run twice (the same inputs at the same simulated instants give the same
     /// run): in the second, the glass captured at each frame's photon time is
     /// the view rendered, and just before its last changing byte it was not.
     @Test func theGlassShowsTheViewFromItsPhotonTimeAndNotBefore() throws {
-        let (first, _, _) = try Self.run(everyMicros: 16_000, endMicros: 700_000)
+        let first = try Self.run(everyMicros: 16_000, endMicros: 700_000).stats
         let frames = Array(first.frames.prefix(6))
         #expect(frames.count >= 3)
         let bus = try #require(first.bus)
         let sclMicros = Int(9 * bus.sclCycles / 16) + 1  // a byte's nine SCL periods, rounded up
         let times = frames.flatMap { [$0.photonMicros, $0.photonMicros - UInt64(sclMicros) - 1] }
-        let (second, captures, _) = try Self.run(everyMicros: 16_000, endMicros: 700_000, capture: times)
+        let secondRun = try Self.run(everyMicros: 16_000, endMicros: 700_000, capture: times)
+        let (second, captures) = (secondRun.stats, secondRun.captures)
         #expect(Array(second.frames.prefix(6)) == frames, "the second run differs from the first")
         for f in frames {
             let offsets = OffsetsFrame(sequence: 0, viewportX: f.viewportX, viewportY: f.viewportY, ribbonX: f.ribbonX,
@@ -132,7 +194,7 @@ import WireProtocol
     /// add no frame; a different one adds one.
     @Test func aStillViewAddsNoFrames() throws {
         let still = Self.view(5)
-        let (stats, _, _) = try Self.run(everyMicros: 16_000, endMicros: 900_000) { k in k < 30 ? still : Self.view(6) }
+        let stats = try Self.run(everyMicros: 16_000, endMicros: 900_000) { k in k < 30 ? still : Self.view(6) }.stats
         // 300 ms of the still view (30 OFFSETS), then the new one from 780 ms on.
         let views = stats.frames.map { ($0.viewportX, $0.viewportY) }
         #expect(views.count == 2, "\(views)")
@@ -140,10 +202,39 @@ import WireProtocol
         #expect(views.last.map { $0 == (Self.view(6).viewportX, Self.view(6).viewportY) } == true)
     }
 
+    /// Views arriving faster than frames (a host answering READY with a view
+    /// per sample): each latch takes the newest, so of ten views 2 ms apart
+    /// the glass shows the first (latched from idle) and then the last only.
+    @Test func eachFrameTakesTheNewestView() throws {
+        let stats = try Self.run(everyMicros: 2_000, endMicros: 500_000) { k in Self.view(min(k, 9)) }.stats
+        let views = stats.frames.map { [Int($0.viewportX), Int($0.viewportY)] }
+        let expected = [0, 9].map { [Int(Self.view($0).viewportX), Int(Self.view($0).viewportY)] }
+        #expect(views == expected, "\(views)")
+    }
+
     /// Nothing is recorded unless asked: the cost with --stats off is nil.
     @Test func nothingIsRecordedUnlessAsked() throws {
         let machine = try AVRMachine(.init(firmwarePath: try BuiltFirmware.tiltserial()))
         machine.run(untilMicros: 50_000)
         #expect(machine.glassStats == nil)
+    }
+}
+
+/// Figures for docs/perf/render.md, not checks: the glass at 100 Hz and 1 kHz
+/// with the scripted host, our firmware and (if `GLASS_BEFORE` names another
+/// ELF, the yardstick) that one, alternately.
+/// `AVR_MEASURE=1 GLASS_BEFORE=/path/before.elf swift test --filter GlassStatsMeasurements`
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["AVR_MEASURE"] == "1"))
+struct GlassStatsMeasurements {
+    @Test(arguments: [100, 1000] as [UInt16]) func glassWithAScriptedHost(sampleRateHz: UInt16) throws {
+        let before = ProcessInfo.processInfo.environment["GLASS_BEFORE"]
+        for round in 1...2 {
+            for (name, path) in [("before", before), ("now", try BuiltFirmware.tiltserial())] {
+                guard let path else { continue }
+                let run = try GlassStatsTests.run(everyMicros: 16_000, endMicros: 1_300_000, sampleRateHz: sampleRateHz,
+                                                  firmwarePath: path)
+                print("\(sampleRateHz) Hz, round \(round), \(name): \(run.stats.line)")
+            }
+        }
     }
 }

@@ -100,7 +100,8 @@ bool tilt_pipe_idle(const tilt_pipe *pipe);
 uint16_t tilt_pipe_bytes_to_latch(const tilt_pipe *pipe);
 /** True when a frame READY is due now (the latch is within
  *  TILT_PIPE_READY_LEAD_US of bus time); the caller sends it and calls
- *  tilt_pipe_ready_sent. Its time field: now + *until_latch_us. */
+ *  tilt_pipe_ready_sent. Its time field: now + *until_latch_us (set only
+ *  when true). */
 bool tilt_pipe_ready_due(const tilt_pipe *pipe, uint16_t byte_ns, uint32_t *until_latch_us);
 void tilt_pipe_ready_sent(tilt_pipe *pipe);
 /** True when the idle READY is due: one is owed (SYNC 1 or a latch since the

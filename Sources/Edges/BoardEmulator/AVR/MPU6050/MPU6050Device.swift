@@ -20,9 +20,13 @@ final class MPU6050Device {
     private var timer: OpaquePointer?
     private var pinLevel = false
     /// Called at each read transaction that starts at ACCEL_XOUT_H (0x3B), the
-    /// sensor burst a SAMPLE carries, after the data registers were refreshed
-    /// (motion to photon, `GlassStatsProbe`); nil: nobody listens (the usual case).
+    /// sensor burst a SAMPLE carries, or that starts at INT_STATUS (0x3A) and
+    /// reads on into 0x3B (the firmware's one-transaction read), after the
+    /// data registers were refreshed (motion to photon, `GlassStatsProbe`); nil:
+    /// nobody listens (the usual case).
     var onBurstRead: (() -> Void)?
+    /// The read transaction in progress started at INT_STATUS: its second byte starts a burst.
+    private var burstAfterStatus = false
     private var selected = false
     private let hook: cbp_irq_hook = { _, value, context in
         Unmanaged<MPU6050Device>.fromOpaque(context!).takeUnretainedValue().bus(cbp_twi_decode(value))
@@ -73,7 +77,10 @@ final class MPU6050Device {
             guard selected else { return }
             model.begin(read: message.address & 1 != 0, atMicros: nowMicros, source: &source)
             reply(Int32(CBP_TWI_ACK), message.address, 1)
-            if let onBurstRead, message.address & 1 != 0, model.pointer == MPU6050Model.Register.accelXHigh { onBurstRead() }
+            if let onBurstRead, message.address & 1 != 0 {
+                if model.pointer == MPU6050Model.Register.accelXHigh { onBurstRead() }
+                burstAfterStatus = model.pointer == MPU6050Model.Register.intStatus
+            }
         }
         guard selected else { return }
         if conditions & Int32(CBP_TWI_WRITE) != 0 {
@@ -81,6 +88,12 @@ final class MPU6050Device {
             model.write(message.data, atMicros: nowMicros)
         }
         if conditions & Int32(CBP_TWI_READ) != 0 {
+            // A read from INT_STATUS that goes on into the data is a burst too (a
+            // one-byte INT_STATUS poll is not).
+            if burstAfterStatus, model.pointer == MPU6050Model.Register.accelXHigh {
+                burstAfterStatus = false
+                onBurstRead?()
+            }
             reply(Int32(CBP_TWI_READ), message.address, model.read())
         }
         updateInterrupt()
