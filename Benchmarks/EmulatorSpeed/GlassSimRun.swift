@@ -54,6 +54,7 @@ enum GlassSimRun {
         var configuration = HostDriver.Configuration()
         configuration.dozeMarginMicros = doze ? configuration.dozeMarginMicros : nil
         configuration.dozeBufferBytes = HostDriver.Configuration.pseudoTerminalDozeBufferBytes
+        if let rate = ProcessInfo.processInfo.environment["LINE_BPS"].flatMap(UInt64.init) { configuration.lineBytesPerSecond = rate }
         let session: HostSession
         do { session = try makeHostSession(settings: settings, art: art) } catch {
             print("emulator-speed: \(error)")
@@ -75,6 +76,9 @@ enum GlassSimRun {
         var pending: [UInt8] = []
         var sleepUntil: UInt64 = 0
         var woke = false
+        var readies = FrameDecoder()  // READY frames the board sent: frame sync at work
+        var readyCount = 0
+        var leads: [Int64] = []  // a READY's latch less the board time it left the UART
         func read(_ at: HostTime) {
             driver.received(pending, at: at) { perform($0) }
             pending.removeAll(keepingCapacity: true)
@@ -88,7 +92,13 @@ enum GlassSimRun {
                 statsOn = true
             }
             let now = machine.simulatedMicros
-            pending += machine.takeSerialOutput()
+            let output = machine.takeSerialOutput()
+            readies.feed(output) {
+                guard case .ready(let ready) = $0 else { return }
+                readyCount += 1
+                if !ready.idle { leads.append((Int64((ready.boardTime &- UInt32(truncatingIfNeeded: now)) & 0xFF_FFFF) << 40) >> 40) }
+            }
+            pending += output
             while let first = dueAt.first, first <= now {
                 _ = machine.sendSerial(outbox.removeFirst())
                 dueAt.removeFirst()
@@ -119,6 +129,20 @@ enum GlassSimRun {
                 }
             }
         }
-        return machine.glassStats
+        let stats = machine.glassStats
+        // Where motion to photon goes: the sample's age when the host's view
+        // began on the line (host side), and that view's end to the glass (board side).
+        func percentiles(_ values: [UInt64]) -> String {
+            let sorted = values.sorted()
+            guard !sorted.isEmpty else { return "-" }
+            return [50, 95].map { String(format: "%.1f", Double(sorted[min(sorted.count - 1, sorted.count * $0 / 100)]) / 1000) }.joined(separator: " / ")
+        }
+        let measured = stats?.measured ?? []
+        let hostSide = measured.compactMap { f in f.sampleMicros.map { f.offsetsStartMicros - $0 } }
+        let boardSide = measured.map { $0.photonMicros - $0.offsetsEndMicros }
+        let sortedLeads = leads.sorted()
+        if !sortedLeads.isEmpty { print("  READY lead as received: p5 \(sortedLeads[sortedLeads.count / 20]) p50 \(sortedLeads[sortedLeads.count / 2]) p95 \(sortedLeads[sortedLeads.count * 19 / 20]) µs") }
+        print("  (\(readyCount) READY frames; p50 / p95: sample to its view on the line \(percentiles(hostSide)) ms, the view's end to the glass \(percentiles(boardSide)) ms)")
+        return stats
     }
 }
