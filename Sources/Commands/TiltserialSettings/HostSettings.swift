@@ -15,9 +15,9 @@ public struct HostSettings: Sendable, Equatable {
     /// What opening the port does with DTR (`--no-dtr`: `.leave`, so an open does not reset the board).
     public var dtr = SerialLine.DTR.assert
     /// How long to wait for the first valid frame or data line, µs.
-    public var helloTimeoutMicros = 4_000_000
+    public var helloTimeoutMicros = Int(SerialLine.helloTimeoutMicros)
     /// Wait for an unplugged device to come back (false: exit with code deviceGone).
-    public var reconnect = true
+    public var reconnect = SerialLine.reconnects
 
     /// Every value at its default (the values docs/usage.md's table lists).
     public init() {}

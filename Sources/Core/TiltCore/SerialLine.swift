@@ -4,6 +4,11 @@
 public enum SerialLine {
     /// The baud rate the tiltserial firmware uses.
     public static let defaultBaud = 115_200
+    /// How long a run waits for the board's first valid frame or data line, µs
+    /// (a reset Arduino's bootloader takes up to 3 s before the sketch speaks).
+    public static let helloTimeoutMicros: UInt64 = 4_000_000
+    /// Whether a run waits for an unplugged device to come back.
+    public static let reconnects = true
 
     /// What opening the port does with the DTR line (which resets most Arduinos when it goes high).
     public enum DTR: Sendable, Equatable {

@@ -30,9 +30,9 @@ public struct HostDriver: Sendable {
     /// Every timing decision's constants, µs of host time unless named otherwise.
     public struct Configuration: Sendable, Equatable {
         /// No valid frame within this long after the first open ends the run.
-        public var helloTimeoutMicros: UInt64 = 4_000_000
+        public var helloTimeoutMicros = SerialLine.helloTimeoutMicros
         /// Reopen after the device vanishes (false: the run ends with `deviceGone`).
-        public var reconnect = true
+        public var reconnect = SerialLine.reconnects
         /// Send HOST_HELLO on open, so a board that was not reset introduces itself.
         public var sendHostHello = true
         /// Ask every HELLO's board which parts it found (DESCRIBE → PARTS).
