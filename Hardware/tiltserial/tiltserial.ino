@@ -445,13 +445,23 @@ static void step_display_bus(void) {
     }
 }
 
+/* Data bytes of the piece in flight already on the bus (step_display_bus has
+ * just accounted for a chained piece that started). A page command's data
+ * waits chained behind the command until the command is out. */
+static uint8_t in_flight_sent(void) {
+    if (in_flight == TILT_PIPE_WAIT) return 0;
+    uint8_t left = (in_flight == TILT_PIPE_COMMAND && i2c_chain_waiting() && !chained_count) ? in_flight_count
+                                                                                             : i2c_bytes_left();
+    return left < in_flight_count ? (uint8_t)(in_flight_count - left) : 0;
+}
+
 static void step_display(void) {
     step_display_bus();
     if (!display_ok) return;
     /* Frame sync: READY shortly before the next latch, and once on falling idle. */
     if (board.sync) {
         uint32_t until_latch_us;
-        if (tilt_pipe_ready_due(&pipe, DISPLAY_BYTE_NS, &until_latch_us)) {
+        if (tilt_pipe_ready_due(&pipe, DISPLAY_BYTE_NS, in_flight_sent(), &until_latch_us)) {
             send_ready(micros() + until_latch_us, 0);
             tilt_pipe_ready_sent(&pipe);
         } else if (tilt_pipe_idle_ready_due(&pipe, board.idle_ready_owed, board.redraw)) {

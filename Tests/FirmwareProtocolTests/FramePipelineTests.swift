@@ -120,7 +120,7 @@ import Testing
         var readyAtPage: [UInt8] = []
         var until: UInt32 = 0
         for _ in 0..<100 {
-            if tilt_pipe_ready_due(&pipe, Self.byteNanos, &until) {
+            if tilt_pipe_ready_due(&pipe, Self.byteNanos, 0, &until) {
                 readyAtPage.append(pipe.send_page)
                 // The latch is at most 6 ms of bus time away, and less than one
                 // piece (35 bytes at 25.5 µs, 0.9 ms) closer than that.

@@ -120,12 +120,20 @@ uint16_t tilt_pipe_bytes_to_latch(const tilt_pipe *pipe) {
     return (uint16_t)(this_page + per_page * (uint16_t)(last - 1u - pipe->send_page));
 }
 
-bool tilt_pipe_ready_due(const tilt_pipe *pipe, uint16_t byte_ns, uint32_t *until_latch_us) {
+uint32_t tilt_pipe_ns_to_latch(const tilt_pipe *pipe, uint16_t byte_ns, uint16_t sent) {
+    uint16_t bytes = tilt_pipe_bytes_to_latch(pipe);
+    bytes = bytes > sent ? (uint16_t)(bytes - sent) : 0u;
+    return (uint32_t)bytes * byte_ns;
+}
+
+bool tilt_pipe_ready_due(const tilt_pipe *pipe, uint16_t byte_ns, uint16_t sent, uint32_t *until_latch_us) {
     if (pipe->ready_sent || pipe->pending == 0) return false;
     /* Compared before dividing: this runs on every loop pass, and a 32-bit
-     * division is about 40 µs on the AVR. */
-    uint32_t ns = (uint32_t)tilt_pipe_bytes_to_latch(pipe) * byte_ns;
-    if (ns >= (TILT_PIPE_READY_LEAD_US + 1u) * 1000u) return false;
+     * division is about 40 µs on the AVR. The lead in 32 bits: int is 16 on
+     * the AVR, where 6000u * 1000u wraps to 37 224 (READY then went out only
+     * as the latch came, too late for the host's answer). */
+    uint32_t ns = tilt_pipe_ns_to_latch(pipe, byte_ns, sent);
+    if (ns > (uint32_t)TILT_PIPE_READY_LEAD_US * 1000u) return false;
     *until_latch_us = ns / 1000u;
     return true;
 }

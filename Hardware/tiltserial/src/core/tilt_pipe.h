@@ -98,11 +98,16 @@ bool tilt_pipe_idle(const tilt_pipe *pipe);
 /** Bus bytes still to go before the next latch can happen (the last page of
  *  the frame starts going out); 0 when a latch is possible now. */
 uint16_t tilt_pipe_bytes_to_latch(const tilt_pipe *pipe);
+/** Bus time (ns at `byte_ns` a byte) until the next latch can happen, with
+ *  `sent` bytes of the piece in flight already on the bus: the pipe counts a
+ *  piece only when it ends, and a page is 3 ms at 400 kHz, too coarse to time
+ *  READY by. 0 when a latch is possible now. */
+uint32_t tilt_pipe_ns_to_latch(const tilt_pipe *pipe, uint16_t byte_ns, uint16_t sent);
 /** True when a frame READY is due now (the latch is within
- *  TILT_PIPE_READY_LEAD_US of bus time); the caller sends it and calls
- *  tilt_pipe_ready_sent. Its time field: now + *until_latch_us (set only
- *  when true). */
-bool tilt_pipe_ready_due(const tilt_pipe *pipe, uint16_t byte_ns, uint32_t *until_latch_us);
+ *  TILT_PIPE_READY_LEAD_US of bus time, `sent` as for tilt_pipe_ns_to_latch);
+ *  the caller sends it and calls tilt_pipe_ready_sent. Its time field:
+ *  now + *until_latch_us (set only when true). */
+bool tilt_pipe_ready_due(const tilt_pipe *pipe, uint16_t byte_ns, uint16_t sent, uint32_t *until_latch_us);
 void tilt_pipe_ready_sent(tilt_pipe *pipe);
 /** True when the idle READY is due: one is owed (SYNC 1 or a latch since the
  *  last), nothing is being drawn and the view did not change. */

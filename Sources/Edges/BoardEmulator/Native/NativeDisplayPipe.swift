@@ -33,6 +33,9 @@ struct NativeDisplayPipe {
     private var now: UInt64 = 0
     private var inFlight = TILT_PIPE_WAIT
     private var piece = (page: 0, column: 0, count: 0)
+    /// When the piece in flight started, and its bus bytes before its data (address, control, command).
+    private var pieceStart: UInt64 = 0
+    private var pieceHeaderBytes: UInt64 = 0
     private var busFreeAt: UInt64 = 0
     private var latched = [UInt8](repeating: 0, count: Screen.byteCount)
     private var latchedStatus = true
@@ -90,20 +93,29 @@ struct NativeDisplayPipe {
                 let step = tilt_pipe_next(&pipe, left, Self.byteNanos, &count)
                 if step != TILT_PIPE_WAIT {
                     piece = (Int(pipe.send_page), Int(pipe.send_column), Int(count))
-                    var bytes = UInt64(count) + (count > 0 ? UInt64(TILT_PIPE_DATA_OVERHEAD) : 0)
-                    if step == TILT_PIPE_COMMAND { bytes += UInt64(pipe.continuous ? TILT_PIPE_WINDOW_BYTES : TILT_PIPE_COMMAND_BYTES) }
+                    var header = count > 0 ? UInt64(TILT_PIPE_DATA_OVERHEAD) : 0
+                    if step == TILT_PIPE_COMMAND { header += UInt64(pipe.continuous ? TILT_PIPE_WINDOW_BYTES : TILT_PIPE_COMMAND_BYTES) }
+                    let bytes = header + UInt64(count)
                     inFlight = step
+                    pieceStart = now
+                    pieceHeaderBytes = header
                     busFreeAt = now + (bytes * UInt64(Self.byteNanos) + 999) / 1000
                 }
             }
+            var readyAt: UInt64?  // when the coming latch is READY's lead away, if later than now
             if firmware.syncOn {
                 var untilLatch: UInt32 = 0
-                if tilt_pipe_ready_due(&pipe, Self.byteNanos, &untilLatch) {
+                let sent = sentOfPiece
+                if tilt_pipe_ready_due(&pipe, Self.byteNanos, sent, &untilLatch) {
                     ready(now + UInt64(untilLatch), false)
                     tilt_pipe_ready_sent(&pipe)
                 } else if tilt_pipe_idle_ready_due(&pipe, firmware.idleReadyOwed, firmware.redrawDue) {
                     ready(now, true)
                     firmware.idleReadySent()
+                } else if !pipe.ready_sent && pipe.pending > 0 && inFlight != TILT_PIPE_WAIT {
+                    let lead = UInt64(TILT_PIPE_READY_LEAD_US) * 1000
+                    let ns = UInt64(tilt_pipe_ns_to_latch(&pipe, Self.byteNanos, sent))
+                    if ns > lead { readyAt = now + (ns - lead + 999) / 1000 }
                 }
             }
             if tilt_pipe_wants_latch(&pipe, firmware.redrawDue) {
@@ -125,7 +137,7 @@ struct NativeDisplayPipe {
             // end of the sensor's read that keeps the next piece waiting.
             let next: UInt64
             if inFlight != TILT_PIPE_WAIT {
-                next = busFreeAt
+                next = min(busFreeAt, readyAt ?? .max)
             } else if pipe.pending > 0, let sample {
                 next = max(sample + read, now + 1)
             } else {
@@ -136,6 +148,14 @@ struct NativeDisplayPipe {
         }
         now = max(now, t)
         return changed
+    }
+
+    /// Data bytes of the piece in flight already on the bus (the firmware's
+    /// in_flight_sent(): the pipe counts a piece only when it ends).
+    private var sentOfPiece: UInt16 {
+        guard inFlight != TILT_PIPE_WAIT, now > pieceStart else { return 0 }
+        let bytes = (now - pieceStart) * 1000 / UInt64(Self.byteNanos)
+        return UInt16(min(UInt64(piece.count), bytes > pieceHeaderBytes ? bytes - pieceHeaderBytes : 0))
     }
 
     /// Nothing latched, rendered or on its way: the glass shows the last view latched.
