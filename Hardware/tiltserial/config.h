@@ -10,18 +10,15 @@
 #define SERIAL_BAUD 115200UL
 
 /* I2C: 400 kHz fast mode; both parts support it with the usual 4.7k-10k
- * pull-ups. I2C_CLOCK_HZ is the display's clock (`make I2C_CLOCK_HZ=800000`:
- * many SSD1306 modules take 800 kHz-1 MHz, docs/hardware.md); the MPU-6050 is
- * rated for 400 kHz and keeps it (TWBR is switched between transactions). */
-#ifndef I2C_CLOCK_HZ
+ * pull-ups. The display's own transactions may run at 800 kHz or 1 MHz, a
+ * setting stored in the EEPROM (`tiltserial setup --display-clock`: many
+ * SSD1306 modules take it, docs/hardware.md); the MPU-6050 is rated for
+ * 400 kHz and keeps it (TWBR is switched between transactions). */
 #define I2C_CLOCK_HZ 400000UL
-#endif
-#define I2C_SENSOR_CLOCK_HZ (I2C_CLOCK_HZ < 400000UL ? I2C_CLOCK_HZ : 400000UL)
-/* One display byte on the bus, ns: nine SCL periods (16 + 2 TWBR cycles
- * each) and the time SCL is stretched before the next byte: about 1 us when
- * the loop feeds the bytes (i2c_pump, most of them), 3 us from the
- * interrupt (while the loop renders). */
-#define DISPLAY_BYTE_NS (9UL * (16UL + 2UL * ((F_CPU / I2C_CLOCK_HZ - 16UL) / 2UL)) * 1000UL / (F_CPU / 1000000UL) + 800UL)
+/* The time SCL is stretched before a display byte, ns, beyond its nine SCL
+ * periods: about 1 us when the loop feeds the bytes (i2c_pump, most of
+ * them), 3 us from the interrupt (while the loop renders). */
+#define DISPLAY_BYTE_STRETCH_NS 800u
 /* Display bytes the loop feeds by polling per pass (i2c_pump) before it looks
  * at the serial line and the sensor again: 0.7 ms at 400 kHz. */
 #define PUMP_BYTES 32

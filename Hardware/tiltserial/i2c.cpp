@@ -40,10 +40,21 @@ static uint8_t twbr_for(uint32_t hz) {
     return v > 255u ? 255u : (uint8_t)v;
 }
 
+/* TWBR of the display's transactions, and a display byte's bus time. */
+static uint8_t display_twbr;
+static uint16_t display_byte_ns;
+
+void i2c_set_display_clock(uint32_t hz) {
+    display_twbr = twbr_for(hz);
+    display_byte_ns = (uint16_t)(9UL * (16UL + 2UL * display_twbr) * 1000UL / (F_CPU / 1000000UL) + DISPLAY_BYTE_STRETCH_NS);
+}
+
+uint16_t i2c_display_byte_ns(void) { return display_byte_ns; }
+
 static const uint8_t GO = _BV(TWINT) | _BV(TWEN) | _BV(TWIE);
 /* A transaction's deadline: I2C_TIMEOUT_US plus twice each byte's nine clocks
- * at the slower of the two clocks (a lower I2C_CLOCK_HZ must not abort pages). */
-static const uint32_t ALLOWED_US_PER_BYTE = 2UL * 9UL * 1000000UL / I2C_SENSOR_CLOCK_HZ + 1UL;
+ * at the slower clock, the sensor's (the display's is the same or faster). */
+static const uint32_t ALLOWED_US_PER_BYTE = 2UL * 9UL * 1000000UL / I2C_CLOCK_HZ + 1UL;
 
 static void finish(bool ok) {
     TWCR = _BV(TWINT) | _BV(TWEN) | _BV(TWSTO);
@@ -179,6 +190,7 @@ void i2c_begin(void) {
     clear_bus();
     TWSR = 0; /* prescaler 1 */
     TWBR = twbr_for(I2C_CLOCK_HZ);
+    i2c_set_display_clock(I2C_CLOCK_HZ);
     TWCR = _BV(TWEN);
     busy = false;
 }
@@ -219,7 +231,7 @@ static void start(uint8_t address, bool write_prefix, uint8_t prefix, const uint
     for (uint8_t i = 0; i < 100 && (TWCR & _BV(TWSTO)); i++) delayMicroseconds(1);
     /* The display may run faster than the sensor's rated 400 kHz. */
     bool display = address == DISPLAY_ADDRESS_LOW || address == DISPLAY_ADDRESS_HIGH;
-    TWBR = twbr_for(display ? I2C_CLOCK_HZ : I2C_SENSOR_CLOCK_HZ);
+    TWBR = display ? display_twbr : twbr_for(I2C_CLOCK_HZ);
     sla = (uint8_t)(address << 1);
     has_prefix = write_prefix;
     prefix_byte = prefix;

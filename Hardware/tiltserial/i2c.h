@@ -13,6 +13,12 @@
 #include <stdint.h>
 
 void i2c_begin(void);
+/** The display's transactions run at `hz` from the next one on (the
+ *  sensor's stay at I2C_CLOCK_HZ). */
+void i2c_set_display_clock(uint32_t hz);
+/** A display byte's time on the bus, ns: nine SCL periods at the display's
+ *  clock and the stretch before the next byte (DISPLAY_BYTE_STRETCH_NS). */
+uint16_t i2c_display_byte_ns(void);
 /** True if a device acknowledges its address. */
 bool i2c_probe(uint8_t address);
 /** Writes one register; true on acknowledge. */

@@ -1,16 +1,17 @@
 /* The settings kept in the board's EEPROM across resets and power cycles:
- * the display kind chosen with `tiltserial setup` (the record's layout is
- * src/core/tilt_settings.h). Absent or damaged: the display is detected. */
+ * the display kind and the display's clock chosen with `tiltserial setup`
+ * (the record's layout is src/core/tilt_settings.h). Absent or damaged: the
+ * display is detected and runs at 400 kHz. */
 #ifndef TILTSERIAL_SETTINGS_H
 #define TILTSERIAL_SETTINGS_H
 
 #include <stdint.h>
 
-/** The stored display kind (TILT_DISPLAY_*); false when none is stored. */
-bool settings_display_kind(uint8_t *kind);
-/** Stores `kind` (only the bytes that change are written: EEPROM wears). */
-void settings_store_display_kind(uint8_t kind);
-/** Forgets the stored kind (erases the record): the display is detected again. */
-void settings_clear_display_kind(void);
+#include "src/core/tilt_settings.h"
+
+/** What the EEPROM holds (the default when nothing valid is stored). */
+tilt_settings settings_load(void);
+/** Stores `settings` (only the bytes that change are written: EEPROM wears). */
+void settings_store(const tilt_settings *settings);
 
 #endif

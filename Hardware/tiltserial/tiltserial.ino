@@ -59,6 +59,11 @@ static tilt_board board;
 static bool sensor_ok, display_ok;
 /* The display kind came from the EEPROM (a stored choice), not detection. */
 static bool display_stored;
+/* The display's clock in use (TILT_DISPLAY_CLOCK_*), and a display byte's
+ * bus time, ns and whole µs rounded up (no division in the loop). */
+static uint8_t display_clock;
+static uint16_t display_byte_ns;
+static uint8_t display_byte_us;
 static uint8_t sample_seq;
 /* The sensor's clock as seen from here (poll_sensor): when its next sample
  * is due (at or just after its DATA_RDY, as far as the reads show), and
@@ -310,7 +315,8 @@ static void send_parts(void) {
     const tilt_parts parts = {sensor_ok ? mpu6050_found.address : (uint8_t)0, mpu6050_found.who_am_i,
                               display_ok ? ssd1306_address : (uint8_t)0, ssd1306_kind,
                               (uint8_t)((display_stored ? TILT_PARTS_KIND_STORED : 0u)
-                                        | (board.pattern ? TILT_PARTS_PATTERN : 0u))};
+                                        | (board.pattern ? TILT_PARTS_PATTERN : 0u)
+                                        | (display_clock << TILT_PARTS_CLOCK_SHIFT))};
     send(tilt_encode_parts(&parts, wire_out), true);
 }
 
@@ -400,9 +406,9 @@ static void chain_next_piece(void) {
     tilt_pipe_sent(&after, in_flight, in_flight_count);
     if (after.pending == 0 || !after.page_open) return;
     int32_t left = bus_time_left_us();
-    if (left != TILT_PIPE_NO_DEADLINE) left -= (int32_t)i2c_bytes_left() * (int32_t)((DISPLAY_BYTE_NS + 999UL) / 1000UL);
+    if (left != TILT_PIPE_NO_DEADLINE) left -= (int32_t)i2c_bytes_left() * display_byte_us;
     uint8_t count;
-    if (tilt_pipe_next(&after, left, DISPLAY_BYTE_NS, &count) == TILT_PIPE_DATA && count
+    if (tilt_pipe_next(&after, left, display_byte_ns, &count) == TILT_PIPE_DATA && count
         && ssd1306_chain_data_async(&page_buffers[after.send_page & 1][after.send_column], count))
         chained_count = count;
 }
@@ -435,7 +441,7 @@ static void step_display_bus(void) {
     /* The bus is free: the next command or data piece. */
     if (in_flight == TILT_PIPE_WAIT && !i2c_busy()) {
         uint8_t count;
-        tilt_pipe_step step = tilt_pipe_next(&pipe, bus_time_left_us(), DISPLAY_BYTE_NS, &count);
+        tilt_pipe_step step = tilt_pipe_next(&pipe, bus_time_left_us(), display_byte_ns, &count);
         if (step == TILT_PIPE_COMMAND)
             ssd1306_write_page_async(pipe.send_page, page_buffers[pipe.send_page & 1], count);
         else if (step == TILT_PIPE_DATA)
@@ -461,7 +467,7 @@ static void step_display(void) {
     /* Frame sync: READY shortly before the next latch, and once on falling idle. */
     if (board.sync) {
         uint32_t until_latch_us;
-        if (tilt_pipe_ready_due(&pipe, DISPLAY_BYTE_NS, in_flight_sent(), &until_latch_us)) {
+        if (tilt_pipe_ready_due(&pipe, display_byte_ns, in_flight_sent(), &until_latch_us)) {
             send_ready(micros() + until_latch_us, 0);
             tilt_pipe_ready_sent(&pipe);
         } else if (tilt_pipe_idle_ready_due(&pipe, board.idle_ready_owed, board.redraw)) {
@@ -491,16 +497,34 @@ static void step_display(void) {
 
 /* ---- The display: the kind stored in the EEPROM (`tiltserial setup`),
  * else the kind the build names (`make DISPLAY_KIND=2` for a 128x32 module,
- * which cannot be detected), else detected (SSD1306 or SH1106). */
+ * which cannot be detected), else detected (SSD1306 or SH1106); at the
+ * clock stored (400 kHz unless `tiltserial setup --display-clock` chose a
+ * faster one). */
+static uint32_t display_clock_hz(uint8_t clock) {
+    if (clock == TILT_DISPLAY_CLOCK_1MHZ) return 1000000UL;
+    if (clock == TILT_DISPLAY_CLOCK_800KHZ) return 800000UL;
+    return I2C_CLOCK_HZ;
+}
+
+/* Begins the display as `kind` (TILT_SETTINGS_NO_KIND: detected) at
+ * `clock`; at 400 kHz if it does not answer at a faster one. */
+static bool begin_display_at(uint8_t kind, uint8_t clock) {
+    display_clock = clock;
+    i2c_set_display_clock(display_clock_hz(clock));
+    display_byte_ns = i2c_display_byte_ns();
+    display_byte_us = (uint8_t)((display_byte_ns + 999u) / 1000u);
+    bool ok = kind == TILT_SETTINGS_NO_KIND ? ssd1306_begin() : ssd1306_begin_as(kind);
+    if (ok || clock == TILT_DISPLAY_CLOCK_400KHZ) return ok;
+    return begin_display_at(kind, TILT_DISPLAY_CLOCK_400KHZ);
+}
+
 static bool begin_display(void) {
-    uint8_t kind;
-    display_stored = settings_display_kind(&kind);
-    if (display_stored) return ssd1306_begin_as(kind);
+    tilt_settings stored = settings_load();
+    display_stored = stored.kind != TILT_SETTINGS_NO_KIND;
 #ifdef DISPLAY_KIND
-    return ssd1306_begin_as(DISPLAY_KIND);
-#else
-    return ssd1306_begin();
+    if (!display_stored) stored.kind = DISPLAY_KIND;
 #endif
+    return begin_display_at(stored.kind, stored.clock);
 }
 
 /* The display begun again (after a DISPLAY frame): the page pipe starts over
@@ -515,20 +539,28 @@ static void restart_display(bool ok) {
 }
 
 /* DISPLAY: try a kind (the test pattern shows, tilt_board.c; the kind in use
- * is then not the stored one), store it, forget it, or go back to the stored
- * or detected one; at once, once the transfer on the bus has ended. */
+ * is then not the stored one), store it, forget it, store the display's
+ * clock, or go back to the stored or detected kind; at once, once the
+ * transfer on the bus has ended. */
 static void apply_display_choice(const tilt_display_frame *choice) {
     i2c_wait();
+    tilt_settings stored = settings_load();
     switch (choice->op) {
     case TILT_DISPLAY_TRY:
         display_stored = false;
-        restart_display(ssd1306_begin_as(choice->kind));
+        restart_display(begin_display_at(choice->kind, stored.clock));
         return;
     case TILT_DISPLAY_STORE:
-        settings_store_display_kind(choice->kind);
+        stored.kind = choice->kind;
+        settings_store(&stored);
         break;
     case TILT_DISPLAY_CLEAR:
-        settings_clear_display_kind();
+        stored.kind = TILT_SETTINGS_NO_KIND;
+        settings_store(&stored);
+        break;
+    case TILT_DISPLAY_SET_CLOCK:
+        stored.clock = choice->kind;
+        settings_store(&stored);
         break;
     default:
         break;

@@ -39,6 +39,8 @@ import WireProtocol
         var captures: [UInt64: AVRDisplayFrame]
         var newestAtSend: [UInt8?]
         var samples: [TimedSample]
+        /// Every PARTS the board sent (the answers to DISPLAY).
+        var parts: [PartsFrame] = []
     }
 
     /// Boots the firmware (ours unless `firmwarePath` names another ELF) with
@@ -46,20 +48,30 @@ import WireProtocol
     /// unless it is the board's default 100 Hz, then plays a host that sends
     /// `offsets(k)` every `everyMicros` of board time from 300 ms until
     /// `endMicros`, taking the board's output every 1 ms batch.
-    /// `capture` asks for glass captures before the run.
+    /// `capture` asks for glass captures before the run. `displayClock`:
+    /// DISPLAY set-clock at 50 ms; `displayMaxClockHz`: the module's limit.
     static func run(everyMicros: UInt64, endMicros: UInt64, capture: [UInt64] = [], sampleRateHz: UInt16 = 100,
-                    firmwarePath: String? = nil, offsets: (Int) -> OffsetsFrame = view) throws -> Run {
-        let machine = try AVRMachine(.init(firmwarePath: try firmwarePath ?? BuiltFirmware.tiltserial()))
+                    firmwarePath: String? = nil, displayClock: DisplayClock? = nil, displayMaxClockHz: UInt32? = nil,
+                    offsets: (Int) -> OffsetsFrame = view) throws -> Run {
+        var configuration = AVRMachine.Configuration(firmwarePath: try firmwarePath ?? BuiltFirmware.tiltserial())
+        configuration.displayMaxClockHz = displayMaxClockHz
+        let machine = try AVRMachine(configuration)
         machine.recordGlassStats(renderer: art.renderer)
         for t in capture { #expect(machine.captureDisplay(atMicros: t)) }
         var next: UInt64 = 300_000, k = 0
         var configure: UInt64? = sampleRateHz == 100 ? nil : 100_000
+        var setClock = displayClock
+        var parts: [PartsFrame] = []
         var captures: [UInt64: AVRDisplayFrame] = [:]
         var decoder = FrameDecoder()
         var newest: UInt8?
         var newestAtSend: [UInt8?] = []
         var samples: [TimedSample] = []
         while machine.simulatedMicros < endMicros {
+            if let clock = setClock, machine.simulatedMicros >= 50_000 {
+                #expect(machine.sendSerial(DisplayFrame(setClock: clock).encoded()) > 0)
+                setClock = nil
+            }
             if let at = configure, machine.simulatedMicros >= at {
                 let frame = ConfigureFrame(sampleRateHz: sampleRateHz, accelFullScaleSelect: 0, gyroFullScaleSelect: 0)
                 #expect(machine.sendSerial(frame.encoded()) > 0)
@@ -78,13 +90,15 @@ import WireProtocol
                     newest = s.sequence
                     samples.append(s)
                 case .hello: samples.removeAll()
+                case .parts(let p): parts.append(p)
                 default: break
                 }
             }
             captures.merge(machine.takeDisplayCaptures()) { a, _ in a }
         }
         #expect(machine.haltReason == nil)
-        return Run(stats: try #require(machine.glassStats), captures: captures, newestAtSend: newestAtSend, samples: samples)
+        return Run(stats: try #require(machine.glassStats), captures: captures, newestAtSend: newestAtSend, samples: samples,
+                   parts: parts)
     }
 
     /// A new view every 16 ms (a host's pace) for a second: every frame

@@ -80,6 +80,20 @@ import TestSupport
         #expect(run.err.contains("wired: \(name) at 0x3C, MPU-6050 at 0x68 (INT on D2)\n"), "\(run.err)")
     }
 
+    /// `--display-max-clock` (or `board: {display-max-clock: …}`): a module
+    /// that does not answer beyond a clock; the run's first line says so.
+    /// (What our firmware does with such a module: DisplayClockTests.)
+    @Test func theDisplaysClockLimitIsWiredAndSaid() throws {
+        let sketch = try SketchFixtures.intPin.get()
+        let run = try tiltsim.run(["run", sketch.elf, "--quiet", "--display-max-clock", "400k", "--timeout", "0.1"])
+        #expect(run.err.contains("wired: SSD1306 at 0x3C (up to 400 kHz), MPU-6050 at 0x68 (INT on D2)\n"), "\(run.err)")
+        let scenario = temporary("max-clock.yaml")
+        defer { try? FileManager.default.removeItem(atPath: scenario) }
+        try "board: {display-max-clock: 800k}\nsteps: []\n".write(toFile: scenario, atomically: true, encoding: .utf8)
+        let fromFile = try tiltsim.run(["run", sketch.elf, "--quiet", "--scenario", scenario, "--timeout", "0.1"])
+        #expect(fromFile.err.contains("wired: SSD1306 at 0x3C (up to 800 kHz), MPU-6050"), "\(fromFile.err)")
+    }
+
     @Test(arguments: ["yaml", "json"])
     func aScenarioWiresTheBoardAndTheCommandLineWins(format: String) throws {
         let sketch = try SketchFixtures.intPin.get()
@@ -110,7 +124,7 @@ import TestSupport
         let bad = try tiltsim.run(["run", sketch.elf, "--scenario", typo])
         #expect(bad.code == 18)
         #expect(bad.err == (format == "yaml"
-            ? "tiltsim: \(typo): unknown board key 'display-adress'; use one of display, display-address, sensor-address, sensor, sensor-int\n"
+            ? "tiltsim: \(typo): unknown board key 'display-adress'; use one of display, display-address, display-max-clock, sensor-address, sensor, sensor-int\n"
             : "tiltsim: \(typo): board: display-address 62: an SSD1306 answers at 0x3C, or 0x3D with SA0 high\n"))
     }
 
@@ -137,11 +151,12 @@ import TestSupport
             (["run", sketch.elf, "--sensor-int", "A4"], "tiltsim: --sensor-int A4: A4 is the I2C bus's (SDA/SCL); pick another pin\n"),
             (["run", sketch.elf, "--sensor-int", "D14"], "tiltsim: --sensor-int D14: name an Uno pin, D2 to D13 or A0 to A3 (or PD2-style), or none\n"),
             (["run", sketch.elf, "--display", "ssd1309"], "tiltsim: --display ssd1309: name the display module, ssd1306, sh1106, ssd1306-128x32\n"),
-            (["--engine", "native", "--display", "sh1106"], "tiltsim: --display, --display-address, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
+            (["run", sketch.elf, "--display-max-clock", "3.4m"], "tiltsim: --display-max-clock 3.4m: give the display's fastest clock, 400k, 800k, 1m (or Hz, 100000 to 1000000), or any\n"),
+            (["--engine", "native", "--display", "sh1106"], "tiltsim: --display, --display-address, --display-max-clock, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
             (["run", sketch.elf, "--sensor", "0xFF"], "tiltsim: --sensor 0xFF: name a part (mpu6050, mpu6500, mpu9250, mpu9255) or its WHO_AM_I, e.g. 0x98 (not 0x00 or 0xFF)\n"),
-            (["--engine", "native", "--display-address", "0x3D"], "tiltsim: --display, --display-address, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
-            (["--rate", "500", "--sensor-int", "D3"], "tiltsim: --display, --display-address, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
-            (["--engine", "native", "--sensor", "mpu6500"], "tiltsim: --display, --display-address, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
+            (["--engine", "native", "--display-address", "0x3D"], "tiltsim: --display, --display-address, --display-max-clock, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
+            (["--rate", "500", "--sensor-int", "D3"], "tiltsim: --display, --display-address, --display-max-clock, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
+            (["--engine", "native", "--sensor", "mpu6500"], "tiltsim: --display, --display-address, --display-max-clock, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
         ]
         for (arguments, message) in cases {
             let result = try tiltsim.run(arguments)

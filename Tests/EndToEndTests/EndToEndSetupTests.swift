@@ -70,6 +70,31 @@ import WireProtocol
         #expect(board.waitFor(timeout: .seconds(20)) { $0.display.glass == detected } != nil, "detected again")
     }
 
+    /// `--display-clock` stores the display's clock beside the kind: PARTS
+    /// names it, a reset keeps it, 400k puts the default back (and leaves
+    /// the stored kind alone).
+    @Test func setupStoresTheDisplaysClockAndAResetKeepsIt() throws {
+        let board = try Firmware.board(displayPart: .sh1106)
+        defer { board.stop() }
+        board.start()
+        let path = try #require(board.serialPath)
+        let kind = Self.tiltserial(["setup", "--display", "sh1106", "--no-dtr", path])
+        #expect(kind.code == 0, "\(kind.err)")
+        let fast = Self.tiltserial(["setup", "--display-clock", "1m", "--no-dtr", path])
+        #expect(fast.code == 0, "\(fast.err)")
+        #expect(fast.out == "stored in the board: display SH1106 128x64 (tiltserial setup --display auto goes back to detecting it); "
+            + "its clock 1 MHz (tiltserial setup --display-clock 400k goes back)\n")
+        board.reset()
+        let afterReset = try #require(try Self.describe(path))
+        #expect(afterReset.displayClock == .megahertz1 && afterReset.displayKind == 1 && afterReset.kindStored, "\(afterReset)")
+        let back = Self.tiltserial(["setup", "--display-clock", "400k", "--no-dtr", path])
+        #expect(back.code == 0, "\(back.err)")
+        #expect(back.out == "stored in the board: display SH1106 128x64 (tiltserial setup --display auto goes back to detecting it)\n")
+        board.reset()
+        let slow = try #require(try Self.describe(path))
+        #expect(slow.displayClock == .kilohertz400 && slow.kindStored, "\(slow)")
+    }
+
     @Test func theTestPatternIsWholeOnlyAsTheKindTheModuleIs() throws {
         let board = try Firmware.board(displayPart: .sh1106)
         defer { board.stop() }

@@ -38,6 +38,13 @@ import WireProtocol
         #expect(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3D, displayKind: 2).displayName == "SSD1306 128x32")
         #expect(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3D, displayKind: 7).summary
                 == "sensor 0x68 (MPU-6050) at 0x68, display unknown kind 7 at 0x3D")
+        // Flags bits 2–3: the display's clock, named when it is not 400 kHz (docs/protocol.md, PARTS).
+        #expect(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, flags: 0x01 | 1 << 2).summary
+                == "sensor 0x68 (MPU-6050) at 0x68, display SSD1306 128x64 at 0x3C, 800 kHz (set by tiltserial setup)")
+        #expect(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, flags: 2 << 2).displayClock == .megahertz1)
+        #expect(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, flags: 0x03).displayClock == .kilohertz400)
+        #expect(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, flags: 3 << 2).summary
+                == "sensor 0x68 (MPU-6050) at 0x68, display SSD1306 128x64 at 0x3C, unknown clock")
     }
 
     @Test func aDriverToldNotToAskWritesNoDescribe() {

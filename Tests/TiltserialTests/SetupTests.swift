@@ -35,6 +35,22 @@ import WireProtocol
         #expect(auto.out == "the board detects its display again: SSD1306 128x64 found\n")
     }
 
+    /// `--display-clock` alone asks nothing (no terminal needed) and the
+    /// native board draws at the clock from then on; an unknown word says what to give.
+    @Test func displayClockStoresWithoutAskingAndSaysWhatToGive() throws {
+        let board = try Self.board()
+        defer { board.stop() }
+        let fast = try Self.setup(["--display-clock", "800K"], on: board)
+        #expect(fast.code == 0, "\(fast.err)")
+        #expect(fast.out == "the board detects its display again: SSD1306 128x64 found; its clock 800 kHz "
+            + "(tiltserial setup --display-clock 400k goes back)\n")
+        let back = try Self.setup(["--display-clock", "400k"], on: board)
+        #expect(back.out == "the board detects its display again: SSD1306 128x64 found\n", "\(back.err)")
+        let unknown = try Self.setup(["--display-clock", "2m"], on: board)
+        #expect(unknown.code == 21)
+        #expect(unknown.err == "tiltserial: error: --display-clock 2m: not a display clock; give one of 400k, 800k, 1m\n")
+    }
+
     @Test func theKindInUseIsShownFirstAndTheConfirmedOneStored() throws {
         let board = try Self.board()
         defer { board.stop() }
@@ -90,5 +106,26 @@ import WireProtocol
         #expect(host.captured.err.contains("the board did not answer DISPLAY: its firmware is older than tiltserial setup; flash the new one"))
         try board.readAvailable()
         #expect(board.frames.contains { if case .display(let d) = $0 { d == DisplayFrame(.store, kind: 1) } else { false } })
+    }
+
+    /// Firmware from before the clock setting answers set-clock with PARTS as
+    /// it stands (clock bits 0): setup says so, puts 400k back, exits 28.
+    @Test func firmwareThatKeeps400KilohertzSaysWhyAndPutsItBack() throws {
+        let link = tempPath("setup-clock-board")
+        let board = try PtyPeer(boardAt: link)
+        defer { board.close() }
+        let host = InProcessHost(["setup", "--display-clock", "1m", link])
+        #expect(try board.read { _ in board.hostHellos >= 1 })
+        try board.send(Stream.hello())
+        let setClocks = { board.frames.filter { if case .display(let d) = $0 { d.operation == 4 } else { false } }.count }
+        let asIs = PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C)
+        #expect(try board.read { _ in setClocks() >= 1 })
+        try board.send(asIs)
+        #expect(try board.read { _ in setClocks() >= 2 })
+        try board.send(asIs)
+        let code = host.wait(seconds: 30)
+        #expect(code == 28, "\(host.captured.err)")
+        #expect(host.captured.err.contains("the board runs its display at 400 kHz, not 1 MHz"), "\(host.captured.err)")
+        #expect(board.frames.contains { if case .display(let d) = $0 { d == DisplayFrame(setClock: .kilohertz400) } else { false } })
     }
 }

@@ -3,7 +3,8 @@ import SerialIO
 import WireProtocol
 
 /// `tiltserial setup [PORT]`: which display the board drives, confirmed by a
-/// person and stored in the board's EEPROM (or set outright with `--display`).
+/// person and stored in the board's EEPROM (or set outright with `--display`),
+/// and the display's I2C clock (`--display-clock`, an opt-in to 800 kHz or 1 MHz).
 /// The column offset of an SH1106 cannot be probed everywhere, so the board
 /// shows a test pattern as each candidate kind and the person says whether
 /// its border is whole; the confirmed kind is stored, and the board's waiting
@@ -16,7 +17,9 @@ struct Setup: TiltserialSubcommand {
             The board shows a border around its display as each kind in turn; answer y when the border is whole \
             on all four edges. A picture shifted by two columns, or a stripe of noise at the left or right edge, \
             means the other kind. The choice stays in the board's EEPROM across resets. --display sets it \
-            without asking (auto: detect the display again). Exit code 28 when no choice was stored \
+            without asking (auto: detect the display again). --display-clock 800k or 1m runs the display's \
+            transfers faster (more frames a second; beyond the SSD1306 datasheet's 400 kHz, so try it: the \
+            board keeps 400k if the display does not answer). Exit code 28 when no choice was stored \
             (docs/usage.md).
             """)
 
@@ -26,6 +29,11 @@ struct Setup: TiltserialSubcommand {
         "Store this display without asking: ssd1306 (128x64), sh1106 (the 1.3\" modules), ssd1306-128x32, or auto (forget the choice and detect).",
         valueName: "KIND"))
     var display: String?
+
+    @Option(help: ArgumentHelp(
+        "Store the display's I2C clock: 400k (the default), 800k or 1m (many modules take them with short wires: more frames a second). The sensor stays at 400 kHz.",
+        valueName: "CLOCK"))
+    var displayClock: String?
 
     @OptionGroup var link: LinkOptions
 
@@ -48,6 +56,15 @@ struct Setup: TiltserialSubcommand {
         }
     }
 
+    /// What `--display-clock` names.
+    static func clock(_ text: String) throws(Failure) -> DisplayClock {
+        let words = DisplayClock.allCases.map(\.name)
+        guard let clock = DisplayClock.allCases.first(where: { $0.name == text.lowercased() }) else {
+            throw Failure(.badSettings, "--display-clock \(text): not a display clock; give one of " + words.joined(separator: ", "))
+        }
+        return clock
+    }
+
     /// A person's answer to "is the border whole?".
     enum Answer: Equatable {
         case yes, no, quit
@@ -64,7 +81,8 @@ struct Setup: TiltserialSubcommand {
 
     func execute(_ context: CommandContext) throws(Failure) {
         let choice = try display.map { text throws(Failure) in try Choice(text) }
-        guard choice != nil || context.inputIsTerminal else {
+        let clock = try displayClock.map { text throws(Failure) in try Self.clock(text) }
+        guard choice != nil || clock != nil || context.inputIsTerminal else {
             throw Failure(.badSettings, "setup asks whether the test pattern's border is whole, but stdin is not a terminal; "
                 + "give --display ssd1306, sh1106, ssd1306-128x32 or auto")
         }
@@ -77,13 +95,14 @@ struct Setup: TiltserialSubcommand {
         let board = try DisplaySetupLink(path: path, baud: settings.baud, dtr: settings.dtr, stop: context.stop)
         logger.info("\(path): waiting for the board (it resets when the port opens)…")
         _ = try board.hello(timeout: .microseconds(Int64(max(settings.helloTimeoutMicros, 1))))
-        let parts: PartsFrame
+        var parts: PartsFrame?
+        if let clock { parts = try Self.store(clock, on: board) }
         if let choice {
             parts = try Self.store(choice, on: board)
-        } else {
+        } else if clock == nil {
             parts = try Self.ask(board: board, context: context)
         }
-        context.console.writeOut("\(Self.stored(parts))\n")
+        if let parts { context.console.writeOut("\(Self.stored(parts))\n") }
     }
 
     /// Stores `choice` and checks the board's answer says so.
@@ -100,6 +119,20 @@ struct Setup: TiltserialSubcommand {
         guard kept else {
             throw Failure(.setupFailed, "the board answered but did not keep the choice (it reports \(parts.summary)); "
                 + "its EEPROM may be worn: run tiltserial setup again")
+        }
+        return parts
+    }
+
+    /// Stores the display's clock and checks the board runs the display at
+    /// it; if not (the display did not answer that fast, or older firmware),
+    /// puts 400 kHz back.
+    static func store(_ clock: DisplayClock, on board: DisplaySetupLink) throws(Failure) -> PartsFrame {
+        let parts = try board.parts(after: DisplayFrame(setClock: clock))
+        guard parts.displayClock == clock else {
+            if clock != .kilohertz400 { _ = try board.parts(after: DisplayFrame(setClock: .kilohertz400)) }
+            throw Failure(.setupFailed, "the board runs its display at \(parts.displayClock?.label ?? "an unknown clock"), "
+                + "not \(clock.label): the display did not answer that fast (shorten its wires, or keep 400k), or the "
+                + "board's firmware predates the setting (flash the new one); the display stays at 400 kHz")
         }
         return parts
     }
@@ -136,10 +169,13 @@ struct Setup: TiltserialSubcommand {
             + "(SSD1306, SH1106 or a 128x32 SSD1306) and its wiring, then run tiltserial setup again")
     }
 
-    /// The last line: what the board drives now, and whether it is stored.
+    /// The last line: what the board drives now, whether it is stored, and
+    /// the display's clock when it is not the default.
     static func stored(_ parts: PartsFrame) -> String {
-        parts.kindStored
+        let kind = parts.kindStored
             ? "stored in the board: display \(parts.displayName) (tiltserial setup --display auto goes back to detecting it)"
             : "the board detects its display again: \(parts.displayName) found"
+        guard let clock = parts.displayClock, clock != .kilohertz400 else { return kind }
+        return kind + "; its clock \(clock.label) (tiltserial setup --display-clock 400k goes back)"
     }
 }

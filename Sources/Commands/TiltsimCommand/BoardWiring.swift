@@ -2,8 +2,9 @@ import BoardEmulator
 import TiltCore
 
 /// How the emulated AVR board's parts are wired: the SSD1306's and the
-/// MPU-6050's I2C addresses and the GPIO the MPU-6050's INT pin drives. From
-/// `--display-address`, `--sensor-address`, `--sensor-int` or a scenario's
+/// MPU-6050's I2C addresses, the GPIO the MPU-6050's INT pin drives and the
+/// fastest clock the display answers at. From `--display-address`,
+/// `--sensor-address`, `--sensor-int`, `--display-max-clock` or a scenario's
 /// `board:` mapping; each reader's text goes through the same parsers.
 struct BoardWiring: Equatable {
     /// 0x3C, or 0x3D for a module with SA0 high.
@@ -17,6 +18,8 @@ struct BoardWiring: Equatable {
     var sensorWhoAmI: UInt8 = 0x68
     /// The display's controller: ssd1306, or the sh1106 of 1.3" modules.
     var display: EmulatedDisplay = .ssd1306
+    /// The fastest I2C clock the display answers at, Hz; nil: any (many modules take 1 MHz).
+    var displayMaxClockHz: UInt32?
 
     /// The parts by name, for `--sensor` (any other value is a WHO_AM_I).
     static let sensorParts: [(name: String, whoAmI: UInt8)] = [
@@ -39,6 +42,23 @@ struct BoardWiring: Equatable {
             return .failure(WiringProblem("\(text): name the display module, \(EmulatedDisplay.allCases.map(\.rawValue).joined(separator: ", "))"))
         }
         return .success(display)
+    }
+
+    /// "400k", "800k", "1m" (or Hz: 400000): the fastest clock the display
+    /// acknowledges at; "any" (the default) for a module that takes any.
+    static func displayMaxClock(_ text: String) -> Result<UInt32?, WiringProblem> {
+        let lower = text.lowercased()
+        if lower == "any" { return .success(nil) }
+        let hz: UInt32? = switch lower {
+        case "400k": 400_000
+        case "800k": 800_000
+        case "1m": 1_000_000
+        default: UInt32(lower)
+        }
+        guard let hz, (100_000...1_000_000).contains(hz) else {
+            return .failure(WiringProblem("\(text): give the display's fastest clock, 400k, 800k, 1m (or Hz, 100000 to 1000000), or any"))
+        }
+        return .success(hz)
     }
 
     /// "0x68", "0x69" or "none".
@@ -84,6 +104,7 @@ struct BoardWiring: Equatable {
         factory.sensorInterruptPin = sensorAddress == nil ? nil : sensorInterruptPin
         factory.sensorWhoAmI = sensorWhoAmI
         factory.display = display
+        factory.displayMaxClockHz = displayMaxClockHz
     }
 
     /// Applies the wiring to a machine's configuration.
@@ -93,16 +114,19 @@ struct BoardWiring: Equatable {
         configuration.sensorInterruptPin = sensorAddress == nil ? nil : sensorInterruptPin
         configuration.sensorWhoAmI = sensorWhoAmI
         configuration.display = display
+        configuration.displayMaxClockHz = displayMaxClockHz
     }
 
-    /// One line, for the run's account: "SSD1306 at 0x3D, MPU-6050 at 0x69 (INT on D3)" (SH1106 for that display).
+    /// One line, for the run's account: "SSD1306 at 0x3D, MPU-6050 at 0x69 (INT on D3)" (SH1106 for that
+    /// display; "SSD1306 at 0x3C (up to 400 kHz)" for a display with a clock limit).
     var summary: String {
         let part = switch display {
         case .ssd1306: "SSD1306"
         case .sh1106: "SH1106"
         case .ssd1306_128x32: "SSD1306 128x32"
         }
-        let display = part + " at " + HexText.prefixed(displayAddress)
+        var display = part + " at " + HexText.prefixed(displayAddress)
+        if let displayMaxClockHz { display += " (up to \(displayMaxClockHz / 1000) kHz)" }
         guard let sensorAddress else { return display + ", no MPU-6050" }
         return display + ", \(sensorName) at \(HexText.prefixed(sensorAddress)) (INT " + (sensorInterruptPin.map { "on \($0.arduinoName)" } ?? "not wired") + ")"
     }

@@ -34,7 +34,7 @@ struct ScenarioFile {
     var screenshotPaths: [String] = []
 
     static let settingKeys = ["timeout", "motion", "script", "csv", "noise", "fail-serial", "board", "steps"]
-    static let boardKeys = ["display", "display-address", "sensor-address", "sensor", "sensor-int"]
+    static let boardKeys = ["display", "display-address", "display-max-clock", "sensor-address", "sensor", "sensor-int"]
     static let actionKeys = ["wait-serial", "motion", "script", "csv", "pose", "send-serial", "wait", "screenshot", "expect-screen"]
 
     /// Reads and checks the whole file; `noise` is the command line's scale, used unless the file sets one.
@@ -164,7 +164,7 @@ struct ScenarioFile {
             }
         }
 
-        /// `board:` a mapping of display, display-address, sensor-address, sensor, sensor-int (numbers or text).
+        /// `board:` a mapping of display, display-address, display-max-clock, sensor-address, sensor, sensor-int (numbers or text).
         private func wiring(_ value: Any) throws(TiltsimFailure) -> BoardWiring {
             guard let map = value as? [String: Any] else {
                 throw fail("board is a mapping of \(ScenarioFile.boardKeys.joined(separator: ", ")), e.g. {display-address: 0x3D}")
@@ -186,6 +186,7 @@ struct ScenarioFile {
             var wiring = BoardWiring.standard
             if let v = try parse("display", BoardWiring.display) { wiring.display = v }
             if let v = try parse("display-address", BoardWiring.displayAddress) { wiring.displayAddress = v }
+            if let v = try parse("display-max-clock", BoardWiring.displayMaxClock) { wiring.displayMaxClockHz = v }
             if let v = try parse("sensor-address", BoardWiring.sensorAddress) { wiring.sensorAddress = v }
             if let v = try parse("sensor", BoardWiring.sensorPart) { wiring.sensorWhoAmI = v }
             if let v = try parse("sensor-int", BoardWiring.interruptPin) { wiring.sensorInterruptPin = v }

@@ -40,7 +40,7 @@ public struct Tiltsim: ParsableCommand {
         try engine.validate()
         try wiring.validate()
         if wiring.isGiven && engine.chosenEngine == .native {
-            throw ValidationError("--display, --display-address, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr")
+            throw ValidationError("--display, --display-address, --display-max-clock, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr")
         }
         try motion.validate()
         try output.validate()

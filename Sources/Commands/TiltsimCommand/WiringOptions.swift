@@ -1,14 +1,17 @@
 import ArgumentParser
 import BoardEmulator
 
-/// `--display`, `--display-address`, `--sensor-address`, `--sensor`, `--sensor-int`: how the AVR
-/// board's parts are wired, for sketches written for other modules.
+/// `--display`, `--display-address`, `--display-max-clock`, `--sensor-address`, `--sensor`,
+/// `--sensor-int`: how the AVR board's parts are wired, for sketches written for other modules.
 struct WiringOptions: ParsableArguments {
     @Option(name: .customLong("display-address"), help: ArgumentHelp("The SSD1306's I2C address: 0x3C (default) or 0x3D (SA0 high). avr only.", valueName: "addr"))
     var displayAddress: String?
 
     @Option(name: .customLong("display"), help: ArgumentHelp("The display's controller: ssd1306 (0.96\" modules, default), sh1106 (1.3\" modules) or ssd1306-128x32 (0.91\" modules). avr only.", valueName: "part"))
     var display: String?
+
+    @Option(name: .customLong("display-max-clock"), help: ArgumentHelp("The fastest I2C clock the display acknowledges at: 400k, 800k, 1m or any (default: a module that takes 1 MHz). avr only.", valueName: "clock"))
+    var displayMaxClock: String?
 
     @Option(name: .customLong("sensor-address"), help: ArgumentHelp("The MPU-6050's I2C address: 0x68 (default), 0x69 (AD0 high) or none (no sensor). avr only.", valueName: "addr"))
     var sensorAddress: String?
@@ -20,7 +23,10 @@ struct WiringOptions: ParsableArguments {
     var sensorInterrupt: String?
 
     /// Whether any wiring option was given.
-    var isGiven: Bool { display != nil || displayAddress != nil || sensorAddress != nil || sensorPart != nil || sensorInterrupt != nil }
+    var isGiven: Bool {
+        display != nil || displayAddress != nil || displayMaxClock != nil || sensorAddress != nil || sensorPart != nil
+            || sensorInterrupt != nil
+    }
 
     func validate() throws {
         do { _ = try wiring(over: .standard) } catch { throw ValidationError(error.message) }
@@ -35,6 +41,9 @@ struct WiringOptions: ParsableArguments {
         do {
             if let display { wiring.display = try BoardWiring.display(display).get() }
         } catch { throw error.from("--display") }
+        do {
+            if let displayMaxClock { wiring.displayMaxClockHz = try BoardWiring.displayMaxClock(displayMaxClock).get() }
+        } catch { throw error.from("--display-max-clock") }
         do {
             if let sensorAddress { wiring.sensorAddress = try BoardWiring.sensorAddress(sensorAddress).get() }
         } catch { throw error.from("--sensor-address") }

@@ -46,6 +46,7 @@ struct cbp_ssd1306 {
     uint8_t rmw_column;
     avr_irq_t *bus_in, *bus_out;
     uint8_t address;           // 7-bit: 0x3C, or 0x3D with SA0 high
+    uint32_t max_scl_hz;       // the fastest SCL it answers at (0: any)
     bool selected;
     bool expect_control;       // next written byte is a control byte
     bool single;               // Co = 1: one byte, then a control byte again
@@ -325,13 +326,22 @@ static void cbp_ssd1306_reply(cbp_ssd1306 *d, uint8_t conditions, uint8_t addres
     avr_raise_irq(d->bus_in, avr_twi_irq_msg(conditions, address, data));
 }
 
+/// True when the bus runs faster than the module answers at: it misreads the
+/// address and does not acknowledge (what a module beyond its clock does).
+static bool cbp_ssd1306_too_fast(const cbp_ssd1306 *d) {
+    if (d->max_scl_hz == 0) return false;
+    uint16_t rate = cbp_twi_bit_rate(d->avr);
+    uint64_t cycles = 16u + 2u * (uint64_t)(rate & 0xFF) * (1u << (2u * (rate >> 8)));
+    return (uint64_t)d->avr->frequency > (uint64_t)d->max_scl_hz * cycles;
+}
+
 static void cbp_ssd1306_bus(avr_irq_t *irq, uint32_t value, void *context) {
     (void)irq;
     cbp_ssd1306 *d = context;
     cbp_twi_message m = cbp_twi_decode(value);
     if (m.conditions & TWI_COND_STOP) d->selected = false;
     if (m.conditions & TWI_COND_START) {
-        d->selected = (m.address >> 1) == d->address;
+        d->selected = (m.address >> 1) == d->address && !cbp_ssd1306_too_fast(d);
         d->expect_control = true;
         if (d->selected) {
             cbp_ssd1306_reply(d, TWI_COND_ACK, m.address, 1);
@@ -475,3 +485,5 @@ int cbp_ssd1306_ram_byte(const cbp_ssd1306 *d, uint8_t page, uint8_t column) {
     if (d->kind == CBP_DISPLAY_SH1106) return column < CBP_SH1106_COLUMNS ? d->ram[page][column] : -1;
     return column < 128 ? d->s.gddram[page * 128 + column] : -1;
 }
+
+void cbp_ssd1306_set_max_clock(cbp_ssd1306 *d, uint32_t hz) { d->max_scl_hz = hz; }

@@ -16,12 +16,16 @@ public struct DisplayFrame: WireFrame {
         case clear = 2
         /// The pattern goes; back to the stored kind, or to detection.
         case end = 3
+        /// Store the display's I2C clock (`kind` carries a `DisplayClock`) and
+        /// begin the display at it; the pattern goes. Older firmware answers
+        /// with PARTS alone (its clock bits stay 0: 400 kHz).
+        case setClock = 4
     }
 
     /// The operation byte as sent (`Operation`; the board answers other values with PARTS alone).
     public var operation: UInt8
     /// The display kind for try and store (PARTS' numbering: 0 SSD1306 128×64,
-    /// 1 SH1106 128×64, 2 SSD1306 128×32); zero for the others.
+    /// 1 SH1106 128×64, 2 SSD1306 128×32), the clock for set-clock; zero for the others.
     public var kind: UInt8
 
     /// A DISPLAY from its two bytes as sent.
@@ -33,11 +37,54 @@ public struct DisplayFrame: WireFrame {
     public init(_ operation: Operation, kind: UInt8 = 0) {
         self.init(operation: operation.rawValue, kind: operation == .tryKind || operation == .store ? kind : 0)
     }
+    /// A DISPLAY storing the display's clock.
+    public init(setClock clock: DisplayClock) {
+        self.init(operation: Operation.setClock.rawValue, kind: clock.rawValue)
+    }
     /// Reads the 2-byte body: operation, kind.
     public init(body: UnsafeRawBufferPointer) { self.init(operation: body[0], kind: body[1]) }
     /// Appends operation and kind.
     public func writeBody(to payload: inout PayloadBuffer) {
         payload.append(operation)
         payload.append(kind)
+    }
+}
+
+/// The display's I2C clock, a board setting (DISPLAY set-clock, PARTS flags
+/// bits 2–3): 400 kHz is the SSD1306 datasheet's; many modules take 800 kHz
+/// or 1 MHz with short wires, an opt-in (docs/hardware.md). The sensor stays at 400 kHz.
+public enum DisplayClock: UInt8, CaseIterable, Hashable, Sendable {
+    /// The SSD1306 datasheet's fast mode, and the sensor's; what older firmware runs.
+    case kilohertz400 = 0
+    /// Fast mode's double (TWBR 2 on a 16 MHz board).
+    case kilohertz800 = 1
+    /// Fast-mode plus (TWBR 0): the most an ATmega328P at 16 MHz does without the prescaler's help.
+    case megahertz1 = 2
+
+    /// SCL, Hz.
+    public var hertz: Int {
+        switch self {
+        case .kilohertz400: 400_000
+        case .kilohertz800: 800_000
+        case .megahertz1: 1_000_000
+        }
+    }
+
+    /// For people: "400 kHz", "800 kHz", "1 MHz".
+    public var label: String {
+        switch self {
+        case .kilohertz400: "400 kHz"
+        case .kilohertz800: "800 kHz"
+        case .megahertz1: "1 MHz"
+        }
+    }
+
+    /// For the command line: "400k", "800k", "1m".
+    public var name: String {
+        switch self {
+        case .kilohertz400: "400k"
+        case .kilohertz800: "800k"
+        case .megahertz1: "1m"
+        }
     }
 }

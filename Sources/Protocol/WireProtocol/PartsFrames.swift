@@ -18,7 +18,8 @@ public struct PartsFrame: WireFrame {
     public var displayKind: UInt8
     /// Bit 0 (`kindStoredFlag`): the display kind came from the board's EEPROM
     /// (`tiltserial setup`), not detection; bit 1 (`patternFlag`): the test
-    /// pattern shows; others zero (older firmware sends zero).
+    /// pattern shows; bits 2–3 (`clockMask`): the display's clock in use
+    /// (`displayClock`); others zero (older firmware sends zero).
     public var flags: UInt8
 
     /// Bit 0 of `flags`: the display kind was set (stored in the EEPROM), not detected.
@@ -29,6 +30,11 @@ public struct PartsFrame: WireFrame {
     public var kindStored: Bool { flags & Self.kindStoredFlag != 0 }
     /// True when the display shows the test pattern.
     public var showsPattern: Bool { flags & Self.patternFlag != 0 }
+    /// Bits 2–3 of `flags`: the display's I2C clock in use.
+    public static let clockMask: UInt8 = 0x0C
+    /// The display's I2C clock in use (400 kHz from older firmware; nil for a
+    /// value this host does not know).
+    public var displayClock: DisplayClock? { DisplayClock(rawValue: (flags & Self.clockMask) >> 2) }
 
     /// A PARTS frame from its fields.
     public init(sensorAddress: UInt8, sensorWhoAmI: UInt8, displayAddress: UInt8, displayKind: UInt8 = 0, flags: UInt8 = 0) {
@@ -74,11 +80,13 @@ public struct PartsFrame: WireFrame {
     }
 
     /// One line for people: "sensor 0x98 (MPU-6500 family) at 0x68, display SSD1306 128x64 at 0x3C",
-    /// ending " (set by tiltserial setup)" when the display kind came from the board's EEPROM.
+    /// with the display's clock when it is not 400 kHz (", 800 kHz"), ending
+    /// " (set by tiltserial setup)" when the display kind came from the board's EEPROM.
     public var summary: String {
         let sensor = sensorAddress == 0 ? "no sensor"
             : "sensor \(HexText.prefixed(sensorWhoAmI)) (\(sensorName)) at \(HexText.prefixed(sensorAddress))"
-        let display = displayAddress == 0 ? "no display" : "display \(displayName) at \(HexText.prefixed(displayAddress))"
+        var display = displayAddress == 0 ? "no display" : "display \(displayName) at \(HexText.prefixed(displayAddress))"
+        if displayAddress != 0, displayClock != .kilohertz400 { display += ", \(displayClock?.label ?? "unknown clock")" }
         return sensor + ", " + display + (kindStored ? " (set by tiltserial setup)" : "")
     }
 }

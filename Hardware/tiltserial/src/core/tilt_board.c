@@ -80,7 +80,8 @@ tilt_board_action tilt_board_handle(tilt_board *board, const uint8_t *payload, u
     if (tilt_decode_describe(payload, length)) return TILT_BOARD_SEND_PARTS;
     if (tilt_decode_display(payload, length, &display)) {
         bool needs_kind = display.op == TILT_DISPLAY_TRY || display.op == TILT_DISPLAY_STORE;
-        if (display.op > TILT_DISPLAY_END || (needs_kind && display.kind > TILT_DISPLAY_KIND_LAST))
+        if (display.op > TILT_DISPLAY_SET_CLOCK || (needs_kind && display.kind > TILT_DISPLAY_KIND_LAST)
+            || (display.op == TILT_DISPLAY_SET_CLOCK && display.kind > TILT_DISPLAY_CLOCK_LAST))
             return TILT_BOARD_SEND_PARTS;
         board->display = display;
         board->pattern = display.op == TILT_DISPLAY_TRY;

@@ -68,20 +68,34 @@ enum tilt_body_length {
 #define TILT_DISPLAY_SH1106_128X64 1u  /* the 1.3" modules: 132-column RAM, columns 2..129 shown */
 #define TILT_DISPLAY_SSD1306_128X32 2u /* the 0.91" modules: not detectable, chosen (ssd1306_begin_as) */
 
+/** The display's I2C clock (DISPLAY set-clock, PARTS flags bits 2-3):
+ *  400 kHz is the SSD1306 datasheet's; many modules take 800 kHz or 1 MHz
+ *  with short wires (docs/hardware.md), an opt-in. The sensor stays at 400. */
+#define TILT_DISPLAY_CLOCK_400KHZ 0u
+#define TILT_DISPLAY_CLOCK_800KHZ 1u
+#define TILT_DISPLAY_CLOCK_1MHZ 2u
+#define TILT_DISPLAY_CLOCK_LAST TILT_DISPLAY_CLOCK_1MHZ
+
 /** PARTS flag bits: the display kind came from the board's EEPROM (a stored
- *  choice, `tiltserial setup`) rather than detection; the test pattern shows. */
+ *  choice, `tiltserial setup`) rather than detection; the test pattern shows;
+ *  bits 2-3: the display's clock in use (TILT_DISPLAY_CLOCK_*; 0 from older
+ *  firmware, which runs it at 400 kHz). */
 #define TILT_PARTS_KIND_STORED 0x01u
 #define TILT_PARTS_PATTERN 0x02u
+#define TILT_PARTS_CLOCK_SHIFT 2u
+#define TILT_PARTS_CLOCK_MASK 0x0Cu
 
 /** DISPLAY operations (the frame's first byte). */
 #define TILT_DISPLAY_TRY 0u   /* begin the display as `kind` (not stored) and show the test pattern */
 #define TILT_DISPLAY_STORE 1u /* store `kind` in EEPROM and begin the display as it; pattern off */
 #define TILT_DISPLAY_CLEAR 2u /* forget the stored kind and detect again; pattern off */
 #define TILT_DISPLAY_END 3u   /* pattern off, back to the stored kind or detection */
+#define TILT_DISPLAY_SET_CLOCK 4u /* store the display's clock (`kind` carries TILT_DISPLAY_CLOCK_*) and begin it at it; pattern off */
 /** The highest display kind this firmware knows. */
 #define TILT_DISPLAY_KIND_LAST TILT_DISPLAY_SSD1306_128X32
 
-/** DISPLAY: what to do with the display choice (TILT_DISPLAY_TRY..END) and the kind (for TRY and STORE). */
+/** DISPLAY: what to do with the display choice (TILT_DISPLAY_TRY..SET_CLOCK)
+ *  and the kind (for TRY and STORE) or the clock (for SET_CLOCK). */
 typedef struct {
     uint8_t op, kind;
 } tilt_display_frame;

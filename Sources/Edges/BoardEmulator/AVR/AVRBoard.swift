@@ -48,6 +48,8 @@ public final class AVRBoard: @unchecked Sendable {
         public var sensorWhoAmI: UInt8 = 0x68
         /// The display's controller (`AVRMachine.Configuration.display`).
         public var display: EmulatedDisplay = .ssd1306
+        /// The fastest clock the display answers at (`AVRMachine.Configuration.displayMaxClockHz`).
+        public var displayMaxClockHz: UInt32?
 
         /// An atmega328p at 16 MHz with the sensor at 0x68 (INT on D2) and the display at 0x3C.
         public init(firmwarePath: String, pace: BoardPace = .realTime, linkPath: String? = nil,
@@ -67,6 +69,7 @@ public final class AVRBoard: @unchecked Sendable {
             machine.displayAddress = displayAddress
             machine.sensorWhoAmI = sensorWhoAmI
             machine.display = display
+            machine.displayMaxClockHz = displayMaxClockHz
             return machine
         }
     }

@@ -32,6 +32,9 @@ public final class AVRMachine {
         public var displayAddress: UInt8 = 0x3C
         /// The display's controller: an SSD1306, or the SH1106 of 1.3" modules.
         public var display: EmulatedDisplay = .ssd1306
+        /// The fastest I2C clock the display answers at, Hz; nil: any (many
+        /// modules take 1 MHz). Above it the display does not acknowledge.
+        public var displayMaxClockHz: UInt32?
         /// What the MPU-6050 feels, asked at simulated µs since power-on.
         public var motionSource: any MotionSource
 
@@ -66,6 +69,7 @@ public final class AVRMachine {
                                interruptPin: configuration.sensorInterruptPin, whoAmI: configuration.sensorWhoAmI,
                                source: configuration.motionSource)
         displayPart = cbp_ssd1306_create_kind(avr, configuration.displayAddress, configuration.display.kind)
+        if let hz = configuration.displayMaxClockHz { cbp_ssd1306_set_max_clock(displayPart, hz) }
         displayCapture = SSD1306Capture(avr: avr, part: displayPart)
     }
 

@@ -9,10 +9,23 @@ import TiltDisplay
 /// rate). Rendering is instant here: the firmware renders the next page while
 /// the bus carries the current one, so the bus sets the pace, not the renderer.
 struct NativeDisplayPipe {
-    /// Bus time per byte, ns: the firmware's DISPLAY_BYTE_NS at 400 kHz on a
-    /// 16 MHz board (nine SCL periods of 40 cycles, 22.5 µs, and 0.8 µs of
-    /// the driver's own per-byte time: most bytes are fed by polling).
-    static let byteNanos: UInt16 = 23_300
+    /// Bus time per byte, ns, at the display's clock (TILT_DISPLAY_CLOCK_*):
+    /// the firmware's i2c_display_byte_ns() on a 16 MHz board, nine SCL
+    /// periods of 16 + 2 TWBR cycles and 0.8 µs of the driver's own per-byte
+    /// time (most bytes are fed by polling): 23.3 µs at 400 kHz.
+    static func byteNanos(clock: UInt8) -> UInt16 {
+        let hz: UInt32 = switch UInt32(clock) {
+        case TILT_DISPLAY_CLOCK_1MHZ: 1_000_000
+        case TILT_DISPLAY_CLOCK_800KHZ: 800_000
+        default: 400_000
+        }
+        let twbr = (16_000_000 / hz - 16) / 2
+        return UInt16(9 * (16 + 2 * twbr) * 1000 / 16 + Self.byteStretchNanos)
+    }
+    /// The firmware's DISPLAY_BYTE_STRETCH_NS (Hardware/tiltserial/config.h).
+    static let byteStretchNanos: UInt32 = 800
+    /// Bus time per byte now (`byteNanos(clock:)` of the firmware's clock in use).
+    private var byteNanos = byteNanos(clock: UInt8(TILT_DISPLAY_CLOCK_400KHZ))
     /// Bus time the sensor takes at each sample, µs: INT_STATUS and the
     /// 14-byte burst from 0x3B (about 22 bus bytes at 23-25 µs, and the loop
     /// around them). At most half
@@ -63,6 +76,7 @@ struct NativeDisplayPipe {
     mutating func run(until t: UInt64, nextSample: UInt64?, period: UInt64, firmware: inout NativeFirmware,
                       render: (tilt_view?, DrawerScene) -> Screen, ready: (_ at: UInt64, _ idle: Bool) -> Void) -> Bool {
         var changed = false
+        byteNanos = Self.byteNanos(clock: firmware.displayClock)
         let samples = period >= Self.shortestSensorPeriodMicros ? nextSample : nil
         let read = min(Self.sensorReadMicros, period / 2)
         while true {
@@ -90,7 +104,7 @@ struct NativeDisplayPipe {
                     left = Int32(clamping: Int64(sample) - window - Int64(now) + Int64(TILT_PIPE_SAMPLE_MARGIN_US))
                 }
                 var count: UInt8 = 0
-                let step = tilt_pipe_next(&pipe, left, Self.byteNanos, &count)
+                let step = tilt_pipe_next(&pipe, left, byteNanos, &count)
                 if step != TILT_PIPE_WAIT {
                     piece = (Int(pipe.send_page), Int(pipe.send_column), Int(count))
                     var header = count > 0 ? UInt64(TILT_PIPE_DATA_OVERHEAD) : 0
@@ -99,14 +113,14 @@ struct NativeDisplayPipe {
                     inFlight = step
                     pieceStart = now
                     pieceHeaderBytes = header
-                    busFreeAt = now + (bytes * UInt64(Self.byteNanos) + 999) / 1000
+                    busFreeAt = now + (bytes * UInt64(byteNanos) + 999) / 1000
                 }
             }
             var readyAt: UInt64?  // when the coming latch is READY's lead away, if later than now
             if firmware.syncOn {
                 var untilLatch: UInt32 = 0
                 let sent = sentOfPiece
-                if tilt_pipe_ready_due(&pipe, Self.byteNanos, sent, &untilLatch) {
+                if tilt_pipe_ready_due(&pipe, byteNanos, sent, &untilLatch) {
                     ready(now + UInt64(untilLatch), false)
                     tilt_pipe_ready_sent(&pipe)
                 } else if tilt_pipe_idle_ready_due(&pipe, firmware.idleReadyOwed, firmware.redrawDue) {
@@ -114,7 +128,7 @@ struct NativeDisplayPipe {
                     firmware.idleReadySent()
                 } else if !pipe.ready_sent && pipe.pending > 0 && inFlight != TILT_PIPE_WAIT {
                     let lead = UInt64(TILT_PIPE_READY_LEAD_US) * 1000
-                    let ns = UInt64(tilt_pipe_ns_to_latch(&pipe, Self.byteNanos, sent))
+                    let ns = UInt64(tilt_pipe_ns_to_latch(&pipe, byteNanos, sent))
                     if ns > lead { readyAt = now + (ns - lead + 999) / 1000 }
                 }
             }
@@ -154,7 +168,7 @@ struct NativeDisplayPipe {
     /// in_flight_sent(): the pipe counts a piece only when it ends).
     private var sentOfPiece: UInt16 {
         guard inFlight != TILT_PIPE_WAIT, now > pieceStart else { return 0 }
-        let bytes = (now - pieceStart) * 1000 / UInt64(Self.byteNanos)
+        let bytes = (now - pieceStart) * 1000 / UInt64(byteNanos)
         return UInt16(min(UInt64(piece.count), bytes > pieceHeaderBytes ? bytes - pieceHeaderBytes : 0))
     }
 

@@ -29,6 +29,8 @@ struct NativeFirmware {
     private(set) var displayKind = UInt8(TILT_DISPLAY_SSD1306_128X64)
     /// The display kind came from the EEPROM, not detection.
     private(set) var displayStored = false
+    /// The display's I2C clock in use (TILT_DISPLAY_CLOCK_*): the stored one.
+    private(set) var displayClock = UInt8(TILT_DISPLAY_CLOCK_400KHZ)
     /// The test pattern shows (DISPLAY try), until OFFSETS or another DISPLAY.
     var showsPattern: Bool { board.pattern }
 
@@ -98,34 +100,43 @@ struct NativeFirmware {
         }
     }
 
-    /// begin_display(): the stored kind, else detection (an SSD1306 128×64 here).
+    /// begin_display(): the stored kind, else detection (an SSD1306 128×64
+    /// here), at the stored clock (the model's display answers at any).
     private mutating func beginDisplay() {
-        var kind: UInt8 = 0
-        displayStored = tilt_settings_decode(eeprom, &kind)
-        displayKind = displayStored ? kind : UInt8(TILT_DISPLAY_SSD1306_128X64)
+        let stored = tilt_settings_decode(eeprom)
+        displayStored = stored.kind != UInt8(TILT_SETTINGS_NO_KIND)
+        displayKind = displayStored ? stored.kind : UInt8(TILT_DISPLAY_SSD1306_128X64)
+        displayClock = stored.clock
     }
 
-    /// apply_display_choice(): try a kind, store it, forget it, or go back.
+    /// apply_display_choice(): try a kind, store it, forget it, store the
+    /// display's clock, or go back.
     private mutating func applyDisplayChoice(_ choice: tilt_display_frame) {
+        var stored = tilt_settings_decode(eeprom)
         switch UInt32(choice.op) {
         case TILT_DISPLAY_TRY:
             displayKind = choice.kind
             displayStored = false  // the kind in use is the tried one
             return
         case TILT_DISPLAY_STORE:
-            tilt_settings_encode(choice.kind, &eeprom)
+            stored.kind = choice.kind
         case TILT_DISPLAY_CLEAR:
-            tilt_settings_erased(&eeprom)
+            stored.kind = UInt8(TILT_SETTINGS_NO_KIND)
+        case TILT_DISPLAY_SET_CLOCK:
+            stored.clock = choice.kind
         default:
-            break
+            beginDisplay()
+            return
         }
+        tilt_settings_encode(&stored, &eeprom)
         beginDisplay()
     }
 
     /// The PARTS the firmware sends: an MPU-6050 at 0x68 and the display at 0x3C, with its kind and flags.
     var parts: PartsFrame {
         PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, displayKind: displayKind,
-                   flags: (displayStored ? PartsFrame.kindStoredFlag : 0) | (showsPattern ? PartsFrame.patternFlag : 0))
+                   flags: (displayStored ? PartsFrame.kindStoredFlag : 0) | (showsPattern ? PartsFrame.patternFlag : 0)
+                       | displayClock << UInt8(TILT_PARTS_CLOCK_SHIFT))
     }
 
     /// check_timers(): true once when the host has been silent for a second (then redraw).

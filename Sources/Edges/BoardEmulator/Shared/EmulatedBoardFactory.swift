@@ -42,6 +42,8 @@ public struct EmulatedBoardFactory: Sendable {
     public var sensorWhoAmI: UInt8 = 0x68
     /// The display's controller (AVR only): an SSD1306, or the SH1106 of 1.3" modules.
     public var display: EmulatedDisplay = .ssd1306
+    /// The fastest I2C clock the display answers at, Hz (AVR only); nil: any.
+    public var displayMaxClockHz: UInt32?
     /// avr only: the Arduino board whose build of the firmware runs (Hardware/boards.mk's
     /// names): uno or nano on an ATmega328P, mega on an ATmega2560.
     public var board = "uno"
@@ -143,6 +145,7 @@ public struct EmulatedBoardFactory: Sendable {
             configuration.displayAddress = displayAddress
             configuration.sensorWhoAmI = sensorWhoAmI
             configuration.display = display
+            configuration.displayMaxClockHz = displayMaxClockHz
             configuration.mcu = mcu
             return try AVRBoard(configuration)
         } catch where error.isFirmwareProblem {

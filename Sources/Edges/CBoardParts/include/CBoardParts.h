@@ -166,6 +166,9 @@ cbp_ssd1306 *cbp_ssd1306_create(struct avr_t *avr, uint8_t address);
 cbp_ssd1306 *cbp_ssd1306_create_kind(struct avr_t *avr, uint8_t address, uint8_t kind);
 /// The controller the part models (CBP_DISPLAY_*).
 uint8_t cbp_ssd1306_kind(const cbp_ssd1306 *part);
+/// The fastest SCL the module answers at, Hz (0, the default: any); above it
+/// it does not acknowledge its address, as a module beyond its clock does.
+void cbp_ssd1306_set_max_clock(cbp_ssd1306 *part, uint32_t hz);
 /// One byte of the controller's own RAM (page 0..7; column 0..127, or 0..131
 /// on an SH1106, shown or not); -1 outside it.
 int cbp_ssd1306_ram_byte(const cbp_ssd1306 *part, uint8_t page, uint8_t column);

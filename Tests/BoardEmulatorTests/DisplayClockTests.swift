@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import WireProtocol
+@testable import BoardEmulator
+
+/// The display's clock, a board setting (DISPLAY set-clock, `tiltserial setup
+/// --display-clock`), on our firmware in simavr in simulated time: the
+/// display's transfers run at the clock chosen (TWBR from the ATmega328P
+/// datasheet's SCL = F_CPU / (16 + 2 TWBR)) and the glass draws faster; a
+/// module that does not answer that fast keeps 400 kHz and still draws.
+@Suite struct DisplayClockTests {
+    /// TWBR for `hz` on the 16 MHz board (prescaler 1).
+    static func twbr(_ hz: Int) -> UInt8 { UInt8((16_000_000 / hz - 16) / 2) }
+
+    @Test(arguments: [DisplayClock.kilohertz800, .megahertz1])
+    func aFasterClockRunsTheDisplaysTransfersAtItAndTheGlassDrawsFaster(clock: DisplayClock) throws {
+        let base = try GlassStatsTests.run(everyMicros: 8_000, endMicros: 1_300_000)
+        let fast = try GlassStatsTests.run(everyMicros: 8_000, endMicros: 1_300_000, displayClock: clock)
+        print("\(clock.label), a new view every 8 ms: \(fast.stats.line)")
+        #expect(fast.parts.last?.displayClock == clock, "PARTS after set-clock: \(fast.parts)")
+        #expect(base.stats.bus?.twbr == Self.twbr(400_000) && fast.stats.bus?.twbr == Self.twbr(clock.hertz),
+                "TWBR \(String(describing: base.stats.bus?.twbr)) and \(String(describing: fast.stats.bus?.twbr))")
+        let before = base.stats.summary.movingFramesPerSecond, after = fast.stats.summary.movingFramesPerSecond
+        // Twice the clock halves the bus's share of a frame (about nine tenths
+        // of it at 400 kHz); the loop's own time per frame stays, so a third
+        // more frames at least.
+        #expect(after >= before * 4 / 3, "\(after) frames/s at \(clock.label) against \(before) at 400 kHz")
+    }
+
+    @Test func aModuleThatDoesNotAnswerThatFastStaysAt400KilohertzAndDraws() throws {
+        let run = try GlassStatsTests.run(everyMicros: 16_000, endMicros: 900_000, displayClock: .megahertz1,
+                                          displayMaxClockHz: 400_000)
+        let answer = try #require(run.parts.last)
+        #expect(answer.displayClock == .kilohertz400 && answer.displayAddress == 0x3C, "\(answer)")
+        #expect(run.stats.bus?.twbr == Self.twbr(400_000))
+        #expect(run.stats.frames.count >= 10, "\(run.stats.frames.count) glass frames after the fall-back")
+    }
+}
