@@ -7,12 +7,13 @@ import WireProtocol
 
 /// Builds the session a run or a replay uses: the shipped art (the drawer gets
 /// its items), the settings, the axes, and the pins kept from earlier runs.
-public func makeHostSession(settings: HostSettings, art: TiltAssets.Art, pins: [Pin] = []) throws(Failure) -> HostSession {
+/// `runsPhysics` false: the session reports samples instead (`calibrate`).
+public func makeHostSession(settings: HostSettings, art: TiltAssets.Art, pins: [Pin] = [], runsPhysics: Bool = true) throws(Failure) -> HostSession {
     do {
         let engine = try TiltEngine(
             settings: settings.physics, geometry: art.tile.geometry, ribbonArt: art.ribbon.mask,
             converter: SampleConverter(mapping: settings.axes), drawerItems: art.items.count)
-        return HostSession(engine: engine, hostTileID: art.tile.id, pins: pins)
+        return HostSession(engine: engine, hostTileID: art.tile.id, pins: pins, runsPhysics: runsPhysics)
     } catch {
         throw Failure(.badSettings, error.description)
     }
@@ -68,7 +69,7 @@ public final class HostRunner {
         openPort = open
         let loaded: TiltAssets.Art
         if let art { loaded = art } else { loaded = try Self.loadArt() }
-        let session = try makeHostSession(settings: options.settings, art: loaded, pins: options.pins)
+        let session = try makeHostSession(settings: options.settings, art: loaded, pins: options.pins, runsPhysics: options.runsPhysics)
         driver = HostDriver(session: session, configuration: options.driverConfiguration)
     }
 
@@ -228,7 +229,6 @@ public final class HostRunner {
                 recorder.append(chunk, .fromBoard, at: at)
                 if let message = recorder.newFailure { output.recordingFailed(message) }
             }
-            output.received(chunk, at: at)
             drive(&driver) { $0.received(chunk, at: at, $1) }
             if count < Self.ttyReadLimit { return }
         }
