@@ -89,7 +89,7 @@ public final class HostRunner {
     var lastNow = HostTime.zero
 
     /// Runs until `stop` is woken (returns the summary) or a failure ends it
-    /// (the thrown `Failure` carries the summary so far).
+    /// (then `lastSummary` has the summary so far).
     /// - Parameter transport: an already-open port (its name is only used for
     ///   messages; reconnects reopen `options.port`); nil opens `options.port`.
     public func run(transport given: (any SerialTransport)? = nil, stop: WakeUpPipe) throws(Failure) -> HostSummary {
@@ -136,13 +136,15 @@ public final class HostRunner {
             }
         }
         let summary = ending?.summary ?? driver.summary(at: tick())
-        if var failure = hardFailure {
-            failure.summary = summary
-            throw failure
-        }
-        if let failure = ending?.failure { throw render(failure, summary: summary, session: driver.session) }
+        lastSummary = summary
+        if let failure = hardFailure { throw failure }
+        if let failure = ending?.failure { throw render(failure, session: driver.session) }
         return summary
     }
+
+    /// What the last `run` did, whether it returned or threw; nil when it
+    /// stopped before its loop (the port or `--record` would not open).
+    public private(set) var lastSummary: HostSummary?
 
     /// Reads the clock once; actions performed until the next read use this
     /// time, counted from the run's start (as a recording stores it).
