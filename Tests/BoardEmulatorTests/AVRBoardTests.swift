@@ -242,6 +242,6 @@ import TiltCore
     @Test func plugInOnAStoppedBoardSaysSo() throws {
         let board = try AVRBoard(.init(firmwarePath: AVRTestFirmware.path()))
         board.stop()
-        #expect(throws: AVRBoardError.stopped) { try board.plugIn() }
+        #expect(throws: BoardLinkError.stopped) { try board.plugIn() }
     }
 }

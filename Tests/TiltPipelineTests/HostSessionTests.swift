@@ -27,6 +27,19 @@ import WireProtocol
         #expect(session.counters.lostFrames == 0)
     }
 
+    /// `calibrate`'s session: every sample as the board sent it (raw counts,
+    /// board time), and nothing for the board: no tick, no OFFSETS, no SYNC.
+    @Test func withoutPhysicsEverySampleIsReportedAsReceivedAndNothingIsSent() {
+        let stream = Fixture.samples(300)
+        var session = HostSession(engine: Fixture.engine(), hostTileID: Fixture.tileID, runsPhysics: false)
+        var out = Outbox()
+        out.feed(&session, Fixture.hello().encoded() + stream.wire, chunk: 50)
+        let samples = stream.samples.map { HostEvent.sample($0) }
+        #expect(out.events == [.formatDetected(.binaryProtocol), .hello(Fixture.hello()), .describeParts] + samples)
+        #expect(session.counters.samples == 300 && session.counters.ticks == 0)
+        #expect(session.nextTick == nil, "no tick to doze toward")
+    }
+
     @Test func chunkSizeDoesNotChangeTheOutput() {
         let bytes = Fixture.hello().encoded() + Fixture.samples(700).wire
         var whole = Fixture.session(), split = Fixture.session()

@@ -4,11 +4,13 @@ import TiltAssets
 import TiltCore
 import TiltPhysics
 import TiltPipeline
+import TiltserialSettings
 import WireProtocol
 @testable import TiltserialCommand
 
 /// `--json` prints the engine's values exactly (docs/usage.md): read back, they
-/// equal the engine's state bit for bit, in both physics modes.
+/// equal the engine's state bit for bit, in both physics modes; and for a held
+/// tilt they are the figures the recipe gives by hand.
 @Suite struct JSONExactTests {
     /// Every tick of 4 s of a moving tilt, with its JSON line.
     static func lines(_ mode: IntegratorMode) -> [(Tick, String)] {
@@ -74,6 +76,38 @@ import WireProtocol
             #expect(Self.fixedRaw(try #require(Self.number("ribbon", in: line))) == tick.stretch.raw, "\(line)")
             #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "valid JSON: \(line)")
         }
+    }
+
+    /// The lines `--physics recipe --json` prints for `Stream.heldTilt`, every
+    /// field derived by hand from ../shared/recipes.md §1 (see
+    /// `Stream.recipeOffsets`), not from TiltEngine: tick k (from 1) is at
+    /// board time 1000 + 30 000 k µs with sequence k − 1. Both axes' input is
+    /// −0.5 (xx = −ax, yy = (az + 0.5) × 2), so the gain is the float 0.005 from
+    /// the first sample on and the velocity −gain × input = 0.005f / 2 exactly
+    /// (halving a float is exact); each tick adds it to the float offset, so x
+    /// and y after tick k are that velocity summed k times in float.
+    @Test func recipeModeLinesForAHeldTiltAreTheRecipesFiguresByHand() throws {
+        var settings = HostSettings()
+        settings.physics.mode = .recipe
+        var session = try makeHostSession(settings: settings, art: TiltAssets.load())
+        var lines: [String] = []
+        session.receive(Stream.hello() + Stream.heldTilt(0..<1500).wire, at: .zero) { event in
+            if case .tick = event, let line = JSONLines.line(for: event) { lines.append(line) }
+        }
+        let frames = Stream.recipeOffsets(forHeldTilt: 1500)
+        #expect(lines.count == 49 && frames.count == 49)  // ⌊1499 × 1000 / 30 000⌋ ticks
+        let velocity = Float(0.005) / 2
+        var offset: Float = 0
+        for (index, (line, frame)) in zip(lines, frames).enumerated() {
+            let k = index + 1
+            offset += velocity
+            #expect(line.hasPrefix("{\"t_us\":\(1000 + 30_000 * k),\"seq\":\(k - 1),\"x\":"), "\(line)")
+            #expect(Float(String(try #require(Self.number("x", in: line))))?.bitPattern == offset.bitPattern, "tick \(k): \(line)")
+            #expect(Float(String(try #require(Self.number("y", in: line))))?.bitPattern == offset.bitPattern, "tick \(k): \(line)")
+            #expect(line.hasSuffix(",\"px\":\(frame.viewportX),\"py\":\(frame.viewportY),\"ribbon\":0.0,\"ribbon_x\":250,"
+                + "\"ribbon_bottom\":15,\"engaged\":false,\"fired\":false}\n"), "\(line)")
+        }
+        #expect(lines.first?.contains(#""x":0.0025,"#) == true, "0.005f / 2 prints as its shortest form")
     }
 
     @Test func fixedPointDecimalsAreExact() {

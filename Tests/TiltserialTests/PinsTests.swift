@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TiltExitStatus
 import TiltPhysics
 import BoardEmulator
 @testable import TiltserialCommand
@@ -64,7 +65,7 @@ import BoardEmulator
         #expect(path([:]) == nil)
         // The pins commands need a file: with no place for one they say so.
         let r = runTiltserial(["pins", "list"])
-        #expect(r.code == Failure.Code.badSettings.rawValue && r.err.contains("no place for the pins file"))
+        #expect(r.code == ExitStatus.badSettings.rawValue && r.err.contains("no place for the pins file"))
     }
 
     @Test func savingIsAtomicAndCreatesTheFolder() throws {
@@ -83,7 +84,7 @@ import BoardEmulator
         let path = tempPath("pins.json")
         try Data("{\"pins\": [oops]}".utf8).write(to: URL(fileURLWithPath: path))
         let r = runTiltserial(["pins", "list", "--pins", path])
-        #expect(r.code == Failure.Code.badFile.rawValue)
+        #expect(r.code == ExitStatus.badFile.rawValue)
         #expect(r.err == "tiltserial: error: \(path): line 1, column 11: expected a pin like {\"item\": \"star\", \"x\": 300, \"y\": 140}, found 'o'; fix it, or start afresh with `tiltserial pins clear`\n")
         let many = (0..<40).map { Pin(item: $0 % 8, x: $0, y: $0) }
         try Data(PinsFile.format(many, items: Self.items).utf8).write(to: URL(fileURLWithPath: path))
@@ -92,7 +93,7 @@ import BoardEmulator
         let dir = tempPath("adir")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let d = runTiltserial(["pins", "list", "--pins", dir])
-        #expect(d.code == Failure.Code.badFile.rawValue && d.err.contains("is a directory"))
+        #expect(d.code == ExitStatus.badFile.rawValue && d.err.contains("is a directory"))
     }
 
     // MARK: The commands
@@ -109,7 +110,7 @@ import BoardEmulator
         #expect(try store.load() == [Pin(item: 2, x: 300, y: 140), Pin(item: 7, x: 5, y: 6)])
         for bad in ["0", "3", "x"] {
             let r = runTiltserial(["pins", "remove", bad, "--pins", path])
-            #expect(r.code == Failure.Code.badSettings.rawValue && r.err.contains("no such pin; give 1 to 2"), "\(bad): \(r.err)")
+            #expect(r.code == ExitStatus.badSettings.rawValue && r.err.contains("no such pin; give 1 to 2"), "\(bad): \(r.err)")
         }
         let cleared = runTiltserial(["pins", "clear", "--pins", path])
         #expect(cleared.code == 0 && cleared.err.contains("removed 2 pins"))

@@ -34,7 +34,7 @@ import TiltExitStatus
             .map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
         #expect(rows.map { "\($0[0]) \($0[1])" } == ExitStatus.allCases.map { "\($0.rawValue) \($0)" })
         #expect(rows.allSatisfy { ["both", "tiltserial", "tiltsim"].contains($0[2]) })
-        #expect(ObjectIdentifier(Failure.Code.self) == ObjectIdentifier(ExitStatus.self), "tiltserial's codes are the shared table")
+        #expect(ObjectIdentifier(Failure.self) == ObjectIdentifier(CommandFailure.self), "tiltserial fails with the type both tools share")
     }
 
     @Test func everySettingHasADistinctOptionAndKey() {

@@ -6,9 +6,10 @@ import WireProtocol
 
 /// `tiltserial calibrate [PORT]`: measures the rest pose and the sensor's
 /// mounting, and saves them to the config file. A thin shell: `HostRunner`
-/// keeps the link (greeting, hello timeout, reconnects, Ctrl-C), its bytes go
-/// through the stream's front end (`StreamReader`) into the pure `Calibration`, and the result is merged
-/// into the file (`ConfigMerge`) and written atomically (`ConfigFile.replace`).
+/// keeps the link (greeting, hello timeout, reconnects, Ctrl-C) with a session
+/// that runs no physics; the samples it reports go into the pure
+/// `Calibration`, and the result is merged into the file (`ConfigMerge`) and
+/// written atomically (`ConfigFile.replace`).
 struct Calibrate: TiltserialSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "calibrate",
@@ -70,7 +71,6 @@ struct Calibrate: TiltserialSubcommand {
     /// Runs the steps on the board at `path` until they finish, fail or Ctrl-C.
     static func measure(path: String, settings: HostSettings, context: CommandContext) throws(Failure) -> CalibrationSolver.Result {
         let output = try RunOutput(console: context.console, output: OutputOptions.none, port: path, renderer: nil)
-        var stream = StreamReader()
         var sensor = SampleConverter()  // the sensor's own axes; HELLO's full scales once one came
         var calibration = Calibration()
         var ending: Result<CalibrationSolver.Result, Calibration.Failure>?
@@ -84,20 +84,19 @@ struct Calibrate: TiltserialSubcommand {
             }
             if ending != nil { context.stop.wake() }
         }
-        output.tap = { bytes, receivedAt in
+        output.observe = { event in
             guard ending == nil else { return }
-            stream.receive(bytes, at: receivedAt) { event in
-                switch event {
-                case .frame(.hello(let hello)):
-                    _ = sensor.adoptRanges(of: hello)
-                    calibration.linkRestarted()
-                case .sample(let timed): calibration.take(sensor.convert(timed.raw).accel, atMicros: timed.timeMicros, progress)
-                case .formatDetected: calibration.start(progress)  // the first prompt once the board speaks
-                case .frame: break
-                }
+            switch event {
+            case .hello(let hello):
+                _ = sensor.adoptRanges(of: hello)
+                calibration.linkRestarted()
+            case .sample(let timed): calibration.take(sensor.convert(timed.raw).accel, atMicros: timed.timeMicros, progress)
+            case .formatDetected: calibration.start(progress)  // the first prompt once the board speaks
+            default: break
             }
         }
         var options = HostRunOptions(port: path, settings: settings)
+        options.runsPhysics = false  // the samples, as received; nothing for the board to draw
         options.timing.refreshMicros = 3_600_000_000  // no view to redraw
         let runner = try HostRunner(options: options, output: output)
         if context.handleSignals { StopSignals.install(context.stop) }

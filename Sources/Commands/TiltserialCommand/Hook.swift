@@ -8,7 +8,7 @@ import SystemPackage
 /// words, no shell), and the event's data goes only into environment variables:
 /// nothing a device sends ever becomes part of a command line. Its program is
 /// found on PATH when the hook is made, so one that cannot run stops the run
-/// at start (`Failure.Code.badHook`). Each child:
+/// at start (`ExitStatus.badHook`). Each child:
 /// - writes its stdout to our stderr (stdout carries only tiltserial's own
 ///   output, the `--json` lines) and reads /dev/null;
 /// - inherits no descriptor beyond 0-2 (`posix_spawn_file_actions_addclosefrom_np`);

@@ -1,5 +1,4 @@
 import SerialIO
-import TiltCore
 import TiltPipeline
 
 /// Where a run's results go: everything `HostRunner` does not do itself (it
@@ -20,9 +19,6 @@ public protocol HostOutput: AnyObject {
     func refresh(_ snapshot: HostSnapshot)
     /// What the view's `c` did (the rest pose, or why it stayed).
     func recalibrated(_ outcome: Recalibration)
-    /// Every chunk read from the board, with the run's host time, just before
-    /// the driver digests it (`calibrate` reads its samples from here).
-    func received(_ bytes: UnsafeRawBufferPointer, at time: HostTime)
     /// What was done about the FTDI latency timer, after each open.
     func ftdiLatency(_ outcome: FTDILatency.Outcome)
     /// Other programs have the device open too (they take bytes meant for the host).
@@ -38,8 +34,6 @@ extension HostOutput {
     public func hook(_ request: HookRequest) {}
     /// Not said: an output that does not talk to people overrides nothing here.
     public func recalibrated(_ outcome: Recalibration) {}
-    /// Not looked at: only an output that reads the raw bytes overrides this.
-    public func received(_ bytes: UnsafeRawBufferPointer, at time: HostTime) {}
     /// Not said: an output that does not talk to people overrides nothing here.
     public func ftdiLatency(_ outcome: FTDILatency.Outcome) {}
     /// Not said: an output that does not talk to people overrides nothing here.

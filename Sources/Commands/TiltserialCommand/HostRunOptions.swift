@@ -14,6 +14,9 @@ public struct HostRunOptions: Sendable {
     public var recordPath: String?
     /// The pins kept from earlier runs (`--pins FILE`), oldest first.
     public var pins: [Pin] = []
+    /// False: the session reports each sample (`HostEvent.sample`) instead of
+    /// running the physics, and writes no OFFSETS (`calibrate`).
+    public var runsPhysics = true
     /// The driver's timing decisions (doze, reopen backoff, refresh); the hello
     /// timeout, reconnect and line rate come from `settings`.
     public var timing = HostDriver.Configuration()

@@ -4,25 +4,22 @@ import WireProtocol
 
 extension HostRunner {
     /// The one line (and exit code) for a way the driver ended the run.
-    func render(_ failure: HostFailure, summary: HostSummary, session: HostSession) -> Failure {
+    func render(_ failure: HostFailure, session: HostSession) -> Failure {
         let port = options.port
-        var result: Failure
         switch failure {
         case .protocolMismatch(let board, let host):
-            result = Failure(.protocolMismatch,
+            return Failure(.protocolMismatch,
                 "\(port): the board speaks protocol version \(board), this tiltserial version \(host); "
                 + "reflash the board from Hardware/ (make -C Hardware upload) or upgrade tiltserial to match")
         case .deviceGone:
             if let conflict = BrlttyConflict.find() {
-                result = Failure(.deviceGone, "\(port): device gone: " + conflict.message)
+                return Failure(.deviceGone, "\(port): device gone: " + conflict.message)
             } else {
-                result = Failure(.deviceGone, "\(port): device gone (unplugged or closed); reconnect it and start again, or drop --no-reconnect to wait for it")
+                return Failure(.deviceGone, "\(port): device gone (unplugged or closed); reconnect it and start again, or drop --no-reconnect to wait for it")
             }
         case .noValidFrames(let seen, let why):
-            result = noValidFrames(seen: seen, why: why, session: session)
+            return noValidFrames(seen: seen, why: why, session: session)
         }
-        result.summary = summary
-        return result
     }
 
     func noValidFrames(seen: StreamContent, why: NoValidFramesReason, session: HostSession) -> Failure {

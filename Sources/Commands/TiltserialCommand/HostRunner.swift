@@ -7,12 +7,13 @@ import WireProtocol
 
 /// Builds the session a run or a replay uses: the shipped art (the drawer gets
 /// its items), the settings, the axes, and the pins kept from earlier runs.
-public func makeHostSession(settings: HostSettings, art: TiltAssets.Art, pins: [Pin] = []) throws(Failure) -> HostSession {
+/// `runsPhysics` false: the session reports samples instead (`calibrate`).
+public func makeHostSession(settings: HostSettings, art: TiltAssets.Art, pins: [Pin] = [], runsPhysics: Bool = true) throws(Failure) -> HostSession {
     do {
         let engine = try TiltEngine(
             settings: settings.physics, geometry: art.tile.geometry, ribbonArt: art.ribbon.mask,
             converter: SampleConverter(mapping: settings.axes), drawerItems: art.items.count)
-        return HostSession(engine: engine, hostTileID: art.tile.id, pins: pins)
+        return HostSession(engine: engine, hostTileID: art.tile.id, pins: pins, runsPhysics: runsPhysics)
     } catch {
         throw Failure(.badSettings, error.description)
     }
@@ -68,7 +69,7 @@ public final class HostRunner {
         openPort = open
         let loaded: TiltAssets.Art
         if let art { loaded = art } else { loaded = try Self.loadArt() }
-        let session = try makeHostSession(settings: options.settings, art: loaded, pins: options.pins)
+        let session = try makeHostSession(settings: options.settings, art: loaded, pins: options.pins, runsPhysics: options.runsPhysics)
         driver = HostDriver(session: session, configuration: options.driverConfiguration)
     }
 
@@ -88,7 +89,7 @@ public final class HostRunner {
     var lastNow = HostTime.zero
 
     /// Runs until `stop` is woken (returns the summary) or a failure ends it
-    /// (the thrown `Failure` carries the summary so far).
+    /// (then `lastSummary` has the summary so far).
     /// - Parameter transport: an already-open port (its name is only used for
     ///   messages; reconnects reopen `options.port`); nil opens `options.port`.
     public func run(transport given: (any SerialTransport)? = nil, stop: WakeUpPipe) throws(Failure) -> HostSummary {
@@ -135,13 +136,15 @@ public final class HostRunner {
             }
         }
         let summary = ending?.summary ?? driver.summary(at: tick())
-        if var failure = hardFailure {
-            failure.summary = summary
-            throw failure
-        }
-        if let failure = ending?.failure { throw render(failure, summary: summary, session: driver.session) }
+        lastSummary = summary
+        if let failure = hardFailure { throw failure }
+        if let failure = ending?.failure { throw render(failure, session: driver.session) }
         return summary
     }
+
+    /// What the last `run` did, whether it returned or threw; nil when it
+    /// stopped before its loop (the port or `--record` would not open).
+    public private(set) var lastSummary: HostSummary?
 
     /// Reads the clock once; actions performed until the next read use this
     /// time, counted from the run's start (as a recording stores it).
@@ -228,7 +231,6 @@ public final class HostRunner {
                 recorder.append(chunk, .fromBoard, at: at)
                 if let message = recorder.newFailure { output.recordingFailed(message) }
             }
-            output.received(chunk, at: at)
             drive(&driver) { $0.received(chunk, at: at, $1) }
             if count < Self.ttyReadLimit { return }
         }

@@ -35,6 +35,8 @@ enum JSONLines {
             return "{\"event\":\"unsupported_range\",\"afs_sel\":\(a),\"fs_sel\":\(g)}\n"
         case .fired:
             return nil  // already in the tick's "fired"
+        case .sample:
+            return nil  // calibrate's, which prints no JSON
         case .sceneFrames, .frameSync, .view, .describeParts:
             return nil  // bytes for the board
         case .parts(let p):

@@ -1,10 +1,11 @@
 import SerialIO
 import TiltDisplay
+import TiltExitStatus
 
 /// Writes the board's screen as a PNG file (4× scale), for `replay --render` and `demo --png`.
 enum PNGFile {
     /// - Throws: `Failure` with `code` and a line naming the path and the cause.
-    static func write(_ screen: Screen, to path: String, failing code: Failure.Code) throws(Failure) {
+    static func write(_ screen: Screen, to path: String, failing code: ExitStatus) throws(Failure) {
         let bytes = PNGEncoder.encode(screen, scale: 4)
         let file: WritableFile
         switch WritableFile.create(path) {

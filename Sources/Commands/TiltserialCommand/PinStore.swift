@@ -1,6 +1,7 @@
 import SerialIO
 import SystemPackage
 import TiltAssets
+import TiltExitStatus
 import TiltPhysics
 import TiltPipeline
 
@@ -82,7 +83,7 @@ struct PinStore {
         }
     }
 
-    private func failure(_ code: Failure.Code, _ message: String) -> Failure {
+    private func failure(_ code: ExitStatus, _ message: String) -> Failure {
         Failure(code, "\(path): \(message)")
     }
 }

@@ -64,7 +64,7 @@ struct Run: TiltserialSubcommand {
             summary = try runner.run(transport: transport, stop: context.stop)
         } catch {
             let extras = out.hookSummary(out.finish()) + recordingSummary(runner)
-            if let summary = error.summary { context.console.writeErr("tiltserial: stopped: \(summary.line)\(extras)\n") }
+            if let summary = runner.lastSummary { context.console.writeErr("tiltserial: stopped: \(summary.line)\(extras)\n") }
             throw error
         }
         let extras = out.hookSummary(out.finish()) + recordingSummary(runner)

@@ -9,7 +9,7 @@ import TiltCore
 
 /// Turns a run's events into output: JSON lines (stdout), `--on-pull`, and for
 /// people either the live view (stderr is a terminal) or log lines. The
-/// commands' `HostOutput`: run, demo (`observe`), calibrate (`tap`), replay.
+/// commands' `HostOutput`: run, demo and calibrate (both `observe`), replay.
 final class RunOutput: HostOutput {
     let console: Console
     let logger: Logger
@@ -21,10 +21,9 @@ final class RunOutput: HostOutput {
     let view: LiveView?
     /// The port (or replayed file) every line about the link names.
     let port: String
-    /// Sees every event after the output has (the demo steers its emulated board with it).
+    /// Sees every event after the output has (the demo steers its emulated
+    /// board with it; `calibrate` measures the samples).
     var observe: ((HostEvent) -> Void)?
-    /// Sees every chunk read from the board (`calibrate` reads its samples from it).
-    var tap: ((UnsafeRawBufferPointer, HostTime) -> Void)?
 
     /// `renderer` nil: no live view whatever `view` says (replay).
     init(console: Console, output: OutputOptions, port: String, renderer: ScreenRenderer?, view mode: ViewMode = .none,
@@ -95,7 +94,7 @@ final class RunOutput: HostOutput {
             say("ribbon fired (#\(fires)) at board time \(tick.timeMicros) µs")
         case .tick:
             ticksSinceHello = true
-        case .sceneFrames, .frameSync, .view, .describeParts:
+        case .sceneFrames, .frameSync, .view, .describeParts, .sample:
             break
         case .parts(let p):
             // Once per board: a HELLO's PARTS after a reset names the same parts.
@@ -109,10 +108,6 @@ final class RunOutput: HostOutput {
 
     func refresh(_ snapshot: HostSnapshot) {
         view?.draw(snapshot)
-    }
-
-    func received(_ bytes: UnsafeRawBufferPointer, at time: HostTime) {
-        tap?(bytes, time)
     }
 
     /// Starts the user's hook with the event's values in its environment.

@@ -1,7 +1,8 @@
 import SerialIO
+import TiltExitStatus
 
-extension Failure.Code {
-    /// tiltserial's exit code for a serial error. `Failure.Code` is the one table
+extension ExitStatus {
+    /// tiltserial's exit code for a serial error. `ExitStatus` is the one table
     /// of exit codes (docs/usage.md).
     init(_ error: SerialError) {
         switch error {
@@ -26,7 +27,7 @@ extension Failure {
         switch error {
         case .noSuchPort, .danglingLink, .deviceGone:
             if let conflict = BrlttyConflict.find(root: systemRoot) {
-                self.init(Code(error), "\(error.port): \(conflict.message)")
+                self.init(ExitStatus(error), "\(error.port): \(conflict.message)")
                 return
             }
         default: break
@@ -37,6 +38,6 @@ extension Failure {
         case .notASerialDevice: error.message + " (see \(list))"
         default: error.message
         }
-        self.init(Code(error), message)
+        self.init(ExitStatus(error), message)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SerialIO
+import TiltExitStatus
 import TiltVersion
 import WireProtocol
 
@@ -109,7 +110,7 @@ public enum TiltserialMain {
             return 0
         }
         console.writeErr(UsageErrorLine.line(for: error, arguments: arguments) + "\n")
-        return Failure.Code.badSettings.rawValue
+        return ExitStatus.badSettings.rawValue
     }
 
     /// `main.swift` calls this.
@@ -119,7 +120,7 @@ public enum TiltserialMain {
         Signal.brokenPipe.ignore()
         guard let stop = try? WakeUpPipe() else {
             Console.standard().writeErr("tiltserial: error: cannot create a pipe; the system is out of descriptors\n")
-            ProcessEnvironment.exit(Failure.Code.ioError.rawValue)
+            ProcessEnvironment.exit(ExitStatus.ioError.rawValue)
         }
         let console = Console.standard(onStdoutClosed: { stop.wake() })
         let context = CommandContext(console: console, stop: stop, handleSignals: true, environment: CommandContext.processEnvironment)
@@ -129,7 +130,7 @@ public enum TiltserialMain {
 
 extension TiltserialSubcommand {
     mutating func run() throws {
-        guard let stop = try? WakeUpPipe() else { throw ExitCode(Failure.Code.ioError.rawValue) }
+        guard let stop = try? WakeUpPipe() else { throw ExitCode(ExitStatus.ioError.rawValue) }
         let context = CommandContext(console: .standard(), stop: stop, handleSignals: true, environment: CommandContext.processEnvironment)
         do { try execute(context) } catch {
             Console.standard().writeErr("tiltserial: error: \(error.message)\n")

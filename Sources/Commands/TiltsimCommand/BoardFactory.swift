@@ -1,5 +1,6 @@
 import BoardEmulator
 import Foundation
+import TiltExitStatus
 
 /// Makes the boards the options ask for (EmulatedBoardFactory does the engine
 /// choice and the avr → native fallback, with a one-line notice).
@@ -8,7 +9,7 @@ struct BoardFactory {
     let motion: MotionOptions
     let wiring: BoardWiring
 
-    func makeBoards() throws(TiltsimFailure) -> [any EmulatedBoard] {
+    func makeBoards() throws(CommandFailure) -> [any EmulatedBoard] {
         let faults: FaultSpec
         do { faults = try engine.faultSpec } catch { throw .usage("\(error)") }
         var factory = EmulatedBoardFactory(

@@ -2,6 +2,7 @@ import ArgumentParser
 import BoardEmulator
 import Foundation
 import TiltCore
+import TiltExitStatus
 
 /// What the emulated sensor feels: a named scenario, a script file or a recorded CSV.
 struct MotionOptions: ParsableArguments {
@@ -30,7 +31,7 @@ struct MotionOptions: ParsableArguments {
     }
 
     /// The motion's path, read from its file if one was named.
-    func path() throws(TiltsimFailure) -> Motion.Path {
+    func path() throws(CommandFailure) -> Motion.Path {
         if let script {
             let text = try Self.read(script, what: "motion script")
             do { return .script(try MotionScript(parsing: text)) } catch {
@@ -45,15 +46,15 @@ struct MotionOptions: ParsableArguments {
     var isGiven: Bool { motion != nil || script != nil || csv != nil }
 
     /// A recorded sample CSV as a motion.
-    static func recorded(_ csv: String) throws(TiltsimFailure) -> Motion.Path {
+    static func recorded(_ csv: String) throws(CommandFailure) -> Motion.Path {
         let text = try read(csv, what: "sample CSV")
         do {
             let rows = try SampleCSV.parse(text)
-            guard !rows.isEmpty else { throw TiltsimFailure.file("\(csv): no samples; record some with tiltserial record") }
+            guard !rows.isEmpty else { throw CommandFailure.file("\(csv): no samples; record some with tiltserial record") }
             return .recorded(rows)
         } catch let error as SampleCSV.ParseError {
             throw .file("\(csv) \(error.description)")
-        } catch let failure as TiltsimFailure {
+        } catch let failure as CommandFailure {
             throw failure
         } catch {
             throw .file("\(csv): \(error)")
@@ -65,7 +66,7 @@ struct MotionOptions: ParsableArguments {
         Motion(path, noise: noise > 0 ? SensorNoise(sampleRate: rateHz, seed: seed, scale: noise) : .none)
     }
 
-    static func read(_ file: String, what: String) throws(TiltsimFailure) -> String {
+    static func read(_ file: String, what: String) throws(CommandFailure) -> String {
         guard FileManager.default.fileExists(atPath: file) else { throw .file("\(file): no such \(what)") }
         guard let data = FileManager.default.contents(atPath: file) else { throw .file("\(file): cannot read this \(what); check its permissions") }
         guard let text = String(data: data, encoding: .utf8) else { throw .file("\(file): not a text file; a \(what) is UTF-8 text") }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TiltExitStatus
 
 /// What the command shows and writes while the board runs.
 struct OutputOptions: ParsableArguments {
@@ -24,7 +25,7 @@ struct OutputOptions: ParsableArguments {
     }
 
     /// Fails now, not at exit, if the PNG could not be written where asked.
-    func checkPNGPath() throws(TiltsimFailure) {
+    func checkPNGPath() throws(CommandFailure) {
         guard let png else { return }
         try PNGFile.checkWritable(png)
     }

@@ -1,6 +1,7 @@
 import CLibPNG
 import Foundation
 import TiltDisplay
+import TiltExitStatus
 
 /// A PNG of the board's screen, as `--expect-screen` compares it: any PNG
 /// (libpng reads every colour type; transparency is laid on black) whose size
@@ -16,11 +17,11 @@ struct ReferenceScreen {
 
     static let litThreshold = 32
 
-    static func load(_ path: String) throws(TiltsimFailure) -> ReferenceScreen {
+    static func load(_ path: String) throws(CommandFailure) -> ReferenceScreen {
         guard FileManager.default.fileExists(atPath: path) else {
             throw .file("\(path): no such reference screen; save one with --screenshot SECONDS:\(path)")
         }
-        let sizeProblem = { (width: Int, height: Int) -> TiltsimFailure in
+        let sizeProblem = { (width: Int, height: Int) -> CommandFailure in
             .file("\(path) is \(width)×\(height); a reference screen is 128×64 at a whole scale (e.g. 512×256), as --screenshot writes")
         }
         let width: Int, height: Int, gray: [UInt8]

@@ -75,17 +75,17 @@ struct RunSketch: ParsableCommand {
         // Their default action ends the run; a parent may have left them blocked.
         SignalPipe.unblock([.interrupt, .terminate])
         let code: Int32
-        do throws(TiltsimFailure) {
+        do throws(CommandFailure) {
             code = try execute()
         } catch {
             error.report()
-            throw ExitCode(error.exitCode)
+            throw ExitCode(error.code.rawValue)
         }
         if code != 0 { throw ExitCode(code) }
     }
 
-    private func execute() throws(TiltsimFailure) -> Int32 {
-        let file = try scenario.map { path throws(TiltsimFailure) in try ScenarioFile.load(path, noise: motion.noise) }
+    private func execute() throws(CommandFailure) -> Int32 {
+        let file = try scenario.map { path throws(CommandFailure) in try ScenarioFile.load(path, noise: motion.noise) }
         let timeoutSeconds = timeout ?? file?.timeoutSeconds ?? Self.defaultTimeoutSeconds
         let timeoutMicros = UInt64((timeoutSeconds * 1e6).rounded())
         var timed: [TimedScreen] = []
@@ -101,7 +101,7 @@ struct RunSketch: ParsableCommand {
             timed.append(TimedScreen(atMicros: micros, action: .expect(name: path, screen: reference.screen, brightness: reference.brightness)))
         }
         for path in outputs { try PNGFile.checkWritable(path) }
-        let log = try serialLog.map { path throws(TiltsimFailure) in try SerialLogFile(path) }
+        let log = try serialLog.map { path throws(CommandFailure) in try SerialLogFile(path) }
 
         let path = motion.isGiven ? try motion.path() : file?.motion ?? .script(Scenarios.rest)
         let noise = file?.noise ?? motion.noise
@@ -116,7 +116,7 @@ struct RunSketch: ParsableCommand {
         let plan = RunPlan(timeoutMicros: timeoutMicros, failPatterns: (file?.failPatterns ?? []) + failSerial,
                            steps: (file?.steps ?? []) + expectSerial.map { .waitSerial(pattern: $0, timeoutMicros: nil) },
                            timedScreens: timed)
-        var writeFailure: TiltsimFailure?
+        var writeFailure: CommandFailure?
         if board != .standard { say("\(SketchRun.seconds(0)): wired: \(board.summary)") }
         let outcome = SketchRun(machine: machine, plan: plan).run { event in
             switch event {
@@ -124,7 +124,7 @@ struct RunSketch: ParsableCommand {
                 if !quiet { FileHandle.standardOutput.write(Data(bytes)) }
                 log?.write(bytes)
             case .screen(let name, let screen, let brightness, let micros):
-                do throws(TiltsimFailure) {
+                do throws(CommandFailure) {
                     try PNGFile.write(screen, to: name, lit: brightness)
                     say("\(SketchRun.seconds(micros)): saved the screen to \(name)")
                 } catch {
@@ -151,7 +151,7 @@ struct RunSketch: ParsableCommand {
         return exit.rawValue
     }
 
-    private static func timed(_ value: String, _ option: String, before timeout: UInt64) throws(TiltsimFailure) -> (UInt64, String) {
+    private static func timed(_ value: String, _ option: String, before timeout: UInt64) throws(CommandFailure) -> (UInt64, String) {
         guard let (micros, path) = try? timedFile(value, option) else { throw .usage("\(option) \(value): write SECONDS:FILE.png") }
         guard micros <= timeout else {
             throw .usage("\(option) \(value): after the run ends (\(SketchRun.seconds(timeout))); raise --timeout")
@@ -174,7 +174,7 @@ struct RunSketch: ParsableCommand {
 final class SerialLogFile {
     private let handle: FileHandle
 
-    init(_ path: String) throws(TiltsimFailure) {
+    init(_ path: String) throws(CommandFailure) {
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
             throw .cannotCreate("\(path): cannot write the serial log there; pick a writable path")
         }

@@ -2,6 +2,7 @@ import BoardEmulator
 import Foundation
 import SerialIO
 import TiltDisplay
+import TiltExitStatus
 
 /// Runs until Ctrl-C or the duration: redraws the screen a few times a second,
 /// writes the PNG on SIGUSR1 and at the end, and says when a board's output
@@ -75,7 +76,7 @@ struct RunLoop {
 
     private func writePNG() throws {
         guard let file = output.png, let board = boards.first else { return }
-        do throws(TiltsimFailure) {
+        do throws(CommandFailure) {
             try PNGFile.write(board.displayedScreen, to: file, lit: board.displayedBrightness)
         } catch {
             error.report()

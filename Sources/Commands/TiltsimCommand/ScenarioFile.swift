@@ -2,6 +2,7 @@ import BoardEmulator
 import Foundation
 import TiltCore
 import TiltDisplay
+import TiltExitStatus
 import Yams
 
 /// A `tiltsim run --scenario FILE`: YAML (or JSON, by the .json extension)
@@ -38,7 +39,7 @@ struct ScenarioFile {
     static let actionKeys = ["wait-serial", "motion", "script", "csv", "pose", "send-serial", "wait", "screenshot", "expect-screen"]
 
     /// Reads and checks the whole file; `noise` is the command line's scale, used unless the file sets one.
-    static func load(_ path: String, noise defaultNoise: Double) throws(TiltsimFailure) -> ScenarioFile {
+    static func load(_ path: String, noise defaultNoise: Double) throws(CommandFailure) -> ScenarioFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .file(FileManager.default.fileExists(atPath: path)
                         ? "\(path): cannot read this scenario; check its permissions" : "\(path): no such scenario file")
@@ -66,13 +67,13 @@ struct ScenarioFile {
         let file: String
         let folder: String
 
-        mutating func scenario(_ tree: Any?, defaultNoise: Double) throws(TiltsimFailure) -> ScenarioFile {
+        mutating func scenario(_ tree: Any?, defaultNoise: Double) throws(CommandFailure) -> ScenarioFile {
             guard let root = tree as? [String: Any] else {
                 throw fail("the top level must be a mapping with 'steps:' (and optionally \(ScenarioFile.settingKeys.dropLast().joined(separator: ", ")))")
             }
             try unknownKeys(root, allowed: ScenarioFile.settingKeys, what: "setting")
             var result = ScenarioFile()
-            result.timeoutSeconds = try root["timeout"].map { v throws(TiltsimFailure) in try seconds(v, "timeout") }
+            result.timeoutSeconds = try root["timeout"].map { v throws(CommandFailure) in try seconds(v, "timeout") }
             if let noise = root["noise"] {
                 let value = try number(noise, "noise")
                 guard value >= 0 && value <= 100 else { throw fail("noise \(value): use a scale from 0 to 100") }
@@ -83,7 +84,7 @@ struct ScenarioFile {
             if motions.count > 1 { throw fail("give one of motion, script, csv at the top level") }
             if let key = motions.first { result.motion = try motionPath(key, root[key]!, "") }
             result.failPatterns = try patterns(root["fail-serial"], "fail-serial")
-            result.wiring = try root["board"].map { v throws(TiltsimFailure) in try wiring(v) }
+            result.wiring = try root["board"].map { v throws(CommandFailure) in try wiring(v) }
             guard let steps = root["steps"] else { throw fail("no 'steps:' list; add one (see docs/emulator.md)") }
             guard let list = steps as? [Any] else { throw fail("'steps' must be a list of mappings, one action each") }
             for (index, item) in list.enumerated() {
@@ -92,7 +93,7 @@ struct ScenarioFile {
             return result
         }
 
-        private func step(_ item: Any, number: Int, noise: Double, into result: inout ScenarioFile) throws(TiltsimFailure) {
+        private func step(_ item: Any, number: Int, noise: Double, into result: inout ScenarioFile) throws(CommandFailure) {
             let at = "step \(number): "
             guard let map = item as? [String: Any] else {
                 throw fail(at + "a step is a mapping with one action: \(ScenarioFile.actionKeys.joined(separator: ", "))")
@@ -108,7 +109,7 @@ struct ScenarioFile {
             case "wait-serial":
                 let pattern = try string(value, at + "wait-serial")
                 if let problem = SketchRun.patternProblem(pattern) { throw fail(at + problem) }
-                let timeout = try map["timeout"].map { v throws(TiltsimFailure) in try seconds(v, at + "timeout") }
+                let timeout = try map["timeout"].map { v throws(CommandFailure) in try seconds(v, at + "timeout") }
                 result.steps.append(.waitSerial(pattern: pattern, timeoutMicros: timeout.map { UInt64($0 * 1e6) }))
             case "send-serial":
                 result.steps.append(.sendSerial(Array(try string(value, at + "send-serial").utf8)))
@@ -129,7 +130,7 @@ struct ScenarioFile {
             }
         }
 
-        func motionPath(_ key: String, _ value: Any, _ at: String) throws(TiltsimFailure) -> Motion.Path {
+        func motionPath(_ key: String, _ value: Any, _ at: String) throws(CommandFailure) -> Motion.Path {
             switch key {
             case "motion":
                 let name = try string(value, at + "motion")
@@ -140,7 +141,7 @@ struct ScenarioFile {
             case "pose":
                 let angles: [Double]
                 if let list = value as? [Any] {
-                    angles = try list.map { v throws(TiltsimFailure) in try number(v, at + "pose") }
+                    angles = try list.map { v throws(CommandFailure) in try number(v, at + "pose") }
                 } else if let map = value as? [String: Any] {
                     try unknownKeys(map, allowed: ["back", "right"], what: "pose key", at: at)
                     angles = [try number(map["back"] ?? 30, at + "pose back"), try number(map["right"] ?? 0, at + "pose right")]
@@ -153,7 +154,7 @@ struct ScenarioFile {
                 return .script(MotionScript(keys: [.init(0, Pose(back: angles[0], right: angles[1]))]))
             case "script":
                 let path = resolve(try string(value, at + "script"))
-                do { return .script(try MotionScript(parsing: try MotionOptions.read(path, what: "motion script"))) } catch let error as TiltsimFailure {
+                do { return .script(try MotionScript(parsing: try MotionOptions.read(path, what: "motion script"))) } catch let error as CommandFailure {
                     throw error
                 } catch {
                     throw .file("\(path): \(error)")
@@ -165,18 +166,18 @@ struct ScenarioFile {
         }
 
         /// `board:` a mapping of display, display-address, display-max-clock, sensor-address, sensor, sensor-int (numbers or text).
-        private func wiring(_ value: Any) throws(TiltsimFailure) -> BoardWiring {
+        private func wiring(_ value: Any) throws(CommandFailure) -> BoardWiring {
             guard let map = value as? [String: Any] else {
                 throw fail("board is a mapping of \(ScenarioFile.boardKeys.joined(separator: ", ")), e.g. {display-address: 0x3D}")
             }
             try unknownKeys(map, allowed: ScenarioFile.boardKeys, what: "board key")
-            func text(_ key: String) throws(TiltsimFailure) -> String? {
+            func text(_ key: String) throws(CommandFailure) -> String? {
                 guard let value = map[key] else { return nil }
                 if let int = value as? Int { return String(int) }
                 if let string = value as? String { return string }
                 throw fail("board: \(key) must be an address or a pin name, e.g. 0x3D or D3")
             }
-            func parse<T>(_ key: String, _ parser: (String) -> Result<T, WiringProblem>) throws(TiltsimFailure) -> T? {
+            func parse<T>(_ key: String, _ parser: (String) -> Result<T, WiringProblem>) throws(CommandFailure) -> T? {
                 guard let value = try text(key) else { return nil }
                 switch parser(value) {
                 case .success(let parsed): return parsed
@@ -193,11 +194,11 @@ struct ScenarioFile {
             return wiring
         }
 
-        private func patterns(_ value: Any?, _ what: String) throws(TiltsimFailure) -> [String] {
+        private func patterns(_ value: Any?, _ what: String) throws(CommandFailure) -> [String] {
             guard let value else { return [] }
             let list: [String]
             if let one = value as? String { list = [one] } else if let many = value as? [Any] {
-                list = try many.map { v throws(TiltsimFailure) in try string(v, what) }
+                list = try many.map { v throws(CommandFailure) in try string(v, what) }
             } else {
                 throw fail("\(what) is a regular expression or a list of them")
             }
@@ -205,25 +206,25 @@ struct ScenarioFile {
             return list
         }
 
-        private func unknownKeys(_ map: [String: Any], allowed: [String], what: String, at: String = "") throws(TiltsimFailure) {
+        private func unknownKeys(_ map: [String: Any], allowed: [String], what: String, at: String = "") throws(CommandFailure) {
             if let unknown = map.keys.sorted().first(where: { !allowed.contains($0) }) {
                 throw fail(at + "unknown \(what) '\(unknown)'; use one of \(allowed.joined(separator: ", "))")
             }
         }
 
-        private func string(_ value: Any, _ what: String) throws(TiltsimFailure) -> String {
+        private func string(_ value: Any, _ what: String) throws(CommandFailure) -> String {
             guard let text = value as? String else { throw fail("\(what) must be text (quote it)") }
             return text
         }
 
-        private func number(_ value: Any, _ what: String) throws(TiltsimFailure) -> Double {
+        private func number(_ value: Any, _ what: String) throws(CommandFailure) -> Double {
             if value is Bool { throw fail("\(what) must be a number") }
             if let int = value as? Int { return Double(int) }
             if let double = value as? Double, double.isFinite { return double }
             throw fail("\(what) must be a number")
         }
 
-        private func seconds(_ value: Any, _ what: String) throws(TiltsimFailure) -> Double {
+        private func seconds(_ value: Any, _ what: String) throws(CommandFailure) -> Double {
             let seconds = try number(value, what)
             guard seconds >= 0 && seconds <= 86_400 else { throw fail("\(what) \(seconds): use simulated seconds from 0 to 86400") }
             return seconds
@@ -233,7 +234,7 @@ struct ScenarioFile {
             path.hasPrefix("/") ? path : folder + "/" + path
         }
 
-        private func fail(_ message: String) -> TiltsimFailure { .file("\(file): \(message)") }
+        private func fail(_ message: String) -> CommandFailure { .file("\(file): \(message)") }
     }
 
     static let motionKeys = ["motion", "script", "csv"]
@@ -241,7 +242,7 @@ struct ScenarioFile {
     /// tiltsim's own motion as a step of another scenario format (a Wokwi
     /// scenario's `tiltsim:` key): a mapping with one of motion NAME, script
     /// FILE, csv FILE or pose [back, right]; files relative to `file`'s folder.
-    static func motionStep(_ value: Any, file: String, at: String) throws(TiltsimFailure) -> RunStep {
+    static func motionStep(_ value: Any, file: String, at: String) throws(CommandFailure) -> RunStep {
         let keys = motionKeys + ["pose"]
         guard let map = value as? [String: Any], map.count == 1, let key = map.keys.first, keys.contains(key) else {
             throw .file("\(file): \(at)tiltsim: takes one of \(keys.joined(separator: ", ")), e.g. tiltsim: {motion: tilt-right}")

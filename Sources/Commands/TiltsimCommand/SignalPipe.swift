@@ -1,4 +1,5 @@
 import SerialIO
+import TiltExitStatus
 
 /// Signals turned into bytes on a pipe the run loop polls (SerialIO's
 /// SignalBytes, each signal as its own number): SIGINT/SIGTERM stop, SIGUSR1
@@ -7,7 +8,7 @@ import SerialIO
 struct SignalPipe {
     let pipe: WakeUpPipe
 
-    static func install() throws(TiltsimFailure) -> SignalPipe {
+    static func install() throws(CommandFailure) -> SignalPipe {
         let pipe: WakeUpPipe
         do { pipe = try WakeUpPipe() } catch { throw .system(error.message) }
         SignalBytes.install([.interrupt, .terminate, .user1], on: pipe)

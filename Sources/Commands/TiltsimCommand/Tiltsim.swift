@@ -54,7 +54,7 @@ public struct Tiltsim: ParsableCommand {
         let signals: SignalPipe
         do { signals = try SignalPipe.install() } catch {
             error.report()
-            throw ExitCode(error.exitCode)
+            throw ExitCode(error.code.rawValue)
         }
         if output.exitWithParent { SignalPipe.stopWhenParentEnds() }
         let boards: [any EmulatedBoard]
@@ -63,7 +63,7 @@ public struct Tiltsim: ParsableCommand {
             boards = try BoardFactory(engine: engine, motion: motion, wiring: try wiring.resolved(over: .standard)).makeBoards()
         } catch {
             error.report()
-            throw ExitCode(error.exitCode)
+            throw ExitCode(error.code.rawValue)
         }
         defer { boards.forEach { $0.stop() } }
         for board in boards {
@@ -76,8 +76,8 @@ public struct Tiltsim: ParsableCommand {
         }
         do {
             try RunLoop(boards: boards, output: output, signals: signals).run()
-        } catch let failure as TiltsimFailure {
-            throw ExitCode(failure.exitCode)
+        } catch let failure as CommandFailure {
+            throw ExitCode(failure.code.rawValue)
         }
     }
 }

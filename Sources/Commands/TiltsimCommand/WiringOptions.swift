@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoardEmulator
+import TiltExitStatus
 
 /// `--display`, `--display-address`, `--display-max-clock`, `--sensor-address`, `--sensor`,
 /// `--sensor-int`: how the AVR board's parts are wired, for sketches written for other modules.
@@ -57,7 +58,7 @@ struct WiringOptions: ParsableArguments {
     }
 
     /// The same, as a usage failure (64) for the commands' error paths.
-    func resolved(over base: BoardWiring) throws(TiltsimFailure) -> BoardWiring {
+    func resolved(over base: BoardWiring) throws(CommandFailure) -> BoardWiring {
         do { return try wiring(over: base) } catch { throw .usage(error.message) }
     }
 }

@@ -16,6 +16,9 @@ public enum HostEvent: Hashable, Sendable {
     case tileMismatch(board: UInt16, host: UInt16)
     /// HELLO named a full-scale setting above 3; the previous ranges stay in use.
     case unsupportedRange(accelSelect: UInt8, gyroSelect: UInt8)
+    /// A sample as received (raw counts, board time), from a session that runs
+    /// no physics (`HostSession.runsPhysics` false: `calibrate`).
+    case sample(TimedSample)
     /// A physics tick, with the OFFSETS frame to send for it.
     case tick(Tick, OffsetsWire)
     /// The board (its HELLO) may draw in step with the host: ask it for READY

@@ -25,6 +25,10 @@ public struct HostSession: Sendable {
 
     /// The physics: integrator, drawer, ribbon detector, at board time.
     public private(set) var engine: TiltEngine
+    /// False: each sample is reported as `.sample`, as received, and goes no
+    /// further: no ticks, no OFFSETS, no frame sync (`calibrate` measures the
+    /// sensor; nobody looks at the map).
+    public let runsPhysics: Bool
     /// The host's content tile id, compared with HELLO's (nil: don't check).
     public let hostTileID: UInt16?
     /// The stream's front end: format detection, the readers, their counters.
@@ -77,8 +81,11 @@ public struct HostSession: Sendable {
     ///   - format: skip detection (e.g. CSV-free replays of a known stream).
     ///   - detectionLimit: bytes examined before detection gives up.
     ///   - pins: the pins kept from earlier runs (the newest `PinBoard.capacity`).
-    public init(engine: TiltEngine, hostTileID: UInt16?, format: StreamFormat? = nil, detectionLimit: Int = 2048, pins: [Pin] = []) {
+    ///   - runsPhysics: false reports samples instead of running the physics.
+    public init(engine: TiltEngine, hostTileID: UInt16?, format: StreamFormat? = nil, detectionLimit: Int = 2048, pins: [Pin] = [],
+                runsPhysics: Bool = true) {
         self.engine = engine
+        self.runsPhysics = runsPhysics
         self.hostTileID = hostTileID
         stream = StreamReader(format: format, detectionLimit: detectionLimit)
         self.pins = PinBoard(pins)
@@ -235,7 +242,7 @@ public struct HostSession: Sendable {
         lastReady = nil
         latchInterval = nil
         lastReadyAny = false
-        frameSyncAsked = engine.settings.mode == .smooth
+        frameSyncAsked = runsPhysics && engine.settings.mode == .smooth
         if frameSyncAsked { handle(.frameSync) }
         handle(.describeParts)
     }
@@ -289,6 +296,12 @@ public struct HostSession: Sendable {
     }
 
     mutating func ingestTracked(_ sample: TimedSample, _ handle: (HostEvent) -> Void) {
+        guard runsPhysics else {
+            counters.samples += 1
+            lastSample = sample
+            handle(.sample(sample))
+            return
+        }
         if rejoinPending {
             timeOffset = lastEngineTime &- sample.time.micros
             rejoinPending = false

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BoardEmulator
 import Foundation
+import TiltExitStatus
 
 /// `tiltsim wokwi [PROJECT_DIR]`: a Wokwi project (wokwi.toml, diagram.json,
 /// an automation scenario) run offline, with wokwi-cli's options, verdict
@@ -64,7 +65,7 @@ struct WokwiCommand: ParsableCommand {
     func run() throws {
         SignalPipe.unblock([.interrupt, .terminate])
         let code: Int32
-        do throws(TiltsimFailure) {
+        do throws(CommandFailure) {
             code = try WokwiRun(options: self).execute()
         } catch {
             FileHandle.standardError.write(Data("Error: \(error.description)\n".utf8))

@@ -1,5 +1,6 @@
 import BoardEmulator
 import Foundation
+import TiltExitStatus
 
 /// One `tiltsim wokwi` run: reads the project, builds the machine, runs the
 /// plan with `SketchRun` and prints wokwi-cli's verdict lines. Status goes to
@@ -7,7 +8,7 @@ import Foundation
 struct WokwiRun {
     let options: WokwiCommand
 
-    func execute() throws(TiltsimFailure) -> Int32 {
+    func execute() throws(CommandFailure) -> Int32 {
         let folder = options.projectPath
         let elf = WokwiCommand.given(options.elf)
         let timeoutMillis = try Self.integer(options.timeout, "--timeout")
@@ -37,7 +38,7 @@ struct WokwiRun {
         case .failure(let problem): throw .file(problem.message)
         }
         for notice in setup.notices { status(notice) }
-        let scenario = try WokwiCommand.given(options.scenario).map { path throws(TiltsimFailure) in
+        let scenario = try WokwiCommand.given(options.scenario).map { path throws(CommandFailure) in
             try WokwiScenario.load(folder + "/" + path, setup: setup)
         }
         let expectText = WokwiCommand.given(options.expectText), failText = WokwiCommand.given(options.failText)
@@ -61,7 +62,7 @@ struct WokwiRun {
             outputs.append(screenshotFile)
         }
         for path in outputs { try PNGFile.checkWritable(path) }
-        let log = try WokwiCommand.given(options.serialLogFile).map { path throws(TiltsimFailure) in try SerialLogFile(path) }
+        let log = try WokwiCommand.given(options.serialLogFile).map { path throws(CommandFailure) in try SerialLogFile(path) }
 
         var configuration = AVRMachine.Configuration(firmwarePath: firmware, motionSource: ConstantMotionSource(setup.sensorState.sample))
         configuration.mcu = setup.board.mcu
@@ -72,7 +73,7 @@ struct WokwiRun {
         let run = SketchRun(machine: machine, plan: plan)
         if options.interactive { run.input = StdinBytes.shared.take }
         status("Starting simulation...")
-        var writeFailure: TiltsimFailure?
+        var writeFailure: CommandFailure?
         var lines = StatusBetweenLines()
         let outcome = run.run { event in
             switch event {
@@ -80,7 +81,7 @@ struct WokwiRun {
                 FileHandle.standardOutput.write(Data(lines.serial(bytes)))
                 log?.write(bytes)
             case .screen(let name, let screen, _, _):
-                do throws(TiltsimFailure) { try WokwiScreenshot.write(screen, to: name) } catch { writeFailure = writeFailure ?? error }
+                do throws(CommandFailure) { try WokwiScreenshot.write(screen, to: name) } catch { writeFailure = writeFailure ?? error }
             case .screenMismatch(let name, let actual, _, _):
                 let actualPath = RunSketch.actualPath(for: name)
                 if (try? WokwiScreenshot.write(actual, to: actualPath)) != nil { status("the screen it showed instead is in \(actualPath)") }
@@ -117,14 +118,14 @@ struct WokwiRun {
     }
 
     /// A whole number of milliseconds (or an exit code) from an option.
-    private static func integer(_ text: String, _ option: String) throws(TiltsimFailure) -> Int {
+    private static func integer(_ text: String, _ option: String) throws(CommandFailure) -> Int {
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0, value <= 86_400_000 else {
             throw .usage("\(option) \(text): give a whole number, e.g. \(option) 30000")
         }
         return value
     }
 
-    private static func read<T>(_ path: String, _ parse: (Data, String) -> Result<T, WokwiProblem>) throws(TiltsimFailure) -> T {
+    private static func read<T>(_ path: String, _ parse: (Data, String) -> Result<T, WokwiProblem>) throws(CommandFailure) -> T {
         guard let data = FileManager.default.contents(atPath: path) else { throw .file("\(path): cannot read it; check its permissions") }
         switch parse(data, path) {
         case .success(let value): return value

@@ -1,5 +1,6 @@
 import BoardEmulator
 import Foundation
+import TiltExitStatus
 import Yams
 
 /// A Wokwi automation scenario (YAML: name, version 1, author, steps) as
@@ -19,7 +20,7 @@ struct WokwiScenario {
     /// Commands wokwi-cli knows that tiltsim does not model (touch screens, custom chips).
     static let unmodelled = ["touch", "touch-press", "touch-release", "touch-move", "expect-chip-output"]
 
-    static func load(_ path: String, setup: WokwiSetup) throws(TiltsimFailure) -> WokwiScenario {
+    static func load(_ path: String, setup: WokwiSetup) throws(CommandFailure) -> WokwiScenario {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw .file("\(path): " + (FileManager.default.fileExists(atPath: path) ? "cannot read this scenario; check its permissions" : "scenario file not found"))
         }
@@ -49,7 +50,7 @@ struct WokwiScenario {
             sensor = setup.sensorState
         }
 
-        mutating func scenario(_ node: Node?, _ tree: Any?) throws(TiltsimFailure) -> WokwiScenario {
+        mutating func scenario(_ node: Node?, _ tree: Any?) throws(CommandFailure) -> WokwiScenario {
             guard let root = node?.mapping else { throw fail(node, "the top level must be a mapping with name, version: 1 and steps") }
             try unknownKeys(root, allowed: ["name", "version", "author", "steps"])
             guard let name = root["name"]?.string else { throw fail(node, "the scenario needs a name (text): name: my test") }
@@ -63,7 +64,7 @@ struct WokwiScenario {
             return result
         }
 
-        private mutating func step(_ node: Node, tree: Any?, into result: inout WokwiScenario) throws(TiltsimFailure) {
+        private mutating func step(_ node: Node, tree: Any?, into result: inout WokwiScenario) throws(CommandFailure) {
             guard let map = node.mapping else { throw fail(node, "a step is a mapping with one command: \(WokwiScenario.commands.joined(separator: ", "))") }
             for (key, value) in map {
                 let name = key.string ?? ""
@@ -108,7 +109,7 @@ struct WokwiScenario {
             }
         }
 
-        private mutating func setControl(_ value: Node) throws(TiltsimFailure) -> RunStep {
+        private mutating func setControl(_ value: Node) throws(CommandFailure) -> RunStep {
             let map = try params(value, "set-control", allowed: ["part-id", "name", "control", "value"])
             let (id, type) = try part(map, value, "set-control")
             guard let control = map["name"]?.string ?? map["control"]?.string else { throw fail(value, "set-control: missing required parameter `name`") }
@@ -128,7 +129,7 @@ struct WokwiScenario {
             }
         }
 
-        private func expectPin(_ value: Node) throws(TiltsimFailure) -> RunStep {
+        private func expectPin(_ value: Node) throws(CommandFailure) -> RunStep {
             let map = try params(value, "expect-pin", allowed: ["part-id", "name", "pin", "value"])
             let (id, _) = try part(map, value, "expect-pin")
             guard let pinName = map["name"]?.string ?? map["pin"]?.string else { throw fail(value, "expect-pin: missing required parameter `name`") }
@@ -139,7 +140,7 @@ struct WokwiScenario {
             return .expectPin(pin, high: expected == 1, label: "\(id):\(pinName)")
         }
 
-        private func screenshot(_ value: Node, into result: inout WokwiScenario) throws(TiltsimFailure) {
+        private func screenshot(_ value: Node, into result: inout WokwiScenario) throws(CommandFailure) {
             let map = try params(value, "take-screenshot", allowed: ["part-id", "save-to", "compare-with"])
             let (id, _) = try part(map, value, "take-screenshot")
             guard id == setup.displayID else { throw fail(value, "take-screenshot \(id): tiltsim takes screenshots of the SSD1306 on the bus only") }
@@ -161,19 +162,19 @@ struct WokwiScenario {
             }
         }
 
-        private func part(_ map: Node.Mapping, _ node: Node, _ command: String) throws(TiltsimFailure) -> (String, String) {
+        private func part(_ map: Node.Mapping, _ node: Node, _ command: String) throws(CommandFailure) -> (String, String) {
             guard let id = map["part-id"]?.string else { throw fail(node, "\(command): `part-id` is required") }
             guard let type = setup.partTypes[id] else { throw fail(node, "\(command): no part '\(id)' in the diagram") }
             return (id, type)
         }
 
-        private func params(_ node: Node, _ command: String, allowed: [String]) throws(TiltsimFailure) -> Node.Mapping {
+        private func params(_ node: Node, _ command: String, allowed: [String]) throws(CommandFailure) -> Node.Mapping {
             guard let map = node.mapping else { throw fail(node, "\(command) takes a mapping: \(allowed.joined(separator: ", "))") }
             try unknownKeys(map, allowed: allowed)
             return map
         }
 
-        private func unknownKeys(_ map: Node.Mapping, allowed: [String]) throws(TiltsimFailure) {
+        private func unknownKeys(_ map: Node.Mapping, allowed: [String]) throws(CommandFailure) {
             for (key, _) in map where !allowed.contains(key.string ?? "") {
                 throw fail(key, "unknown key '\(key.string ?? "?")'; use \(allowed.joined(separator: ", "))")
             }
@@ -190,7 +191,7 @@ struct WokwiScenario {
             return nil
         }
 
-        private func fail(_ node: Node?, _ message: String) -> TiltsimFailure {
+        private func fail(_ node: Node?, _ message: String) -> CommandFailure {
             .file("\(file)" + (node?.mark.map { ":\($0.line)" } ?? "") + ": " + message)
         }
     }

@@ -1,6 +1,7 @@
 import CLibPNG
 import Foundation
 import TiltDisplay
+import TiltExitStatus
 
 /// An SSD1306 screenshot as Wokwi's part makes and compares it: a 128 × 64
 /// PNG read as RGBA, every pixel lit (255, 255, 255, 255) or dark
@@ -41,7 +42,7 @@ struct WokwiScreenshot {
     }
 
     /// Writes `screen` as Wokwi would (via a temporary file, renamed).
-    static func write(_ screen: Screen, to path: String) throws(TiltsimFailure) {
+    static func write(_ screen: Screen, to path: String) throws(CommandFailure) {
         try PNGFile.write(PNGEncoder.encodeRGBA(screen), to: path)
     }
 }

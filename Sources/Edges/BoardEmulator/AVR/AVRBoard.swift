@@ -107,7 +107,7 @@ public final class AVRBoard: @unchecked Sendable {
             thread = try BoardThread()
             link = try PtyLink(linkPath: configuration.linkPath)
         } catch {
-            throw Self.terminalError(error, link: configuration.linkPath)
+            throw .link(BoardLinkError(error))
         }
         pacer = BoardPacer(pace: configuration.pace)
         held = configuration.holdInResetUntilOpened
@@ -187,7 +187,7 @@ public final class AVRBoard: @unchecked Sendable {
     /// Plugs the cable back in: a new pty (the link follows it), and a power-on
     /// reset of the core, the sensor and the display. Returns the new slave path.
     @discardableResult
-    public func plugIn() throws(AVRBoardError) -> String {
+    public func plugIn() throws(BoardLinkError) -> String {
         simulation.lock()
         defer {
             simulation.unlock()
@@ -198,7 +198,7 @@ public final class AVRBoard: @unchecked Sendable {
         if plugged, let path = link?.slavePath { return path }
         let link: PtyLink
         do { link = try PtyLink(linkPath: configuration.linkPath) } catch {
-            throw Self.terminalError(error, link: configuration.linkPath)
+            throw BoardLinkError(error)
         }
         self.link = link
         plugged = true
@@ -396,11 +396,5 @@ public final class AVRBoard: @unchecked Sendable {
 
     private func status<T>(_ keyPath: KeyPath<AVRBoardStatus, T>) -> T {
         published.withLock { status[keyPath: keyPath] }
-    }
-
-    /// A link that cannot be made gets a message about the link, not the port.
-    static func terminalError(_ error: SerialError, link: String?) -> AVRBoardError {
-        if case .ioError(let path, "symlink", let code) = error { return .cannotLink(path: path, errno: code) }
-        return .pseudoTerminal(error)
     }
 }

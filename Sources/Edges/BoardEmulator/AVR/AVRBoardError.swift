@@ -1,4 +1,3 @@
-import SerialIO
 import SystemPackage
 
 /// Why the AVR board could not start or continue. Each case renders as one
@@ -18,19 +17,15 @@ public enum AVRBoardError: Error, Equatable, CustomStringConvertible {
     case imageRefused(path: String, reason: String)
     /// No memory for the simulated parts.
     case outOfMemory(path: String)
-    /// The link to the pty (`linkPath`) cannot be made: `errno` says why.
-    case cannotLink(path: String, errno: Errno)
-    /// The pseudo-terminal (or the board's thread) could not be made.
-    case pseudoTerminal(SerialError)
-    /// `plugIn()` after `stop()`.
-    case stopped
+    /// The board's end of the cable (as the native board's).
+    case link(BoardLinkError)
 
     /// The firmware file is at fault (missing, not firmware, damaged, too big),
     /// rather than the system.
     public var isFirmwareProblem: Bool {
         switch self {
         case .cannotOpenFirmware, .notFirmware, .elfRefused, .hexNotText, .badHex, .imageRefused: true
-        case .outOfMemory, .cannotLink, .pseudoTerminal, .stopped: false
+        case .outOfMemory, .link: false
         }
     }
 
@@ -51,12 +46,8 @@ public enum AVRBoardError: Error, Equatable, CustomStringConvertible {
             "\(path): \(reason)"
         case .outOfMemory(let path):
             "\(path): out of memory"
-        case .cannotLink(let path, let errno):
-            "cannot link \(path) to the board's pty: \(errno); pick a writable path"
-        case .pseudoTerminal(let error):
+        case .link(let error):
             error.description
-        case .stopped:
-            "the board is stopped; make a new AVRBoard"
         }
     }
 }

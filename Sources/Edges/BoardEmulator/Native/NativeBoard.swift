@@ -81,7 +81,7 @@ public final class NativeBoard: @unchecked Sendable {
             // Held: the slave is kept open only once a host opened it (until then the master polls hung up).
             terminal = try PtyLink(linkPath: configuration.linkPath, keepSlave: waitingForHost ? .afterFirstClient : .always)
         } catch {
-            throw Self.terminalError(error)
+            throw .link(BoardLinkError(error))
         }
         counts.serialPath = terminal?.slavePath
         counts.sampleRateHz = configuration.sampleRateHz
@@ -147,7 +147,7 @@ public final class NativeBoard: @unchecked Sendable {
 
     /// Plugs it back in: a new pty (the link follows it) and a power-on. Returns the new path.
     @discardableResult
-    public func plugIn() throws(NativeBoardError) -> String {
+    public func plugIn() throws(BoardLinkError) -> String {
         lock.lock()
         defer {
             publishLocked()
@@ -159,7 +159,7 @@ public final class NativeBoard: @unchecked Sendable {
         do {
             terminal = try PtyLink(linkPath: configuration.linkPath, keepSlave: .always)
         } catch {
-            throw Self.terminalError(error)
+            throw BoardLinkError(error)
         }
         plugged = true
         waitingForHost = false  // a replugged board is powered by the cable, host or not
@@ -420,11 +420,5 @@ public final class NativeBoard: @unchecked Sendable {
         publishLocked()
         lock.unlock()
         thread.wakeUp()
-    }
-
-    /// A link that cannot be made gets a message about the link, not the port.
-    static func terminalError(_ error: SerialError) -> NativeBoardError {
-        if case .ioError(let path, "symlink", let code) = error { return .cannotLink(path: path, errno: code) }
-        return .pseudoTerminal(error)
     }
 }
