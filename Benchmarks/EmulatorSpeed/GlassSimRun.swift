@@ -72,6 +72,11 @@ enum GlassSimRun {
         if rateHz != 100 {
             _ = machine.sendSerial(ConfigureFrame(sampleRateHz: UInt16(rateHz), accelFullScaleSelect: 0, gyroFullScaleSelect: 0).encoded())
         }
+        // DISPLAY_CLOCK=800k or 1m: the board setting `tiltserial setup --display-clock` stores.
+        if let name = ProcessInfo.processInfo.environment["DISPLAY_CLOCK"],
+           let clock = DisplayClock.allCases.first(where: { $0.name == name }) {
+            _ = machine.sendSerial(DisplayFrame(setClock: clock).encoded())
+        }
         let step: UInt64 = 50
         var pending: [UInt8] = []
         var sleepUntil: UInt64 = 0

@@ -251,4 +251,16 @@ struct GlassStatsMeasurements {
             }
         }
     }
+
+    /// The display's clock setting (`setup --display-clock`), this firmware,
+    /// a new view every 16 ms (a host's pace) and every 8 ms.
+    @Test(arguments: [100, 1000] as [UInt16]) func glassAtEachDisplayClock(sampleRateHz: UInt16) throws {
+        for every: UInt64 in [16_000, 8_000] {
+            for clock in DisplayClock.allCases {
+                let run = try GlassStatsTests.run(everyMicros: every, endMicros: 1_300_000, sampleRateHz: sampleRateHz,
+                                                  displayClock: clock)
+                print("\(sampleRateHz) Hz, a view every \(every / 1000) ms, \(clock.label): \(run.stats.line)")
+            }
+        }
+    }
 }
