@@ -51,6 +51,17 @@ import WireProtocol
             receive(wire, at: t)
         }
 
+        /// View k at `start` + k ms for k < 1000, each run to its next; the frames the glass showed meanwhile.
+        mutating func sendAViewEveryMillisecondForASecond(from start: UInt64) -> UInt64 {
+            let before = pipe.framesShown
+            for k in 0..<1000 {
+                let t = start + UInt64(k) * 1000
+                send(x: UInt16(k % 384), y: UInt16(k % 192), at: t)
+                run(until: t + 999)
+            }
+            return pipe.framesShown - before
+        }
+
         /// Host bytes reaching the firmware at `t`, through the board's receiver.
         mutating func receive(_ wire: [UInt8], at t: UInt64) {
             var firmware = self.firmware
@@ -94,26 +105,15 @@ import WireProtocol
         var rig = Rig(rateHz: 100)
         rig.receive(DisplayFrame(setClock: .megahertz1).encoded(), at: 100_000)
         #expect(rig.firmware.parts.displayClock == .megahertz1)
-        let start: UInt64 = 100_000, before = rig.pipe.framesShown
-        for k in 0..<1000 {
-            let t = start + UInt64(k) * 1000
-            rig.send(x: UInt16(k % 384), y: UInt16(k % 192), at: t)
-            rig.run(until: t + 999)
-        }
-        let frames = rig.pipe.framesShown - before
+        let frames = rig.sendAViewEveryMillisecondForASecond(from: 100_000)
         let limit = 1_000_000 / (1057 * 9_800 / 1000)  // 96
         #expect(frames <= limit && frames >= limit * 8 / 10, "\(frames) frames in a second at 1 MHz, bus limit \(limit)")
     }
 
     @Test func viewsComeAtTheBussPace() {
         var rig = Rig(rateHz: 100)
-        let start: UInt64 = 100_000, before = rig.pipe.framesShown
-        for k in 0..<1000 {
-            let t = start + UInt64(k) * 1000
-            rig.send(x: UInt16(k % 384), y: UInt16(k % 192), at: t)
-            rig.run(until: t + 999)
-        }
-        let frames = rig.pipe.framesShown - before
+        let start: UInt64 = 100_000
+        let frames = rig.sendAViewEveryMillisecondForASecond(from: start)
         let limit = 1_000_000 / Self.frameMicros  // 40
         #expect(frames <= limit && frames >= limit * 8 / 10, "\(frames) frames in a second, bus limit \(limit)")
         rig.run(until: start + 1_100_000)
