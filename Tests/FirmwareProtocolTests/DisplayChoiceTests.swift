@@ -71,6 +71,16 @@ import WireProtocol
         #expect(Self.decoded([0x54, 1, 3, Self.crcLow([0x54, 1, 3]), 0xFF]) == (nil, 0))
     }
 
+    /// The Swift side's numbers for DISPLAY and PARTS are the firmware's.
+    @Test func swiftAndCAgreeOnTheOperationsClocksAndFlags() {
+        #expect(DisplayFrame.Operation.allCases.map { UInt32($0.rawValue) }
+                == [TILT_DISPLAY_TRY, TILT_DISPLAY_STORE, TILT_DISPLAY_CLEAR, TILT_DISPLAY_END, TILT_DISPLAY_SET_CLOCK])
+        #expect(DisplayClock.allCases.map { UInt32($0.rawValue) }
+                == [TILT_DISPLAY_CLOCK_400KHZ, TILT_DISPLAY_CLOCK_800KHZ, TILT_DISPLAY_CLOCK_1MHZ])
+        #expect(UInt32(PartsFrame.kindStoredFlag) == TILT_PARTS_KIND_STORED && UInt32(PartsFrame.patternFlag) == TILT_PARTS_PATTERN)
+        #expect(UInt32(PartsFrame.clockMask) == TILT_PARTS_CLOCK_MASK && PartsFrame.clockMask >> TILT_PARTS_CLOCK_SHIFT == 3)
+    }
+
     static func handle(_ board: inout tilt_board, _ frame: some WireFrame) -> tilt_board_action {
         let payload = Array(COBSPayload.of(frame).dropLast(2))  // type and body, CRC stripped
         var token: UInt32 = 0
