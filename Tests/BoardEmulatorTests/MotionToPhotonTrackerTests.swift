@@ -72,6 +72,27 @@ import WireProtocol
         #expect(frames.map(\.offsetsStartMicros) == [last2 + Self.byteMicros - 1, 22_000])
     }
 
+    /// A held tilt gives byte-identical samples, so bursts are told apart by
+    /// order alone: a sample's data read a second time after its SAMPLE went
+    /// (seen with the display at 800 kHz, 14 times in the tour) must not leave an entry that
+    /// every later SAMPLE then matches one burst too early.
+    @Test func aSampleReadTwiceStillTimesLaterViewsFromTheirOwnSample() {
+        var tracker = MotionToPhotonTracker(renderer: Self.renderer)
+        let raw = [UInt8](1...14)  // the same bytes at every sample
+        raw.withUnsafeBytes { tracker.sensorBurst(sampledAtMicros: 1_000, raw: $0) }
+        Self.feed(Self.sampleWire(sequence: 1, raw: raw), from: 1_500) { tracker.boardByte($0, atMicros: $1) }
+        raw.withUnsafeBytes { tracker.sensorBurst(sampledAtMicros: 1_000, raw: $0) }  // read again, never sent
+        raw.withUnsafeBytes { tracker.sensorBurst(sampledAtMicros: 11_000, raw: $0) }
+        Self.feed(Self.sampleWire(sequence: 2, raw: raw), from: 11_500) { tracker.boardByte($0, atMicros: $1) }
+        raw.withUnsafeBytes { tracker.sensorBurst(sampledAtMicros: 21_000, raw: $0) }
+        Self.feed(Self.sampleWire(sequence: 3, raw: raw), from: 21_500) { tracker.boardByte($0, atMicros: $1) }
+        let a = Self.offsets(10, 20)
+        Self.feed(a.encoded(), from: 25_000) { tracker.hostByte($0, atMicros: $1) }
+        Self.glass(&tracker, Self.screen(a), at: 50_000)
+        #expect(tracker.frames.map(\.sampleSequence) == [3])
+        #expect(tracker.frames.map(\.sampleMicros) == [21_000])
+    }
+
     @Test func theSameViewAgainIsNoFrameAndAHelloResetsTheScene() {
         var tracker = MotionToPhotonTracker(renderer: Self.renderer)
         let raw = [UInt8](1...14)

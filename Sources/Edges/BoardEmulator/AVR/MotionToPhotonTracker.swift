@@ -42,6 +42,8 @@ struct MotionToPhotonTracker {
     private var hostInput = NativeInput()
     private var boardRx = tilt_rx()
     private var bursts: [Burst] = []
+    /// The sample time of the last burst read (the next read of it is no new burst).
+    private var lastBurstMicros: UInt64?
     /// The last few SAMPLEs sent: when their last byte was off the line, their DATA_RDY and sequence.
     private var sentSamples: [(doneMicros: UInt64, micros: UInt64, sequence: UInt8)] = []
     /// One byte's time on the board's line: the shortest gap seen between two
@@ -71,6 +73,7 @@ struct MotionToPhotonTracker {
         _ = firmware.takeRedraw()
         tilt_rx_reset(&boardRx)
         bursts.removeAll(keepingCapacity: true)
+        lastBurstMicros = nil
         sentSamples.removeAll(keepingCapacity: true)
         lastBoardByte = nil
         hostFrameStart = nil
@@ -79,7 +82,14 @@ struct MotionToPhotonTracker {
     }
 
     /// The sensor answered a burst read from 0x3B with `raw` (14 bytes), data sampled at `micros`.
+    /// A sample's data read again (seen at 800 kHz and 1 MHz, even after its
+    /// SAMPLE went) is not queued twice: that entry would never be sent, and
+    /// while the sensor's bytes stay the same (a held tilt, no noise) every
+    /// later SAMPLE would match the burst before its own, timing views from a
+    /// sample one period older than the host had.
     mutating func sensorBurst(sampledAtMicros micros: UInt64, raw: UnsafeRawBufferPointer) {
+        if micros == lastBurstMicros { return }
+        lastBurstMicros = micros
         if bursts.count == Self.burstLimit { bursts.removeFirst() }
         bursts.append(Burst(micros: micros, raw: Self.key(raw)))
     }
