@@ -22,9 +22,10 @@ import WireProtocol
     }
 
     /// A SAMPLE's wire bytes (the firmware's encoder) for `raw`.
-    static func sampleWire(sequence: UInt8, raw: [UInt8]) -> [UInt8] {
+    static func sampleWire(sequence: UInt8, raw: [UInt8], boardTime: UInt32 = 0) -> [UInt8] {
         var sample = tilt_sample()
         sample.seq = sequence
+        sample.time_us = boardTime
         withUnsafeMutableBytes(of: &sample.raw) { for i in 0..<14 { $0[i] = raw[i] } }
         var wire = [UInt8](repeating: 0, count: Int(TILT_MAX_WIRE))
         let n = tilt_encode_sample(&sample, &wire)
@@ -70,6 +71,47 @@ import WireProtocol
         #expect(frames.map(\.latencyMicros) == [39_000, 39_000])
         #expect(frames.map(\.photonMicros) == [40_000, 50_000])
         #expect(frames.map(\.offsetsStartMicros) == [last2 + Self.byteMicros - 1, 22_000])
+    }
+
+    /// A held tilt gives byte-identical samples, so bursts are told apart by
+    /// order alone: a sample's data read a second time after its SAMPLE went
+    /// (seen with the display at 800 kHz, 14 times in the tour) must not leave an entry that
+    /// every later SAMPLE then matches one burst too early.
+    @Test func aSampleReadTwiceStillTimesLaterViewsFromTheirOwnSample() {
+        var tracker = MotionToPhotonTracker(renderer: Self.renderer)
+        let raw = [UInt8](1...14)  // the same bytes at every sample
+        raw.withUnsafeBytes { tracker.sensorBurst(sampledAtMicros: 1_000, raw: $0) }
+        Self.feed(Self.sampleWire(sequence: 1, raw: raw), from: 1_500) { tracker.boardByte($0, atMicros: $1) }
+        raw.withUnsafeBytes { tracker.sensorBurst(sampledAtMicros: 1_000, raw: $0) }  // read again, never sent
+        raw.withUnsafeBytes { tracker.sensorBurst(sampledAtMicros: 11_000, raw: $0) }
+        Self.feed(Self.sampleWire(sequence: 2, raw: raw), from: 11_500) { tracker.boardByte($0, atMicros: $1) }
+        raw.withUnsafeBytes { tracker.sensorBurst(sampledAtMicros: 21_000, raw: $0) }
+        Self.feed(Self.sampleWire(sequence: 3, raw: raw), from: 21_500) { tracker.boardByte($0, atMicros: $1) }
+        let a = Self.offsets(10, 20)
+        Self.feed(a.encoded(), from: 25_000) { tracker.hostByte($0, atMicros: $1) }
+        Self.glass(&tracker, Self.screen(a), at: 50_000)
+        #expect(tracker.frames.map(\.sampleSequence) == [3])
+        #expect(tracker.frames.map(\.sampleMicros) == [21_000])
+    }
+
+    /// At 1 kHz a sample is now and then read and not sent, and SAMPLEs wait
+    /// in the TX buffer; with byte-identical samples (a held tilt) a SAMPLE
+    /// carries the burst its board time says (the board's clock a fixed
+    /// 400 µs behind, learned from the first), not the unsent one before it.
+    @Test func aSampleReadButNotSentDoesNotAgeTheSamplesAfterIt() {
+        var tracker = MotionToPhotonTracker(renderer: Self.renderer)
+        let raw = [UInt8](1...14)
+        raw.withUnsafeBytes { tracker.sensorBurst(sampledAtMicros: 1_000, raw: $0) }
+        Self.feed(Self.sampleWire(sequence: 1, raw: raw, boardTime: 600), from: 1_500) { tracker.boardByte($0, atMicros: $1) }
+        raw.withUnsafeBytes { tracker.sensorBurst(sampledAtMicros: 2_000, raw: $0) }  // read, never sent
+        raw.withUnsafeBytes { tracker.sensorBurst(sampledAtMicros: 3_000, raw: $0) }
+        raw.withUnsafeBytes { tracker.sensorBurst(sampledAtMicros: 5_000, raw: $0) }  // its SAMPLE waits behind 3 000's
+        Self.feed(Self.sampleWire(sequence: 3, raw: raw, boardTime: 2_600), from: 5_200) { tracker.boardByte($0, atMicros: $1) }
+        let last = Self.feed(Self.sampleWire(sequence: 5, raw: raw, boardTime: 4_600), from: 7_300) { tracker.boardByte($0, atMicros: $1) }
+        let a = Self.offsets(10, 20)
+        Self.feed(a.encoded(), from: last + 1_000) { tracker.hostByte($0, atMicros: $1) }
+        Self.glass(&tracker, Self.screen(a), at: 30_000)
+        #expect(tracker.frames.map(\.sampleMicros) == [5_000])
     }
 
     @Test func theSameViewAgainIsNoFrameAndAHelloResetsTheScene() {

@@ -42,6 +42,13 @@ struct MotionToPhotonTracker {
     private var hostInput = NativeInput()
     private var boardRx = tilt_rx()
     private var bursts: [Burst] = []
+    /// The sample time of the last burst read (the next read of it is no new burst).
+    private var lastBurstMicros: UInt64?
+    /// The smallest (sensor's sample time − the SAMPLE's board time) seen in
+    /// a sure match: the board stamps each sample with its estimate of the
+    /// sensor's time, on a clock that runs with the simulator's from its
+    /// reset; the two differ by a steady few hundred µs (0.4–0.55 ms in the tour).
+    private var stampLag: Int64?
     /// The last few SAMPLEs sent: when their last byte was off the line, their DATA_RDY and sequence.
     private var sentSamples: [(doneMicros: UInt64, micros: UInt64, sequence: UInt8)] = []
     /// One byte's time on the board's line: the shortest gap seen between two
@@ -71,6 +78,8 @@ struct MotionToPhotonTracker {
         _ = firmware.takeRedraw()
         tilt_rx_reset(&boardRx)
         bursts.removeAll(keepingCapacity: true)
+        lastBurstMicros = nil
+        stampLag = nil
         sentSamples.removeAll(keepingCapacity: true)
         lastBoardByte = nil
         hostFrameStart = nil
@@ -79,9 +88,36 @@ struct MotionToPhotonTracker {
     }
 
     /// The sensor answered a burst read from 0x3B with `raw` (14 bytes), data sampled at `micros`.
+    /// A sample's data read again (seen at 800 kHz and 1 MHz, even after its
+    /// SAMPLE went) is not queued twice: that entry would never be sent, and
+    /// while the sensor's bytes stay the same (a held tilt, no noise) every
+    /// later SAMPLE would match the burst before its own, timing views from a
+    /// sample one period older than the host had.
     mutating func sensorBurst(sampledAtMicros micros: UInt64, raw: UnsafeRawBufferPointer) {
+        if micros == lastBurstMicros { return }
+        lastBurstMicros = micros
         if bursts.count == Self.burstLimit { bursts.removeFirst() }
         bursts.append(Burst(micros: micros, raw: Self.key(raw)))
+    }
+
+    /// The burst a SAMPLE carries, and whether it is sure (the only one with
+    /// its bytes: bursts before it were read and never sent). Of several (a
+    /// held tilt gives byte-identical samples; at 1 kHz up to five SAMPLEs
+    /// wait in the TX buffer, and now and then a sample is read and not sent)
+    /// the one whose sample time is nearest the SAMPLE's board time plus
+    /// `stampLag`, once known; else the oldest. A sure match whose own burst
+    /// had gone (a SAMPLE in flight when recording began) names a newer one,
+    /// which only makes its lag larger: so the smallest counts.
+    private func burstIndex(raw key: (UInt64, UInt64), boardTime: UInt32, sentMicros: UInt64) -> (index: Int, sure: Bool, lag: Int64)? {
+        guard let first = bursts.firstIndex(where: { $0.raw == key }) else { return nil }
+        // The SAMPLE's board time in full: it went out well within 16.7 s (24 bits) of it.
+        let stamp = Int64(sentMicros) - Int64((UInt32(truncatingIfNeeded: sentMicros) &- boardTime) & 0xFF_FFFF)
+        func lag(_ i: Int) -> Int64 { Int64(bursts[i].micros) - stamp }
+        let sure = !bursts[(first + 1)...].contains { $0.raw == key }
+        guard !sure, let known = stampLag else { return (first, sure, lag(first)) }
+        var best = first
+        for i in (first + 1)..<bursts.count where bursts[i].raw == key && abs(lag(i) - known) < abs(lag(best) - known) { best = i }
+        return (best, false, lag(best))
     }
 
     /// A byte the board sent, handed to the line at `micros`.
@@ -98,8 +134,8 @@ struct MotionToPhotonTracker {
             var sample = tilt_sample()
             guard tilt_decode_sample(payload, length, &sample) else { return }
             let key = withUnsafeBytes(of: &sample.raw) { Self.key($0) }
-            // The oldest burst with these bytes: bursts the firmware read but never sent go.
-            guard let index = bursts.firstIndex(where: { $0.raw == key }) else { return }
+            guard let (index, sure, lag) = burstIndex(raw: key, boardTime: sample.time_us, sentMicros: micros) else { return }
+            if sure { stampLag = min(stampLag ?? lag, lag) }
             if sentSamples.count == 4 { sentSamples.removeFirst() }
             sentSamples.append((micros + (byteMicros ?? 0), bursts[index].micros, sample.seq))
             bursts.removeFirst(index + 1)
