@@ -1,5 +1,6 @@
 import FirmwareCore
 import TiltDisplay
+import WireProtocol
 
 /// The firmware's step_display() in board time, for the native board: the
 /// same `tilt_pipe` decisions (Hardware/tiltserial/src/core/tilt_pipe.c) over
@@ -14,11 +15,7 @@ struct NativeDisplayPipe {
     /// periods of 16 + 2 TWBR cycles and 0.8 µs of the driver's own per-byte
     /// time (most bytes are fed by polling): 23.3 µs at 400 kHz.
     static func byteNanos(clock: UInt8) -> UInt16 {
-        let hz: UInt32 = switch UInt32(clock) {
-        case TILT_DISPLAY_CLOCK_1MHZ: 1_000_000
-        case TILT_DISPLAY_CLOCK_800KHZ: 800_000
-        default: 400_000
-        }
+        let hz = UInt32((DisplayClock(rawValue: clock) ?? .kilohertz400).hertz)
         let twbr = (16_000_000 / hz - 16) / 2
         return UInt16(9 * (16 + 2 * twbr) * 1000 / 16 + Self.byteStretchNanos)
     }
