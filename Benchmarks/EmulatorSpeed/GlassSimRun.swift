@@ -119,7 +119,7 @@ enum GlassSimRun {
             switch driver.nextWait(at: at) {
             case .done:
                 return nil
-            case .sleep(let until):
+            case .doze(let until), .sleep(let until):
                 if until.micros > now {
                     sleepUntil = until.micros
                     woke = true

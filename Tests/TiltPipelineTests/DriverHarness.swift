@@ -93,12 +93,16 @@ struct DriverHarness {
             switch driver.nextWait(at: now) {
             case .done:
                 return
-            case .sleep(let until):
+            case .doze(let until):
                 dozes += 1
                 longestSleep = max(longestSleep, until.micros &- clock)
                 advance(to: min(max(until.micros, clock), time))
                 // As HostRunner does: after a doze, read what queued without polling first.
                 if link.isOpen && clock < link.goneAt { readQueue() }
+                timePassed()
+            case .sleep(let until):
+                longestSleep = max(longestSleep, until.micros &- clock)
+                advance(to: min(max(until.micros, clock), time))
                 timePassed()
             case .port(let until):
                 if link.isOpen && clock >= link.goneAt {

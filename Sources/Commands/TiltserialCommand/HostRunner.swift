@@ -117,19 +117,24 @@ public final class HostRunner {
             switch driver.nextWait(at: start) {
             case .done:
                 break
-            case .sleep(let until):
-                let woken = stop.wait(timeout: Self.span(from: start, to: until))
-                if woken {
+            case .doze(let until):
+                if stop.wait(timeout: Self.span(from: start, to: until)) {
                     wokenUp(&driver, stop)
                 } else {
-                    // After a doze the port has bytes waiting, most likely: read them
-                    // straight away (a read never blocks) instead of polling first.
-                    var read = true
-                    if let transport, driver.portIsOpen { read = readAll(&driver, transport, buffer) }
+                    // After a doze the port has bytes waiting, most likely: they are
+                    // read straight away (a read never blocks) instead of polling first.
+                    let read = transport.map { readAll(&driver, $0, buffer) } ?? true
                     if read && !stopping {
                         let now = tick()
                         drive(&driver) { $0.timePassed(at: now, $1) }
                     }
+                }
+            case .sleep(let until):
+                if stop.wait(timeout: Self.span(from: start, to: until)) {
+                    wokenUp(&driver, stop)
+                } else {
+                    let now = tick()
+                    drive(&driver) { $0.timePassed(at: now, $1) }
                 }
             case .port(let until):
                 waitOnPort(&driver, for: Self.span(from: start, to: until), stop: stop, buffer: buffer)

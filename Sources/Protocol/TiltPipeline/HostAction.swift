@@ -127,8 +127,11 @@ public enum NoValidFramesReason: Hashable, Sendable {
 public enum HostWait: Hashable, Sendable {
     /// Poll the port and the stop pipe until `until`; read what arrives.
     case port(until: HostTime)
-    /// Leave the port unread (nothing arriving before then can complete a tick,
-    /// or no port is open) and wait on the stop pipe alone until `until`.
+    /// Leave the port unread (nothing arriving before then can complete a
+    /// tick) and wait on the stop pipe alone until `until`; then read what
+    /// queued at once, without polling first.
+    case doze(until: HostTime)
+    /// No port is open: wait on the stop pipe alone until `until`.
     case sleep(until: HostTime)
     /// Nothing more to do: the run finished.
     case done

@@ -167,6 +167,7 @@ public struct HostDriver: Sendable {
         guard case .open(let openedAt, let reopened, let verified, let heard) = link, !bytes.isEmpty else { return }
         lastRead = now
         byteRate.add(bytes.count, at: now)
+
         var confirmed = verified
         var gotValid = heard
         let greetOnConfirm = configuration.sendHostHello
@@ -292,8 +293,10 @@ public struct HostDriver: Sendable {
     // MARK: - Questions
 
     /// How to wait after the last input: read the port, or leave it (doze, or
-    /// no port open), until the earliest deadline.
-    public func nextWait(at now: HostTime) -> HostWait {
+    /// no port open), until the earliest deadline. Mutating only so a shell
+    /// that keeps the driver in a local variable calls it in place: a
+    /// non-mutating call on that variable copied all 3 KB of it every wake-up.
+    public mutating func nextWait(at now: HostTime) -> HostWait {
         var until = nextRefresh
         switch link {
         case .finished:
@@ -310,7 +313,7 @@ public struct HostDriver: Sendable {
                 until = min(until, due)
             }
             if let doze = dozeDeadline(at: now), doze > now + shortestDozeMicros {
-                return .sleep(until: min(until, doze))
+                return .doze(until: min(until, doze))
             }
             return .port(until: until)
         }
