@@ -104,13 +104,48 @@ import Testing
         #expect(tilt_pipe_bytes_fitting(1_000, Self.byteNanos) == 35)
         #expect(tilt_pipe_next(&pipe, 1_000, Self.byteNanos, &count) == TILT_PIPE_COMMAND && count == 26)
         tilt_pipe_sent(&pipe, TILT_PIPE_COMMAND, count)
-        // The rest of the page in data pieces: 300 µs leave 7 bytes, 4 of data, under the 8-byte minimum.
-        #expect(tilt_pipe_next(&pipe, 300, Self.byteNanos, &count) == TILT_PIPE_WAIT)
+        // The rest of the page in data pieces: 210 µs leave 4 bytes, 1 of data,
+        // under the 2-byte minimum; 230 µs leave 5, 2 of data.
+        #expect(tilt_pipe_next(&pipe, 210, Self.byteNanos, &count) == TILT_PIPE_WAIT)
+        #expect(tilt_pipe_next(&pipe, 230, Self.byteNanos, &count) == TILT_PIPE_DATA && count == 2)
         #expect(tilt_pipe_next(&pipe, 2_000, Self.byteNanos, &count) == TILT_PIPE_DATA && count == 71)
         tilt_pipe_sent(&pipe, TILT_PIPE_DATA, count)
         #expect(tilt_pipe_next(&pipe, 5_000, Self.byteNanos, &count) == TILT_PIPE_DATA && count == 128 - 26 - 71)
         // A sample due right now: nothing goes.
         #expect(tilt_pipe_next(&pipe, 50, Self.byteNanos, &count) == TILT_PIPE_WAIT)
+    }
+
+    /// A piece that does not finish its page is sized without a division
+    /// (shift and subtract): the same count as `tilt_pipe_bytes_fitting`'s
+    /// division gives, at every clock and every time left before the sensor.
+    @Test(arguments: [UInt16(2_260), 11_250, 22_500, 25_500, 65_535])
+    func shortPiecesAreSizedAsTheDivisionWould(byteNanos: UInt16) {
+        for open in [false, true] {
+            for column in stride(from: 0 as UInt8, to: 128, by: 9) {
+                var pipe = tilt_pipe()
+                tilt_pipe_reset(&pipe)
+                pipe.continuous = open
+                tilt_pipe_latched(&pipe)
+                for _ in 0..<8 { tilt_pipe_rendered(&pipe, 16) }
+                if column > 0 { tilt_pipe_sent(&pipe, TILT_PIPE_COMMAND, column) }
+                let command = pipe.page_open ? 0 : Int(open ? TILT_PIPE_WINDOW_BYTES : TILT_PIPE_COMMAND_BYTES)
+                let rest = 128 - Int(pipe.send_column)
+                for left in stride(from: Int32(0), through: 10_000, by: 7) {
+                    var count: UInt8 = 0
+                    let step = tilt_pipe_next(&pipe, left, byteNanos, &count)
+                    let fits = Int(tilt_pipe_bytes_fitting(left, byteNanos))
+                    var expected = 0
+                    if fits >= rest + 3 + command {
+                        expected = rest
+                    } else if fits >= command {
+                        let room = fits - command - 3
+                        expected = room >= rest ? rest : room >= Int(TILT_PIPE_MIN_PIECE) ? room : 0
+                    }
+                    #expect(Int(count) == expected, "\(byteNanos) ns, column \(column), \(left) µs: \(count) (step \(step.rawValue)), the division says \(expected)")
+                    if Int(count) != expected { return }
+                }
+            }
+        }
     }
 
     @Test func readyIsDueOncePerFrameSixMillisecondsBeforeTheLatch() {

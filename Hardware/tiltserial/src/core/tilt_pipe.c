@@ -63,6 +63,26 @@ static bool fits_whole(int32_t left_us, uint16_t byte_ns, uint16_t bytes) {
     return (uint32_t)usable * 1000u >= (uint32_t)bytes * byte_ns;
 }
 
+/* tilt_pipe_bytes_fitting(left_us, byte_ns) once fits_whole said it is less
+ * than a page and its command (under 256): the quotient by shift and
+ * subtract, 8 steps without a multiplication, not avr-gcc's 32-bit division
+ * (about 40 µs before every piece that does not finish its page, with the
+ * bus idle: 1.5 ms of each frame at 1 kHz, docs/perf/render.md). */
+static uint8_t bytes_fitting_short(int32_t left_us, uint16_t byte_ns) {
+    int32_t usable = left_us - TILT_PIPE_SAMPLE_MARGIN_US;
+    if (usable <= 0 || byte_ns == 0) return 0;
+    uint32_t rest = (uint32_t)usable * 1000u; /* < whole * byte_ns < 256 * byte_ns */
+    uint32_t step = (uint32_t)byte_ns << 7;
+    uint8_t bytes = 0;
+    for (uint8_t bit = 0x80; bit; bit >>= 1, step >>= 1) {
+        if (rest >= step) {
+            rest -= step;
+            bytes |= bit;
+        }
+    }
+    return bytes;
+}
+
 tilt_pipe_step tilt_pipe_next(const tilt_pipe *pipe, int32_t left_us, uint16_t byte_ns, uint8_t *count) {
     *count = 0;
     if (pipe->pending == 0) return TILT_PIPE_WAIT;
@@ -72,7 +92,7 @@ tilt_pipe_step tilt_pipe_next(const tilt_pipe *pipe, int32_t left_us, uint16_t b
         *count = rest;
         return pipe->page_open ? TILT_PIPE_DATA : TILT_PIPE_COMMAND;
     }
-    uint16_t fits = tilt_pipe_bytes_fitting(left_us, byte_ns);
+    uint16_t fits = bytes_fitting_short(left_us, byte_ns);
     tilt_pipe_step step = TILT_PIPE_DATA;
     if (!pipe->page_open) {
         /* The page command, and as much of the page's data as fits after it. */

@@ -31,8 +31,11 @@ extern "C" {
  *  START and STOP. */
 #define TILT_PIPE_DATA_OVERHEAD 3u
 /** A data piece shorter than this waits for a longer gap between samples
- *  (unless it ends the page): overhead would eat the bus. */
-#define TILT_PIPE_MIN_PIECE 8u
+ *  (unless it ends the page). Two: a short piece's 3 bytes of overhead cost
+ *  less than the bus left idle until the sensor's read (8 left up to 250 µs
+ *  idle before each read: at 1 kHz 20.1 frames/s instead of 19.9,
+ *  docs/perf/render.md). */
+#define TILT_PIPE_MIN_PIECE 2u
 /** The bus is left this long before a sample is due, for the sensor's read. */
 #define TILT_PIPE_SAMPLE_MARGIN_US 100
 /** READY goes out when the latch is this close (µs of bus time): time for
