@@ -167,7 +167,6 @@ public struct HostDriver: Sendable {
         guard case .open(let openedAt, let reopened, let verified, let heard) = link, !bytes.isEmpty else { return }
         lastRead = now
         byteRate.add(bytes.count, at: now)
-
         var confirmed = verified
         var gotValid = heard
         let greetOnConfirm = configuration.sendHostHello
