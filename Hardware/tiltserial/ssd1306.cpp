@@ -119,20 +119,21 @@ bool ssd1306_begin(void) {
 /* Sent from here while the loop goes on: kept until the next command. */
 static uint8_t page_command[6];
 
-void ssd1306_write_page_async(uint8_t page, const uint8_t *data, uint8_t count) {
+void ssd1306_write_page_async(uint8_t page, uint8_t column, const uint8_t *data, uint8_t count) {
     uint8_t length;
     if (ssd1306_horizontal) {
-        page_command[0] = 0x21; /* columns 0..127: the column cursor to 0 */
-        page_command[1] = 0x00;
+        page_command[0] = 0x21; /* columns `column`..127: the column cursor to `column` */
+        page_command[1] = (uint8_t)(column & 0x7F);
         page_command[2] = 0x7F;
         page_command[3] = 0x22; /* pages `page`..7: the page cursor to `page` */
         page_command[4] = (uint8_t)(page & 7);
         page_command[5] = 0x07;
         length = 6;
     } else {
-        page_command[0] = (uint8_t)(0xB0 | (page & 7));          /* page start address */
-        page_command[1] = (uint8_t)(first_column & 0x0F);        /* column low nibble */
-        page_command[2] = (uint8_t)(0x10 | (first_column >> 4)); /* column high nibble */
+        uint8_t ram_column = (uint8_t)(first_column + (column & 0x7F));
+        page_command[0] = (uint8_t)(0xB0 | (page & 7));        /* page start address */
+        page_command[1] = (uint8_t)(ram_column & 0x0F);        /* column low nibble */
+        page_command[2] = (uint8_t)(0x10 | (ram_column >> 4)); /* column high nibble */
         length = 3;
     }
     if (count == 0) i2c_write_async(ssd1306_address, 0x00, page_command, length);

@@ -39,10 +39,10 @@ bool ssd1306_begin(void);
  *  answered. A 128x32 module shows the 128x64 picture squeezed 2:1
  *  (docs/display.md). */
 bool ssd1306_begin_as(uint8_t kind);
-/** Starts pointing the write cursor at the first shown column of `page`
- *  (0..7), then writing the page's first `count` data bytes (none if 0) right
- *  after. In horizontal mode the cursor then runs on to the next pages. */
-void ssd1306_write_page_async(uint8_t page, const uint8_t *data, uint8_t count);
+/** Starts pointing the write cursor at glass column `column` (0..127) of
+ *  `page` (0..7), then writing `count` data bytes (none if 0) right after. In
+ *  horizontal mode the cursor then runs on to `column` of the next pages. */
+void ssd1306_write_page_async(uint8_t page, uint8_t column, const uint8_t *data, uint8_t count);
 /** Starts writing `count` data bytes at the cursor, which advances. */
 void ssd1306_write_data_async(const uint8_t *data, uint8_t count);
 /** The same, chained by the interrupt to the write on the bus (no wait for

@@ -91,6 +91,19 @@ static struct {
     tilt_drawer drawer;
 } latched;
 static uint8_t page_buffers[2][TILT_PIPE_COLUMNS];
+/* The frame the glass showed before the latched one, drawn again span by
+ * span so only the columns that changed go out (docs/display.md, "Only what
+ * changed"). Bit p of glass_known: the glass's page p is that frame's, drawn
+ * with the pin table as it was at pin_changes == page_pins[p] (a PIN that
+ * arrives mid-page leaves a page no redraw can match: the next frame sends
+ * it whole). page_compared: the page being rendered is compared so far. */
+static struct {
+    tilt_view view;
+    tilt_drawer drawer;
+} before;
+static uint8_t glass_known;
+static uint8_t page_pins[TILT_PIPE_PAGES];
+static bool page_compared;
 static tilt_pipe_step in_flight;
 static uint8_t in_flight_count;
 /* Data bytes of the next piece, chained by the interrupt to the one in
@@ -138,6 +151,7 @@ static void step_display_bus(void);
 static void start_sensor(void) {
     sensor_ok = mpu6050_begin(board.divider, board.accel_fs, board.gyro_fs);
     next_sample_us = micros() + tilt_rate_period_us(board.divider);
+    tilt_pipe_set_sample_period(&pipe, sensor_ok ? tilt_rate_period_us(board.divider) : 0);
     sensor_polling = false;
     status_clean = true;                 /* mpu6050_begin read INT_STATUS */
     since_resync = SENSOR_RESYNC_EVERY;  /* the first sample sets the clock */
@@ -366,34 +380,67 @@ static int32_t bus_time_left_us(void) {
     return (int32_t)(sensor_bus_due_us() - micros()) + TILT_PIPE_SAMPLE_MARGIN_US;
 }
 
-static void display_failed(void) {
-    display_ok = false;
+/* The page pipe from scratch: nothing in flight, the display's cursor and
+ * glass not known (the next frame goes out whole). */
+static void pipe_start_over(void) {
     tilt_pipe_reset(&pipe);
+    pipe.continuous = ssd1306_horizontal;
     in_flight = TILT_PIPE_WAIT;
     chained_count = 0;
+    glass_known = 0;
+}
+
+static void display_failed(void) {
+    display_ok = false;
+    pipe_start_over();
 }
 
 static void send_ready(uint32_t time_us, uint8_t flags) {
     send(tilt_encode_ready(time_us & 0xFFFFFFUL, flags, wire_out), false);
 }
 
+static void render_scene_span(const tilt_view *view, const tilt_drawer *d, uint8_t page, uint8_t column,
+                              uint8_t count, uint8_t *out) {
+    const tilt_scene scene = {d->height, d->shown, d->scroll, d->current, d->drag_item,
+                              d->drag_left, d->drag_top, d->pin_count, board.pins};
+    tilt_render_scene_span(&art, view, &scene, page, column, count, out);
+}
+
 static void render_span(uint8_t count) {
     uint8_t page = pipe.render_page, column = pipe.render_column;
     uint8_t *out = &page_buffers[page & 1][column];
+    uint8_t bit = (uint8_t)(1u << page);
+    bool scene = latched.live && !latched.pattern;
+    if (column == 0) {
+        page_compared = scene && (glass_known & bit) && page_pins[page] == board.pin_changes
+                        && tilt_pipe_compare_wanted(&pipe);
+        page_pins[page] = board.pin_changes;
+        if (scene) glass_known |= bit;
+        else glass_known &= (uint8_t)~bit;
+    } else if (page_compared) {
+        page_compared = tilt_pipe_compare_wanted(&pipe);
+    }
+    if (page_pins[page] != board.pin_changes) {
+        page_compared = false;
+        glass_known &= (uint8_t)~bit;
+    }
     if (latched.pattern) {
         tilt_status_pattern_span(ssd1306_kind, page, column, count, out);
     } else if (latched.live) {
-        const tilt_drawer *d = &latched.drawer;
-        const tilt_scene scene = {d->height, d->shown, d->scroll, d->current, d->drag_item,
-                                  d->drag_left, d->drag_top, d->pin_count, board.pins};
-        tilt_render_scene_span(&art, &latched.view, &scene, page, column, count, out);
+        render_scene_span(&latched.view, &latched.drawer, page, column, count, out);
     } else {
         const tilt_status_info info = {FIRMWARE_MAJOR, FIRMWARE_MINOR, FIRMWARE_PATCH, latched.sensor,
                                        mpu6050_found.who_am_i, mpu6050_found.address, ssd1306_kind,
                                        display_stored};
         tilt_status_span(&info, page, column, count, out);
     }
-    tilt_pipe_rendered(&pipe, count);
+    if (page_compared) {
+        uint8_t glass[TILT_PIPE_RENDER_SPAN];
+        render_scene_span(&before.view, &before.drawer, page, column, count, glass);
+        tilt_pipe_compared(&pipe, count, out, glass);
+    } else {
+        tilt_pipe_rendered(&pipe, count);
+    }
 }
 
 /* A piece on the bus and the next one rendered: chained to it by the
@@ -402,14 +449,11 @@ static void render_span(uint8_t count) {
  * takes: its bytes left at 24 µs (a byte's time rounded up, no division). */
 static void chain_next_piece(void) {
     if (in_flight == TILT_PIPE_WAIT || chained_count) return;
-    tilt_pipe after = pipe;
-    tilt_pipe_sent(&after, in_flight, in_flight_count);
-    if (after.pending == 0 || !after.page_open) return;
     int32_t left = bus_time_left_us();
     if (left != TILT_PIPE_NO_DEADLINE) left -= (int32_t)i2c_bytes_left() * display_byte_us;
-    uint8_t count;
-    if (tilt_pipe_next(&after, left, display_byte_ns, &count) == TILT_PIPE_DATA && count
-        && ssd1306_chain_data_async(&page_buffers[after.send_page & 1][after.send_column], count))
+    uint8_t page, column, count;
+    if (tilt_pipe_next_chained(&pipe, in_flight, in_flight_count, left, display_byte_ns, &page, &column, &count)
+        && ssd1306_chain_data_async(&page_buffers[page & 1][column], count))
         chained_count = count;
 }
 
@@ -443,7 +487,8 @@ static void step_display_bus(void) {
         uint8_t count;
         tilt_pipe_step step = tilt_pipe_next(&pipe, bus_time_left_us(), display_byte_ns, &count);
         if (step == TILT_PIPE_COMMAND)
-            ssd1306_write_page_async(pipe.send_page, page_buffers[pipe.send_page & 1], count);
+            ssd1306_write_page_async(pipe.send_page, pipe.send_column,
+                                     &page_buffers[pipe.send_page & 1][pipe.send_column], count);
         else if (step == TILT_PIPE_DATA)
             ssd1306_write_data_async(&page_buffers[pipe.send_page & 1][pipe.send_column], count);
         in_flight = step;
@@ -478,6 +523,8 @@ static void step_display(void) {
     if (tilt_pipe_wants_latch(&pipe, board.redraw)) {
         board.redraw = false;
         board.idle_ready_owed = true;
+        before.view = latched.view; /* the frame the glass shows once its last page is out */
+        before.drawer = latched.drawer;
         latched.live = board.host_live;
         latched.pattern = board.pattern;
         latched.sensor = sensor_ok;
@@ -513,6 +560,7 @@ static bool begin_display_at(uint8_t kind, uint8_t clock) {
     i2c_set_display_clock(display_clock_hz(clock));
     display_byte_ns = i2c_display_byte_ns();
     display_byte_us = (uint8_t)((display_byte_ns + 999u) / 1000u);
+    tilt_pipe_set_byte_time(&pipe, display_byte_ns);
     bool ok = kind == TILT_SETTINGS_NO_KIND ? ssd1306_begin() : ssd1306_begin_as(kind);
     if (ok || clock == TILT_DISPLAY_CLOCK_400KHZ) return ok;
     return begin_display_at(kind, TILT_DISPLAY_CLOCK_400KHZ);
@@ -531,10 +579,7 @@ static bool begin_display(void) {
  * and the screen is redrawn whole. */
 static void restart_display(bool ok) {
     display_ok = ok;
-    tilt_pipe_reset(&pipe);
-    in_flight = TILT_PIPE_WAIT;
-    chained_count = 0;
-    pipe.continuous = ssd1306_horizontal;
+    pipe_start_over();
     board.redraw = true;
 }
 
@@ -576,8 +621,7 @@ static void check_timers(void) {
         last_probe_ms = now;
         if (!display_ok && begin_display()) {
             display_ok = true;
-            tilt_pipe_reset(&pipe);
-            pipe.continuous = ssd1306_horizontal;
+            pipe_start_over();
             board.redraw = true;
         }
         if (!sensor_ok) {

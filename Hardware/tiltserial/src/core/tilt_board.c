@@ -25,6 +25,7 @@ void tilt_board_reset_scene(tilt_board *board) {
     board->drawer.current = TILT_NO_ITEM;
     board->drawer.drag_item = TILT_NO_ITEM;
     memset(board->pins, 0, sizeof board->pins);
+    board->pin_changes++;
     if (shown && board->host_live) board->redraw = true;
 }
 
@@ -41,6 +42,7 @@ static void set_pin(tilt_board *board, const tilt_pin_frame *pin) {
     slot->item = pin->item;
     slot->x = pin->x;
     slot->y = pin->y;
+    board->pin_changes++;
 }
 
 tilt_board_action tilt_board_handle(tilt_board *board, const uint8_t *payload, uint8_t length,

@@ -28,6 +28,7 @@ typedef struct {
     tilt_view wanted;       /* the latest OFFSETS */
     tilt_drawer drawer;     /* the latest DRAWER */
     tilt_pin pins[TILT_PIN_SLOTS]; /* the pin table PIN frames fill */
+    uint8_t pin_changes;    /* counts changes to the pin table (wraps): a page drawn with other pins differs */
     bool redraw;            /* something on screen is out of date */
     bool sync;              /* the host asked for READY (SYNC 1); off at every HELLO */
     bool idle_ready_owed;   /* an idle READY is due when the board falls idle (set by SYNC 1 and each latch) */

@@ -9,6 +9,9 @@ import WireProtocol
 /// them (issue 19 item 5: the demo and the tests see the AVR engine's frame
 /// rate). Rendering is instant here: the firmware renders the next page while
 /// the bus carries the current one, so the bus sets the pace, not the renderer.
+/// Only what changed goes out, compared with the glass itself where the
+/// firmware compares with its redraw of the frame before (a scene's page over
+/// a scene's page, when the pipe says it is worth it).
 struct NativeDisplayPipe {
     /// Bus time per byte, ns, at the display's clock (TILT_DISPLAY_CLOCK_*):
     /// the firmware's i2c_display_byte_ns() on a 16 MHz board, nine SCL
@@ -49,8 +52,16 @@ struct NativeDisplayPipe {
     private var busFreeAt: UInt64 = 0
     private var latched = [UInt8](repeating: 0, count: Screen.byteCount)
     private var latchedStatus = true
+    /// The latched frame is the map's scene (not the status screen or the test pattern).
+    private var latchedScene = false
+    /// Per glass page: it shows a scene's page, so the next scene's is compared with it.
+    private var glassScene = [Bool](repeating: false, count: Int(TILT_PIPE_PAGES))
     private var pages = [[UInt8]](repeating: [UInt8](repeating: 0, count: Screen.width), count: 2)
     private var pageStatus = [true, true]
+    /// `pipe.frames` when last looked at.
+    private var framesSeen: UInt8 = 0
+    /// The page being rendered is compared with the glass.
+    private var compared = false
 
     init() {
         tilt_pipe_reset(&pipe)
@@ -60,6 +71,8 @@ struct NativeDisplayPipe {
     /// The board reset: nothing latched or in flight (the glass keeps its picture).
     mutating func reset(at t: UInt64) {
         tilt_pipe_reset(&pipe)
+        framesSeen = pipe.frames
+        glassScene = glassScene.map { _ in false }
         inFlight = TILT_PIPE_WAIT
         busFreeAt = t
         now = max(now, t)
@@ -74,17 +87,15 @@ struct NativeDisplayPipe {
                       render: (tilt_view?, DrawerScene) -> Screen, ready: (_ at: UInt64, _ idle: Bool) -> Void) -> Bool {
         var changed = false
         byteNanos = Self.byteNanos(clock: firmware.displayClock)
+        tilt_pipe_set_byte_time(&pipe, byteNanos)
         let samples = period >= Self.shortestSensorPeriodMicros ? nextSample : nil
         let read = min(Self.sensorReadMicros, period / 2)
         while true {
             if inFlight != TILT_PIPE_WAIT && busFreeAt <= now {
                 let from = piece.page * Screen.width + piece.column
                 glass.replaceSubrange(from..<from + piece.count, with: pages[piece.page & 1][piece.column..<piece.column + piece.count])
-                if piece.page == Int(TILT_PIPE_PAGES) - 1 && piece.column + piece.count == Screen.width {
-                    glassShowsStatus = pageStatus[piece.page & 1]
-                    framesShown += 1
-                }
                 tilt_pipe_sent(&pipe, inFlight, UInt8(piece.count))
+                noteFramesDone()
                 inFlight = TILT_PIPE_WAIT
                 if piece.count > 0 { changed = true }
             }
@@ -133,16 +144,32 @@ struct NativeDisplayPipe {
                 let redraw = firmware.takeRedraw()
                 latched = (redraw.still ?? render(redraw.view, redraw.scene)).bytes
                 latchedStatus = redraw.view == nil && !firmware.showsPattern
+                latchedScene = redraw.view != nil && redraw.still == nil
                 tilt_pipe_latched(&pipe)
             }
             while true {
                 let span = tilt_pipe_render_span(&pipe)
                 guard span > 0 else { break }
                 let page = Int(pipe.render_page), column = Int(pipe.render_column), count = Int(span)
-                pages[page & 1].replaceSubrange(column..<column + count,
-                                                with: latched[page * Screen.width + column..<page * Screen.width + column + count])
+                let from = page * Screen.width + column
+                pages[page & 1].replaceSubrange(column..<column + count, with: latched[from..<from + count])
                 pageStatus[page & 1] = latchedStatus
-                tilt_pipe_rendered(&pipe, span)
+                if column == 0 {
+                    compared = latchedScene && glassScene[page] && tilt_pipe_compare_wanted(&pipe)
+                    glassScene[page] = latchedScene
+                } else if compared {
+                    compared = tilt_pipe_compare_wanted(&pipe)
+                }
+                if compared {
+                    pages[page & 1].withUnsafeBufferPointer { fresh in
+                        glass.withUnsafeBufferPointer { shown in
+                            tilt_pipe_compared(&pipe, span, fresh.baseAddress! + column, shown.baseAddress! + from)
+                        }
+                    }
+                } else {
+                    tilt_pipe_rendered(&pipe, span)
+                }
+                noteFramesDone()
             }
             // The next moment anything can change: the transfer's end, or the
             // end of the sensor's read that keeps the next piece waiting.
@@ -159,6 +186,14 @@ struct NativeDisplayPipe {
         }
         now = max(now, t)
         return changed
+    }
+
+    /// A frame's last page done (sent, or nothing in it changed): one more on the glass.
+    private mutating func noteFramesDone() {
+        guard pipe.frames != framesSeen else { return }
+        framesShown += UInt64(pipe.frames &- framesSeen)
+        framesSeen = pipe.frames
+        glassShowsStatus = pageStatus[Int(TILT_PIPE_PAGES - 1) & 1]
     }
 
     /// Data bytes of the piece in flight already on the bus (the firmware's
