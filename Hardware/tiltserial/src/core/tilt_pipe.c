@@ -17,14 +17,24 @@ void tilt_pipe_reset(tilt_pipe *pipe) {
     for (uint8_t p = 0; p < TILT_PIPE_PAGES; p++) pipe->compare_wait[p] = 1; /* a probe first */
 }
 
+/* The skipped columns that pay for comparing a page: its cost in bus time at
+ * the display's clock, twice that when the sensor samples fast (its reads
+ * and SAMPLEs then leave the CPU, not the bus, the scarcer one). */
+static void update_worth(tilt_pipe *pipe) {
+    uint32_t cost_ns = (uint32_t)TILT_PIPE_COMPARE_COST_US * 1000u * (pipe->fast_sensor ? 2u : 1u);
+    uint32_t columns = pipe->byte_ns ? (cost_ns + pipe->byte_ns - 1u) / pipe->byte_ns : TILT_PIPE_COLUMNS;
+    pipe->worth_skipping = (uint8_t)(columns < TILT_PIPE_COLUMNS ? columns : TILT_PIPE_COLUMNS);
+}
+
 void tilt_pipe_set_sample_period(tilt_pipe *pipe, uint32_t period_us) {
-    bool fast = period_us != 0 && period_us < TILT_PIPE_SHORT_SPAN_PERIOD_US;
-    pipe->span = fast ? TILT_PIPE_RENDER_SPAN / 2u : TILT_PIPE_RENDER_SPAN;
+    pipe->fast_sensor = period_us != 0 && period_us < TILT_PIPE_SHORT_SPAN_PERIOD_US;
+    pipe->span = pipe->fast_sensor ? TILT_PIPE_RENDER_SPAN / 2u : TILT_PIPE_RENDER_SPAN;
+    update_worth(pipe);
 }
 
 void tilt_pipe_set_byte_time(tilt_pipe *pipe, uint16_t byte_ns) {
-    uint32_t columns = byte_ns ? ((uint32_t)TILT_PIPE_COMPARE_COST_US * 1000u + byte_ns - 1u) / byte_ns : TILT_PIPE_COLUMNS;
-    pipe->worth_skipping = (uint8_t)(columns < TILT_PIPE_COLUMNS ? columns : TILT_PIPE_COLUMNS);
+    pipe->byte_ns = byte_ns;
+    update_worth(pipe);
 }
 
 /* Columns marked in the first `bytes` bytes of a page's mask. */
@@ -175,7 +185,15 @@ void tilt_pipe_compared(tilt_pipe *pipe, uint8_t count, const uint8_t *fresh, co
     uint8_t *mask = pipe->changed[buffer];
     uint8_t column = pipe->render_column;
     if (column == 0) pipe->whole[buffer] = true;
-    if (glass) pipe->whole[buffer] = false;
+    if (glass && pipe->whole[buffer]) {
+        for (uint8_t b = 0; b < (column >> 3); b++) mask[b] = 0xFFu; /* spans before: not compared, all sent */
+        pipe->whole[buffer] = false;
+    }
+    if (pipe->whole[buffer]) {
+        /* Not compared: the marks are not looked at until a span is. */
+        column = (uint8_t)(column + count);
+        count = 0;
+    }
     for (uint8_t i = 0; i < count; i++, column++) {
         /* Eight columns a mark byte, shifted in from the top: a variable
          * shift per column cost more than the rendering on the AVR. */

@@ -62,9 +62,10 @@ extern "C" {
 /** A page is compared whole in the next frame if the columns it skipped
  *  saved at least this much bus time, about what the second rendering and
  *  the comparison cost the AVR (docs/perf/render.md): 28 columns at 400 kHz,
- *  63 at 800 kHz, 70 at 1 MHz. Else, after TILT_PIPE_RECHECK_FRAMES frames,
- *  its first span is compared as a probe, and the rest of the page only if
- *  that span skipped its share. */
+ *  63 at 800 kHz, 70 at 1 MHz; twice that when the sensor samples faster than
+ *  every TILT_PIPE_SHORT_SPAN_PERIOD_US (the CPU is then the scarcer). Else,
+ *  after TILT_PIPE_RECHECK_FRAMES frames, its first span is compared as a
+ *  probe, and the rest of the page only if that span skipped its share. */
 #define TILT_PIPE_COMPARE_COST_US 700u
 #define TILT_PIPE_RECHECK_FRAMES 16u
 /** An unchanged stretch shorter than a command, a data transfer's overhead
@@ -90,11 +91,14 @@ typedef struct {
     bool whole[2];
     /* Per page: 0 compare it whole, 1 probe it, more: frames to the probe. */
     uint8_t compare_wait[TILT_PIPE_PAGES];
-    /* Set by the caller (tilt_pipe_set_byte_time), kept by tilt_pipe_reset:
-     * the skipped columns that pay for a comparison at the display's clock. */
-    uint8_t worth_skipping;
-    /* Set by the caller (tilt_pipe_set_sample_period), kept by reset: the
+    /* Set by the caller (tilt_pipe_set_byte_time, tilt_pipe_set_sample_period),
+     * kept by tilt_pipe_reset: the display's bus time a byte, whether the
+     * sensor samples faster than every TILT_PIPE_SHORT_SPAN_PERIOD_US, and
+     * from them the skipped columns that pay for a comparison and the
      * columns a render pass takes at most (0: TILT_PIPE_RENDER_SPAN). */
+    uint16_t byte_ns;
+    bool fast_sensor;
+    uint8_t worth_skipping;
     uint8_t span;
     /* Sending: the next column to send (the first one marked from where the
      * last piece ended), and whether the display's cursor is there already. */
@@ -132,7 +136,8 @@ void tilt_pipe_latched(tilt_pipe *pipe);
 
 /** Columns to render next (0: none) into buffer render_page & 1 from render_column. */
 uint8_t tilt_pipe_render_span(const tilt_pipe *pipe);
-/** The sensor's sample period, µs (0: no sensor): sets span. */
+/** The sensor's sample period, µs (0: no sensor): sets span and, with the
+ *  byte time, worth_skipping. */
 void tilt_pipe_set_sample_period(tilt_pipe *pipe, uint32_t period_us);
 /** The display's bus time a byte, ns (its clock): sets worth_skipping. */
 void tilt_pipe_set_byte_time(tilt_pipe *pipe, uint16_t byte_ns);
