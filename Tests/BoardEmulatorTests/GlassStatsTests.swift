@@ -47,14 +47,17 @@ import WireProtocol
     /// motion to photon recorded, sends CONFIGURE `sampleRateHz` at 100 ms
     /// unless it is the board's default 100 Hz, then plays a host that sends
     /// `offsets(k)` every `everyMicros` of board time from 300 ms until
-    /// `endMicros`, taking the board's output every 1 ms batch.
+    /// `endMicros` (followed by the bytes `also(k)`: DRAWER, PIN frames),
+    /// taking the board's output every 1 ms batch; `display`: the controller.
     /// `capture` asks for glass captures before the run. `displayClock`:
     /// DISPLAY set-clock at 50 ms; `displayMaxClockHz`: the module's limit.
     static func run(everyMicros: UInt64, endMicros: UInt64, capture: [UInt64] = [], sampleRateHz: UInt16 = 100,
                     firmwarePath: String? = nil, displayClock: DisplayClock? = nil, displayMaxClockHz: UInt32? = nil,
-                    offsets: (Int) -> OffsetsFrame = view) throws -> Run {
+                    display: EmulatedDisplay = .ssd1306, offsets: (Int) -> OffsetsFrame = view,
+                    also: (Int) -> [UInt8] = { _ in [] }) throws -> Run {
         var configuration = AVRMachine.Configuration(firmwarePath: try firmwarePath ?? BuiltFirmware.tiltserial())
         configuration.displayMaxClockHz = displayMaxClockHz
+        configuration.display = display
         let machine = try AVRMachine(configuration)
         machine.recordGlassStats(renderer: art.renderer)
         for t in capture { #expect(machine.captureDisplay(atMicros: t)) }
@@ -78,7 +81,7 @@ import WireProtocol
                 configure = nil
             }
             if machine.simulatedMicros >= next {
-                #expect(machine.sendSerial(offsets(k).encoded()) > 0)
+                #expect(machine.sendSerial(offsets(k).encoded() + also(k)) > 0)
                 newestAtSend.append(newest)
                 k += 1
                 next += everyMicros
