@@ -94,9 +94,9 @@ static uint8_t page_buffers[2][TILT_PIPE_COLUMNS];
 /* The frame the glass showed before the latched one, drawn again span by
  * span so only the columns that changed go out (docs/display.md, "Only what
  * changed"). Bit p of glass_known: the glass's page p is that frame's, drawn
- * with the pin table as it was at pin_changes == page_pins[p] (a PIN that
- * arrives mid-page leaves a page no redraw can match: the next frame sends
- * it whole). page_compared: the page being rendered is compared so far. */
+ * with the pin table as it was at pin_changes == page_pins[p]; a page drawn
+ * before the pin table last changed (or while it changed) goes out whole.
+ * page_compared: the page being rendered is compared so far. */
 static struct {
     tilt_view view;
     tilt_drawer drawer;

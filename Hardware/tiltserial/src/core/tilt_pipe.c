@@ -97,7 +97,6 @@ static uint8_t scan(const uint8_t *mask, uint8_t column, bool marked) {
     return (uint8_t)(i * 8u + lowest_bit(bits));
 }
 
-/* Marks columns [from, to): a mark byte at a time. */
 /* The first column from `column` on to send in page buffer `buffer`. */
 static uint8_t first_to_send(const tilt_pipe *pipe, uint8_t buffer, uint8_t column) {
     return pipe->whole[buffer] ? column : scan(pipe->changed[buffer], column, true);
@@ -109,6 +108,7 @@ static uint8_t run_from(const tilt_pipe *pipe, uint8_t buffer, uint8_t column) {
     return (uint8_t)(end - column);
 }
 
+/* Marks columns [from, to): a mark byte at a time. */
 static void mark(uint8_t *mask, uint8_t from, uint8_t to) {
     while (from < to) {
         uint8_t end = (uint8_t)((from | 7u) + 1u);
@@ -186,7 +186,7 @@ void tilt_pipe_compared(tilt_pipe *pipe, uint8_t count, const uint8_t *fresh, co
     uint8_t column = pipe->render_column;
     if (column == 0) pipe->whole[buffer] = true;
     if (glass && pipe->whole[buffer]) {
-        for (uint8_t b = 0; b < (column >> 3); b++) mask[b] = 0xFFu; /* spans before: not compared, all sent */
+        for (uint8_t b = 0; b < (column >> 3); b++) mask[b] = 0xFFu; /* spans before (whole mark bytes): all sent */
         pipe->whole[buffer] = false;
     }
     if (pipe->whole[buffer]) {
