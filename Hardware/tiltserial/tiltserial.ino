@@ -224,6 +224,15 @@ static uint32_t samples_overtaken(int32_t late, uint32_t period) {
  * at the due time); after a combined read that came too early, polled again
  * until it is there. `asked`: when this poll began. */
 static void poll_for_sample(uint32_t period, int32_t late, uint32_t asked) {
+    /* The poll's START follows the display's piece on the bus, if any: the
+     * time it is asked is then, not before the wait (taken before it, a
+     * sample that rose during the wait moved the clock early, a bit at every
+     * resync: at 1 kHz a whole period over a second). */
+    if (i2c_busy()) {
+        i2c_wait();
+        asked = micros();
+        late = (int32_t)(asked - next_sample_us);
+    }
     int8_t ready = mpu6050_data_ready();
     if (ready < 0) return sensor_failed();
     /* Normally DATA_RDY paces us; if it never rises, fall back to the clock. */

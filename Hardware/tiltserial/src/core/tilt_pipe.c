@@ -186,7 +186,7 @@ void tilt_pipe_compared(tilt_pipe *pipe, uint8_t count, const uint8_t *fresh, co
     uint8_t column = pipe->render_column;
     if (column == 0) pipe->whole[buffer] = true;
     if (glass && pipe->whole[buffer]) {
-        for (uint8_t b = 0; b < (column >> 3); b++) mask[b] = 0xFFu; /* spans before (whole mark bytes): all sent */
+        mark(mask, 0, column); /* the spans before were not compared: all sent */
         pipe->whole[buffer] = false;
     }
     if (pipe->whole[buffer]) {
