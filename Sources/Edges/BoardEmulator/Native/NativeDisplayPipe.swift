@@ -88,6 +88,7 @@ struct NativeDisplayPipe {
         var changed = false
         byteNanos = Self.byteNanos(clock: firmware.displayClock)
         tilt_pipe_set_byte_time(&pipe, byteNanos)
+        tilt_pipe_set_sample_period(&pipe, nextSample == nil ? 0 : UInt32(clamping: period))
         let samples = period >= Self.shortestSensorPeriodMicros ? nextSample : nil
         let read = min(Self.sensorReadMicros, period / 2)
         while true {
