@@ -61,9 +61,10 @@ extern "C" {
 #define TILT_PIPE_SHORT_SPAN_PERIOD_US 4000u
 /** A page is compared whole in the next frame if the columns it skipped
  *  saved at least this much bus time, about what the second rendering and
- *  the comparison cost the AVR (docs/perf/render.md): 28 columns at 400 kHz,
- *  63 at 800 kHz, 70 at 1 MHz; twice that when the sensor samples faster than
- *  every TILT_PIPE_SHORT_SPAN_PERIOD_US (the CPU is then the scarcer). Else,
+ *  the comparison cost the AVR (docs/perf/render.md): 31 columns at 400 kHz,
+ *  59 at 800 kHz, 72 at 1 MHz (23.3, 12.05 and 9.8 µs a byte); twice that
+ *  when the sensor samples faster than every TILT_PIPE_SHORT_SPAN_PERIOD_US
+ *  (61 columns at 400 kHz: the CPU is then the scarcer). Else,
  *  after TILT_PIPE_RECHECK_FRAMES frames, its first span is compared as a
  *  probe, and the rest of the page only if that span skipped its share. */
 #define TILT_PIPE_COMPARE_COST_US 700u
