@@ -112,6 +112,7 @@ enum GlassSimRun {
             let at = HostTime(micros: now)
             if woke {  // after a doze the runner reads at once (HostRunner.readAfterDoze)
                 woke = false
+                driver.dozeEnded(at: at)  // on time here: simulated time has no late wake-ups
                 if !pending.isEmpty { read(at) }
                 driver.timePassed(at: at) { perform($0) }
                 continue

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "cadence_board: %s holds fewer than two frames\n", argv[1]);
         return 2;
     }
+    // Wake on time: a sleeping task's timers may fire up to 50 µs late by default.
+    prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
     uint64_t period = strtoull(argv[2], NULL, 10) * 1000u;
     uint64_t length = (uint64_t)(atof(argv[3]) * 1e9);
     uint64_t warmup = (uint64_t)(atof(argv[4]) * 1e9);
@@ -99,9 +102,11 @@ int main(int argc, char **argv) {
         for (;;) {
             uint64_t t = now_ns();
             if (t >= due) break;
-            int ms = (int)((due - t + 999999) / 1000000);
+            // To the ns: poll()'s whole milliseconds, rounded up, sent frames
+            // up to a millisecond late (the schedule jittered by that much).
+            struct timespec wait = {.tv_sec = (time_t)((due - t) / 1000000000u), .tv_nsec = (long)((due - t) % 1000000000u)};
             p.revents = 0;
-            if (poll(&p, 1, ms) <= 0) continue;
+            if (ppoll(&p, 1, &wait, NULL) <= 0) continue;
             ssize_t n = read(pty, in, sizeof in);
             uint64_t at = now_ns();
             for (ssize_t i = 0; i < n; i++) {

@@ -59,6 +59,8 @@ struct DriverHarness {
     /// Host times at which queued bytes were read.
     var reads: [UInt64] = []
     var longestSleep: UInt64 = 0
+    /// How late each doze ends, µs (a machine's timer slack and idle CPU).
+    var dozeLateness: UInt64 = 0
     var maxQueue = 0
     var ending: HostEnding?
 
@@ -96,7 +98,9 @@ struct DriverHarness {
             case .doze(let until):
                 dozes += 1
                 longestSleep = max(longestSleep, until.micros &- clock)
-                advance(to: min(max(until.micros, clock), time))
+                advance(to: min(max(until.micros + dozeLateness, clock), time))
+                let woke = now
+                driver.dozeEnded(at: woke)
                 // As HostRunner does: after a doze, read what queued without polling first.
                 if link.isOpen && clock < link.goneAt { readQueue() }
                 timePassed()

@@ -121,6 +121,7 @@ public final class HostRunner {
                 if stop.wait(timeout: Self.span(from: start, to: until)) {
                     wokenUp(&driver, stop)
                 } else {
+                    driver.dozeEnded(at: tick())
                     // After a doze the port has bytes waiting, most likely: they are
                     // read straight away (a read never blocks) instead of polling first.
                     let read = transport.map { readAll(&driver, $0, buffer) } ?? true

@@ -5,22 +5,24 @@ extension HostDriver {
     /// Host time until which reading can wait: the next tick's board time mapped
     /// to host time with the smallest arrival offset seen lately (the least
     /// delayed sample, so late or batched chunks never push it later), minus the
-    /// margin, and no later than `dozeLimitMicros` after the last read (so a
-    /// doze is always followed by a read, however many come in a row).
+    /// margin and how late dozes have been ending on this machine, and no later
+    /// than `dozeLimitMicros` after the last read (so a doze is always followed
+    /// by a read, however many come in a row).
     func dozeDeadline(at now: HostTime) -> HostTime? {
         guard let configured = configuration.dozeMarginMicros, let next = session.nextTick,
               let offset = arrivalOffset.minimum else { return nil }
         let limit = dozeLimitMicros
+        let late = wakeUpLateness.micros
         // At most half a sample period: a 200 µs margin at 10 kHz would wake
         // the loop for two more samples before the one that completes the tick.
-        let margin = min(configured, (samplePeriodMicros ?? .max) / 2)
+        let margin = min(configured &+ late, (samplePeriodMicros ?? .max) / 2)
         let due = Int64(bitPattern: next.micros) &+ offset
         let deadline = due &- Int64(clamping: margin)
         guard deadline > 0 else { return nil }
         let tickDoze = min(HostTime(micros: UInt64(deadline)), lastRead + limit)
         // Frame sync: READY and the view that answers it cannot wait for the tick.
         guard let watch = frameSyncDeadline(at: now, offset: offset) else { return tickDoze }
-        return min(tickDoze, watch)
+        return min(tickDoze, HostTime(micros: watch.micros > late ? watch.micros - late : 0))
     }
 
     /// With frame sync, the latest host time the port may be left unread
@@ -80,6 +82,22 @@ extension HostDriver {
         let measured = byteRate.bytesPerSecond ?? configuration.lineBytesPerSecond
         let bytesPerSecond = max(measured, announced, 1)
         return configuration.dozeBufferBytes * 1_000_000 / bytesPerSecond
+    }
+}
+
+/// How late a doze's wake-up comes on this machine, µs: the latest lately,
+/// each doze forgetting an eighth of it. A timer wakes a sleeping process
+/// late by the system's timer slack (50 µs for a normal task on Linux) and
+/// by however long an idle CPU takes to wake; on the 2-vCPU VM of
+/// docs/perf/host.md dozes ended 190 µs late at the median at 100 Hz (280 at
+/// the p90), past the 200 µs margin, so a tick's sample often arrived while
+/// the loop still slept. The peak, not a mean: ending a doze early costs a
+/// longer final wait, ending it late costs the tick its latency.
+struct WakeUpLateness: Sendable, Equatable {
+    private(set) var micros: UInt64 = 0
+
+    mutating func add(_ late: UInt64) {
+        micros = max(late, micros - (micros + 7) / 8)
     }
 }
 

@@ -99,6 +99,10 @@ public struct HostDriver: Sendable {
     var byteRate = ByteRateMeter(windowMicros: 100_000)
     /// When bytes were last read: a doze is measured from here.
     var lastRead = HostTime.zero
+    /// The end of the doze last asked for (until `dozeEnded`), and how late
+    /// this machine's dozes have been ending lately (`WakeUpLateness`).
+    var dozeAskedUntil: HostTime?
+    var wakeUpLateness = WakeUpLateness()
     var trouble = TroubleReporter()
 
     /// A driver around `session`, before anything is opened.
@@ -267,6 +271,14 @@ public struct HostDriver: Sendable {
         }
     }
 
+    /// The doze `nextWait` asked for ended at `now` (its timer, not the stop
+    /// pipe): how late it was tells how much earlier the next one must end.
+    public mutating func dozeEnded(at now: HostTime) {
+        guard let asked = dozeAskedUntil else { return }
+        dozeAskedUntil = nil
+        wakeUpLateness.add(now > asked ? now.micros(since: asked) : 0)
+    }
+
     /// Ctrl-C, SIGTERM, the stop pipe, or the end of a replay.
     public mutating func stop(at now: HostTime, _ emit: (HostAction) -> Void) {
         guard link != .finished else { return }
@@ -297,6 +309,7 @@ public struct HostDriver: Sendable {
     /// non-mutating call on that variable copied all 3 KB of it every wake-up.
     public mutating func nextWait(at now: HostTime) -> HostWait {
         var until = nextRefresh
+        dozeAskedUntil = nil
         switch link {
         case .finished:
             return .done
@@ -312,6 +325,7 @@ public struct HostDriver: Sendable {
                 until = min(until, due)
             }
             if let doze = dozeDeadline(at: now), doze > now + shortestDozeMicros {
+                dozeAskedUntil = min(until, doze)
                 return .doze(until: min(until, doze))
             }
             return .port(until: until)
