@@ -99,8 +99,8 @@ struct DriverHarness {
                 dozes += 1
                 longestSleep = max(longestSleep, until.micros &- clock)
                 advance(to: min(max(until.micros + dozeLateness, clock), time))
-                let woke = now
-                driver.dozeEnded(at: woke)
+                let at = now
+                driver.dozeEnded(at: at)
                 // As HostRunner does: after a doze, read what queued without polling first.
                 if link.isOpen && clock < link.goneAt { readQueue() }
                 timePassed()

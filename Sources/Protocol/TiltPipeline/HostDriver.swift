@@ -43,7 +43,9 @@ public struct HostDriver: Sendable {
         public var reopenFirstMicros: UInt64 = 250_000
         /// Longest wait between reopen tries.
         public var reopenMaxMicros: UInt64 = 2_000_000
-        /// How early to wake before a tick is due (at most half the announced sample period); nil: never doze.
+        /// How early to wake before a tick is due, on top of how late this
+        /// machine's dozes have been ending (`WakeUpLateness`); at most half the
+        /// announced sample period in all. nil: never doze.
         public var dozeMarginMicros: UInt64? = 200
         /// With frame sync, how early to wake before the board's next READY is
         /// expected (its frames vary by a millisecond or two with the sensor's
