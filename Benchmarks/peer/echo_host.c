@@ -7,40 +7,19 @@
 //
 // Stops on SIGINT/SIGTERM and prints "echo_host: stopped: N frames, 0 lost"
 // like the hosts it stands beside.
-#include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
-#include <string.h>
-#include <termios.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t stopping;
-static void on_signal(int s) { (void)s; stopping = 1; }
+#include "bare_host.h"
 
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: echo_host PORT\n");
         return 2;
     }
-    int fd = open(argv[1], O_RDWR | O_NOCTTY);
-    if (fd < 0) {
-        perror("echo_host: open");
-        return 1;
-    }
-    struct termios t;
-    tcgetattr(fd, &t);
-    cfmakeraw(&t);
-    tcsetattr(fd, TCSANOW, &t);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;  // no SA_RESTART: the poll returns EINTR
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-
-    static const unsigned char reply[15] = {14, 0x10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0};
-    unsigned char hello = 0;
-    if (write(fd, &hello, 1) != 1) return 1;
+    int fd = bare_host_open("echo_host", argv[1], 0);
+    if (fd < 0) return 1;
     unsigned char in[4096];
     unsigned long frames = 0;
     struct pollfd p = {.fd = fd, .events = POLLIN};
@@ -52,7 +31,7 @@ int main(int argc, char **argv) {
         for (ssize_t i = 0; i < n; i++) ends += in[i] == 0;
         if (!ends) continue;
         frames += (unsigned long)ends;
-        if (write(fd, reply, sizeof reply) != (ssize_t)sizeof reply) break;
+        if (write(fd, bare_reply, sizeof bare_reply) != (ssize_t)sizeof bare_reply) break;
     }
     fprintf(stderr, "echo_host: stopped: %lu frames, 0 lost\n", frames);
     return 0;

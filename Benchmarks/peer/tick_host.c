@@ -16,21 +16,16 @@
 // and prints "tick_host: stopped: N frames, 0 lost" like the hosts beside it.
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
-enum { TICK_US = 30000, MARGIN_US = 200 };
+#include "bare_host.h"
 
-static volatile sig_atomic_t stopping;
-static void on_signal(int s) { (void)s; stopping = 1; }
+enum { TICK_US = 30000, MARGIN_US = 200 };
 
 static uint64_t now_us(void) {
     struct timespec t;
@@ -62,24 +57,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: tick_host PERIOD_US PORT\n");
         return 2;
     }
-    int fd = open(argv[2], O_RDWR | O_NOCTTY | O_NONBLOCK);
-    if (fd < 0) {
-        perror("tick_host: open");
-        return 1;
-    }
-    struct termios t;
-    tcgetattr(fd, &t);
-    cfmakeraw(&t);
-    tcsetattr(fd, TCSANOW, &t);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;  // no SA_RESTART: a wait returns EINTR
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-
-    static const unsigned char reply[15] = {14, 0x10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0};
-    unsigned char hello = 0;
-    if (write(fd, &hello, 1) != 1) return 1;
+    int fd = bare_host_open("tick_host", argv[2], O_NONBLOCK);
+    if (fd < 0) return 1;
     unsigned char in[4096];
     struct pollfd p = {.fd = fd, .events = POLLIN};
     uint64_t doze_until = 0;  // 0: no tick answered yet, wake for every read
@@ -107,7 +86,7 @@ int main(int argc, char **argv) {
         } while (n >= 4095);
         if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) break;
         if (!tick) continue;
-        if (write(fd, reply, sizeof reply) != (ssize_t)sizeof reply) break;
+        if (write(fd, bare_reply, sizeof bare_reply) != (ssize_t)sizeof bare_reply) break;
         uint64_t arrived = woke - ticks * TICK_US;
         if (arrived < base) base = arrived;
         ticks++;
