@@ -87,7 +87,14 @@ import TiltCore
 
     @Test func unplugHangsUpAndPlugInComesBackOnANewPtyAndTheLink() throws {
         let link = FileManager.default.temporaryDirectory.appendingPathComponent("avr-link-\(UUID().uuidString)").path
-        let board = try makeBoard(source: ConstantMotionSource(still), link: link)
+        // The replugged board boots at once, and what it says before a client
+        // opens is dropped (as a USB serial adapter drops it). The DTR reset on
+        // open is what shows an Uno's client the banner; without it the banner
+        // check below would race the client's open.
+        var configuration = AVRBoard.Configuration(
+            firmwarePath: try AVRTestFirmware.path(), pace: .freeRunning, linkPath: link, motionSource: ConstantMotionSource(still))
+        configuration.resetOnConnect = true
+        let board = try AVRBoard(configuration)
         defer { board.stop() }
         let first = try #require(board.serialPath)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == first)
