@@ -87,6 +87,22 @@ struct BrlttyConflictTests {
         #expect(conflict.message.contains("CP210x"))
     }
 
+    @Test func onlyBrlttysOwnStanzaWithTheInstalledLineCounts() throws {
+        let fake = try FakeSystemRoot()
+        defer { fake.remove() }
+        try fake.usbDevice("2-1", vid: "1a86", pid: "7523", tty: nil)
+        // A look-alike package installed, brltty's stanza without the line (it comes in the next stanza).
+        try fake.file("var/lib/dpkg/status",
+                      "Package: brltty-x11\nStatus: install ok installed\n\nPackage: brltty\nVersion: 6.4\n\n"
+                      + "Package: zsh\nStatus: install ok installed\n")
+        #expect(BrlttyConflict.find(root: fake.root) == nil)
+        // A desktop's worth of stanzas, brltty's last and without a final newline.
+        let others = (0..<3000).map { "Package: p\($0)\nStatus: install ok installed\nDescription: filler\n" }
+        try fake.file("var/lib/dpkg/status",
+                      others.joined(separator: "\n") + "\nPackage: brltty\nVersion: 6.4\nStatus: install ok installed")
+        #expect(BrlttyConflict.find(root: fake.root)?.evidence == "the brltty package is installed")
+    }
+
     @Test func rulesInLibAreFoundAndOnlyTheirIdsCount() throws {
         let fake = try FakeSystemRoot()
         defer { fake.remove() }
