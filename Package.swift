@@ -124,7 +124,7 @@ let package = Package(
             "FirmwareCore", "CBoardParts", "TestSupport",
         ], exclude: ["Fixtures"]),
         .testTarget(name: "TiltserialTests", dependencies: [
-            "TiltserialCommand", "TiltserialSettings", "BoardEmulator", "SerialIO",
+            "TiltserialCommand", "TiltsimCommand", "TiltserialSettings", "BoardEmulator", "SerialIO",
             "TiltDisplay", "TiltPipeline", "TiltAssets", "WireProtocol", "TiltCore", "TiltPhysics", "TiltMotion", "TiltVersion", "TiltExitStatus", "TestSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

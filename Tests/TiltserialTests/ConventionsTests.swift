@@ -4,6 +4,8 @@ import Testing
 import TiltPipeline
 import TiltVersion
 @testable import TiltserialCommand
+import TiltsimCommand
+import ArgumentParser
 import WireProtocol
 import TiltCore
 
@@ -55,6 +57,22 @@ import TiltCore
             #expect(script.code == 0)
             #expect(script.out.contains("monitor") && script.out.contains("tick-ms"), "\(shell)")
         }
+    }
+
+    /// ArgumentParser keeps a help text's line breaks and wraps each line at
+    /// 80 columns on its own (a pipe, CI, a default terminal): a line longer
+    /// than that, followed by more text, leaves its last words alone on a line
+    /// in the middle of a paragraph. A long line is a paragraph of its own.
+    @Test func helpTextsWrapOnlyAtTheEndOfAParagraph() {
+        func orphans(_ command: any ParsableCommand.Type, _ path: String) -> [String] {
+            let c = command.configuration
+            let lines = c.discussion.split(separator: "\n", omittingEmptySubsequences: false)
+            let own = lines.indices.filter { lines[$0].count > 80 && $0 + 1 < lines.count && !lines[$0 + 1].isEmpty }
+            return own.map { "\(path): \(lines[$0])" }
+                + c.subcommands.flatMap { orphans($0, path + " " + ($0.configuration.commandName ?? "\($0)")) }
+        }
+        let found = orphans(Tiltserial.self, "tiltserial") + orphans(Tiltsim.self, "tiltsim")
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
     }
 
     @Test func theHelloLineShowsTheHostVersionBesideTheFirmwares() throws {

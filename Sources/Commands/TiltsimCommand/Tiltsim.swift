@@ -15,14 +15,18 @@ public struct Tiltsim: ParsableCommand {
         commandName: "tiltsim",
         abstract: "Emulate a tiltserial board (MPU-6050 + SSD1306) on a pseudo-terminal.",
         discussion: """
-            Prints each board's pty path on stdout, one line each, then runs until Ctrl-C
-            or --duration. Open the path with `tiltserial PATH`. A board stays off (avr: held
-            in reset) until a host first opens its port, so the host sees it boot and the
-            motion from its start; --run-now starts it at once.
+            Prints each board's pty path on stdout, one line each, then runs until
+            Ctrl-C or --duration. Open the path with `tiltserial PATH`.
+            A board stays off (avr: held in reset) until a host first opens its port,
+            so the host sees it boot and the motion from its start; --run-now starts
+            it at once. Send SIGUSR1 to write the --png file now.
+
             Motions: \(Scenarios.names.joined(separator: ", ")).
-            Send SIGUSR1 to write the --png file now.
-            `tiltsim run SKETCH` runs a sketch in simulated time for CI (tiltsim run --help).
-            `tiltsim wokwi [PROJECT_DIR]` runs a Wokwi project offline, as wokwi-cli does (tiltsim wokwi --help).
+
+            `tiltsim run SKETCH` runs a sketch in simulated time for CI
+            (tiltsim run --help).
+            `tiltsim wokwi [PROJECT_DIR]` runs a Wokwi project offline, as wokwi-cli
+            does (tiltsim wokwi --help).
             """,
         version: "tiltsim \(TiltVersion.number) (wire protocol \(WireFormat.version))",
         subcommands: [RunSketch.self, WokwiCommand.self])
