@@ -128,12 +128,12 @@ import TestSupport
             : "tiltsim: \(typo): board: display-address 62: an SSD1306 answers at 0x3C, or 0x3D with SA0 high\n"))
     }
 
-    /// `--board` picks the firmware's build for the board (Hardware/boards.mk);
-    /// the 32U4 boards build but cannot be emulated (their serial port is their own USB).
-    @Test func aBoardTheEmulatorCannotRunGetsOneLine() throws {
+    /// `--board` picks the firmware's build for the board (Hardware/boards.mk),
+    /// which only the avr engine runs.
+    @Test func aBoardForTheNativeEngineGetsOneLine() throws {
         let cases: [([String], String)] = [
-            (["--board", "leonardo"], "tiltsim: --board leonardo: simavr has no model of the ATmega32U4's own USB port, which is its serial port; the firmware builds for it (make -C Hardware BOARD=leonardo), the emulator runs uno, nano and mega\n"),
             (["--engine", "native", "--board", "mega"], "tiltsim: --board applies to --engine avr only; drop it or use --engine avr\n"),
+            (["--rate", "1000", "--board", "leonardo"], "tiltsim: --board applies to --engine avr only; drop it or use --engine avr\n"),
         ]
         for (arguments, message) in cases {
             let result = try tiltsim.run(arguments)

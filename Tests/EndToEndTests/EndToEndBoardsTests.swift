@@ -3,20 +3,24 @@ import Foundation
 import TestSupport
 import Testing
 import TiltCore
+import TiltDisplay
 import WireProtocol
 
 /// Our firmware built for other boards of the Arduino AVR core, run on their
 /// chip in simavr (issue 22): the same HELLO, samples, waiting screen and
-/// glass as on the Uno.
+/// glass as on the Uno. The 32U4 boards' serial port is the chip's own USB,
+/// which CBoardParts' USB host enumerates (cbp_usb_serial.c).
 @Suite struct EndToEndBoardsTests {
-    /// `make -C Hardware check` builds every board; the Mega's ELF goes to build/mega.
-    static func megaELF() throws -> String {
-        let path = Firmware.root + "/Hardware/build/mega/tiltserial.elf"
+    /// `make -C Hardware check` builds every board; a board's ELF goes to build/BOARD.
+    static func elf(_ board: String) throws -> String {
+        let path = Firmware.root + "/Hardware/build/\(board)/tiltserial.elf"
         guard FileManager.default.fileExists(atPath: path) else {
-            throw E2EFailure("Hardware/build/mega/tiltserial.elf is missing: build it with make -C Hardware BOARD=mega (make test does)")
+            throw E2EFailure("Hardware/build/\(board)/tiltserial.elf is missing: build it with make -C Hardware BOARD=\(board) (make test does)")
         }
         return path
     }
+
+    static func megaELF() throws -> String { try elf("mega") }
 
     /// `tiltsim --board mega` (EmulatedBoardFactory.board): the Mega's build from
     /// the source tree on the ATmega2560 core, found without a path.
@@ -61,5 +65,94 @@ import WireProtocol
         try client.send(DescribeFrame())
         #expect(try client.read { $0.parts.count == 1 })
         #expect(client.parts.first == PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C))
+    }
+
+    /// `tiltsim --board leonardo` and `--board micro`: their builds from the
+    /// source tree on simavr's ATmega32U4, found without a path, talking over
+    /// the chip's own USB.
+    @Test(arguments: ["leonardo", "micro"])
+    func theFactoryRunsThe32U4BuildsOverTheirOwnUSB(board name: String) throws {
+        _ = try Self.elf(name)
+        var factory = EmulatedBoardFactory(engine: .avr, pace: .freeRunning)
+        factory.board = name
+        factory.holdUntilOpened = true
+        var notices: [String] = []
+        let made = try factory.makeBoard(index: 0, linkPath: nil) { notices.append($0) }
+        defer { made.stop() }
+        #expect(notices.isEmpty, "\(notices)")
+        let board = try #require(made as? AVRBoard, "the avr engine, not the native fallback")
+        #expect(board.configuration.mcu == "atmega32u4")
+        #expect(board.configuration.firmwarePath.hasSuffix("Hardware/build/\(name)/tiltserial.elf"))
+        let client = try PtyPeer(opening: try #require(board.serialPath))
+        board.start()
+        #expect(try client.read { $0.samples.count >= 10 })
+        #expect(client.hellos.first?.status == 3)
+        #expect(EndToEndFirmwareTests.sequenceIssues(client.frames).isEmpty)
+    }
+
+    /// The Leonardo end to end, as a host meets it: it sends nothing while no
+    /// one has its port open (DTR down: the Arduino core's CDC drops what the
+    /// sketch writes), introduces itself when asked (HOST_HELLO, as tiltserial
+    /// does on every open), streams, draws the host's view, and goes quiet
+    /// again when the port closes.
+    @Test func theFirmwareRunsOnALeonardoOverUSB() throws {
+        var configuration = AVRBoard.Configuration(firmwarePath: try Self.elf("leonardo"), pace: .freeRunning,
+                                                   motionSource: ConstantMotionSource.faceUp)
+        configuration.mcu = "atmega32u4"
+        configuration.sensorInterruptPin = nil
+        let board = try AVRBoard(configuration)
+        defer { board.stop() }
+        let path = try #require(board.serialPath)
+        board.start()
+        let waiting = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "115200 BAUD"])
+        let booted = board.waitFor(timeout: .seconds(20)) { $0.screen == waiting && $0.simulatedMicros > 500_000 }
+        #expect(booted?.bytesFromAVR == 0, "nothing on the wire before a client raises DTR")
+
+        let client = try PtyPeer(opening: path)
+        try client.send(HostHelloFrame())
+        #expect(try client.read { $0.hellos.count >= 1 && $0.samples.count >= 50 })
+        #expect(client.hellos.first?.status == 3, "sensor and display answered")
+        #expect(client.hellos.first?.sampleRateHz == 100)
+        #expect(client.samples.allSatisfy { $0.raw.accel.z == 16384 }, "face up at ±2 g")
+        #expect(EndToEndFirmwareTests.sequenceIssues(client.frames).isEmpty)
+        let offsets = OffsetsFrame(sequence: 0, viewportX: 101, viewportY: 37, ribbonX: 250, ribbonBottom: 15, flags: [])
+        try client.send(offsets)
+        #expect(board.waitFor(timeout: .seconds(20)) { $0.screen == rendered(offsets) } != nil, "the view on the glass")
+        try client.send(DescribeFrame())
+        #expect(try client.read { $0.parts.count == 1 })
+        #expect(client.parts.first == PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C))
+
+        client.close()
+        let closed = try #require(board.waitFor(timeout: .seconds(20)) { !$0.hostConnected })
+        let quiet = try #require(board.waitFor(timeout: .seconds(20)) { $0.simulatedMicros > closed.simulatedMicros + 200_000 })
+        let later = try #require(board.waitFor(timeout: .seconds(20)) { $0.simulatedMicros > quiet.simulatedMicros + 500_000 })
+        #expect(later.bytesFromAVR == quiet.bytesFromAVR, "DTR down again: the sketch's writes are dropped on the board")
+    }
+
+    /// tiltserial's own loop (HostRunner) on a Leonardo: a port that does not
+    /// reset when opened, so the host's HOST_HELLO is what starts it. The tilt
+    /// moves the view, and at rest the glass is the host's mirror, pixel for
+    /// pixel, with no frame lost.
+    @Test func theHostDrivesALeonardoAndTheGlassIsItsMirror() throws {
+        var configuration = AVRBoard.Configuration(firmwarePath: try Self.elf("leonardo"), pace: .freeRunning,
+                                                   motionSource: EndToEndAVRTests.motion(EndToEndAVRTests.moveThenRest))
+        configuration.mcu = "atmega32u4"
+        let board = try AVRBoard(configuration)
+        defer { board.stop() }
+        board.start()
+        // Booted and enumerated with no one listening: the boot HELLO went nowhere.
+        let booted = try #require(board.waitFor(timeout: .seconds(20)) { $0.simulatedMicros > 300_000 })
+        #expect(booted.bytesFromAVR == 0)
+        let host = try RunningHost(port: try #require(board.serialPath))
+        defer { _ = host.finish() }
+        let resting = try #require(host.waitFor(seconds: 60) { $0.ticks.last.map { $0.timeMicros >= 5_500_000 } ?? false })
+        let last = try #require(resting.offsets.last)
+        #expect(last.viewportX > 0 && last.viewportY > 0, "the motion scrolled the view (\(last))")
+        #expect(resting.mirror.screen == rendered(last))
+        #expect(board.waitFor(timeout: .seconds(20)) { $0.screen == resting.mirror.screen } != nil,
+                "the OLED shows the host's view \(last), pixel for pixel")
+        let summary = try #require(host.finish())
+        #expect(summary.counters.lostFrames == 0 && summary.counters.errors == 0, "\(summary.counters)")
+        #expect(summary.counters.decoder.samplesDecoded >= 400)
     }
 }

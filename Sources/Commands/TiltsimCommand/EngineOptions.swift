@@ -13,12 +13,12 @@ struct EngineOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Firmware ELF for --engine avr (default: the installed PREFIX/share/tiltserial/tiltserial.elf, else Hardware/build/tiltserial.elf of the source tree tiltsim was built in, by make -C Hardware).", valueName: "path"))
     var firmware: String?
 
-    /// The boards of Hardware/boards.mk; the 32U4's are refused in `validate`.
+    /// The boards of Hardware/boards.mk.
     enum Board: String, ExpressibleByArgument, CaseIterable {
         case uno, nano, mega, leonardo, micro
     }
 
-    @Option(help: ArgumentHelp("The Arduino board whose firmware build runs (avr): uno (default), nano or mega (Hardware/build/BOARD/tiltserial.elf, by make -C Hardware BOARD=…).", valueName: "board"))
+    @Option(help: ArgumentHelp("The Arduino board whose firmware build runs (avr): uno (default), nano, mega, leonardo or micro (Hardware/build/BOARD/tiltserial.elf, by make -C Hardware BOARD=…). The leonardo's and micro's serial port is the ATmega32U4's own USB, enumerated by an emulated host.", valueName: "board"))
     var board: Board?
 
     @Option(help: ArgumentHelp("Samples per second (native).", valueName: "hz"))
@@ -73,13 +73,8 @@ struct EngineOptions: ParsableArguments {
         if engine == .native && firmware != nil {
             throw ValidationError("--firmware applies to --engine avr only; drop it or use --engine avr")
         }
-        if let board {
-            if chosenEngine == .native {
-                throw ValidationError("--board applies to --engine avr only; drop it or use --engine avr")
-            }
-            if board == .leonardo || board == .micro {
-                throw ValidationError("--board \(board.rawValue): simavr has no model of the ATmega32U4's own USB port, which is its serial port; the firmware builds for it (make -C Hardware BOARD=\(board.rawValue)), the emulator runs uno, nano and mega")
-            }
+        if board != nil && chosenEngine == .native {
+            throw ValidationError("--board applies to --engine avr only; drop it or use --engine avr")
         }
     }
 

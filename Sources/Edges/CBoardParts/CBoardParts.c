@@ -17,6 +17,7 @@
 #include <avr_twi.h>
 #include <avr_uart.h>
 #include <avr_extint.h>
+#include <avr_usb.h>
 #include <sim_cycle_timers.h>
 
 // MARK: Core
@@ -123,6 +124,11 @@ bool cbp_avr_install_models(avr_t *avr) {
         free(hooks);
         return false;
     }
+    // A core with a USB controller (the 32U4) has no UART on its Serial: a host drives its USB.
+    if (avr_io_getirq(avr, AVR_IOCTL_USB_GETIRQ(), USB_IRQ_ATTACH) && !cbp_usb_serial_install(avr)) {
+        free(hooks);
+        return false;
+    }
     hooks->io.kind = "core-hooks";
     hooks->io.reset = cbp_core_hooks_reset;
     avr_register_io(avr, &hooks->io);
@@ -215,9 +221,11 @@ void cbp_avr_destroy(avr_t *avr) {
     if (!avr) return;
     cbp_twi *twi = cbp_twi_find(avr);
     cbp_core_hooks *hooks = cbp_core_hooks_find(avr);
+    cbp_usb_serial *usb = cbp_usb_serial_find(avr);
     avr_terminate(avr);  // deallocates the io modules (ours included) but frees none
     free(twi);
     free(hooks);
+    free(usb);
     free(avr);
 }
 
@@ -239,6 +247,11 @@ void cbp_avr_reset(avr_t *avr) { avr_reset(avr); }
 
 avr_irq_t *cbp_uart0_irq(avr_t *avr, int which) {
     return avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), which);
+}
+
+avr_irq_t *cbp_serial_irq(avr_t *avr, int which) {
+    cbp_usb_serial *usb = cbp_usb_serial_find(avr);
+    return usb ? cbp_usb_serial_irq(usb, which) : cbp_uart0_irq(avr, which);
 }
 
 avr_irq_t *cbp_twi0_irq(avr_t *avr, int which) {

@@ -103,6 +103,7 @@ public final class AVRBoard: @unchecked Sendable {
     public init(_ configuration: Configuration) throws(AVRBoardError) {
         self.configuration = configuration
         machine = try AVRMachine(configuration.machine)
+        machine.setSerialPortOpen(false)  // DTR down until a client opens the pty
         do {
             thread = try BoardThread()
             link = try PtyLink(linkPath: configuration.linkPath)
@@ -323,9 +324,11 @@ public final class AVRBoard: @unchecked Sendable {
                 machine.reset()
             }
             everOpened = true
+            machine.setSerialPortOpen(true)
             published.withLock { status.hostConnected = true }
             published.broadcast()
         case .closed:
+            machine.setSerialPortOpen(false)
             published.withLock { status.hostConnected = false }
             published.broadcast()
         case .none:

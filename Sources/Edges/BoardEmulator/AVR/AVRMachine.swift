@@ -209,6 +209,21 @@ public final class AVRMachine {
     /// Room in the input queue.
     public var serialInputRoom: Int { uart.inputRoom }
 
+    /// Whether a client has the serial port open. A native-USB board (the
+    /// ATmega32U4's) sees it as DTR, and its CDC sends nothing while DTR is
+    /// down; a UART has no such line. Open until told otherwise.
+    public func setSerialPortOpen(_ open: Bool) {
+        guard let avr else { return }
+        cbp_usb_serial_set_dtr(avr, open)
+    }
+
+    /// True on a native-USB board (the ATmega32U4's) once the emulated host has
+    /// enumerated it and configured its serial port; always false on a UART board.
+    public var usbSerialConfigured: Bool {
+        guard let avr else { return false }
+        return cbp_usb_serial_configured(avr)
+    }
+
     /// Bytes the firmware sent since power-on, bytes fed to it, and output dropped
     /// because nobody took it (more than 64 KiB waiting).
     public var serialCounts: (fromAVR: UInt64, toAVR: UInt64, dropped: UInt64) {

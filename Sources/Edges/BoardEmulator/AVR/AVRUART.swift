@@ -1,8 +1,9 @@
 import CBoardParts
 
-/// The AVR's UART0 as the machine's owner sees it: bytes the firmware sent,
-/// waiting to be taken, and bytes for the firmware, fed only while the UART
-/// signals room (XON), so its receive FIFO never overruns.
+/// The sketch's serial port as the machine's owner sees it (UART0, or on an
+/// ATmega32U4 its own USB, through CBoardParts' USB host: `cbp_serial_irq`):
+/// bytes the firmware sent, waiting to be taken, and bytes for the firmware,
+/// fed only while the port signals room (XON), so its receive FIFO never overruns.
 ///
 /// simavr calls the hooks from inside `avr_run`; everything here belongs to
 /// whoever steps the machine. Both queues are bounded: output beyond
@@ -27,7 +28,7 @@ final class AVRUART {
     var probe: GlassStatsProbe?
 
     init(avr: OpaquePointer) {
-        uartInput = cbp_uart0_irq(avr, Int32(CBP_UART_INPUT))
+        uartInput = cbp_serial_irq(avr, Int32(CBP_UART_INPUT))
         let context = Unmanaged.passUnretained(self).toOpaque()
         let outputHook: cbp_irq_hook = { _, value, context in
             Unmanaged<AVRUART>.fromOpaque(context!).takeUnretainedValue().received(UInt8(truncatingIfNeeded: value))
@@ -43,7 +44,7 @@ final class AVRUART {
             Unmanaged<AVRUART>.fromOpaque(context!).takeUnretainedValue().xon = false
         }
         for (which, hook) in [(CBP_UART_OUTPUT, outputHook), (CBP_UART_XON, xonHook), (CBP_UART_XOFF, xoffHook)] {
-            let irq = cbp_uart0_irq(avr, Int32(which))!
+            let irq = cbp_serial_irq(avr, Int32(which))!
             cbp_irq_register(irq, hook, context)
             hooks.append((irq, hook))
         }

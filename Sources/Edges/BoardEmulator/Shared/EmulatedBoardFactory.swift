@@ -45,15 +45,18 @@ public struct EmulatedBoardFactory: Sendable {
     /// The fastest I2C clock the display answers at, Hz (AVR only); nil: any.
     public var displayMaxClockHz: UInt32?
     /// avr only: the Arduino board whose build of the firmware runs (Hardware/boards.mk's
-    /// names): uno or nano on an ATmega328P, mega on an ATmega2560.
+    /// names): uno or nano on an ATmega328P, mega on an ATmega2560, leonardo
+    /// or micro on an ATmega32U4.
     public var board = "uno"
 
-    /// The simavr core for `board` (nil: a board simavr cannot run, such as the
-    /// 32U4's, whose serial port is its own USB device).
+    /// The simavr core for `board` (nil: a board simavr cannot run). The
+    /// 32U4's serial port is its own USB device, which CBoardParts' USB host
+    /// enumerates and carries (cbp_usb_serial.c).
     public static func mcu(forBoard board: String) -> String? {
         switch board {
         case "uno", "nano": "atmega328p"
         case "mega": "atmega2560"
+        case "leonardo", "micro": "atmega32u4"
         default: nil
         }
     }
@@ -134,7 +137,7 @@ public struct EmulatedBoardFactory: Sendable {
             return nil
         }
         guard let mcu = Self.mcu(forBoard: board) else {
-            throw Failure(description: "--board \(board): the emulator runs uno, nano and mega builds", kind: .badFile)
+            throw Failure(description: "--board \(board): the emulator runs uno, nano, mega, leonardo and micro builds", kind: .badFile)
         }
         do {
             var configuration = AVRBoard.Configuration(firmwarePath: firmware, pace: pace, linkPath: linkPath,

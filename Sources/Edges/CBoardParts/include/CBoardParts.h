@@ -64,6 +64,32 @@ void cbp_avr_reset(struct avr_t *avr);
 struct avr_irq_t *cbp_uart0_irq(struct avr_t *avr, int which);
 enum { CBP_UART_INPUT = 0, CBP_UART_OUTPUT, CBP_UART_XON, CBP_UART_XOFF };
 
+/// The serial port a sketch's `Serial` uses, as four irqs shaped like UART0's
+/// (CBP_UART_*): the USB host's of cbp_usb_serial.c on a core with a USB
+/// controller (the ATmega32U4), else UART0's.
+struct avr_irq_t *cbp_serial_irq(struct avr_t *avr, int which);
+
+// MARK: USB serial (cbp_usb_serial.c)
+
+/// A USB host on simavr's model of the ATmega32U4's USB controller: when the
+/// firmware attaches, it resets the bus, enumerates the device, opens its
+/// CDC-ACM port (115200 8N1, DTR as set) and carries bytes through the
+/// CBP_UART_* irqs, with a start of frame each millisecond and the bulk
+/// endpoints polled every 125 µs of board time. Installed by
+/// cbp_avr_install_models on such a core; owned by it.
+typedef struct cbp_usb_serial cbp_usb_serial;
+/// Adds the USB host to `avr`; NULL when the core has no USB controller or memory ran out.
+cbp_usb_serial *cbp_usb_serial_install(struct avr_t *avr);
+/// The USB host installed on `avr`, or NULL.
+cbp_usb_serial *cbp_usb_serial_find(struct avr_t *avr);
+/// Its irq `which` (CBP_UART_*).
+struct avr_irq_t *cbp_usb_serial_irq(cbp_usb_serial *usb, int which);
+/// DTR (and RTS) as the host asserts them: whether a client has the port open.
+/// The Arduino core's CDC sends nothing while DTR is down. Default: up.
+void cbp_usb_serial_set_dtr(struct avr_t *avr, bool dtr);
+/// True once the device is enumerated and its CDC port configured.
+bool cbp_usb_serial_configured(struct avr_t *avr);
+
 /// The TWI bus irqs slaves attach to (CBP_TWI_INPUT: their answers,
 /// CBP_TWI_OUTPUT: what the master sends): our TWI model's (cbp_twi.c),
 /// installed by cbp_avr_create in place of simavr's avr_twi.
