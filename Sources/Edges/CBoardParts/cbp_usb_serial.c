@@ -32,6 +32,7 @@ enum {
     FIFO_SIZE = 256,              // host bytes waiting for the bulk OUT endpoint
     PACKET = 64,                  // the core's endpoint size
     UDINT = 9, UDIEN = 10,        // avr_usb's register offsets from USBCON
+    UENUM = 17, UECONX = 19,
     SOFI = 2,
 };
 
@@ -65,7 +66,25 @@ static const char *cbp_usb_serial_irq_names[] = { "8<usb.input", "8>usb.output",
 
 #define CBP_IOCTL_USB_SERIAL AVR_IOCTL_DEF('u', 's', 'b', 'S')
 
+// Whether the firmware has enabled `endpoint` (UECONX.EPEN). simavr printf()s
+// a warning on stdout for a packet to an endpoint that is not, so the host
+// asks first: it selects the endpoint for one register read and puts the
+// firmware's selection back (between two instructions: the firmware cannot tell).
+static bool cbp_usb_endpoint_enabled(cbp_usb_serial *p, uint8_t endpoint) {
+    avr_t *avr = p->io.avr;
+    uint16_t selected = p->usb->r_usbcon + UENUM, control = p->usb->r_usbcon + UECONX;
+    avr_io_addr_t io = AVR_DATA_TO_IO(control);
+    if (!avr->io[io].r.c) return false;
+    uint8_t firmware_choice = avr->data[selected];
+    avr->data[selected] = endpoint;
+    uint8_t value = avr->io[io].r.c(avr, control, avr->io[io].r.param);
+    avr->data[selected] = firmware_choice;
+    return value & 1;
+}
+
+// A packet to or from `endpoint`; an endpoint the firmware has not enabled answers NAK.
 static int cbp_usb_io(cbp_usb_serial *p, uint32_t ctl, uint8_t endpoint, uint8_t *buffer, uint32_t *size) {
+    if (!cbp_usb_endpoint_enabled(p, endpoint)) return AVR_IOCTL_USB_NAK;
     struct avr_io_usb packet = { endpoint, *size, buffer };
     int result = avr_ioctl(p->io.avr, ctl, &packet);
     *size = packet.sz;
@@ -96,7 +115,7 @@ static void cbp_usb_control_step(cbp_usb_serial *p) {
     switch (p->xfer.phase) {
     case XFER_SETUP:
         size = sizeof p->xfer.setup;
-        cbp_usb_io(p, AVR_IOCTL_USB_SETUP, 0, p->xfer.setup, &size);
+        if (cbp_usb_io(p, AVR_IOCTL_USB_SETUP, 0, p->xfer.setup, &size) != 0) return;  // EP0 not up yet
         p->xfer.phase = p->xfer.length == 0 ? XFER_STATUS_IN : in ? XFER_DATA_IN : XFER_DATA_OUT;
         p->xfer.polls = 0;
         return;
@@ -173,6 +192,7 @@ static void cbp_usb_room(cbp_usb_serial *p) {
 static void cbp_usb_bulk(cbp_usb_serial *p) {
     uint8_t packet[PACKET];
     uint32_t size = PACKET;
+    // A bulk endpoint's NAK comes back as 0 bytes (avr_usb); a disabled one's as NAK.
     if (cbp_usb_io(p, AVR_IOCTL_USB_READ, p->in_endpoint, packet, &size) == 0) {
         for (uint32_t i = 0; i < size; i++) avr_raise_irq(p->io.irq + CBP_UART_OUTPUT, packet[i]);
     }
