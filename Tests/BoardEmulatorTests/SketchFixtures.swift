@@ -44,10 +44,12 @@ enum SketchFixtures {
     static let bootEcho = built("boot_echo")
     static let tiltBar = built("tilt_bar")
     static let intPin = built("int_pin")
+    /// int_pin built for the Leonardo (its Serial on the ATmega32U4's USB).
+    static let intPinLeonardo = built("int_pin", folder: "sketches-leonardo")
 
     /// Sketch NAME's ELF and HEX.
-    static func built(_ name: String) -> Result<Built, AVRTestFailure> {
-        let folder = "\(BuiltFirmware.fixtures)/sketches/\(name)/\(name)"
+    static func built(_ name: String, folder sketches: String = "sketches") -> Result<Built, AVRTestFailure> {
+        let folder = "\(BuiltFirmware.fixtures)/\(sketches)/\(name)/\(name)"
         return BuiltFirmware.existing(folder + ".elf", builtBy: "make fixtures").flatMap { elf in
             BuiltFirmware.existing(folder + ".hex", builtBy: "make fixtures").map { Built(elf: elf, hex: $0) }
         }

@@ -150,6 +150,10 @@ import TestSupport
             (["run", sketch.elf, "--sensor-int", "D1"], "tiltsim: --sensor-int D1: D1 is the UART's (the serial port); pick another pin\n"),
             (["run", sketch.elf, "--sensor-int", "A4"], "tiltsim: --sensor-int A4: A4 is the I2C bus's (SDA/SCL); pick another pin\n"),
             (["run", sketch.elf, "--sensor-int", "D14"], "tiltsim: --sensor-int D14: name an Uno pin, D2 to D13 or A0 to A3 (or PD2-style), or none\n"),
+            (["run", sketch.elf, "--board", "leonardo", "--sensor-int", "D2"], "tiltsim: --sensor-int D2: D2 is the I2C bus's (SDA/SCL); pick another pin\n"),
+            (["run", sketch.elf, "--board", "leonardo", "--sensor-int", "D14"], "tiltsim: --sensor-int D14: name a Leonardo pin, D0, D1, D4 to D13 or A0 to A5 (or PD2-style), or none\n"),
+            (["--board", "mega", "--sensor-int", "D21"], "tiltsim: --sensor-int D21: D21 is the I2C bus's (SDA/SCL); pick another pin\n"),
+            (["--board", "mega", "--sensor-int", "D0"], "tiltsim: --sensor-int D0: D0 is the UART's (the serial port); pick another pin\n"),
             (["run", sketch.elf, "--display", "ssd1309"], "tiltsim: --display ssd1309: name the display module, ssd1306, sh1106, ssd1306-128x32\n"),
             (["run", sketch.elf, "--display-max-clock", "3.4m"], "tiltsim: --display-max-clock 3.4m: give the display's fastest clock, 400k, 800k, 1m (or Hz, 100000 to 1000000), or any\n"),
             (["--engine", "native", "--display", "sh1106"], "tiltsim: --display, --display-address, --display-max-clock, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
@@ -163,6 +167,30 @@ import TestSupport
             #expect(result.code == 21, "\(arguments)")
             #expect(result.err == message)
         }
+    }
+
+    /// int_pin built for the Leonardo (`--board leonardo`): its Serial is the
+    /// 32U4's USB (the sketch waits for DTR, which the emulated host raises),
+    /// and pins go by the Leonardo's header: INT on D7 (INT6) unless told,
+    /// D4, D8, A0 as asked, D1 allowed (a second UART there, not the serial
+    /// port). The run names the pin as the Leonardo does.
+    @Test func aLeonardoSketchRunsWithTheLeonardosPinNames() throws {
+        let sketch = try SketchFixtures.intPinLeonardo.get()
+        func seen(d7: String = "0", d4: String = "0", d8: String = "0", a0: String = "0") -> String {
+            "^I d7=\(d7) d4=\(d4) d8=\(d8) a0=\(a0)$"
+        }
+        let cases: [([String], String)] = [
+            ([], seen(d7: Self.twenty)), (["--sensor-int", "D4"], seen(d4: Self.twenty)),
+            (["--sensor-int", "d8"], seen(d8: Self.twenty)), (["--sensor-int", "A0"], seen(a0: Self.twenty)),
+            (["--sensor-int", "PB4"], seen(d8: Self.twenty)), (["--sensor-int", "D1"], seen()), (["--sensor-int", "none"], seen()),
+        ]
+        for (wiring, expected) in cases {
+            let result = try tiltsim.run(["run", "--board", "leonardo", sketch.hex, "--quiet", "--expect-serial", "^A 68$",
+                                          "--expect-serial", expected] + wiring)
+            #expect(result.code == 0, "\(wiring): \(result.err)")
+        }
+        let named = try tiltsim.run(["run", "--board", "leonardo", sketch.elf, "--quiet", "--sensor-int", "pb4", "--expect-serial", "^E"])
+        #expect(named.err.contains("wired: SSD1306 at 0x3C, MPU-6050 at 0x68 (INT on D8)\n"), "\(named.err)")
     }
 
     /// `tiltsim` (not `run`): the board on its pty, wired as asked.

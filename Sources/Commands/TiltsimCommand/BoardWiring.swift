@@ -11,8 +11,9 @@ struct BoardWiring: Equatable {
     var displayAddress: UInt8 = 0x3C
     /// 0x68, 0x69 for a part with AD0 high, or nil: no sensor on the bus.
     var sensorAddress: UInt8? = 0x68
-    /// Where INT is wired (D2 = INT0 by default), or nil: not wired.
-    var sensorInterruptPin: AVRPin? = .d2
+    /// Where INT is wired: by default where the board's sketches expect it
+    /// (D2; D7 on a Leonardo or Micro).
+    var sensorInterrupt: InterruptWiring = .boardDefault
     /// The sensor's WHO_AM_I: 0x68 an MPU-6050; 0x70, 0x71, 0x73 and any other
     /// ID the MPU-6500 family (MPU6050Model.whoAmI).
     var sensorWhoAmI: UInt8 = 0x68
@@ -79,14 +80,19 @@ struct BoardWiring: Equatable {
         return .success(value)
     }
 
-    /// An Uno/Nano pin name (D2, D3, D8, A0, PD2…) or "none".
-    static func interruptPin(_ text: String) -> Result<AVRPin?, WiringProblem> {
-        if text.lowercased() == "none" { return .success(nil) }
-        guard let pin = AVRPin(name: text) else {
-            return .failure(WiringProblem("\(text): name an Uno pin, D2 to D13 or A0 to A3 (or PD2-style), or none"))
+    /// A pin of `board` by its header name (D2, D3, D8, A0; PD2-style too) or "none".
+    static func interruptPin(_ text: String, on board: ArduinoBoard) -> Result<InterruptWiring, WiringProblem> {
+        if text.lowercased() == "none" { return .success(.notWired) }
+        guard let pin = board.pin(named: text) else {
+            return .failure(WiringProblem("\(text): name \(board.pinsForMessages) (or PD2-style), or none"))
         }
-        if let conflict = pin.conflict { return .failure(WiringProblem("\(text): \(conflict); pick another pin")) }
-        return .success(pin)
+        if let conflict = board.conflict(pin) { return .failure(WiringProblem("\(text): \(conflict); pick another pin")) }
+        return .success(.pin(pin))
+    }
+
+    /// The parser for `interruptPin` on `board`, as the readers of wiring text take one.
+    static func interruptPin(on board: ArduinoBoard) -> (String) -> Result<InterruptWiring, WiringProblem> {
+        { interruptPin($0, on: board) }
     }
 
     /// Hex with 0x, bare hex of two digits, or decimal.
@@ -101,25 +107,25 @@ struct BoardWiring: Equatable {
     func apply(to factory: inout EmulatedBoardFactory) {
         factory.displayAddress = displayAddress
         factory.sensorAddress = sensorAddress
-        factory.sensorInterruptPin = sensorAddress == nil ? nil : sensorInterruptPin
+        factory.sensorInterrupt = sensorAddress == nil ? .notWired : sensorInterrupt
         factory.sensorWhoAmI = sensorWhoAmI
         factory.display = display
         factory.displayMaxClockHz = displayMaxClockHz
     }
 
-    /// Applies the wiring to a machine's configuration.
-    func apply(to configuration: inout AVRMachine.Configuration) {
+    /// Applies the wiring to a machine's configuration for `board`.
+    func apply(to configuration: inout AVRMachine.Configuration, board: ArduinoBoard) {
         configuration.displayAddress = displayAddress
         configuration.sensorAddress = sensorAddress
-        configuration.sensorInterruptPin = sensorAddress == nil ? nil : sensorInterruptPin
+        configuration.sensorInterruptPin = sensorAddress == nil ? nil : sensorInterrupt.pin(on: board)
         configuration.sensorWhoAmI = sensorWhoAmI
         configuration.display = display
         configuration.displayMaxClockHz = displayMaxClockHz
     }
 
     /// One line, for the run's account: "SSD1306 at 0x3D, MPU-6050 at 0x69 (INT on D3)" (SH1106 for that
-    /// display; "SSD1306 at 0x3C (up to 400 kHz)" for a display with a clock limit).
-    var summary: String {
+    /// display; "SSD1306 at 0x3C (up to 400 kHz)" for a display with a clock limit), pins named as `board` names them.
+    func summary(on board: ArduinoBoard) -> String {
         let part = switch display {
         case .ssd1306: "SSD1306"
         case .sh1106: "SH1106"
@@ -128,7 +134,7 @@ struct BoardWiring: Equatable {
         var display = part + " at " + HexText.prefixed(displayAddress)
         if let displayMaxClockHz { display += " (up to \(displayMaxClockHz / 1000) kHz)" }
         guard let sensorAddress else { return display + ", no MPU-6050" }
-        return display + ", \(sensorName) at \(HexText.prefixed(sensorAddress)) (INT " + (sensorInterruptPin.map { "on \($0.arduinoName)" } ?? "not wired") + ")"
+        return display + ", \(sensorName) at \(HexText.prefixed(sensorAddress)) (INT " + (sensorInterrupt.pin(on: board).map { "on \(board.name(of: $0))" } ?? "not wired") + ")"
     }
 
     /// "MPU-6050", "MPU-6500", … or "MPU-6050 look-alike (WHO_AM_I 0x98)".

@@ -13,13 +13,9 @@ struct EngineOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Firmware ELF for --engine avr (default: the installed PREFIX/share/tiltserial/tiltserial.elf, else Hardware/build/tiltserial.elf of the source tree tiltsim was built in, by make -C Hardware).", valueName: "path"))
     var firmware: String?
 
-    /// The boards of Hardware/boards.mk.
-    enum Board: String, ExpressibleByArgument, CaseIterable {
-        case uno, nano, mega, leonardo, micro
-    }
-
-    @Option(help: ArgumentHelp("The Arduino board whose firmware build runs (avr): uno (default), nano, mega, leonardo or micro (Hardware/build/BOARD/tiltserial.elf, by make -C Hardware BOARD=…). The leonardo's and micro's serial port is the ATmega32U4's own USB, enumerated by an emulated host.", valueName: "board"))
-    var board: Board?
+    /// `--board`: whose build of the firmware runs (Hardware/build/BOARD/tiltserial.elf, by make -C Hardware BOARD=…).
+    @OptionGroup var boardOption: BoardOption
+    var board: BoardOption.Board? { boardOption.board }
 
     @Option(help: ArgumentHelp("Samples per second (native).", valueName: "hz"))
     var rate: Int?
@@ -41,6 +37,9 @@ struct EngineOptions: ParsableArguments {
 
     @Flag(help: "Start the board at once instead of holding it off (avr: in reset) until a host first opens its port.")
     var runNow = false
+
+    /// The board chosen, the Uno by default.
+    var arduinoBoard: ArduinoBoard { boardOption.arduino }
 
     var chosenEngine: Engine {
         engine ?? (rate != nil || boards != nil || faults != nil ? .native : .avr)

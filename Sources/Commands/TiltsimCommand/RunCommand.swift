@@ -24,6 +24,10 @@ struct RunSketch: ParsableCommand {
     @OptionGroup(title: "Motion at power-on") var motion: MotionOptions
     @OptionGroup(title: "Wiring") var wiring: WiringOptions
 
+    @OptionGroup var board: BoardOption
+
+    private var arduinoBoard: ArduinoBoard { board.arduino }
+
     @Option(help: ArgumentHelp("Steps to take (YAML, or JSON by the .json extension): wait for serial text, set the motion, send serial input, wait, save or expect the screen.", valueName: "file"))
     var scenario: String?
 
@@ -52,7 +56,7 @@ struct RunSketch: ParsableCommand {
 
     func validate() throws {
         try motion.validate()
-        try wiring.validate()
+        try wiring.validate(on: arduinoBoard)
         for pattern in expectSerial + failSerial {
             if let problem = SketchRun.patternProblem(pattern) { throw ValidationError(problem) }
         }
@@ -85,7 +89,7 @@ struct RunSketch: ParsableCommand {
     }
 
     private func execute() throws(CommandFailure) -> Int32 {
-        let file = try scenario.map { path throws(CommandFailure) in try ScenarioFile.load(path, noise: motion.noise) }
+        let file = try scenario.map { path throws(CommandFailure) in try ScenarioFile.load(path, noise: motion.noise, board: arduinoBoard) }
         let timeoutSeconds = timeout ?? file?.timeoutSeconds ?? Self.defaultTimeoutSeconds
         let timeoutMicros = UInt64((timeoutSeconds * 1e6).rounded())
         var timed: [TimedScreen] = []
@@ -106,9 +110,10 @@ struct RunSketch: ParsableCommand {
         let path = motion.isGiven ? try motion.path() : file?.motion ?? .script(Scenarios.rest)
         let noise = file?.noise ?? motion.noise
         let source = Motion(path, noise: noise > 0 ? SensorNoise(sampleRate: 100, seed: 0x5EED, scale: noise) : .none, loops: motion.loop)
-        let board = try wiring.resolved(over: file?.wiring ?? .standard)
+        let wired = try wiring.resolved(over: file?.wiring ?? .standard, board: arduinoBoard)
         var configuration = AVRMachine.Configuration(firmwarePath: sketch, motionSource: source)
-        board.apply(to: &configuration)
+        configuration.mcu = arduinoBoard.mcu
+        wired.apply(to: &configuration, board: arduinoBoard)
         let machine: AVRMachine
         do { machine = try AVRMachine(configuration) } catch {
             throw .firmware(error.description)
@@ -117,7 +122,7 @@ struct RunSketch: ParsableCommand {
                            steps: (file?.steps ?? []) + expectSerial.map { .waitSerial(pattern: $0, timeoutMicros: nil) },
                            timedScreens: timed)
         var writeFailure: CommandFailure?
-        if board != .standard { say("\(SketchRun.seconds(0)): wired: \(board.summary)") }
+        if wired != .standard { say("\(SketchRun.seconds(0)): wired: \(wired.summary(on: arduinoBoard))") }
         let outcome = SketchRun(machine: machine, plan: plan).run { event in
             switch event {
             case .serial(let bytes):

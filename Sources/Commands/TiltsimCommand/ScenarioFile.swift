@@ -39,7 +39,7 @@ struct ScenarioFile {
     static let actionKeys = ["wait-serial", "motion", "script", "csv", "pose", "send-serial", "wait", "screenshot", "expect-screen"]
 
     /// Reads and checks the whole file; `noise` is the command line's scale, used unless the file sets one.
-    static func load(_ path: String, noise defaultNoise: Double) throws(CommandFailure) -> ScenarioFile {
+    static func load(_ path: String, noise defaultNoise: Double, board: ArduinoBoard = .uno) throws(CommandFailure) -> ScenarioFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .file(FileManager.default.fileExists(atPath: path)
                         ? "\(path): cannot read this scenario; check its permissions" : "\(path): no such scenario file")
@@ -54,7 +54,7 @@ struct ScenarioFile {
             throw .file("\(path): not valid \(path.lowercased().hasSuffix(".json") ? "JSON" : "YAML"): \(Self.oneLine("\(error)"))")
         }
         let folder = (path as NSString).deletingLastPathComponent
-        var reader = Reader(file: path, folder: folder.isEmpty ? "." : folder)
+        var reader = Reader(file: path, folder: folder.isEmpty ? "." : folder, board: board)
         return try reader.scenario(tree, defaultNoise: defaultNoise)
     }
 
@@ -66,6 +66,8 @@ struct ScenarioFile {
     private struct Reader {
         let file: String
         let folder: String
+        /// Whose header names `sensor-int`'s pin.
+        let board: ArduinoBoard
 
         mutating func scenario(_ tree: Any?, defaultNoise: Double) throws(CommandFailure) -> ScenarioFile {
             guard let root = tree as? [String: Any] else {
@@ -190,7 +192,7 @@ struct ScenarioFile {
             if let v = try parse("display-max-clock", BoardWiring.displayMaxClock) { wiring.displayMaxClockHz = v }
             if let v = try parse("sensor-address", BoardWiring.sensorAddress) { wiring.sensorAddress = v }
             if let v = try parse("sensor", BoardWiring.sensorPart) { wiring.sensorWhoAmI = v }
-            if let v = try parse("sensor-int", BoardWiring.interruptPin) { wiring.sensorInterruptPin = v }
+            if let v = try parse("sensor-int", BoardWiring.interruptPin(on: board)) { wiring.sensorInterrupt = v }
             return wiring
         }
 
@@ -248,7 +250,7 @@ struct ScenarioFile {
             throw .file("\(file): \(at)tiltsim: takes one of \(keys.joined(separator: ", ")), e.g. tiltsim: {motion: tilt-right}")
         }
         let folder = (file as NSString).deletingLastPathComponent
-        let reader = Reader(file: file, folder: folder.isEmpty ? "." : folder)
+        let reader = Reader(file: file, folder: folder.isEmpty ? "." : folder, board: .uno)  // a motion names no pin
         return .setMotion(Motion(try reader.motionPath(key, map[key]!, at), noise: .none))
     }
 }

@@ -42,7 +42,7 @@ public struct Tiltsim: ParsableCommand {
     /// Rejects option combinations the groups cannot check alone (ArgumentParser calls it after parsing).
     public mutating func validate() throws {
         try engine.validate()
-        try wiring.validate()
+        try wiring.validate(on: engine.arduinoBoard)
         if wiring.isGiven && engine.chosenEngine == .native {
             throw ValidationError("--display, --display-address, --display-max-clock, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr")
         }
@@ -64,7 +64,7 @@ public struct Tiltsim: ParsableCommand {
         let boards: [any EmulatedBoard]
         do {
             try output.checkPNGPath()
-            boards = try BoardFactory(engine: engine, motion: motion, wiring: try wiring.resolved(over: .standard)).makeBoards()
+            boards = try BoardFactory(engine: engine, motion: motion, wiring: try wiring.resolved(over: .standard, board: engine.arduinoBoard)).makeBoards()
         } catch {
             error.report()
             throw ExitCode(error.code.rawValue)

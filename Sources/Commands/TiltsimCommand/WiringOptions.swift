@@ -20,7 +20,7 @@ struct WiringOptions: ParsableArguments {
     @Option(name: .customLong("sensor"), help: ArgumentHelp("The sensor part: mpu6050 (default), mpu6500, mpu9250, mpu9255, or a look-alike's WHO_AM_I (e.g. 0x98). avr only.", valueName: "part"))
     var sensorPart: String?
 
-    @Option(name: .customLong("sensor-int"), help: ArgumentHelp("The pin the MPU-6050's INT drives: D2 (INT0, default), D3 (INT1), another Uno pin (D4…D13, A0…A3) or none. avr only.", valueName: "pin"))
+    @Option(name: .customLong("sensor-int"), help: ArgumentHelp("The pin the MPU-6050's INT drives, as the board's header names it: D2 (default; D7 on a Leonardo or Micro), another pin (D3, D8, A0, …) or none. avr only.", valueName: "pin"))
     var sensorInterrupt: String?
 
     /// Whether any wiring option was given.
@@ -29,12 +29,13 @@ struct WiringOptions: ParsableArguments {
             || sensorInterrupt != nil
     }
 
-    func validate() throws {
-        do { _ = try wiring(over: .standard) } catch { throw ValidationError(error.message) }
+    /// Checks the options for `board` (the pin names are the board's).
+    func validate(on board: ArduinoBoard) throws {
+        do { _ = try wiring(over: .standard, board: board) } catch { throw ValidationError(error.message) }
     }
 
-    /// The options over `base` (a scenario's `board:`, or the standard wiring).
-    func wiring(over base: BoardWiring) throws(WiringProblem) -> BoardWiring {
+    /// The options over `base` (a scenario's `board:`, or the standard wiring), pins named as on `board`.
+    func wiring(over base: BoardWiring, board: ArduinoBoard) throws(WiringProblem) -> BoardWiring {
         var wiring = base
         do {
             if let displayAddress { wiring.displayAddress = try BoardWiring.displayAddress(displayAddress).get() }
@@ -52,13 +53,13 @@ struct WiringOptions: ParsableArguments {
             if let sensorPart { wiring.sensorWhoAmI = try BoardWiring.sensorPart(sensorPart).get() }
         } catch { throw error.from("--sensor") }
         do {
-            if let sensorInterrupt { wiring.sensorInterruptPin = try BoardWiring.interruptPin(sensorInterrupt).get() }
+            if let sensorInterrupt { wiring.sensorInterrupt = try BoardWiring.interruptPin(sensorInterrupt, on: board).get() }
         } catch { throw error.from("--sensor-int") }
         return wiring
     }
 
     /// The same, as a usage failure (64) for the commands' error paths.
-    func resolved(over base: BoardWiring) throws(CommandFailure) -> BoardWiring {
-        do { return try wiring(over: base) } catch { throw .usage(error.message) }
+    func resolved(over base: BoardWiring, board: ArduinoBoard) throws(CommandFailure) -> BoardWiring {
+        do { return try wiring(over: base, board: board) } catch { throw .usage(error.message) }
     }
 }

@@ -85,7 +85,7 @@ typedef struct {
 static avr_cycle_count_t cbp_level_polling_off(avr_t *avr, avr_cycle_count_t when, void *param) {
     (void)when;
     (void)param;
-    for (uint8_t i = 0; i < 2; i++) avr_extint_set_strict_lvl_trig(avr, i, 0);
+    for (uint8_t i = 0; i < EXTINT_COUNT; i++) avr_extint_set_strict_lvl_trig(avr, i, 0);
     return 0;
 }
 

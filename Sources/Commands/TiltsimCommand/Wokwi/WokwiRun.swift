@@ -66,7 +66,7 @@ struct WokwiRun {
 
         var configuration = AVRMachine.Configuration(firmwarePath: firmware, motionSource: ConstantMotionSource(setup.sensorState.sample))
         configuration.mcu = setup.board.mcu
-        setup.wiring.apply(to: &configuration)
+        setup.wiring.apply(to: &configuration, board: setup.board.arduino)
         let machine: AVRMachine
         do { machine = try AVRMachine(configuration) } catch { throw .firmware(error.description) }
         for input in setup.analogInputs { machine.setAnalogInput(channel: input.channel, millivolts: input.millivolts) }

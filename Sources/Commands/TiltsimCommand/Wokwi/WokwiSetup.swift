@@ -43,7 +43,7 @@ struct WokwiSetup {
         var setup = WokwiSetup(board: board, boardID: boardPart.id, wiring: .standard,
                                nets: WokwiNets(diagram, throughResistors: true), strictNets: WokwiNets(diagram, throughResistors: false))
         setup.wiring.sensorAddress = nil
-        setup.wiring.sensorInterruptPin = nil
+        setup.wiring.sensorInterrupt = .notWired
         setup.wiring.displayAddress = absentDisplayAddress
         for part in diagram.parts { setup.partTypes[part.id] = part.type }
         for part in diagram.parts where part.id != boardPart.id {
@@ -81,7 +81,7 @@ struct WokwiSetup {
             }
             let ad0High = boardPins(of: part.id + ":AD0", in: strictNets).contains(.supply)
             wiring.sensorAddress = ad0High ? 0x69 : 0x68
-            wiring.sensorInterruptPin = ioPin(of: part.id + ":INT", in: strictNets)
+            wiring.sensorInterrupt = ioPin(of: part.id + ":INT", in: strictNets).map { .pin($0) } ?? .notWired
             switch WokwiSensorState.parse(part.attrs) {
             case .success(let state): sensorState = state
             case .failure(let problem): return WokwiProblem("\(at): \(problem.message)")

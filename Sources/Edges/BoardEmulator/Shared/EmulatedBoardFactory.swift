@@ -34,8 +34,9 @@ public struct EmulatedBoardFactory: Sendable {
     /// MPU-6050 at 0x68 with INT on D2, the SSD1306 at 0x3C). The MPU-6050's
     /// I2C address: 0x68, or 0x69 with AD0 high; nil: no sensor on the bus.
     public var sensorAddress: UInt8? = 0x68
-    /// The GPIO the MPU-6050's INT pin drives; nil: not wired.
-    public var sensorInterruptPin: AVRPin? = .d2
+    /// The GPIO the MPU-6050's INT pin drives (by default where the board's
+    /// sketches expect it: D2, or D7 on a Leonardo or Micro).
+    public var sensorInterrupt: InterruptWiring = .boardDefault
     /// The SSD1306's I2C address: 0x3C, or 0x3D with its address pin high.
     public var displayAddress: UInt8 = 0x3C
     /// The sensor's WHO_AM_I (AVR only): 0x68 an MPU-6050, others the MPU-6500 family and look-alikes.
@@ -48,18 +49,6 @@ public struct EmulatedBoardFactory: Sendable {
     /// names): uno or nano on an ATmega328P, mega on an ATmega2560, leonardo
     /// or micro on an ATmega32U4.
     public var board = "uno"
-
-    /// The simavr core for `board` (nil: a board simavr cannot run). The
-    /// 32U4's serial port is its own USB device, which CBoardParts' USB host
-    /// enumerates and carries (cbp_usb_serial.c).
-    public static func mcu(forBoard board: String) -> String? {
-        switch board {
-        case "uno", "nano": "atmega328p"
-        case "mega": "atmega2560"
-        case "leonardo", "micro": "atmega32u4"
-        default: nil
-        }
-    }
 
     /// A description of one board; every value has the default `tiltsim` uses without options.
     public init(engine: Engine = .avr, firmwarePath: String? = nil, pace: BoardPace = .realTime,
@@ -136,7 +125,7 @@ public struct EmulatedBoardFactory: Sendable {
                    + "; build it with \(make); using the native engine")
             return nil
         }
-        guard let mcu = Self.mcu(forBoard: board) else {
+        guard let arduino = ArduinoBoard(rawValue: board) else {
             throw Failure(description: "--board \(board): the emulator runs uno, nano, mega, leonardo and micro builds", kind: .badFile)
         }
         do {
@@ -144,12 +133,12 @@ public struct EmulatedBoardFactory: Sendable {
                                                        motionSource: motionSource(rateHz: 100))
             configuration.holdInResetUntilOpened = holdUntilOpened
             configuration.sensorAddress = sensorAddress
-            configuration.sensorInterruptPin = sensorInterruptPin
+            configuration.sensorInterruptPin = sensorInterrupt.pin(on: arduino)
             configuration.displayAddress = displayAddress
             configuration.sensorWhoAmI = sensorWhoAmI
             configuration.display = display
             configuration.displayMaxClockHz = displayMaxClockHz
-            configuration.mcu = mcu
+            configuration.mcu = arduino.mcu
             return try AVRBoard(configuration)
         } catch where error.isFirmwareProblem {
             guard firmwarePath == nil else { throw Failure(description: error.description, kind: .badFile) }

@@ -4,8 +4,11 @@
 //   "A <addr hex>"              the address that answered (0x68, or 0x69 with AD0 high; "none")
 //   "I d2=<n> d3=<n> d8=<n> a0=<n>"  DATA_RDY latched at 100 Hz for 200 ms:
 //                               how often each pin was seen high (then
-//                               INT_STATUS read, which lowers it)
+//                               INT_STATUS read, which lowers it); on the
+//                               Leonardo "I d7=… d4=… d8=… a0=…" (its D2/D3 are the bus)
 //   "E"                         done
+// Built for the Uno, and for the Leonardo (build/sketches-leonardo), where
+// Serial is the chip's own USB: it waits for the host's DTR, as such sketches do.
 #include <Arduino.h>
 #include <Wire.h>
 
@@ -31,10 +34,20 @@ static void clear_status(void) {
     Wire.read();
 }
 
+#if defined(USBCON)
+static const uint8_t pins[] = {7, 4, 8, A0};
+static const char *const names[] = {"d7", "d4", "d8", "a0"};
+#else
+static const uint8_t pins[] = {2, 3, 8, A0};
+static const char *const names[] = {"d2", "d3", "d8", "a0"};
+#endif
+
 void setup() {
-    static const uint8_t pins[] = {2, 3, 8, A0};
     uint16_t seen[4] = {0, 0, 0, 0};
     Serial.begin(115200);
+#if defined(USBCON)
+    while (!Serial) {}
+#endif
     Wire.begin();
     Wire.setClock(400000);
     for (uint8_t i = 0; i < 4; i++) pinMode(pins[i], INPUT);
@@ -58,14 +71,14 @@ void setup() {
             }
         }
     }
-    Serial.print("I d2=");
-    Serial.print(seen[0]);
-    Serial.print(" d3=");
-    Serial.print(seen[1]);
-    Serial.print(" d8=");
-    Serial.print(seen[2]);
-    Serial.print(" a0=");
-    Serial.println(seen[3]);
+    Serial.print('I');
+    for (uint8_t i = 0; i < 4; i++) {
+        Serial.print(' ');
+        Serial.print(names[i]);
+        Serial.print('=');
+        Serial.print(seen[i]);
+    }
+    Serial.println();
     Serial.println('E');
 }
 
