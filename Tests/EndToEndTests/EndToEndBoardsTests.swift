@@ -22,24 +22,30 @@ import WireProtocol
 
     static func megaELF() throws -> String { try elf("mega") }
 
-    /// `tiltsim --board mega` (EmulatedBoardFactory.board): the Mega's build from
-    /// the source tree on the ATmega2560 core, found without a path.
-    @Test func theFactoryRunsTheMegaBuildForBoardMega() throws {
-        _ = try Self.megaELF()
+    /// `tiltsim --board mega|leonardo|micro` (EmulatedBoardFactory.board): the
+    /// board's build from the source tree on its chip, found without a path,
+    /// INT where that board's sketches put it (the Mega's D2 is INT4; the
+    /// 32U4's D2 is SDA, so D7, INT6), the 32U4's over the chip's own USB.
+    @Test(arguments: [("mega", "atmega2560", AVRPin(port: "E", bit: 4)), ("leonardo", "atmega32u4", AVRPin(port: "E", bit: 6)),
+                      ("micro", "atmega32u4", AVRPin(port: "E", bit: 6))])
+    func theFactoryRunsEachBoardsBuild(board name: String, mcu: String, interrupt: AVRPin) throws {
+        _ = try Self.elf(name)
         var factory = EmulatedBoardFactory(engine: .avr, pace: .freeRunning)
-        factory.board = "mega"
+        factory.board = name
+        factory.holdUntilOpened = true
         var notices: [String] = []
         let made = try factory.makeBoard(index: 0, linkPath: nil) { notices.append($0) }
         defer { made.stop() }
         #expect(notices.isEmpty, "\(notices)")
         let board = try #require(made as? AVRBoard, "the avr engine, not the native fallback")
-        #expect(board.configuration.mcu == "atmega2560")
-        #expect(board.configuration.sensorInterruptPin == AVRPin(port: "E", bit: 4), "INT on the Mega's D2 (INT4)")
-        #expect(board.configuration.firmwarePath.hasSuffix("Hardware/build/mega/tiltserial.elf"))
+        #expect(board.configuration.mcu == mcu)
+        #expect(board.configuration.sensorInterruptPin == interrupt)
+        #expect(board.configuration.firmwarePath.hasSuffix("Hardware/build/\(name)/tiltserial.elf"))
         let client = try PtyPeer(opening: try #require(board.serialPath))
         board.start()
         #expect(try client.read { $0.samples.count >= 10 })
         #expect(client.hellos.first?.status == 3)
+        #expect(EndToEndFirmwareTests.sequenceIssues(client.frames).isEmpty)
     }
 
     /// The Mega 2560's sensor and display sit on its own TWI pins (20/21), which
@@ -53,43 +59,27 @@ import WireProtocol
         defer { board.stop() }
         let client = try PtyPeer(opening: try #require(board.serialPath))
         board.start()
-        #expect(try client.read { $0.samples.count >= 50 })
+        #expect(board.waitFor(timeout: .seconds(20)) { $0.screen == Self.waiting } != nil, "the waiting screen")
+        try Self.expectStreamsDrawsAndDescribes(board, client)
+    }
+
+    static let waiting = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "115200 BAUD"])
+
+    /// What the firmware does on any board once a host listens: gapless
+    /// samples at 100 Hz from a board lying face up, a view on the glass
+    /// pixel for pixel, PARTS for DESCRIBE.
+    static func expectStreamsDrawsAndDescribes(_ board: AVRBoard, _ client: PtyPeer) throws {
+        #expect(try client.read { $0.hellos.count >= 1 && $0.samples.count >= 50 })
         #expect(client.hellos.first?.status == 3, "sensor and display answered")
         #expect(client.hellos.first?.sampleRateHz == 100)
         #expect(client.samples.allSatisfy { $0.raw.accel.z == 16384 }, "face up at ±2 g")
         #expect(EndToEndFirmwareTests.sequenceIssues(client.frames).isEmpty)
-        let waiting = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "115200 BAUD"])
-        #expect(board.waitFor(timeout: .seconds(20)) { $0.screen == waiting } != nil, "the waiting screen")
         let offsets = OffsetsFrame(sequence: 0, viewportX: 101, viewportY: 37, ribbonX: 250, ribbonBottom: 15, flags: [])
         try client.send(offsets)
         #expect(board.waitFor(timeout: .seconds(20)) { $0.screen == rendered(offsets) } != nil, "the view on the glass")
         try client.send(DescribeFrame())
         #expect(try client.read { $0.parts.count == 1 })
         #expect(client.parts.first == PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C))
-    }
-
-    /// `tiltsim --board leonardo` and `--board micro`: their builds from the
-    /// source tree on simavr's ATmega32U4, found without a path, talking over
-    /// the chip's own USB.
-    @Test(arguments: ["leonardo", "micro"])
-    func theFactoryRunsThe32U4BuildsOverTheirOwnUSB(board name: String) throws {
-        _ = try Self.elf(name)
-        var factory = EmulatedBoardFactory(engine: .avr, pace: .freeRunning)
-        factory.board = name
-        factory.holdUntilOpened = true
-        var notices: [String] = []
-        let made = try factory.makeBoard(index: 0, linkPath: nil) { notices.append($0) }
-        defer { made.stop() }
-        #expect(notices.isEmpty, "\(notices)")
-        let board = try #require(made as? AVRBoard, "the avr engine, not the native fallback")
-        #expect(board.configuration.mcu == "atmega32u4")
-        #expect(board.configuration.sensorInterruptPin == AVRPin(port: "E", bit: 6), "INT on D7 (INT6): the 32U4's D2 is SDA")
-        #expect(board.configuration.firmwarePath.hasSuffix("Hardware/build/\(name)/tiltserial.elf"))
-        let client = try PtyPeer(opening: try #require(board.serialPath))
-        board.start()
-        #expect(try client.read { $0.samples.count >= 10 })
-        #expect(client.hellos.first?.status == 3)
-        #expect(EndToEndFirmwareTests.sequenceIssues(client.frames).isEmpty)
     }
 
     /// The Leonardo end to end, as a host meets it: it sends nothing while no
@@ -106,23 +96,12 @@ import WireProtocol
         defer { board.stop() }
         let path = try #require(board.serialPath)
         board.start()
-        let waiting = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "115200 BAUD"])
-        let booted = board.waitFor(timeout: .seconds(20)) { $0.screen == waiting && $0.simulatedMicros > 500_000 }
+        let booted = board.waitFor(timeout: .seconds(20)) { $0.screen == Self.waiting && $0.simulatedMicros > 500_000 }
         #expect(booted?.bytesFromAVR == 0, "nothing on the wire before a client raises DTR")
 
         let client = try PtyPeer(opening: path)
         try client.send(HostHelloFrame())
-        #expect(try client.read { $0.hellos.count >= 1 && $0.samples.count >= 50 })
-        #expect(client.hellos.first?.status == 3, "sensor and display answered")
-        #expect(client.hellos.first?.sampleRateHz == 100)
-        #expect(client.samples.allSatisfy { $0.raw.accel.z == 16384 }, "face up at ±2 g")
-        #expect(EndToEndFirmwareTests.sequenceIssues(client.frames).isEmpty)
-        let offsets = OffsetsFrame(sequence: 0, viewportX: 101, viewportY: 37, ribbonX: 250, ribbonBottom: 15, flags: [])
-        try client.send(offsets)
-        #expect(board.waitFor(timeout: .seconds(20)) { $0.screen == rendered(offsets) } != nil, "the view on the glass")
-        try client.send(DescribeFrame())
-        #expect(try client.read { $0.parts.count == 1 })
-        #expect(client.parts.first == PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C))
+        try Self.expectStreamsDrawsAndDescribes(board, client)
 
         client.close()
         let closed = try #require(board.waitFor(timeout: .seconds(20)) { !$0.hostConnected })
