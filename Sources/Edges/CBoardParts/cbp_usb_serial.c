@@ -104,7 +104,7 @@ static void cbp_usb_control(cbp_usb_serial *p, uint8_t type, uint8_t request, ui
 
 // One packet of the control transfer under way: a NAK waits for the next poll.
 static void cbp_usb_control_step(cbp_usb_serial *p) {
-    uint8_t zero[PACKET];
+    uint8_t packet[PACKET];
     uint32_t size = 0;
     int result = 0;
     if (++p->xfer.polls > GIVE_UP_POLLS) {
@@ -121,10 +121,10 @@ static void cbp_usb_control_step(cbp_usb_serial *p) {
         return;
     case XFER_DATA_IN:
         size = PACKET;
-        result = cbp_usb_io(p, AVR_IOCTL_USB_READ, 0, zero, &size);
+        result = cbp_usb_io(p, AVR_IOCTL_USB_READ, 0, packet, &size);
         if (result == 0) {
             uint32_t take = size < (uint32_t)(p->xfer.length - p->xfer.done) ? size : p->xfer.length - p->xfer.done;
-            memcpy(p->xfer.data + p->xfer.done, zero, take);
+            memcpy(p->xfer.data + p->xfer.done, packet, take);
             p->xfer.done += take;
             if (size < PACKET || p->xfer.done == p->xfer.length) p->xfer.phase = XFER_STATUS_OUT;
         }
@@ -139,12 +139,12 @@ static void cbp_usb_control_step(cbp_usb_serial *p) {
             if (p->xfer.done == p->xfer.length) p->xfer.phase = XFER_STATUS_IN;
         }
         break;
-    case XFER_STATUS_IN:
-        result = cbp_usb_io(p, AVR_IOCTL_USB_READ, 0, zero, &size);
+    case XFER_STATUS_IN:  // a zero-length packet each way closes the transfer
+        result = cbp_usb_io(p, AVR_IOCTL_USB_READ, 0, packet, &size);
         if (result == 0) p->xfer.phase = XFER_DONE;
         break;
     case XFER_STATUS_OUT:
-        result = cbp_usb_io(p, AVR_IOCTL_USB_WRITE, 0, zero, &size);
+        result = cbp_usb_io(p, AVR_IOCTL_USB_WRITE, 0, packet, &size);
         if (result == 0) p->xfer.phase = XFER_DONE;
         break;
     case XFER_DONE:
@@ -300,9 +300,10 @@ static void cbp_usb_input(avr_irq_t *irq, uint32_t value, void *param) {
     }
 }
 
-// A core reset detaches the device; simavr's reset also drops the cycle timers.
+// A core reset detaches the device until the firmware attaches again.
 static void cbp_usb_serial_reset(avr_io_t *io) {
     cbp_usb_serial *p = (cbp_usb_serial *)io;
+    avr_cycle_timer_cancel(io->avr, cbp_usb_poll, p);
     p->step = STEP_DETACHED;
     p->xfer.phase = XFER_DONE;
     p->polling = false;
@@ -343,9 +344,4 @@ avr_irq_t *cbp_usb_serial_irq(cbp_usb_serial *p, int which) { return p->io.irq +
 void cbp_usb_serial_set_dtr(avr_t *avr, bool dtr) {
     cbp_usb_serial *p = cbp_usb_serial_find(avr);
     if (p) p->dtr = dtr;
-}
-
-bool cbp_usb_serial_configured(avr_t *avr) {
-    cbp_usb_serial *p = cbp_usb_serial_find(avr);
-    return p && p->step == STEP_READY;
 }

@@ -217,13 +217,6 @@ public final class AVRMachine {
         cbp_usb_serial_set_dtr(avr, open)
     }
 
-    /// True on a native-USB board (the ATmega32U4's) once the emulated host has
-    /// enumerated it and configured its serial port; always false on a UART board.
-    public var usbSerialConfigured: Bool {
-        guard let avr else { return false }
-        return cbp_usb_serial_configured(avr)
-    }
-
     /// Bytes the firmware sent since power-on, bytes fed to it, and output dropped
     /// because nobody took it (more than 64 KiB waiting).
     public var serialCounts: (fromAVR: UInt64, toAVR: UInt64, dropped: UInt64) {

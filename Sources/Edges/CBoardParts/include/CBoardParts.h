@@ -87,8 +87,6 @@ struct avr_irq_t *cbp_usb_serial_irq(cbp_usb_serial *usb, int which);
 /// DTR (and RTS) as the host asserts them: whether a client has the port open.
 /// The Arduino core's CDC sends nothing while DTR is down. Default: up.
 void cbp_usb_serial_set_dtr(struct avr_t *avr, bool dtr);
-/// True once the device is enumerated and its CDC port configured.
-bool cbp_usb_serial_configured(struct avr_t *avr);
 
 /// The TWI bus irqs slaves attach to (CBP_TWI_INPUT: their answers,
 /// CBP_TWI_OUTPUT: what the master sends): our TWI model's (cbp_twi.c),
