@@ -46,6 +46,21 @@ import TiltDisplay
         #expect(usage.err == "tiltsim: --screenshot 40:x.png: after the run ends (30.000 s); raise --timeout\n")
     }
 
+    /// An ELF built for another chip family is refused before it runs, naming
+    /// the --board it needs (a Mega sketch on the Uno's core crashed at 1 ms).
+    @Test func aSketchBuiltForAnotherChipIsRefusedNamingItsBoard() throws {
+        let mega = try BuiltFirmware.existing("examples/mega-tilt/build/tilt_bubble.elf", builtBy: "make fixtures (make -C examples)").get()
+        let uno = try SketchFixtures.intPin.get()
+        let onTheUno = try tiltsim.run(["run", mega, "--quiet"])
+        #expect(onTheUno.code == 27)
+        #expect(onTheUno.err == "tiltsim: \(mega) is built for an avr6 chip (a Mega 2560's), not the atmega328p: run it with --board mega\n")
+        let onTheMega = try tiltsim.run(["run", "--board", "mega", uno.elf, "--quiet"])
+        #expect(onTheMega.code == 27)
+        #expect(onTheMega.err == "tiltsim: \(uno.elf) is built for an avr5 chip (an Uno's, Nano's, Leonardo's or Micro's), not the atmega2560: run it with --board uno (or the board it was built for)\n")
+        let right = try tiltsim.run(["run", "--board", "mega", mega, "--quiet", "--expect-serial", "MPU-6050 found", "--timeout", "1"])
+        #expect(right.code == 0, "\(right.err)")
+    }
+
     @Test func twoProcessesWriteTheSameScreensAndSerialLogAndAScreenMismatchExitsOne() throws {
         let bar = try SketchFixtures.tiltBar.get()
         var outputs: [(png: Data, log: Data)] = []
