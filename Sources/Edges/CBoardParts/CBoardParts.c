@@ -37,7 +37,8 @@ static unsigned cbp_mcu_arch(const char *mmcu) {
 }
 
 // An AVR ELF built for `mmcu`'s family: a Mega sketch (avr6) on an Uno's core
-// would crash at its first far call, so it is refused naming the fix.
+// crashes at once (the ATmega2560 pushes 3-byte return addresses, the avr5
+// chips 2-byte ones), so it is refused naming the fix.
 static int cbp_check_avr_elf(const char *path, const char *mmcu, char *error, size_t error_size) {
     unsigned char header[40];
     int fd = open(path, O_RDONLY);
