@@ -128,6 +128,24 @@ import TiltDisplay
         #expect(String(decoding: record.serial, as: UTF8.self).hasSuffix("tick 500\r\n"))
     }
 
+    /// A crash fails a run that expects nothing (a bare run is CI's smoke
+    /// test); a sketch that stops on purpose (sleeps with interrupts off) passes.
+    @Test func aCrashFailsEvenARunThatExpectsNothing() throws {
+        let (crash, _, crashEnd) = try run(BuiltFirmware.program("crashing").get(), RunPlan(timeoutMicros: 2_000_000))
+        #expect(crash == .crashed("at 0.000 s the firmware crashed (bad opcode, jump or stack)"), "its first store")
+        #expect(crashEnd < 10_000, "ends at the crash, not the timeout")
+        var waiting = RunPlan(timeoutMicros: 2_000_000)
+        waiting.passTexts = ["never"]
+        let (pending, _, _) = try run(BuiltFirmware.program("crashing").get(), waiting)
+        guard case .missedExpectation(let why) = pending else { Issue.record("got \(pending)"); return }
+        #expect(why == "at 0.000 s the firmware crashed (bad opcode, jump or stack), waiting for \"never\"")
+
+        let (stop, record, stopEnd) = try run(BuiltFirmware.program("stopping").get(), RunPlan(timeoutMicros: 2_000_000))
+        #expect(stop == .passed && stopEnd < 10_000)
+        #expect(record.serial == Array("X".utf8))
+        #expect(record.notes.map(\.0) == ["the firmware stopped (slept with interrupts off or returned from main); nothing more will happen"])
+    }
+
     @Test func aScreenThatDiffersIsAMissedExpectation() throws {
         let bar = try SketchFixtures.tiltBar.get()
         let (saved, record, _) = try run(bar.elf, RunPlan(timeoutMicros: 1_000_000, timedScreens: [

@@ -41,24 +41,43 @@ import TiltDisplay
         #expect(missing.code == 27)
         #expect(missing.err.hasPrefix("tiltsim: cannot open firmware /nonexistent/sketch.hex: no such file"))
 
+        let crashing = try BuiltFirmware.program("crashing").get()
+        let crash = try tiltsim.run(["run", crashing, "--quiet"])
+        #expect(crash.code == 24, "a crash fails a run that expects nothing: \(crash.err)")
+        #expect(crash.err == "tiltsim run: FAILED: at 0.000 s the firmware crashed (bad opcode, jump or stack) (0.000 s simulated)\n")
+
         let usage = try tiltsim.run(["run", echo.hex, "--screenshot", "40:x.png"])
         #expect(usage.code == 21)
         #expect(usage.err == "tiltsim: --screenshot 40:x.png: after the run ends (30.000 s); raise --timeout\n")
     }
 
-    /// An ELF built for another chip family is refused before it runs, naming
-    /// the --board it needs (a Mega sketch on the Uno's core crashed at 1 ms).
+    /// A sketch built for another board's chip, ELF or HEX, is refused before
+    /// it runs, naming the --board it needs (on the wrong core it crashed
+    /// within a millisecond: a Mega's far calls, a Leonardo's USB vectors).
     @Test func aSketchBuiltForAnotherChipIsRefusedNamingItsBoard() throws {
         let mega = try BuiltFirmware.existing("examples/mega-tilt/build/tilt_bubble.elf", builtBy: "make fixtures (make -C examples)").get()
-        let uno = try SketchFixtures.intPin.get()
-        let onTheUno = try tiltsim.run(["run", mega, "--quiet"])
-        #expect(onTheUno.code == 27)
-        #expect(onTheUno.err == "tiltsim: \(mega) is built for an avr6 chip (a Mega 2560's), not the atmega328p: run it with --board mega\n")
-        let onTheMega = try tiltsim.run(["run", "--board", "mega", uno.elf, "--quiet"])
-        #expect(onTheMega.code == 27)
-        #expect(onTheMega.err == "tiltsim: \(uno.elf) is built for an avr5 chip (an Uno's, Nano's, Leonardo's or Micro's), not the atmega2560: run it with --board uno (or the board it was built for)\n")
-        let right = try tiltsim.run(["run", "--board", "mega", mega, "--quiet", "--expect-serial", "MPU-6050 found", "--timeout", "1"])
+        let megaHex = String(mega.dropLast(3)) + "hex"
+        let uno = try SketchFixtures.intPin.get(), leonardo = try SketchFixtures.intPinLeonardo.get()
+        func refusal(_ arguments: [String]) throws -> String {
+            let result = try tiltsim.run(["run"] + arguments + ["--quiet"])
+            #expect(result.code == 27, "\(arguments): \(result.err)")
+            return result.err
+        }
+        let forTheMega = "is built for an ATmega2560 (Arduino Mega 2560), not an ATmega328P: run it with --board mega\n"
+        #expect(try refusal([mega]) == "tiltsim: \(mega) \(forTheMega)")
+        #expect(try refusal([megaHex]) == "tiltsim: \(megaHex) \(forTheMega)")
+        for file in [leonardo.elf, leonardo.hex] {
+            #expect(try refusal([file]) == "tiltsim: \(file) is built for an ATmega32U4 (Arduino Leonardo, Arduino Micro), not an ATmega328P: run it with --board leonardo (or micro)\n")
+        }
+        for (board, chip) in [("mega", "ATmega2560"), ("leonardo", "ATmega32U4"), ("micro", "ATmega32U4")] {
+            for file in [uno.elf, uno.hex] {
+                #expect(try refusal(["--board", board, file]) == "tiltsim: \(file) is built for an ATmega328P (Arduino Uno, Arduino Nano), not an \(chip): run it with --board uno (or nano)\n")
+            }
+        }
+        let right = try tiltsim.run(["run", "--board", "mega", megaHex, "--quiet", "--expect-serial", "MPU-6050 found", "--timeout", "1"])
         #expect(right.code == 0, "\(right.err)")
+        let sibling = try tiltsim.run(["run", "--board", "micro", leonardo.hex, "--quiet", "--timeout", "0.1"])
+        #expect(sibling.code == 0, "a Leonardo's sketch runs on the Micro's chip: \(sibling.err)")
     }
 
     @Test func twoProcessesWriteTheSameScreensAndSerialLogAndAScreenMismatchExitsOne() throws {

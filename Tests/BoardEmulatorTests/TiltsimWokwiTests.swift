@@ -151,6 +151,16 @@ import TiltDisplay
         #expect(unwired.code == 42)
         #expect(unwired.out.contains("wokwi-mpu6050 'imu': SDA/SCL are not wired to the Arduino Uno's bus (A4/A5): absent"))
 
+        // A sketch for another chip: the fix is the diagram's board part, not tiltsim's --board.
+        let mega = try project("mega-tilt") + "/build/tilt_bubble.elf"
+        let wrongChip = try tiltsim.run(["wokwi", folder, "--elf", mega])
+        #expect(wrongChip.code == 1)
+        #expect(wrongChip.err.contains("\(mega) is built for an ATmega2560, but diagram.json's board is a wokwi-arduino-uno (ATmega328P): make diagram.json's board a wokwi-arduino-mega, or build the sketch for the Arduino Uno"), "\(wrongChip.err)")
+        let leonardo = try SketchFixtures.intPinLeonardo.get().hex
+        let noPart = try tiltsim.run(["wokwi", folder, "--elf", leonardo])
+        #expect(noPart.code == 1)
+        #expect(noPart.err.contains("is built for an ATmega32U4, but diagram.json's board is a wokwi-arduino-uno (ATmega328P): Wokwi has no board with it; build the sketch for the Arduino Uno"), "\(noPart.err)")
+
         try "name: bad\nversion: 1\nsteps:\n  - delay: 10ms\n  - wiggle: 3\n".write(toFile: folder + "/bad.yaml", atomically: true, encoding: .utf8)
         let unknown = try tiltsim.run(["wokwi", folder, "--elf", echo.elf, "--scenario", "bad.yaml"])
         #expect(unknown.code == 1)

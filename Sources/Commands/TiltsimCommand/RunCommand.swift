@@ -13,7 +13,7 @@ struct RunSketch: ParsableCommand {
             Runs as fast as the machine allows; every time is simulated, so a run gives the same \
             bytes and screens every time. The sketch's serial output goes to stdout (unless --quiet), \
             what the run checks to stderr. Exit codes: 0 passed; 24 an expectation missed (a screen \
-            differed, or the sketch halted first); 25 a --fail-serial pattern matched; 26 the time ran out \
+            differed, or the sketch halted first) or the sketch crashed; 25 a --fail-serial pattern matched; 26 the time ran out \
             while waiting; 27 the sketch file is missing or bad; 21 bad options; 18 a scenario, motion, \
             reference or output file that is missing, bad or cannot be written (docs/usage.md, "Exit codes").
             """)
@@ -149,6 +149,7 @@ struct RunSketch: ParsableCommand {
         let (exit, verdict): (ExitStatus, String) = switch outcome {
         case .passed: (.success, "passed")
         case .missedExpectation(let why): (.expectationMissed, "FAILED, expectation missed: \(why)")
+        case .crashed(let why): (.expectationMissed, "FAILED: \(why)")
         case .failureText(let why): (.failureText, "FAILED, failure text: \(why)")
         case .timedOut(let why): (.timedOut, "FAILED, timed out: \(why)")
         }

@@ -42,7 +42,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     /// `tiltserial calibrate` could not finish; nothing was written.
     case calibrationFailed = 23
     /// `tiltsim run`: an expectation was missed (a screen differed, or the
-    /// sketch halted first).
+    /// sketch halted first), or the sketch crashed.
     case expectationMissed = 24
     /// `tiltsim run`: a `--fail-serial` pattern matched.
     case failureText = 25

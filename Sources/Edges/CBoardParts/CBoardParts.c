@@ -28,19 +28,10 @@ static void cbp_sleep_none(avr_t *avr, avr_cycle_count_t how_long) {
     (void)avr; (void)how_long;
 }
 
-// The AVR architecture an MCU's code is built for (avr-gcc's -mmcu family,
-// ELF e_flags & EF_AVR_MACH), for the cores the boards use; 0 for others.
-static unsigned cbp_mcu_arch(const char *mmcu) {
-    if (strcmp(mmcu, "atmega328p") == 0 || strcmp(mmcu, "atmega32u4") == 0) return 5;
-    if (strcmp(mmcu, "atmega2560") == 0) return 6;
-    return 0;
-}
-
-// An AVR ELF built for `mmcu`'s family: a Mega sketch (avr6) on an Uno's core
-// crashes at once (the ATmega2560 pushes 3-byte return addresses, the avr5
-// chips 2-byte ones), so it is refused naming the fix.
-static int cbp_check_avr_elf(const char *path, const char *mmcu, char *error, size_t error_size) {
-    unsigned char header[40];
+// An AVR ELF at all (which chip it was linked for is BoardEmulator's
+// AVRChip, from the vector table cbp_elf_flash_head returns).
+static int cbp_check_avr_elf(const char *path, char *error, size_t error_size) {
+    unsigned char header[20];
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
         snprintf(error, error_size, "cannot open firmware %s: %s", path, strerror(errno));
@@ -55,13 +46,6 @@ static int cbp_check_avr_elf(const char *path, const char *mmcu, char *error, si
     unsigned machine = header[18] | (header[19] << 8);
     if (header[4] != 1 /* ELFCLASS32 */ || machine != 83 /* EM_AVR */) {
         snprintf(error, error_size, "%s is not an AVR ELF (machine %u); build it with avr-gcc", path, machine);
-        return -1;
-    }
-    unsigned arch = header[36] & 0x7F, expected = cbp_mcu_arch(mmcu);
-    if (expected && (arch == 5 || arch == 6) && arch != expected) {
-        snprintf(error, error_size, "%s is built for an avr%u chip (%s), not the %s: run it with --board %s", path, arch,
-                 arch == 6 ? "a Mega 2560's" : "an Uno's, Nano's, Leonardo's or Micro's", mmcu,
-                 arch == 6 ? "mega" : "uno (or the board it was built for)");
         return -1;
     }
     return 0;
@@ -188,7 +172,7 @@ static void cbp_core_configure(avr_t *avr, uint32_t frequency) {
 avr_t *cbp_avr_create(const char *elf_path, const char *mmcu, uint32_t frequency,
                       char *error, size_t error_size) {
     avr_global_logger_set(cbp_logger);
-    if (cbp_check_avr_elf(elf_path, mmcu, error, error_size) != 0) return NULL;
+    if (cbp_check_avr_elf(elf_path, error, error_size) != 0) return NULL;
     // Over-allocate: the library and these headers must agree on ELF_SYMBOLS.
     elf_firmware_t *fw = calloc(1, sizeof(elf_firmware_t) + 256);
     if (!fw) { snprintf(error, error_size, "out of memory"); return NULL; }
@@ -218,6 +202,23 @@ avr_t *cbp_avr_create(const char *elf_path, const char *mmcu, uint32_t frequency
         return NULL;
     }
     return avr;
+}
+
+int cbp_elf_flash_head(const char *elf_path, uint8_t *dest, size_t count, char *error, size_t error_size) {
+    avr_global_logger_set(cbp_logger);
+    if (cbp_check_avr_elf(elf_path, error, error_size) != 0) return -1;
+    elf_firmware_t *fw = calloc(1, sizeof(elf_firmware_t) + 256);  // as cbp_avr_create
+    if (!fw) { snprintf(error, error_size, "out of memory"); return -1; }
+    if (elf_read_firmware(elf_path, fw) != 0 || fw->flashsize == 0) {
+        snprintf(error, error_size, "cannot read firmware from %s (no code section?)", elf_path);
+        cbp_firmware_free(fw);
+        return -1;
+    }
+    // Code linked elsewhere (a bootloader's) has no vector table at 0: none copied.
+    size_t copied = fw->flashbase != 0 ? 0 : fw->flashsize < count ? fw->flashsize : count;
+    memcpy(dest, fw->flash, copied);
+    cbp_firmware_free(fw);
+    return (int)copied;
 }
 
 avr_t *cbp_avr_create_from_image(const uint8_t *image, uint32_t size, const char *mmcu,

@@ -68,7 +68,9 @@ struct WokwiRun {
         configuration.mcu = setup.board.mcu
         setup.wiring.apply(to: &configuration, board: setup.board.arduino)
         let machine: AVRMachine
-        do { machine = try AVRMachine(configuration) } catch { throw .firmware(error.description) }
+        do { machine = try AVRMachine(configuration) } catch {
+            throw .firmware(Self.describe(error, board: setup.board))
+        }
         for input in setup.analogInputs { machine.setAnalogInput(channel: input.channel, millivolts: input.millivolts) }
         let run = SketchRun(machine: machine, plan: plan)
         if options.interactive { run.input = StdinBytes.shared.take }
@@ -106,7 +108,7 @@ struct WokwiRun {
         case .failureText:
             FileHandle.standardError.write(Data("\n\nError: Unexpected text found: \"\(failText ?? "")\"\nTEST FAILED.\n".utf8))
             return 1
-        case .missedExpectation(let why):
+        case .missedExpectation(let why), .crashed(let why):
             FileHandle.standardError.write(Data("Error: [\(nanos)ns] \(why)\n".utf8))
             return 1
         }
@@ -131,6 +133,17 @@ struct WokwiRun {
         case .success(let value): return value
         case .failure(let problem): throw .file(problem.message)
         }
+    }
+
+    /// The firmware's problem in diagram.json's terms: a sketch for another
+    /// chip is fixed by the board part, not by tiltsim's --board.
+    static func describe(_ error: AVRBoardError, board: WokwiBoard) -> String {
+        guard case .builtForAnotherChip(let path, let chip, _) = error else { return error.description }
+        let parts = WokwiBoard.allCases.filter { $0.arduino.chip == chip }.map(\.rawValue)
+        let fix = parts.isEmpty
+            ? "Wokwi has no board with it; build the sketch for the \(board.title)"
+            : "make diagram.json's board a \(parts.joined(separator: " or ")), or build the sketch for the \(board.title)"
+        return "\(path) is built for an \(chip.name), but diagram.json's board is a \(board.rawValue) (\(board.arduino.chip.name)): \(fix)"
     }
 }
 

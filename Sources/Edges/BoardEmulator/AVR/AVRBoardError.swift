@@ -13,6 +13,8 @@ public enum AVRBoardError: Error, Equatable, CustomStringConvertible {
     case hexNotText(path: String)
     /// An Intel HEX line is damaged (`IntelHex.ParseError` names it).
     case badHex(path: String, IntelHex.ParseError)
+    /// The image was linked for another chip than the core's (`AVRChip.linkedFor`).
+    case builtForAnotherChip(path: String, linkedFor: AVRChip, core: AVRChip)
     /// simavr refused the flash image (too big for the MCU, ...); `reason` is its words.
     case imageRefused(path: String, reason: String)
     /// No memory for the simulated parts.
@@ -24,7 +26,7 @@ public enum AVRBoardError: Error, Equatable, CustomStringConvertible {
     /// rather than the system.
     public var isFirmwareProblem: Bool {
         switch self {
-        case .cannotOpenFirmware, .notFirmware, .elfRefused, .hexNotText, .badHex, .imageRefused: true
+        case .cannotOpenFirmware, .notFirmware, .elfRefused, .hexNotText, .badHex, .builtForAnotherChip, .imageRefused: true
         case .outOfMemory, .link: false
         }
     }
@@ -42,6 +44,8 @@ public enum AVRBoardError: Error, Equatable, CustomStringConvertible {
             "\(path): cannot read it as text; give the .hex or .elf the compiler wrote"
         case .badHex(let path, let error):
             "\(path) is not a valid Intel HEX file (\(error.description))"
+        case .builtForAnotherChip(let path, let chip, let core):
+            "\(path) is built for an \(chip.name) (\(Self.boardTitles(chip))), not an \(core.name): run it with \(Self.boardOptions(chip))"
         case .imageRefused(let path, let reason):
             "\(path): \(reason)"
         case .outOfMemory(let path):
@@ -49,5 +53,16 @@ public enum AVRBoardError: Error, Equatable, CustomStringConvertible {
         case .link(let error):
             error.description
         }
+    }
+
+    /// "Arduino Uno, Arduino Nano".
+    static func boardTitles(_ chip: AVRChip) -> String {
+        chip.boards.map(\.title).joined(separator: ", ")
+    }
+
+    /// "--board uno (or nano)".
+    static func boardOptions(_ chip: AVRChip) -> String {
+        let names = chip.boards.map(\.rawValue)
+        return "--board \(names[0])" + (names.count > 1 ? " (or \(names.dropFirst().joined(separator: ", ")))" : "")
     }
 }

@@ -109,6 +109,13 @@ public final class AVRMachine {
         return Self.haltReason(cbp_avr_state(avr))
     }
 
+    /// True once the core crashed (bad opcode, jump or stack), as opposed to
+    /// stopping on purpose (sleeping with interrupts off).
+    public var crashed: Bool {
+        guard let avr else { return false }
+        return cbp_avr_state(avr) == Int32(CBP_STATE_CRASHED)
+    }
+
     /// Runs one batch (1 ms of simulated time, unless the core halts first).
     public func runBatch() {
         guard let avr else { return }
@@ -324,10 +331,16 @@ public final class AVRMachine {
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 64)) ?? Data()
         guard IntelHex.looksLikeHex(head) else {
-            guard let avr = cbp_avr_create(path, configuration.mcu, configuration.frequency, &error, error.count) else {
+            func refused() -> AVRBoardError {
                 let why = reason()
-                guard why.contains("is not an ELF file") else { throw .elfRefused(path: path, reason: why) }
-                throw .notFirmware(path: path)
+                return why.contains("is not an ELF file") ? .notFirmware(path: path) : .elfRefused(path: path, reason: why)
+            }
+            var flash = [UInt8](repeating: 0, count: AVRChip.headBytes)
+            let copied = cbp_elf_flash_head(path, &flash, flash.count, &error, error.count)
+            guard copied >= 0 else { throw refused() }
+            try checkChip(of: flash.prefix(Int(copied)), path: path, configuration)
+            guard let avr = cbp_avr_create(path, configuration.mcu, configuration.frequency, &error, error.count) else {
+                throw refused()
             }
             return avr
         }
@@ -340,6 +353,7 @@ public final class AVRMachine {
         do { hex = try IntelHex(parsing: Substring(text)) } catch {
             throw .badHex(path: path, error)
         }
+        try checkChip(of: hex.image.prefix(AVRChip.headBytes), path: path, configuration)
         let avr = hex.image.withUnsafeBufferPointer {
             cbp_avr_create_from_image($0.baseAddress, UInt32($0.count), configuration.mcu, configuration.frequency,
                                       &error, error.count)
@@ -350,5 +364,11 @@ public final class AVRMachine {
             throw .outOfMemory(path: path)
         }
         return avr
+    }
+
+    /// Refuses an image linked for another of our boards' chips than the core's (`AVRChip`).
+    private static func checkChip(of flash: ArraySlice<UInt8>, path: String, _ configuration: Configuration) throws(AVRBoardError) {
+        guard let core = AVRChip(mcu: configuration.mcu), let chip = AVRChip.linkedFor(flash: flash), chip != core else { return }
+        throw .builtForAnotherChip(path: path, linkedFor: chip, core: core)
     }
 }

@@ -7,14 +7,17 @@ public enum ArduinoBoard: String, Sendable, CaseIterable {
     /// the ATmega32U4 boards, whose `Serial` is the chip's own USB.
     case uno, nano, mega, leonardo, micro
 
-    /// The simavr core (`AVRMachine.Configuration.mcu`).
-    public var mcu: String {
+    /// The chip on it.
+    public var chip: AVRChip {
         switch self {
-        case .uno, .nano: "atmega328p"
-        case .mega: "atmega2560"
-        case .leonardo, .micro: "atmega32u4"
+        case .uno, .nano: .atmega328p
+        case .mega: .atmega2560
+        case .leonardo, .micro: .atmega32u4
         }
     }
+
+    /// The simavr core (`AVRMachine.Configuration.mcu`).
+    public var mcu: String { chip.mcu }
 
     /// For messages: "Arduino Leonardo".
     public var title: String {

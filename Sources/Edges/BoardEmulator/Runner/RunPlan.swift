@@ -87,6 +87,9 @@ public enum RunOutcome: Sendable, Equatable {
     case passed
     /// A screen differed, or the sketch halted with expectations pending.
     case missedExpectation(String)
+    /// The sketch crashed (bad opcode, jump or stack) with nothing expected:
+    /// not a pass, though nothing was asked of it.
+    case crashed(String)
     /// A serial line matched a failure pattern.
     case failureText(String)
     /// The time ran out (the run's, or a step's) while waiting.

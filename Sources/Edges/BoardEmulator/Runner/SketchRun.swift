@@ -95,11 +95,14 @@ public final class SketchRun {
         }
         if let halted = machine.haltReason {
             let reason = halted.split(separator: ";").first.map(String.init) ?? halted
+            let at = machine.simulatedMicros  // the halt itself, inside the last batch
             guard plan.expectsSomething else {
-                sink(.note("\(reason); nothing more will happen", atMicros: nowMicros))
+                // A crash fails even a run that checks nothing: CI runs bare sketches as smoke tests.
+                if machine.crashed { return .crashed("at \(Self.seconds(at)) \(reason)") }
+                sink(.note("\(reason); nothing more will happen", atMicros: at))
                 return .passed
             }
-            return .missedExpectation("at \(Self.seconds(nowMicros)) \(reason), \(pending())")
+            return .missedExpectation("at \(Self.seconds(at)) \(reason), \(pending())")
         }
         return nil
     }
@@ -288,6 +291,7 @@ public final class SketchRun {
             return "\(what) (step \(stepIndex + 1) of \(plan.steps.count))"
         }
         if timedIndex < timed.count { return "before the screen at \(Self.seconds(timed[timedIndex].atMicros))" }
+        if !plan.passTexts.isEmpty { return "waiting for " + plan.passTexts.map { "\"\(Self.quoted($0))\"" }.joined(separator: " or ") }
         return "with nothing pending"
     }
 

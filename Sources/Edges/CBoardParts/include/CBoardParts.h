@@ -18,6 +18,12 @@ struct avr_irq_t;
 struct avr_t *cbp_avr_create(const char *elf_path, const char *mmcu, uint32_t frequency,
                              char *error, size_t error_size);
 
+/// Copies the first `count` (at most) bytes of the flash image an AVR ELF
+/// holds, from address 0 (the interrupt vectors), into `dest`: what tells the
+/// chip it was linked for before a core is made for it. Returns the bytes
+/// copied, or -1 with a one-line reason in `error` (not an AVR ELF, no code).
+int cbp_elf_flash_head(const char *elf_path, uint8_t *dest, size_t count, char *error, size_t error_size);
+
 /// Creates and initialises an `mmcu` core at `frequency` and copies `size`
 /// bytes of `image` into flash from address 0, set up like cbp_avr_create
 /// (no wall-clock sleeping, no UART console echo or poll-sleep, simavr's log
