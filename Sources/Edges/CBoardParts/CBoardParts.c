@@ -169,8 +169,9 @@ static void cbp_core_configure(avr_t *avr, uint32_t frequency) {
     avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &flags);
 }
 
-avr_t *cbp_avr_create(const char *elf_path, const char *mmcu, uint32_t frequency,
-                      char *error, size_t error_size) {
+// An AVR ELF read by simavr (free it with cbp_firmware_free), or NULL with
+// the reason in `error`.
+static elf_firmware_t *cbp_read_elf(const char *elf_path, char *error, size_t error_size) {
     avr_global_logger_set(cbp_logger);
     if (cbp_check_avr_elf(elf_path, error, error_size) != 0) return NULL;
     // Over-allocate: the library and these headers must agree on ELF_SYMBOLS.
@@ -181,6 +182,13 @@ avr_t *cbp_avr_create(const char *elf_path, const char *mmcu, uint32_t frequency
         cbp_firmware_free(fw);
         return NULL;
     }
+    return fw;
+}
+
+avr_t *cbp_avr_create(const char *elf_path, const char *mmcu, uint32_t frequency,
+                      char *error, size_t error_size) {
+    elf_firmware_t *fw = cbp_read_elf(elf_path, error, error_size);
+    if (!fw) return NULL;
     // elf_read_firmware clears the struct; Arduino ELFs have no .mmcu section.
     snprintf(fw->mmcu, sizeof fw->mmcu, "%s", mmcu);
     fw->frequency = frequency;
@@ -205,15 +213,8 @@ avr_t *cbp_avr_create(const char *elf_path, const char *mmcu, uint32_t frequency
 }
 
 int cbp_elf_flash_head(const char *elf_path, uint8_t *dest, size_t count, char *error, size_t error_size) {
-    avr_global_logger_set(cbp_logger);
-    if (cbp_check_avr_elf(elf_path, error, error_size) != 0) return -1;
-    elf_firmware_t *fw = calloc(1, sizeof(elf_firmware_t) + 256);  // as cbp_avr_create
-    if (!fw) { snprintf(error, error_size, "out of memory"); return -1; }
-    if (elf_read_firmware(elf_path, fw) != 0 || fw->flashsize == 0) {
-        snprintf(error, error_size, "cannot read firmware from %s (no code section?)", elf_path);
-        cbp_firmware_free(fw);
-        return -1;
-    }
+    elf_firmware_t *fw = cbp_read_elf(elf_path, error, error_size);
+    if (!fw) return -1;
     // Code linked elsewhere (a bootloader's) has no vector table at 0: none copied.
     size_t copied = fw->flashbase != 0 ? 0 : fw->flashsize < count ? fw->flashsize : count;
     memcpy(dest, fw->flash, copied);
