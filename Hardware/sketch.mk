@@ -1,5 +1,5 @@
-# Builds any one-folder Arduino sketch with the Arduino core and the Wire
-# library, with the flags Hardware/Makefile uses for tiltserial (so what runs
+# Builds any one-folder Arduino sketch with the Arduino core, the Wire and HID
+# libraries, with the flags Hardware/Makefile uses for tiltserial (so what runs
 # in simavr is what the Arduino IDE would flash). Used by the tests to build
 # their fixture sketches for `tiltsim run`:
 #   make -f Hardware/sketch.mk SKETCH_DIR=path/to/echo OUT=/tmp/build [CORE_OUT=/tmp/core]
@@ -11,6 +11,7 @@
 include $(dir $(lastword $(MAKEFILE_LIST)))boards.mk
 CORE_DIR    := $(ARDUINO_AVR)/cores/arduino
 WIRE_DIR    := $(ARDUINO_AVR)/libraries/Wire/src
+HID_DIR     := $(ARDUINO_AVR)/libraries/HID/src
 
 ifndef SKETCH_DIR
 $(error give SKETCH_DIR=folder holding NAME/NAME.ino)
@@ -23,7 +24,7 @@ CORE_OUT ?= $(OUT)/core
 override CORE_OUT := $(CORE_OUT)$(if $(filter-out uno,$(BOARD)),-$(BOARD))
 
 COMMON    := $(MCU_FLAGS) -Os -flto -ffunction-sections -fdata-sections \
-             -I$(CORE_DIR) -I$(VARIANT_DIR) -I$(WIRE_DIR) -I$(WIRE_DIR)/utility
+             -I$(CORE_DIR) -I$(VARIANT_DIR) -I$(WIRE_DIR) -I$(WIRE_DIR)/utility -I$(HID_DIR)
 CFLAGS    := $(COMMON) -std=gnu11 -fno-fat-lto-objects
 CXXFLAGS  := $(COMMON) -std=gnu++11 -fpermissive -fno-exceptions -fno-threadsafe-statics \
              -DDECIMAL_DIG=__DECIMAL_DIG__ -fno-fat-lto-objects
@@ -31,7 +32,7 @@ ASFLAGS   := $(MCU_FLAGS) -x assembler-with-cpp -flto -I$(CORE_DIR) -I$(VARIANT_
 LDFLAGS   := $(MCU_FLAGS) -Os -flto -fuse-linker-plugin -Wl,--gc-sections
 
 CORE_SRCS := $(wildcard $(CORE_DIR)/*.c $(CORE_DIR)/*.cpp $(CORE_DIR)/*.S)
-CORE_OBJS := $(patsubst $(CORE_DIR)/%,$(CORE_OUT)/%.o,$(CORE_SRCS)) $(CORE_OUT)/Wire.o $(CORE_OUT)/twi.o
+CORE_OBJS := $(patsubst $(CORE_DIR)/%,$(CORE_OUT)/%.o,$(CORE_SRCS)) $(CORE_OUT)/Wire.o $(CORE_OUT)/twi.o $(CORE_OUT)/HID.o
 APP_OBJS  := $(OUT)/$(NAME).ino.o $(patsubst $(SKETCH_DIR)/%.cpp,$(OUT)/%.o,$(wildcard $(SKETCH_DIR)/*.cpp))
 
 .PHONY: all
@@ -55,6 +56,9 @@ $(CORE_OUT)/%.S.o: $(CORE_DIR)/%.S
 	@mkdir -p $(@D)
 	avr-gcc $(ASFLAGS) -c $< -o $@
 $(CORE_OUT)/Wire.o: $(WIRE_DIR)/Wire.cpp
+	@mkdir -p $(@D)
+	avr-g++ $(CXXFLAGS) -c $< -o $@
+$(CORE_OUT)/HID.o: $(HID_DIR)/HID.cpp
 	@mkdir -p $(@D)
 	avr-g++ $(CXXFLAGS) -c $< -o $@
 $(CORE_OUT)/twi.o: $(WIRE_DIR)/utility/twi.c

@@ -46,6 +46,8 @@ enum SketchFixtures {
     static let intPin = built("int_pin")
     /// int_pin built for the Leonardo (its Serial on the ATmega32U4's USB).
     static let intPinLeonardo = built("int_pin", folder: "sketches-leonardo")
+    /// A Leonardo air mouse's reports through the core's HID library (Leonardo only).
+    static let hidMouse = built("hid_mouse", folder: "sketches-leonardo")
 
     /// Sketch NAME's ELF and HEX.
     static func built(_ name: String, folder sketches: String = "sketches") -> Result<Built, AVRTestFailure> {

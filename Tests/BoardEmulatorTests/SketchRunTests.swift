@@ -12,10 +12,14 @@ import TiltDisplay
         var screens: [(String, Screen, UInt64)] = []
         var notes: [(String, UInt64)] = []
         var mismatches: [String] = []
+        var reports: [USBReport] = []
     }
 
-    func run(_ firmware: String, _ plan: RunPlan, motion: any MotionSource = ConstantMotionSource.faceUp) throws -> (RunOutcome, Record, UInt64) {
-        let machine = try AVRMachine(.init(firmwarePath: firmware, motionSource: motion))
+    func run(_ firmware: String, _ plan: RunPlan, motion: any MotionSource = ConstantMotionSource.faceUp,
+             board: ArduinoBoard = .uno) throws -> (RunOutcome, Record, UInt64) {
+        var configuration = AVRMachine.Configuration(firmwarePath: firmware, motionSource: motion)
+        configuration.mcu = board.mcu
+        let machine = try AVRMachine(configuration)
         var record = Record()
         let run = SketchRun(machine: machine, plan: plan)
         let outcome = run.run { event in
@@ -24,6 +28,7 @@ import TiltDisplay
             case .screen(let name, let screen, _, let micros): record.screens.append((name, screen, micros))
             case .screenMismatch(let name, _, _, _): record.mismatches.append(name)
             case .note(let text, let micros): record.notes.append((text, micros))
+            case .usbReport(let report): record.reports.append(report)
             }
         }
         return (outcome, record, run.nowMicros)
@@ -126,6 +131,29 @@ import TiltDisplay
         let (plain, record, plainEnd) = try run(echo.elf, RunPlan(timeoutMicros: 600_000))
         #expect(plain == .passed && plainEnd == 600_000)
         #expect(String(decoding: record.serial, as: UTF8.self).hasSuffix("tick 500\r\n"))
+    }
+
+    /// A Leonardo air mouse: every HID report the sketch sends is read by the
+    /// emulated host at once (before, all but the first 12 waited out the
+    /// core's 250 ms timeout and failed) and comes out in order, as sent.
+    @Test func aLeonardosHIDReportsAreReadAsAPCWouldAndComeOutAsSent() throws {
+        let mouse = try SketchFixtures.hidMouse.get()
+        let (outcome, record, _) = try run(mouse.hex, RunPlan(timeoutMicros: 1_000_000), board: .leonardo)
+        #expect(outcome == .passed)
+        let lines = String(decoding: record.serial, as: UTF8.self).split(separator: "\r\n").map(String.init)
+        #expect(lines.first == "hid_mouse ready")
+        let sends = lines.filter { $0.hasPrefix("report ") }
+        #expect(sends.count >= 80, "a report every 10 ms or so: \(sends.count)")
+        #expect(sends.allSatisfy { $0.hasSuffix(" sent in 0 ms") || $0.hasSuffix(" sent in 1 ms") }, "\(sends.filter { !$0.contains(" sent in ") }.prefix(3))")
+        // The reports read are the ones sent, in order: id 1, no buttons, x = n % 5, y = -2, no wheel.
+        let reports = record.reports.prefix(sends.count)
+        #expect(reports.count >= sends.count - 1, "at most the last one still in flight")
+        for (n, report) in reports.enumerated() {
+            #expect(report.bytes == [1, 0, UInt8(n % 5), 0xFE, 0], "report \(n + 1)")
+            #expect(report.endpoint == reports.first?.endpoint)
+        }
+        let gaps = zip(reports, reports.dropFirst()).map { $1.atMicros - $0.atMicros }
+        #expect(gaps.allSatisfy { $0 >= 10_000 && $0 <= 13_000 }, "read as they are sent, each about 10 ms apart: \(gaps.prefix(5))")
     }
 
     /// A crash fails a run that expects nothing (a bare run is CI's smoke

@@ -80,6 +80,24 @@ import TiltDisplay
         #expect(sibling.code == 0, "a Leonardo's sketch runs on the Micro's chip: \(sibling.err)")
     }
 
+    /// --usb-log: a line a HID report; without it, one hint at the first report.
+    @Test func aLeonardosUSBReportsGoToTheUSBLog() throws {
+        let mouse = try SketchFixtures.hidMouse.get()
+        let path = temporary("usb.log")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let logged = try tiltsim.run(["run", "--board", "leonardo", mouse.hex, "--quiet", "--timeout", "0.2", "--usb-log", path])
+        #expect(logged.code == 0, "\(logged.err)")
+        #expect(!logged.err.contains("--usb-log FILE keeps them"))
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count >= 15)
+        #expect(lines.first.map { $0.hasSuffix(" ep4 01 00 00 fe 00") && $0.hasPrefix("0.0") } == true, "\(lines.first ?? "")")
+        #expect(lines.dropFirst().first.map { $0.hasSuffix(" ep4 01 00 01 fe 00") } == true)
+
+        let hinted = try tiltsim.run(["run", "--board", "leonardo", mouse.hex, "--quiet", "--timeout", "0.2"])
+        #expect(hinted.code == 0)
+        #expect(hinted.err.components(separatedBy: "the sketch sends USB reports (endpoint 4); --usb-log FILE keeps them").count == 2, "once: \(hinted.err)")
+    }
+
     @Test func twoProcessesWriteTheSameScreensAndSerialLogAndAScreenMismatchExitsOne() throws {
         let bar = try SketchFixtures.tiltBar.get()
         var outputs: [(png: Data, log: Data)] = []

@@ -49,6 +49,9 @@ struct RunSketch: ParsableCommand {
     @Option(name: .customLong("serial-log"), help: ArgumentHelp("Also write the sketch's serial output (raw bytes) to this file.", valueName: "file"))
     var serialLog: String?
 
+    @Option(name: .customLong("usb-log"), help: ArgumentHelp("Write each USB HID report a leonardo's or micro's sketch sends (a mouse's, a keyboard's: HID().SendReport) to this file, a line each: simulated seconds, endpoint, bytes in hex.", valueName: "file"))
+    var usbLog: String?
+
     @Flag(help: "Do not copy the serial output to stdout.")
     var quiet = false
 
@@ -105,7 +108,9 @@ struct RunSketch: ParsableCommand {
             timed.append(TimedScreen(atMicros: micros, action: .expect(name: path, screen: reference.screen, brightness: reference.brightness)))
         }
         for path in outputs { try PNGFile.checkWritable(path) }
-        let log = try serialLog.map { path throws(CommandFailure) in try SerialLogFile(path) }
+        let log = try serialLog.map { path throws(CommandFailure) in try LogFile(path) }
+        let reportLog = try usbLog.map { path throws(CommandFailure) in try LogFile(path, what: "the USB report log") }
+        var reportsSeen = false
 
         let path = motion.isGiven ? try motion.path() : file?.motion ?? .script(Scenarios.rest)
         let noise = file?.noise ?? motion.noise
@@ -142,9 +147,16 @@ struct RunSketch: ParsableCommand {
                 }
             case .note(let text, let micros):
                 say("\(SketchRun.seconds(micros)): \(text)")
+            case .usbReport(let report):
+                reportLog?.write(Array("\(Self.logSeconds(report.atMicros)) \(report.line)\n".utf8))
+                if !reportsSeen && reportLog == nil {
+                    say("\(SketchRun.seconds(report.atMicros)): the sketch sends USB reports (endpoint \(report.endpoint)); --usb-log FILE keeps them")
+                }
+                reportsSeen = true
             }
         }
         log?.close()
+        reportLog?.close()
         if let writeFailure { throw writeFailure }
         let (exit, verdict): (ExitStatus, String) = switch outcome {
         case .passed: (.success, "passed")
@@ -165,6 +177,12 @@ struct RunSketch: ParsableCommand {
         return (micros, path)
     }
 
+    /// "0.022108": simulated seconds to the microsecond, for logs.
+    static func logSeconds(_ micros: UInt64) -> String {
+        let fraction = String(micros % 1_000_000)
+        return "\(micros / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
+    }
+
     /// Where the screen that differed from `reference` goes: beside it, ".actual.png".
     static func actualPath(for reference: String) -> String {
         let stem = reference.lowercased().hasSuffix(".png") ? String(reference.dropLast(4)) : reference
@@ -176,13 +194,13 @@ struct RunSketch: ParsableCommand {
     }
 }
 
-/// `--serial-log`: the raw bytes, written as they come.
-final class SerialLogFile {
+/// `--serial-log` (the raw bytes) and `--usb-log` (a line a report), written as they come.
+final class LogFile {
     private let handle: FileHandle
 
-    init(_ path: String) throws(CommandFailure) {
+    init(_ path: String, what: String = "the serial log") throws(CommandFailure) {
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw .cannotCreate("\(path): cannot write the serial log there; pick a writable path")
+            throw .cannotCreate("\(path): cannot write \(what) there; pick a writable path")
         }
         self.handle = handle
     }

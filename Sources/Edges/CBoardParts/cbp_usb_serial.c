@@ -8,9 +8,13 @@
 // SET_CONFIGURATION, SET_LINE_CODING, SET_CONTROL_LINE_STATE (DTR follows
 // cbp_usb_serial_set_dtr: whether a client has the port open), a start of
 // frame every millisecond (simavr 1.6 compiles its own SOF timer out, and the
-// core's CDC sends a partly filled packet only at one), and the bulk endpoints
-// polled every 125 µs. One packet per endpoint a poll, on the core's cycle
-// timers: the same run gives the same bytes at the same cycles.
+// core's CDC sends a partly filled packet only at one), the bulk endpoints
+// polled every 125 µs, and every other interrupt IN endpoint (a HID mouse's
+// or keyboard's: PluggableUSB) once a millisecond, its reports kept for
+// cbp_usb_serial_take_report (unread, a sketch's HID().SendReport would wait
+// out the core's 250 ms timeout on every report). One packet per endpoint a
+// poll, on the core's cycle timers: the same run gives the same bytes at the
+// same cycles.
 #include "CBoardParts.h"
 
 #include <stdlib.h>
@@ -30,6 +34,8 @@ enum {
     SETTLE_POLLS = 8,             // after a bus reset or a SETUP before sending data: the ISR's turn
     GIVE_UP_POLLS = 8000,         // a control transfer not done in 1 s of board time: the port stays dead
     FIFO_SIZE = 256,              // host bytes waiting for the bulk OUT endpoint
+    REPORT_ENDPOINTS = 4,         // interrupt IN endpoints polled besides CDC's
+    REPORT_RING = 32,             // reports kept until taken; the oldest go first
     PACKET = 64,                  // the core's endpoint size
     UDINT = 9, UDIEN = 10,        // avr_usb's register offsets from USBCON
     UENUM = 17, UECONX = 19,
@@ -60,6 +66,14 @@ struct cbp_usb_serial {
     uint32_t polls;
     uint8_t fifo[FIFO_SIZE];
     uint16_t fifo_head, fifo_count;
+    uint8_t report_endpoints[REPORT_ENDPOINTS], report_endpoint_count;
+    struct {
+        avr_cycle_count_t cycle;
+        uint8_t endpoint, size;
+        uint8_t bytes[PACKET];
+    } reports[REPORT_RING];
+    uint16_t report_head, report_count;
+    uint32_t reports_dropped;
 };
 
 static const char *cbp_usb_serial_irq_names[] = { "8<usb.input", "8>usb.output", ">usb.xon", ">usb.xoff" };
@@ -156,12 +170,14 @@ static void cbp_usb_control_step(cbp_usb_serial *p) {
 
 // The CDC interfaces' numbers and the data interface's bulk endpoints, from
 // the configuration descriptor (the Arduino core's: ACM 0, data 1 with 0x02
-// OUT and 0x83 IN; PluggableUSB may move them).
+// OUT and 0x83 IN; PluggableUSB may move them), and the interrupt IN
+// endpoints of any other interface (HID's).
 static bool cbp_usb_find_cdc(cbp_usb_serial *p) {
     const uint8_t *d = p->xfer.data;
     uint16_t total = p->xfer.done;
     int interface_class = -1;
     p->in_endpoint = p->out_endpoint = 0;
+    p->report_endpoint_count = 0;
     for (uint16_t at = 0; at + 2 <= total && d[at] >= 2; at += d[at]) {
         if (d[at + 1] == 4 && at + 5 < total) {  // INTERFACE
             interface_class = d[at + 5];
@@ -169,9 +185,31 @@ static bool cbp_usb_find_cdc(cbp_usb_serial *p) {
         } else if (d[at + 1] == 5 && at + 3 < total && interface_class == 0x0A && (d[at + 3] & 3) == 2) {  // bulk ENDPOINT
             if (d[at + 2] & 0x80) p->in_endpoint = d[at + 2] & 0x7F;
             else p->out_endpoint = d[at + 2] & 0x7F;
+        } else if (d[at + 1] == 5 && at + 3 < total && interface_class != 0x02 && (d[at + 2] & 0x80) && (d[at + 3] & 3) == 3
+                   && p->report_endpoint_count < REPORT_ENDPOINTS) {  // interrupt IN ENDPOINT
+            p->report_endpoints[p->report_endpoint_count++] = d[at + 2] & 0x7F;
         }
     }
     return p->in_endpoint && p->out_endpoint;
+}
+
+// A packet from each interrupt IN endpoint that has one, kept in the ring.
+static void cbp_usb_reports(cbp_usb_serial *p) {
+    for (uint8_t i = 0; i < p->report_endpoint_count; i++) {
+        uint8_t packet[PACKET];
+        uint32_t size = PACKET;
+        if (cbp_usb_io(p, AVR_IOCTL_USB_READ, p->report_endpoints[i], packet, &size) != 0 || size == 0) continue;
+        if (p->report_count == REPORT_RING) {
+            p->report_head = (p->report_head + 1) % REPORT_RING;
+            p->report_count--;
+            p->reports_dropped++;
+        }
+        uint16_t slot = (p->report_head + p->report_count++) % REPORT_RING;
+        p->reports[slot].cycle = p->io.avr->cycle;
+        p->reports[slot].endpoint = p->report_endpoints[i];
+        p->reports[slot].size = (uint8_t)size;
+        memcpy(p->reports[slot].bytes, packet, size);
+    }
 }
 
 static void cbp_usb_start_of_frame(cbp_usb_serial *p) {
@@ -254,7 +292,10 @@ static avr_cycle_count_t cbp_usb_poll(avr_t *avr, avr_cycle_count_t when, void *
         p->polling = false;
         return 0;
     }
-    if (++p->polls % POLLS_PER_FRAME == 0) cbp_usb_start_of_frame(p);
+    if (++p->polls % POLLS_PER_FRAME == 0) {
+        cbp_usb_start_of_frame(p);
+        if (p->step == STEP_READY) cbp_usb_reports(p);
+    }
     avr_cycle_count_t next = when + avr_usec_to_cycles(avr, POLL_MICROS);
     if (p->step == STEP_RESET && p->polls < SETTLE_POLLS) return next;
     if (p->xfer.phase != XFER_DONE) {
@@ -309,6 +350,7 @@ static void cbp_usb_serial_reset(avr_io_t *io) {
     p->polling = false;
     p->fifo_head = p->fifo_count = 0;
     p->xoff = true;
+    p->report_endpoint_count = 0;
 }
 
 cbp_usb_serial *cbp_usb_serial_install(avr_t *avr) {
@@ -344,4 +386,22 @@ avr_irq_t *cbp_usb_serial_irq(cbp_usb_serial *p, int which) { return p->io.irq +
 void cbp_usb_serial_set_dtr(avr_t *avr, bool dtr) {
     cbp_usb_serial *p = cbp_usb_serial_find(avr);
     if (p) p->dtr = dtr;
+}
+
+int cbp_usb_serial_take_report(struct avr_t *avr, uint8_t *endpoint, uint64_t *cycle, uint8_t *bytes, size_t capacity) {
+    cbp_usb_serial *p = cbp_usb_serial_find(avr);
+    if (!p || p->report_count == 0) return -1;
+    uint16_t slot = p->report_head;
+    p->report_head = (p->report_head + 1) % REPORT_RING;
+    p->report_count--;
+    size_t size = p->reports[slot].size < capacity ? p->reports[slot].size : capacity;
+    memcpy(bytes, p->reports[slot].bytes, size);
+    *endpoint = p->reports[slot].endpoint;
+    *cycle = p->reports[slot].cycle;
+    return (int)size;
+}
+
+uint32_t cbp_usb_serial_reports_dropped(struct avr_t *avr) {
+    cbp_usb_serial *p = cbp_usb_serial_find(avr);
+    return p ? p->reports_dropped : 0;
 }

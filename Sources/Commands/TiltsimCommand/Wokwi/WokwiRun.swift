@@ -62,7 +62,7 @@ struct WokwiRun {
             outputs.append(screenshotFile)
         }
         for path in outputs { try PNGFile.checkWritable(path) }
-        let log = try WokwiCommand.given(options.serialLogFile).map { path throws(CommandFailure) in try SerialLogFile(path) }
+        let log = try WokwiCommand.given(options.serialLogFile).map { path throws(CommandFailure) in try LogFile(path) }
 
         var configuration = AVRMachine.Configuration(firmwarePath: firmware, motionSource: ConstantMotionSource(setup.sensorState.sample))
         configuration.mcu = setup.board.mcu
@@ -87,6 +87,8 @@ struct WokwiRun {
             case .screenMismatch(let name, let actual, _, _):
                 let actualPath = RunSketch.actualPath(for: name)
                 if (try? WokwiScreenshot.write(actual, to: actualPath)) != nil { status("the screen it showed instead is in \(actualPath)") }
+            case .usbReport:
+                break  // Wokwi has no native-USB board
             case .note(let text, let micros):
                 if let name = scenario?.name { status(lines.status("[\(name)] \(SketchRun.seconds(micros)): \(text)")) }
             }

@@ -224,6 +224,29 @@ public final class AVRMachine {
         cbp_usb_serial_set_dtr(avr, open)
     }
 
+    /// Takes the reports a native-USB board sent on its other interrupt IN
+    /// endpoints (`USBReport`), oldest first; none on a board without USB.
+    /// The host keeps the last 32 until taken (`usbReportsDropped` counts the rest).
+    public func takeUSBReports() -> [USBReport] {
+        guard let avr else { return [] }
+        var reports: [USBReport] = []
+        var bytes = [UInt8](repeating: 0, count: 64)
+        var endpoint: UInt8 = 0
+        var cycle: UInt64 = 0
+        while true {
+            let size = cbp_usb_serial_take_report(avr, &endpoint, &cycle, &bytes, bytes.count)
+            guard size >= 0 else { return reports }
+            reports.append(USBReport(endpoint: endpoint, atMicros: AVRClock.micros(cycle: cycle, frequency: configuration.frequency),
+                                     bytes: Array(bytes.prefix(Int(size)))))
+        }
+    }
+
+    /// Reports lost because more than 32 were waiting.
+    public var usbReportsDropped: UInt32 {
+        guard let avr else { return 0 }
+        return cbp_usb_serial_reports_dropped(avr)
+    }
+
     /// Bytes the firmware sent since power-on, bytes fed to it, and output dropped
     /// because nobody took it (more than 64 KiB waiting).
     public var serialCounts: (fromAVR: UInt64, toAVR: UInt64, dropped: UInt64) {

@@ -107,4 +107,6 @@ public enum RunEvent: Sendable {
     case screenMismatch(name: String, actual: Screen, brightness: UInt8, atMicros: UInt64)
     /// A one-line account of a step (matched text, screens, motions).
     case note(String, atMicros: UInt64)
+    /// A USB HID report a native-USB board's sketch sent (`AVRMachine.takeUSBReports`).
+    case usbReport(USBReport)
 }

@@ -126,6 +126,7 @@ public final class SketchRun {
         }
         machine.run(untilMicros: next)
         nowMicros = next
+        for report in machine.takeUSBReports() { sink(.usbReport(report)) }
         let bytes = machine.takeSerialOutput()
         if !bytes.isEmpty {
             sink(.serial(bytes))

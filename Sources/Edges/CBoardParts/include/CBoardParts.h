@@ -94,6 +94,15 @@ struct avr_irq_t *cbp_usb_serial_irq(cbp_usb_serial *usb, int which);
 /// The Arduino core's CDC sends nothing while DTR is down. Default: up.
 void cbp_usb_serial_set_dtr(struct avr_t *avr, bool dtr);
 
+/// The oldest report the device sent on an interrupt IN endpoint other than
+/// CDC's (a HID mouse's or keyboard's), polled once a millisecond and kept in
+/// a ring of 32 (the oldest dropped first): copies up to `capacity` bytes
+/// into `bytes`, sets `endpoint` and the core `cycle` it was read at, and
+/// returns its size; -1 when none is waiting (or the core has no USB).
+int cbp_usb_serial_take_report(struct avr_t *avr, uint8_t *endpoint, uint64_t *cycle, uint8_t *bytes, size_t capacity);
+/// Reports dropped because the ring was full when the next came.
+uint32_t cbp_usb_serial_reports_dropped(struct avr_t *avr);
+
 /// The TWI bus irqs slaves attach to (CBP_TWI_INPUT: their answers,
 /// CBP_TWI_OUTPUT: what the master sends): our TWI model's (cbp_twi.c),
 /// installed by cbp_avr_create in place of simavr's avr_twi.
