@@ -1,5 +1,6 @@
 /*
- * tiltserial companion firmware for Arduino Uno / Nano (ATmega328P, 16 MHz).
+ * tiltserial companion firmware for the Arduino AVR boards of boards.mk (Uno, Nano,
+ * Mega 2560, Leonardo, Micro, Pro Micro at 16 or 8 MHz).
  *
  * Streams MPU-6050 readings to the host as SAMPLE frames and draws the host's
  * OFFSETS, DRAWER and PIN on a 128x64 SSD1306: the viewport of the content tile,
@@ -565,6 +566,8 @@ static uint32_t display_clock_hz(uint8_t clock) {
 /* Begins the display as `kind` (TILT_SETTINGS_NO_KIND: detected) at
  * `clock`; at 400 kHz if it does not answer at a faster one. */
 static bool begin_display_at(uint8_t kind, uint8_t clock) {
+    /* Past F_CPU / 16 (TWBR 0: 500 kHz at 8 MHz) no TWBR makes the clock: 400 kHz. */
+    if (display_clock_hz(clock) > F_CPU / 16UL) clock = TILT_DISPLAY_CLOCK_400KHZ;
     display_clock = clock;
     i2c_set_display_clock(display_clock_hz(clock));
     display_byte_ns = i2c_display_byte_ns();

@@ -53,7 +53,8 @@ import Testing
         return variant
     }
 
-    @Test(arguments: [(ArduinoBoard.uno, "standard"), (.nano, "standard"), (.mega, "mega"), (.leonardo, "leonardo"), (.micro, "leonardo")])
+    @Test(arguments: [(ArduinoBoard.uno, "standard"), (.nano, "standard"), (.mega, "mega"), (.leonardo, "leonardo"), (.micro, "leonardo"),
+                      (.proMicro8MHz, "leonardo")])
     func pinsAreTheCoresVariantTable(board: ArduinoBoard, variantName: String) throws {
         let variant = try Self.variant(variantName)
         let header = board == .mega ? 54 : 14

@@ -52,10 +52,12 @@ import WireProtocol
     /// `capture` asks for glass captures before the run. `displayClock`:
     /// DISPLAY set-clock at 50 ms; `displayMaxClockHz`: the module's limit.
     static func run(everyMicros: UInt64, endMicros: UInt64, capture: [UInt64] = [], sampleRateHz: UInt16 = 100,
-                    firmwarePath: String? = nil, displayClock: DisplayClock? = nil, displayMaxClockHz: UInt32? = nil,
-                    display: EmulatedDisplay = .ssd1306, offsets: (Int) -> OffsetsFrame = view,
+                    firmwarePath: String? = nil, board: ArduinoBoard = .uno, displayClock: DisplayClock? = nil,
+                    displayMaxClockHz: UInt32? = nil, display: EmulatedDisplay = .ssd1306, offsets: (Int) -> OffsetsFrame = view,
                     also: (Int) -> [UInt8] = { _ in [] }) throws -> Run {
         var configuration = AVRMachine.Configuration(firmwarePath: try firmwarePath ?? BuiltFirmware.tiltserial())
+        configuration.mcu = board.mcu
+        configuration.frequency = board.frequency
         configuration.displayMaxClockHz = displayMaxClockHz
         configuration.display = display
         let machine = try AVRMachine(configuration)

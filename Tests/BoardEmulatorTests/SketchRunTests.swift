@@ -19,6 +19,7 @@ import TiltDisplay
              board: ArduinoBoard = .uno) throws -> (RunOutcome, Record, UInt64) {
         var configuration = AVRMachine.Configuration(firmwarePath: firmware, motionSource: motion)
         configuration.mcu = board.mcu
+        configuration.frequency = board.frequency
         let machine = try AVRMachine(configuration)
         var record = Record()
         let run = SketchRun(machine: machine, plan: plan)

@@ -67,9 +67,9 @@ import TiltDisplay
         #expect(try refusal([mega]) == "tiltsim: \(mega) \(forTheMega)")
         #expect(try refusal([megaHex]) == "tiltsim: \(megaHex) \(forTheMega)")
         for file in [leonardo.elf, leonardo.hex] {
-            #expect(try refusal([file]) == "tiltsim: \(file) is built for an ATmega32U4 (Arduino Leonardo, Arduino Micro), not an ATmega328P: run it with --board leonardo (or micro)\n")
+            #expect(try refusal([file]) == "tiltsim: \(file) is built for an ATmega32U4 (Arduino Leonardo, Arduino Micro, SparkFun Pro Micro 3.3 V), not an ATmega328P: run it with --board leonardo (or micro, promicro-8mhz)\n")
         }
-        for (board, chip) in [("mega", "ATmega2560"), ("leonardo", "ATmega32U4"), ("micro", "ATmega32U4")] {
+        for (board, chip) in [("mega", "ATmega2560"), ("leonardo", "ATmega32U4"), ("micro", "ATmega32U4"), ("promicro-8mhz", "ATmega32U4")] {
             for file in [uno.elf, uno.hex] {
                 #expect(try refusal(["--board", board, file]) == "tiltsim: \(file) is built for an ATmega328P (Arduino Uno, Arduino Nano), not an \(chip): run it with --board uno (or nano)\n")
             }

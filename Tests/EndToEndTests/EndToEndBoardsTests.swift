@@ -22,12 +22,12 @@ import WireProtocol
 
     static func megaELF() throws -> String { try elf("mega") }
 
-    /// `tiltsim --board mega|leonardo|micro` (EmulatedBoardFactory.board): the
+    /// `tiltsim --board mega|leonardo|micro|promicro-8mhz` (EmulatedBoardFactory.board): the
     /// board's build from the source tree on its chip, found without a path,
     /// INT where that board's sketches put it (the Mega's D2 is INT4; the
     /// 32U4's D2 is SDA, so D7, INT6), the 32U4's over the chip's own USB.
     @Test(arguments: [("mega", "atmega2560", AVRPin(port: "E", bit: 4)), ("leonardo", "atmega32u4", AVRPin(port: "E", bit: 6)),
-                      ("micro", "atmega32u4", AVRPin(port: "E", bit: 6))])
+                      ("micro", "atmega32u4", AVRPin(port: "E", bit: 6)), ("promicro-8mhz", "atmega32u4", AVRPin(port: "E", bit: 6))])
     func theFactoryRunsEachBoardsBuild(board name: String, mcu: String, interrupt: AVRPin) throws {
         _ = try Self.elf(name)
         var factory = EmulatedBoardFactory(engine: .avr, pace: .freeRunning)
@@ -39,6 +39,7 @@ import WireProtocol
         #expect(notices.isEmpty, "\(notices)")
         let board = try #require(made as? AVRBoard, "the avr engine, not the native fallback")
         #expect(board.configuration.mcu == mcu)
+        #expect(board.configuration.frequency == (name == "promicro-8mhz" ? 8_000_000 : 16_000_000))
         #expect(board.configuration.sensorInterruptPin == interrupt)
         #expect(board.configuration.firmwarePath.hasSuffix("Hardware/build/\(name)/tiltserial.elf"))
         let client = try PtyPeer(opening: try #require(board.serialPath))
@@ -108,6 +109,29 @@ import WireProtocol
         let quiet = try #require(board.waitFor(timeout: .seconds(20)) { $0.simulatedMicros > closed.simulatedMicros + 200_000 })
         let later = try #require(board.waitFor(timeout: .seconds(20)) { $0.simulatedMicros > quiet.simulatedMicros + 500_000 })
         #expect(later.bytesFromAVR == quiet.bytesFromAVR, "DTR down again: the sketch's writes are dropped on the board")
+    }
+
+    /// The 3.3 V Pro Micro: the firmware built for an ATmega32U4 at 8 MHz, on a
+    /// core at 8 MHz. Its own clock agrees with the sensor's (SAMPLE's board
+    /// times 10 ms apart at 100 Hz: on a 16 MHz core they were 20 ms, the
+    /// firmware's timer counting twice as fast as it thinks), and it streams,
+    /// draws and describes as the Leonardo does.
+    @Test func theFirmwareRunsOnAProMicroAt8MHz() throws {
+        let proMicro = ArduinoBoard.proMicro8MHz
+        var configuration = AVRBoard.Configuration(firmwarePath: try Self.elf(proMicro.rawValue), pace: .freeRunning,
+                                                   motionSource: ConstantMotionSource.faceUp)
+        configuration.mcu = proMicro.mcu
+        configuration.frequency = proMicro.frequency
+        configuration.sensorInterruptPin = nil
+        let board = try AVRBoard(configuration)
+        defer { board.stop() }
+        let client = try PtyPeer(opening: try #require(board.serialPath))
+        board.start()
+        try client.send(HostHelloFrame())
+        try Self.expectStreamsDrawsAndDescribes(board, client)
+        let times = client.samples.map(\.time.micros)
+        let steps = zip(times, times.dropFirst()).map { $1 - $0 }
+        #expect(steps.count >= 49 && steps.allSatisfy { $0 >= 9_800 && $0 <= 10_200 }, "\(steps.prefix(8))")
     }
 
     /// tiltserial's own loop (HostRunner) on a Leonardo: a port that does not

@@ -131,8 +131,9 @@ struct Setup: TiltserialSubcommand {
         guard parts.displayClock == clock else {
             if clock != .kilohertz400 { _ = try board.parts(after: DisplayFrame(setClock: .kilohertz400)) }
             throw Failure(.setupFailed, "the board runs its display at \(parts.displayClock?.label ?? "an unknown clock"), "
-                + "not \(clock.label): the display did not answer that fast (shorten its wires, or keep 400k), or the "
-                + "board's firmware predates the setting (flash the new one); the display stays at 400 kHz")
+                + "not \(clock.label): the display did not answer that fast (shorten its wires, or keep 400k), the "
+                + "board runs at 8 MHz (its I2C tops out at 500 kHz), or the board's firmware predates the setting "
+                + "(flash the new one); the display stays at 400 kHz")
         }
         return parts
     }

@@ -15,7 +15,7 @@ struct EngineOptions: ParsableArguments {
 
     /// `--board`: whose build of the firmware runs (Hardware/build/BOARD/tiltserial.elf, by make -C Hardware BOARD=…).
     @OptionGroup var boardOption: BoardOption
-    var board: BoardOption.Board? { boardOption.board }
+    var board: ArduinoBoard? { boardOption.board }
 
     @Option(help: ArgumentHelp("Samples per second (native).", valueName: "hz"))
     var rate: Int?

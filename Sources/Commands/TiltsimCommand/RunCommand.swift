@@ -118,6 +118,7 @@ struct RunSketch: ParsableCommand {
         let wired = try wiring.resolved(over: file?.wiring ?? .standard, board: arduinoBoard)
         var configuration = AVRMachine.Configuration(firmwarePath: sketch, motionSource: source)
         configuration.mcu = arduinoBoard.mcu
+        configuration.frequency = arduinoBoard.frequency
         wired.apply(to: &configuration, board: arduinoBoard)
         let machine: AVRMachine
         do { machine = try AVRMachine(configuration) } catch {

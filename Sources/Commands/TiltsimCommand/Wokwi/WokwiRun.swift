@@ -66,6 +66,7 @@ struct WokwiRun {
 
         var configuration = AVRMachine.Configuration(firmwarePath: firmware, motionSource: ConstantMotionSource(setup.sensorState.sample))
         configuration.mcu = setup.board.mcu
+        configuration.frequency = setup.board.arduino.frequency
         setup.wiring.apply(to: &configuration, board: setup.board.arduino)
         let machine: AVRMachine
         do { machine = try AVRMachine(configuration) } catch {

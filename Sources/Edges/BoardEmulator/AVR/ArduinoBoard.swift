@@ -6,18 +6,23 @@ public enum ArduinoBoard: String, Sendable, CaseIterable {
     /// ATmega328P boards (the Nano's header is the Uno's), an ATmega2560 and
     /// the ATmega32U4 boards, whose `Serial` is the chip's own USB.
     case uno, nano, mega, leonardo, micro
+    /// SparkFun's Pro Micro of 3.3 V: an ATmega32U4 at 8 MHz with the Leonardo's pins.
+    case proMicro8MHz = "promicro-8mhz"
 
     /// The chip on it.
     public var chip: AVRChip {
         switch self {
         case .uno, .nano: .atmega328p
         case .mega: .atmega2560
-        case .leonardo, .micro: .atmega32u4
+        case .leonardo, .micro, .proMicro8MHz: .atmega32u4
         }
     }
 
     /// The simavr core (`AVRMachine.Configuration.mcu`).
     public var mcu: String { chip.mcu }
+
+    /// The crystal, Hz (`AVRMachine.Configuration.frequency`): 16 MHz, 8 on the 3.3 V Pro Micro.
+    public var frequency: UInt32 { self == .proMicro8MHz ? 8_000_000 : 16_000_000 }
 
     /// For messages: "Arduino Leonardo".
     public var title: String {
@@ -27,6 +32,7 @@ public enum ArduinoBoard: String, Sendable, CaseIterable {
         case .mega: "Arduino Mega 2560"
         case .leonardo: "Arduino Leonardo"
         case .micro: "Arduino Micro"
+        case .proMicro8MHz: "SparkFun Pro Micro 3.3 V"
         }
     }
 
@@ -40,13 +46,13 @@ public enum ArduinoBoard: String, Sendable, CaseIterable {
         switch self {
         case .uno, .nano: "A4/A5"
         case .mega: "SDA/SCL (20/21)"
-        case .leonardo, .micro: "SDA/SCL (2/3)"
+        case .leonardo, .micro, .proMicro8MHz: "SDA/SCL (2/3)"
         }
     }
 
     /// Whether `Serial` is the chip's own USB (the ATmega32U4's): then D0/D1
     /// are a second UART, free for parts.
-    public var usbSerial: Bool { self == .leonardo || self == .micro }
+    public var usbSerial: Bool { chip == .atmega32u4 }
 
     /// Where MPU-6050 sketches for this board wire INT: D2 (INT0 on the
     /// ATmega328P, INT4 on the Mega), D7 on the 32U4 (INT6; its D2 is SDA).
@@ -95,7 +101,7 @@ public enum ArduinoBoard: String, Sendable, CaseIterable {
         switch self {
         case .uno, .nano: "an Uno pin, D2 to D13 or A0 to A3"
         case .mega: "a Mega 2560 pin, D2 to D19, D22 to D53 or A0 to A15"
-        case .leonardo, .micro: "a Leonardo pin, D0, D1, D4 to D13 or A0 to A5"
+        case .leonardo, .micro, .proMicro8MHz: "a Leonardo pin, D0, D1, D4 to D13 or A0 to A5"
         }
     }
 
@@ -107,7 +113,7 @@ public enum ArduinoBoard: String, Sendable, CaseIterable {
         switch self {
         case .uno, .nano: 14
         case .mega: 54
-        case .leonardo, .micro: 18
+        case .leonardo, .micro, .proMicro8MHz: 18
         }
     }
 
@@ -115,7 +121,7 @@ public enum ArduinoBoard: String, Sendable, CaseIterable {
         switch self {
         case .uno, .nano: 6
         case .mega: 16
-        case .leonardo, .micro: 12
+        case .leonardo, .micro, .proMicro8MHz: 12
         }
     }
 
@@ -124,7 +130,7 @@ public enum ArduinoBoard: String, Sendable, CaseIterable {
         switch self {
         case .uno, .nano: Self.standardPins
         case .mega: Self.megaPins
-        case .leonardo, .micro: Self.leonardoPins
+        case .leonardo, .micro, .proMicro8MHz: Self.leonardoPins
         }
     }
 

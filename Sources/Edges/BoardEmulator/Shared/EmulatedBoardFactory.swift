@@ -126,7 +126,7 @@ public struct EmulatedBoardFactory: Sendable {
             return nil
         }
         guard let arduino = ArduinoBoard(rawValue: board) else {
-            throw Failure(description: "--board \(board): the emulator runs uno, nano, mega, leonardo and micro builds", kind: .badFile)
+            throw Failure(description: "--board \(board): the emulator runs \(ArduinoBoard.allCases.map(\.rawValue).joined(separator: ", ")) builds", kind: .badFile)
         }
         do {
             var configuration = AVRBoard.Configuration(firmwarePath: firmware, pace: pace, linkPath: linkPath,
@@ -139,6 +139,7 @@ public struct EmulatedBoardFactory: Sendable {
             configuration.display = display
             configuration.displayMaxClockHz = displayMaxClockHz
             configuration.mcu = arduino.mcu
+            configuration.frequency = arduino.frequency
             return try AVRBoard(configuration)
         } catch where error.isFirmwareProblem {
             guard firmwarePath == nil else { throw Failure(description: error.description, kind: .badFile) }
