@@ -49,7 +49,7 @@ struct RunSketch: ParsableCommand {
     @Option(name: .customLong("serial-log"), help: ArgumentHelp("Also write the sketch's serial output (raw bytes) to this file.", valueName: "file"))
     var serialLog: String?
 
-    @Option(name: .customLong("usb-log"), help: ArgumentHelp("Write each USB HID report a leonardo's or micro's sketch sends (a mouse's, a keyboard's: HID().SendReport) to this file, a line each: simulated seconds, endpoint, bytes in hex.", valueName: "file"))
+    @Option(name: .customLong("usb-log"), help: ArgumentHelp("Write each USB HID report an ATmega32U4 board's sketch sends (leonardo, micro, promicro-8mhz: a mouse's, a keyboard's, HID().SendReport) to this file, a line each: simulated seconds, endpoint, bytes in hex.", valueName: "file"))
     var usbLog: String?
 
     @Flag(help: "Do not copy the serial output to stdout.")
