@@ -1,6 +1,6 @@
 /*
  * tiltserial companion firmware for the Arduino AVR boards of boards.mk (Uno, Nano,
- * Mega 2560, Leonardo, Micro, Pro Micro at 16 or 8 MHz).
+ * Mega 2560, Leonardo, Micro, Pro Micro at 16 or 8 MHz, Pro Mini at 8 MHz).
  *
  * Streams MPU-6050 readings to the host as SAMPLE frames and draws the host's
  * OFFSETS, DRAWER and PIN on a 128x64 SSD1306: the viewport of the content tile,
@@ -142,9 +142,11 @@ static const uint32_t SENSOR_READ_LAG_US = 40;
  * capped): a read more than a period less this after a sample was due may
  * take the next one's DATA_RDY too. */
 static const uint32_t SENSOR_CLOCK_SLACK_US = 300;
-/* A byte's time on the line, rounded down (115200 baud is 117647 with U2X):
+/* A byte's time on the line, rounded down, at the rate the Arduino core's
+ * UART makes (U2X: F_CPU / 8 / (UBRR + 1); 115200 baud is 117647 at 16 MHz):
  * room in the TX buffer is never underestimated. */
-static const uint32_t SERIAL_BYTE_US = 10000000UL / 117647UL;
+static const uint32_t SERIAL_UBRR = (F_CPU / 4UL / SERIAL_BAUD - 1UL) / 2UL;
+static const uint32_t SERIAL_BYTE_US = 10000000UL / (F_CPU / 8UL / (SERIAL_UBRR + 1UL));
 /* 65536 / SERIAL_BYTE_US, rounded up: x * this >> 16 is x / SERIAL_BYTE_US, never less. */
 static const uint16_t SERIAL_BYTE_RECIPROCAL = (uint16_t)((65536UL + SERIAL_BYTE_US - 1) / SERIAL_BYTE_US);
 

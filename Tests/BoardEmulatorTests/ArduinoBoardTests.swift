@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test(arguments: [(ArduinoBoard.uno, "standard"), (.nano, "standard"), (.mega, "mega"), (.leonardo, "leonardo"), (.micro, "leonardo"),
-                      (.proMicro8MHz, "leonardo")])
+                      (.proMicro8MHz, "leonardo"), (.proMini8MHz, "standard")])
     func pinsAreTheCoresVariantTable(board: ArduinoBoard, variantName: String) throws {
         let variant = try Self.variant(variantName)
         let header = board == .mega ? 54 : 14

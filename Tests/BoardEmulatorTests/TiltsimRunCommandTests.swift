@@ -71,7 +71,7 @@ import TiltDisplay
         }
         for (board, chip) in [("mega", "ATmega2560"), ("leonardo", "ATmega32U4"), ("micro", "ATmega32U4"), ("promicro-8mhz", "ATmega32U4")] {
             for file in [uno.elf, uno.hex] {
-                #expect(try refusal(["--board", board, file]) == "tiltsim: \(file) is built for an ATmega328P (Arduino Uno, Arduino Nano), not an \(chip): run it with --board uno (or nano)\n")
+                #expect(try refusal(["--board", board, file]) == "tiltsim: \(file) is built for an ATmega328P (Arduino Uno, Arduino Nano, Arduino Pro Mini 3.3 V), not an \(chip): run it with --board uno (or nano, promini-8mhz)\n")
             }
         }
         let right = try tiltsim.run(["run", "--board", "mega", megaHex, "--quiet", "--expect-serial", "MPU-6050 found", "--timeout", "1"])

@@ -27,7 +27,8 @@ import WireProtocol
     /// INT where that board's sketches put it (the Mega's D2 is INT4; the
     /// 32U4's D2 is SDA, so D7, INT6), the 32U4's over the chip's own USB.
     @Test(arguments: [("mega", "atmega2560", AVRPin(port: "E", bit: 4)), ("leonardo", "atmega32u4", AVRPin(port: "E", bit: 6)),
-                      ("micro", "atmega32u4", AVRPin(port: "E", bit: 6)), ("promicro-8mhz", "atmega32u4", AVRPin(port: "E", bit: 6))])
+                      ("micro", "atmega32u4", AVRPin(port: "E", bit: 6)), ("promicro-8mhz", "atmega32u4", AVRPin(port: "E", bit: 6)),
+                      ("promini-8mhz", "atmega328p", AVRPin(port: "D", bit: 2))])
     func theFactoryRunsEachBoardsBuild(board name: String, mcu: String, interrupt: AVRPin) throws {
         _ = try Self.elf(name)
         var factory = EmulatedBoardFactory(engine: .avr, pace: .freeRunning)
@@ -39,7 +40,7 @@ import WireProtocol
         #expect(notices.isEmpty, "\(notices)")
         let board = try #require(made as? AVRBoard, "the avr engine, not the native fallback")
         #expect(board.configuration.mcu == mcu)
-        #expect(board.configuration.frequency == (name == "promicro-8mhz" ? 8_000_000 : 16_000_000))
+        #expect(board.configuration.frequency == (name.hasSuffix("-8mhz") ? 8_000_000 : 16_000_000))
         #expect(board.configuration.sensorInterruptPin == interrupt)
         #expect(board.configuration.firmwarePath.hasSuffix("Hardware/build/\(name)/tiltserial.elf"))
         let client = try PtyPeer(opening: try #require(board.serialPath))
@@ -128,6 +129,28 @@ import WireProtocol
         let client = try PtyPeer(opening: try #require(board.serialPath))
         board.start()
         try client.send(HostHelloFrame())
+        try Self.expectStreamsDrawsAndDescribes(board, client)
+        let times = client.samples.map(\.time.micros)
+        let steps = zip(times, times.dropFirst()).map { $1 - $0 }
+        #expect(steps.count >= 49 && steps.allSatisfy { $0 >= 9_800 && $0 <= 10_200 }, "\(steps.prefix(8))")
+    }
+
+    /// The 3.3 V Pro Mini: an ATmega328P at 8 MHz, where the UART cannot make
+    /// 115200 baud (3.5 % slow), so its build talks at 38400 and says so on its
+    /// waiting screen. Its clock agrees with the sensor's, 100 Hz fits the
+    /// slower line with no sample lost, and the glass shows the host's view.
+    @Test func theFirmwareRunsOnAProMiniAt8MHzAt38400Baud() throws {
+        let proMini = ArduinoBoard.proMini8MHz
+        var configuration = AVRBoard.Configuration(firmwarePath: try Self.elf(proMini.rawValue), pace: .freeRunning,
+                                                   motionSource: ConstantMotionSource.faceUp)
+        configuration.mcu = proMini.mcu
+        configuration.frequency = proMini.frequency
+        let board = try AVRBoard(configuration)
+        defer { board.stop() }
+        let client = try PtyPeer(opening: try #require(board.serialPath))
+        board.start()
+        let waiting = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "38400 BAUD"])
+        #expect(board.waitFor(timeout: .seconds(20)) { $0.screen == waiting } != nil, "the waiting screen names the baud rate")
         try Self.expectStreamsDrawsAndDescribes(board, client)
         let times = client.samples.map(\.time.micros)
         let steps = zip(times, times.dropFirst()).map { $1 - $0 }

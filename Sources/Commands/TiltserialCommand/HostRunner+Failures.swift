@@ -38,7 +38,7 @@ extension HostRunner {
                 + "flash the sketch from Hardware/, or for i2cdevlib's MPU6050_raw use --baud 38400; `tiltserial monitor` shows it all"
         case .binary:
             "binary bytes arrived but no valid frame (first bytes \(Self.firstBytes(session))); "
-                + "check the baud rate (now \(baud); the sketch uses 115200) or reflash Hardware/"
+                + "check the baud rate (now \(baud); the sketch uses 115200, 38400 on a 3.3 V Pro Mini: --baud 38400) or reflash Hardware/"
         }
         return Failure(.noValidFrames, "\(options.port): \(what): \(hint)")
     }

@@ -8,11 +8,13 @@ public enum ArduinoBoard: String, Sendable, CaseIterable {
     case uno, nano, mega, leonardo, micro
     /// SparkFun's Pro Micro of 3.3 V: an ATmega32U4 at 8 MHz with the Leonardo's pins.
     case proMicro8MHz = "promicro-8mhz"
+    /// The Pro Mini of 3.3 V: an ATmega328P at 8 MHz with the Nano's pins.
+    case proMini8MHz = "promini-8mhz"
 
     /// The chip on it.
     public var chip: AVRChip {
         switch self {
-        case .uno, .nano: .atmega328p
+        case .uno, .nano, .proMini8MHz: .atmega328p
         case .mega: .atmega2560
         case .leonardo, .micro, .proMicro8MHz: .atmega32u4
         }
@@ -21,8 +23,8 @@ public enum ArduinoBoard: String, Sendable, CaseIterable {
     /// The simavr core (`AVRMachine.Configuration.mcu`).
     public var mcu: String { chip.mcu }
 
-    /// The crystal, Hz (`AVRMachine.Configuration.frequency`): 16 MHz, 8 on the 3.3 V Pro Micro.
-    public var frequency: UInt32 { self == .proMicro8MHz ? 8_000_000 : 16_000_000 }
+    /// The crystal, Hz (`AVRMachine.Configuration.frequency`): 16 MHz, 8 on the 3.3 V Pro Micro and Pro Mini.
+    public var frequency: UInt32 { self == .proMicro8MHz || self == .proMini8MHz ? 8_000_000 : 16_000_000 }
 
     /// For messages: "Arduino Leonardo".
     public var title: String {
@@ -33,6 +35,7 @@ public enum ArduinoBoard: String, Sendable, CaseIterable {
         case .leonardo: "Arduino Leonardo"
         case .micro: "Arduino Micro"
         case .proMicro8MHz: "SparkFun Pro Micro 3.3 V"
+        case .proMini8MHz: "Arduino Pro Mini 3.3 V"
         }
     }
 
@@ -44,7 +47,7 @@ public enum ArduinoBoard: String, Sendable, CaseIterable {
     /// The bus pins' header names, for messages ("A4/A5", "20/21", "2/3").
     public var busNames: String {
         switch self {
-        case .uno, .nano: "A4/A5"
+        case .uno, .nano, .proMini8MHz: "A4/A5"
         case .mega: "SDA/SCL (20/21)"
         case .leonardo, .micro, .proMicro8MHz: "SDA/SCL (2/3)"
         }
@@ -99,7 +102,7 @@ public enum ArduinoBoard: String, Sendable, CaseIterable {
     /// How the one-line messages name the board's pins: "an Uno pin, D2 to D13 or A0 to A3".
     public var pinsForMessages: String {
         switch self {
-        case .uno, .nano: "an Uno pin, D2 to D13 or A0 to A3"
+        case .uno, .nano, .proMini8MHz: "an Uno pin, D2 to D13 or A0 to A3"
         case .mega: "a Mega 2560 pin, D2 to D19, D22 to D53 or A0 to A15"
         case .leonardo, .micro, .proMicro8MHz: "a Leonardo pin, D0, D1, D4 to D13 or A0 to A5"
         }
@@ -111,7 +114,7 @@ public enum ArduinoBoard: String, Sendable, CaseIterable {
     /// Where the analog pins start among the core's pin numbers (A0 is 14 on the Uno).
     private var analogBase: Int {
         switch self {
-        case .uno, .nano: 14
+        case .uno, .nano, .proMini8MHz: 14
         case .mega: 54
         case .leonardo, .micro, .proMicro8MHz: 18
         }
@@ -119,7 +122,7 @@ public enum ArduinoBoard: String, Sendable, CaseIterable {
 
     private var analogCount: Int {
         switch self {
-        case .uno, .nano: 6
+        case .uno, .nano, .proMini8MHz: 6
         case .mega: 16
         case .leonardo, .micro, .proMicro8MHz: 12
         }
@@ -128,7 +131,7 @@ public enum ArduinoBoard: String, Sendable, CaseIterable {
     /// Digital pins 0… as port pins.
     private var digital: [AVRPin] {
         switch self {
-        case .uno, .nano: Self.standardPins
+        case .uno, .nano, .proMini8MHz: Self.standardPins
         case .mega: Self.megaPins
         case .leonardo, .micro, .proMicro8MHz: Self.leonardoPins
         }
