@@ -46,6 +46,6 @@ RAM_SIZE    := $(word 5,$(ROW))
 F_CPU       := $(word 6,$(ROW))
 SERIAL_BAUD := $(word 7,$(ROW))
 
-MCU_FLAGS   := -mmcu=$(MCU) -DF_CPU=$(F_CPU)L -DSERIAL_BAUD=$(SERIAL_BAUD) -DARDUINO=10819 $(BOARD_FLAGS) -DARDUINO_ARCH_AVR
+MCU_FLAGS   := -mmcu=$(MCU) -DF_CPU=$(F_CPU)L -DARDUINO=10819 $(BOARD_FLAGS) -DARDUINO_ARCH_AVR
 VARIANT_DIR := $(ARDUINO_AVR)/variants/$(VARIANT)
 BOARD_BUILD := $(if $(filter uno,$(BOARD)),build,build/$(BOARD))
