@@ -6,11 +6,10 @@
 #define FIRMWARE_MINOR 0
 #define FIRMWARE_PATCH 0
 
-/* Serial line (docs/protocol.md): 8N1, no flow control, at SERIAL_BAUD:
- * 115200, 38400 on the 8 MHz Pro Mini (boards.mk passes it). */
-#ifndef SERIAL_BAUD
-#define SERIAL_BAUD 115200
-#endif
+/* Serial line (docs/protocol.md): 8N1, no flow control, at 115200 baud, or
+ * 38400 on the 8 MHz Pro Mini (src/core/tilt_baud.h says why). */
+#include "src/core/tilt_baud.h"
+#define SERIAL_BAUD TILT_SERIAL_BAUD
 
 /* I2C: 400 kHz fast mode; both parts support it with the usual 4.7k-10k
  * pull-ups. The display's own transactions may run at 800 kHz or 1 MHz, a

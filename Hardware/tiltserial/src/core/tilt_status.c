@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "tilt_baud.h"
 #include "tilt_frames.h"
 #include "tilt_sensor.h"
 
@@ -58,13 +59,10 @@ static const char name_6050[] TILT_FLASH = "MPU6050";
 static const char name_6500[] TILT_FLASH = "MPU6500";
 static const char name_9250[] TILT_FLASH = "MPU9250";
 static const char name_9255[] TILT_FLASH = "MPU9255";
-/* The sketch's line rate (boards.mk's SERIAL_BAUD); the host's native board model's 115200. */
-#ifndef SERIAL_BAUD
-#define SERIAL_BAUD 115200
-#endif
+/* The sketch's line rate (tilt_baud.h); on the host, the native board model's 115200. */
 #define TILT_STRING(x) #x
 #define TILT_NUMBER(x) TILT_STRING(x)
-static const char line_baud[] TILT_FLASH = TILT_NUMBER(SERIAL_BAUD) " BAUD";
+static const char line_baud[] TILT_FLASH = TILT_NUMBER(TILT_SERIAL_BAUD) " BAUD";
 static const char name_sh1106[] TILT_FLASH = "SH1106";
 static const char name_ssd1306[] TILT_FLASH = "SSD1306";
 static const char name_128x64[] TILT_FLASH = " 128X64";
