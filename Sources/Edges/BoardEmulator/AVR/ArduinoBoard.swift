@@ -39,17 +39,21 @@ public enum ArduinoBoard: String, Sendable, CaseIterable {
         }
     }
 
+    // The header, the bus and the serial port go by the chip: every board of
+    // a chip here uses its Arduino variant's pins (the Nano's and Pro Mini's
+    // eightanaloginputs is the Uno's standard, the Pro Micro's the Leonardo's).
+
     /// The I2C bus's data pin (A4 on the Uno, 20 on the Mega, 2 on the 32U4).
-    public var sda: AVRPin { digital[usbSerial ? 2 : self == .mega ? 20 : 18] }
+    public var sda: AVRPin { digital[usbSerial ? 2 : chip == .atmega2560 ? 20 : 18] }
     /// The I2C bus's clock pin (A5, 21, 3).
-    public var scl: AVRPin { digital[usbSerial ? 3 : self == .mega ? 21 : 19] }
+    public var scl: AVRPin { digital[usbSerial ? 3 : chip == .atmega2560 ? 21 : 19] }
 
     /// The bus pins' header names, for messages ("A4/A5", "20/21", "2/3").
     public var busNames: String {
-        switch self {
-        case .uno, .nano, .proMini8MHz: "A4/A5"
-        case .mega: "SDA/SCL (20/21)"
-        case .leonardo, .micro, .proMicro8MHz: "SDA/SCL (2/3)"
+        switch chip {
+        case .atmega328p: "A4/A5"
+        case .atmega2560: "SDA/SCL (20/21)"
+        case .atmega32u4: "SDA/SCL (2/3)"
         }
     }
 
@@ -101,39 +105,39 @@ public enum ArduinoBoard: String, Sendable, CaseIterable {
 
     /// How the one-line messages name the board's pins: "an Uno pin, D2 to D13 or A0 to A3".
     public var pinsForMessages: String {
-        switch self {
-        case .uno, .nano, .proMini8MHz: "an Uno pin, D2 to D13 or A0 to A3"
-        case .mega: "a Mega 2560 pin, D2 to D19, D22 to D53 or A0 to A15"
-        case .leonardo, .micro, .proMicro8MHz: "a Leonardo pin, D0, D1, D4 to D13 or A0 to A5"
+        switch chip {
+        case .atmega328p: "an Uno pin, D2 to D13 or A0 to A3"
+        case .atmega2560: "a Mega 2560 pin, D2 to D19, D22 to D53 or A0 to A15"
+        case .atmega32u4: "a Leonardo pin, D0, D1, D4 to D13 or A0 to A5"
         }
     }
 
     /// The header's digital pins: D0…D13, D0…D53 on the Mega.
-    private var headerDigitalCount: Int { self == .mega ? 54 : 14 }
+    private var headerDigitalCount: Int { chip == .atmega2560 ? 54 : 14 }
 
     /// Where the analog pins start among the core's pin numbers (A0 is 14 on the Uno).
     private var analogBase: Int {
-        switch self {
-        case .uno, .nano, .proMini8MHz: 14
-        case .mega: 54
-        case .leonardo, .micro, .proMicro8MHz: 18
+        switch chip {
+        case .atmega328p: 14
+        case .atmega2560: 54
+        case .atmega32u4: 18
         }
     }
 
     private var analogCount: Int {
-        switch self {
-        case .uno, .nano, .proMini8MHz: 6
-        case .mega: 16
-        case .leonardo, .micro, .proMicro8MHz: 12
+        switch chip {
+        case .atmega328p: 6
+        case .atmega2560: 16
+        case .atmega32u4: 12
         }
     }
 
     /// Digital pins 0… as port pins.
     private var digital: [AVRPin] {
-        switch self {
-        case .uno, .nano, .proMini8MHz: Self.standardPins
-        case .mega: Self.megaPins
-        case .leonardo, .micro, .proMicro8MHz: Self.leonardoPins
+        switch chip {
+        case .atmega328p: Self.standardPins
+        case .atmega2560: Self.megaPins
+        case .atmega32u4: Self.leonardoPins
         }
     }
 
