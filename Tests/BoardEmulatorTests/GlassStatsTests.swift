@@ -56,8 +56,7 @@ import WireProtocol
                     displayMaxClockHz: UInt32? = nil, display: EmulatedDisplay = .ssd1306, offsets: (Int) -> OffsetsFrame = view,
                     also: (Int) -> [UInt8] = { _ in [] }) throws -> Run {
         var configuration = AVRMachine.Configuration(firmwarePath: try firmwarePath ?? BuiltFirmware.tiltserial())
-        configuration.mcu = board.mcu
-        configuration.frequency = board.frequency
+        configuration.configure(for: board)
         configuration.displayMaxClockHz = displayMaxClockHz
         configuration.display = display
         let machine = try AVRMachine(configuration)

@@ -18,8 +18,7 @@ import TiltDisplay
     func run(_ firmware: String, _ plan: RunPlan, motion: any MotionSource = ConstantMotionSource.faceUp,
              board: ArduinoBoard = .uno) throws -> (RunOutcome, Record, UInt64) {
         var configuration = AVRMachine.Configuration(firmwarePath: firmware, motionSource: motion)
-        configuration.mcu = board.mcu
-        configuration.frequency = board.frequency
+        configuration.configure(for: board)
         let machine = try AVRMachine(configuration)
         var record = Record()
         let run = SketchRun(machine: machine, plan: plan)

@@ -124,8 +124,7 @@ import WireProtocol
     func theFirmwareRunsOnAThreeVoltBoardAt8MHz(board arduino: ArduinoBoard, baudLine: String) throws {
         var configuration = AVRBoard.Configuration(firmwarePath: try Self.elf(arduino.rawValue), pace: .freeRunning,
                                                    motionSource: ConstantMotionSource.faceUp)
-        configuration.mcu = arduino.mcu
-        configuration.frequency = arduino.frequency
+        configuration.configure(for: arduino)
         configuration.sensorInterruptPin = nil
         let board = try AVRBoard(configuration)
         defer { board.stop() }

@@ -117,8 +117,7 @@ struct RunSketch: ParsableCommand {
         let source = Motion(path, noise: noise > 0 ? SensorNoise(sampleRate: 100, seed: 0x5EED, scale: noise) : .none, loops: motion.loop)
         let wired = try wiring.resolved(over: file?.wiring ?? .standard, board: arduinoBoard)
         var configuration = AVRMachine.Configuration(firmwarePath: sketch, motionSource: source)
-        configuration.mcu = arduinoBoard.mcu
-        configuration.frequency = arduinoBoard.frequency
+        configuration.configure(for: arduinoBoard)
         wired.apply(to: &configuration, board: arduinoBoard)
         let machine: AVRMachine
         do { machine = try AVRMachine(configuration) } catch {

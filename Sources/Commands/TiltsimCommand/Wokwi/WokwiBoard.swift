@@ -17,9 +17,6 @@ enum WokwiBoard: String, CaseIterable {
         }
     }
 
-    /// The simavr core (`AVRMachine.Configuration.mcu`).
-    var mcu: String { arduino.mcu }
-
     /// For messages: "Arduino Uno".
     var title: String { arduino.title }
 

@@ -65,8 +65,7 @@ struct WokwiRun {
         let log = try WokwiCommand.given(options.serialLogFile).map { path throws(CommandFailure) in try LogFile(path) }
 
         var configuration = AVRMachine.Configuration(firmwarePath: firmware, motionSource: ConstantMotionSource(setup.sensorState.sample))
-        configuration.mcu = setup.board.mcu
-        configuration.frequency = setup.board.arduino.frequency
+        configuration.configure(for: setup.board.arduino)
         setup.wiring.apply(to: &configuration, board: setup.board.arduino)
         let machine: AVRMachine
         do { machine = try AVRMachine(configuration) } catch {

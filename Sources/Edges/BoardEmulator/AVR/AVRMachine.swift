@@ -43,6 +43,12 @@ public final class AVRMachine {
             self.firmwarePath = firmwarePath
             self.motionSource = motionSource
         }
+
+        /// The core and clock of `board`'s chip (its wiring stays as set).
+        public mutating func configure(for board: ArduinoBoard) {
+            mcu = board.mcu
+            frequency = board.frequency
+        }
     }
 
     /// Simulated time per `runBatch()`.

@@ -138,8 +138,7 @@ public struct EmulatedBoardFactory: Sendable {
             configuration.sensorWhoAmI = sensorWhoAmI
             configuration.display = display
             configuration.displayMaxClockHz = displayMaxClockHz
-            configuration.mcu = arduino.mcu
-            configuration.frequency = arduino.frequency
+            configuration.configure(for: arduino)
             return try AVRBoard(configuration)
         } catch where error.isFirmwareProblem {
             guard firmwarePath == nil else { throw Failure(description: error.description, kind: .badFile) }
