@@ -18,18 +18,19 @@ import WireProtocol
 /// `glass`'s real-time run. docs/perf/render.md.
 enum GlassSimRun {
     /// One line and one JSON object per (firmware, rate, doze on/off).
-    static func runAll(firmwares: [(label: String, path: String)], rates: [Int], reactMicros: UInt64, dozes: [Bool]) {
+    static func runAll(firmwares: [(label: String, path: String)], board: ArduinoBoard, rates: [Int], reactMicros: UInt64,
+                       dozes: [Bool]) {
         let art: TiltAssets.Art
         do { art = try TiltAssets.load() } catch {
             print("emulator-speed: cannot load the art: \(error)")
             exit(1)
         }
         let motion = Motion(.script(Scenarios.tour))
-        print("tour \(motion.duration) s of board time per run, simulated; host reacts \(reactMicros) µs after it reads")
+        print("tour \(motion.duration) s of board time per run on the \(board.title), simulated; host reacts \(reactMicros) µs after it reads")
         for rate in rates {
             for doze in dozes {
                 for firmware in firmwares {
-                    guard let stats = run(firmware: firmware.path, rateHz: rate, art: art, motion: motion,
+                    guard let stats = run(firmware: firmware.path, board: board, rateHz: rate, art: art, motion: motion,
                                                    reactMicros: reactMicros, doze: doze) else { continue }
                     let label = "\(firmware.label) \(rate) Hz, doze \(doze ? "on" : "off")"
                     print("\(label): \(stats.line)")
@@ -40,11 +41,13 @@ enum GlassSimRun {
     }
 
     /// The tour once; returns the glass stats.
-    static func run(firmware: String, rateHz: Int, art: TiltAssets.Art, motion: Motion,
+    static func run(firmware: String, board: ArduinoBoard, rateHz: Int, art: TiltAssets.Art, motion: Motion,
                     reactMicros: UInt64, doze: Bool) -> GlassStats? {
         let machine: AVRMachine
         do {
-            machine = try AVRMachine(.init(firmwarePath: firmware, motionSource: StartOnFirstSample(motion)))
+            var configuration = AVRMachine.Configuration(firmwarePath: firmware, motionSource: StartOnFirstSample(motion))
+            configuration.configure(for: board)
+            machine = try AVRMachine(configuration)
         } catch {
             print("emulator-speed: \(error)")
             return nil

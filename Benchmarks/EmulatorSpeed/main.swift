@@ -6,8 +6,9 @@
 //   swift run -c release emulator-speed native
 //   swift run -c release emulator-speed sketches [firmware.elf]   # tiltsim run's stepping: our firmware vs a 400 kHz and a 100 kHz bus sketch
 //   swift run -c release emulator-speed glass [label=firmware.elf ...]   # motion to photon with the real host (docs/perf/render.md)
-//   swift run -c release emulator-speed glass-sim [label=firmware.elf ...]   # the same with the host's driver in simulated time (exact); env RATES, DOZE=on,off, REACT_US, LINE_BPS, DISPLAY_CLOCK=800k|1m
+//   swift run -c release emulator-speed glass-sim [label=firmware.elf ...]   # the same with the host's driver in simulated time (exact); env RATES, DOZE=on,off, REACT_US, LINE_BPS, DISPLAY_CLOCK=800k|1m, BOARD=leonardo|…
 import Foundation
+import BoardEmulator
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
@@ -52,19 +53,24 @@ case "glass-sim":
     // The tour with tiltserial's driver in simulated time: exact, load-free.
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path
     let environment = ProcessInfo.processInfo.environment
+    guard let board = ArduinoBoard(rawValue: environment["BOARD"] ?? "uno") else {
+        print("emulator-speed: BOARD is one of \(ArduinoBoard.allCases.map(\.rawValue).joined(separator: ", "))")
+        exit(2)
+    }
     let firmwares = arguments.count > 1
         ? arguments.dropFirst().map { argument -> (label: String, path: String) in
             let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
             return parts.count == 2 ? (parts[0], parts[1]) : (argument, argument)
         }
-        : [("main", root + "/Hardware/build/tiltserial.elf")]
+        : [("main", root + "/Hardware/build/" + (board == .uno ? "" : board.rawValue + "/") + "tiltserial.elf")]
     for (_, path) in firmwares where !FileManager.default.fileExists(atPath: path) {
-        print("emulator-speed: no firmware at \(path); `make -C Hardware` builds it")
+        print("emulator-speed: no firmware at \(path); `make -C Hardware BOARD=\(board.rawValue)` builds it")
         exit(1)
     }
     let rates = (environment["RATES"] ?? "100,1000").split(separator: ",").compactMap { Int($0) }
     let dozes = (environment["DOZE"] ?? "on,off").split(separator: ",").map { $0 == "on" }
-    GlassSimRun.runAll(firmwares: firmwares, rates: rates, reactMicros: UInt64(environment["REACT_US"] ?? "300") ?? 300, dozes: dozes)
+    GlassSimRun.runAll(firmwares: firmwares, board: board, rates: rates,
+                       reactMicros: UInt64(environment["REACT_US"] ?? "300") ?? 300, dozes: dozes)
 default:
     print("usage: emulator-speed avr [firmware.elf] | emulator-speed native | emulator-speed sketches [firmware.elf] | emulator-speed glass [label=firmware.elf ...] | emulator-speed glass-sim [label=firmware.elf ...]")
     exit(2)

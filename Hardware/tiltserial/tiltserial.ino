@@ -80,6 +80,8 @@ static uint32_t not_ready_us;
 static bool status_clean;
 /* Samples since the clock was last checked by polling. */
 static uint8_t since_resync;
+/* When the last sample read was due (on the sensor's clock as seen from here). */
+static uint32_t last_read_us;
 static uint32_t last_probe_ms;
 
 /* The display's frames: the view latched at a frame's start (so one frame
@@ -181,14 +183,42 @@ static bool line_full_at(uint32_t at) {
     return (uint16_t)Serial.availableForWrite() + drained < TILT_SAMPLE_WIRE + tx_promised;
 }
 
+/* While the glass draws, samples are read at most this often: every 2 ms
+ * at 16 MHz, every 4 ms at 8 MHz. A read is 15 bytes and their addressing,
+ * about 0.45 ms of a 400 kHz bus, and the loop's time to send its SAMPLE:
+ * at 1 kHz, reading every sample left the display half the bus in pieces of
+ * half a millisecond (on the Leonardo, whose USB carries them all, 11
+ * frames/s instead of the Uno's 21; the 8 MHz Pro Micro's glass stood still;
+ * docs/perf/render.md). 2 ms is the pace 115200 baud carries SAMPLEs at, so
+ * on a 16 MHz UART board the line is the tighter limit. A sample not read is
+ * counted, as the line's are (the host sees the gap); while the glass is
+ * idle every sample is read. */
+static const uint32_t SENSOR_DRAWING_READ_SPACING_US = 2000UL * (16000000UL / F_CPU);
+
+/* True if the sample due at `due` is left unread for the glass's sake: one
+ * was read less than the spacing before (less half a millisecond: the
+ * sensor's clock as seen from here moves a little at each resync). */
+static bool read_rationed(uint32_t due) {
+    if (tilt_pipe_idle(&pipe) && !board.redraw) return false;
+    return due - last_read_us < SENSOR_DRAWING_READ_SPACING_US - 500u;
+}
+
+/* True if the sample due at `due` is counted without reading it: the line
+ * cannot carry it now, or the glass is drawing and a read was due lately. */
+static bool sample_skipped(uint32_t due) {
+    return Serial.availableForWrite() < (int)TILT_SAMPLE_WIRE || read_rationed(due);
+}
+
 /* When the sensor next needs the bus: the display's pieces end before it. */
 static uint32_t sensor_bus_due_us(void) {
     uint32_t period = tilt_rate_period_us(board.divider);
     if (sensor_polling || resync_due()) return next_sample_us - poll_window_us(period);
     uint32_t at = next_sample_us + SENSOR_READ_LAG_US;
-    /* A sample the line cannot carry is counted without the bus (unless its
-     * DATA_RDY must be cleared for the next resync): the next one's time. */
-    if (since_resync + 1u < SENSOR_RESYNC_EVERY && line_full_at(at)) return next_sample_us + period - poll_window_us(period);
+    /* A sample the line cannot carry or the glass's share rations is counted
+     * without the bus (unless its DATA_RDY must be cleared for the next
+     * resync): the next one's time. */
+    if (since_resync + 1u < SENSOR_RESYNC_EVERY && (read_rationed(next_sample_us) || line_full_at(at)))
+        return next_sample_us + period - poll_window_us(period);
     return at;
 }
 
@@ -269,12 +299,13 @@ static void poll_for_sample(uint32_t period, int32_t late, uint32_t asked) {
     sensor_polling = false;
     status_clean = true;
     since_resync = 0;
-    if (Serial.availableForWrite() < (int)TILT_SAMPLE_WIRE) {
+    if (sample_skipped(came)) {
         sample_seq++;
         return;
     }
     tilt_sample sample;
     if (!mpu6050_read_burst(sample.raw)) return sensor_failed();
+    last_read_us = came;
     send_sample(&sample, came);
 }
 
@@ -304,11 +335,12 @@ static void poll_sensor(void) {
     uint32_t due = next_sample_us;
     next_sample_us += period;
     since_resync++;
-    /* A sample the line cannot carry now is counted (the host sees the gap in
-     * the sequence) but not read: at 1 kHz, 115200 baud carries about half the
-     * samples, and the bus they would take is the display's. Its DATA_RDY
-     * stays set, unless the next sample is to check the clock. */
-    if (Serial.availableForWrite() < (int)TILT_SAMPLE_WIRE) {
+    /* A sample the line cannot carry now, or the glass's share of the bus
+     * rations, is counted (the host sees the gap in the sequence) but not
+     * read: at 1 kHz, 115200 baud carries about half the samples, and the bus
+     * they would take is the display's. Its DATA_RDY stays set, unless the
+     * next sample is to check the clock. */
+    if (sample_skipped(due)) {
         sample_seq++;
         if (since_resync >= SENSOR_RESYNC_EVERY) {
             if (mpu6050_data_ready() < 0) return sensor_failed();
@@ -333,6 +365,7 @@ static void poll_sensor(void) {
      * proves nothing: the read is trusted to the clock, checked every
      * SENSOR_RESYNC_EVERY samples.) */
     status_clean = true;
+    last_read_us = due;
     send_sample(&sample, due);
 }
 

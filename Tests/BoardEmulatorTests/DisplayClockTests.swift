@@ -42,7 +42,7 @@ import WireProtocol
     /// after a begin at TWBR 255, 15 kHz, had timed out.)
     @Test(arguments: [DisplayClock.kilohertz800, .megahertz1])
     func anEightMegahertzBoardKeeps400Kilohertz(clock: DisplayClock) throws {
-        let firmware = try BuiltFirmware.existing("Hardware/build/promicro-8mhz/tiltserial.elf", builtBy: "make -C Hardware check").get()
+        let firmware = try BuiltFirmware.tiltserial(for: .proMicro8MHz)
         let run = try GlassStatsTests.run(everyMicros: 16_000, endMicros: 900_000, firmwarePath: firmware, board: .proMicro8MHz,
                                           displayClock: clock)
         let answer = try #require(run.parts.last)

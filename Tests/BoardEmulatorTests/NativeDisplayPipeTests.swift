@@ -120,6 +120,20 @@ import WireProtocol
         #expect(rig.pipe.glass == Self.rendered(x: 999 % 384, y: 999 % 192))
     }
 
+    /// At 1 kHz the firmware reads every other sample while the glass draws
+    /// (every one would take half the bus), so the sensor's share is a
+    /// 600 µs read every 2 ms and the glass keeps at least the firmware's
+    /// pace (20 frames/s, GlassStatsTests): reading every sample, the model
+    /// drew 13.
+    @Test func atOneKilohertzViewsComeAtTheFirmwaresPace() {
+        var rig = Rig(rateHz: 1000)
+        let frames = rig.sendAViewEveryMillisecondForASecond(from: 100_000)
+        let share = Double(2_000 - 600 - 100) / 2_000  // the read and the poll window, every 2 ms
+        let limit = 1_000_000 / Double(Self.frameMicros) * share
+        print("native, 1 kHz: \(frames) frames in a second, the bus's share \(limit)")
+        #expect(frames >= 20 && Double(frames) <= limit, "\(frames) frames in a second at 1 kHz, the bus's share \(limit)")
+    }
+
     /// Frame sync: READY only after SYNC 1; while views keep coming, one
     /// frame READY per frame drawn; then the idle READY once the last view is drawn.
     @Test func readyFramesComeAsTheFirmwaresDo() {

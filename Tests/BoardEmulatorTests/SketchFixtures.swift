@@ -17,6 +17,11 @@ enum BuiltFirmware {
         try existing(FirmwareLocation.inSourceTree, builtBy: "make -C Hardware").get()
     }
 
+    /// Our firmware's build for `board` (the Uno's is `tiltserial()`).
+    static func tiltserial(for board: ArduinoBoard) throws -> String {
+        try existing(FirmwareLocation.inSourceTree(board: board.rawValue), builtBy: "make -C Hardware check").get()
+    }
+
     /// The avr-libc program Fixtures/NAME.c.
     static func program(_ name: String) -> Result<String, AVRTestFailure> {
         existing("\(fixtures)/\(name).elf", builtBy: "make fixtures")

@@ -26,12 +26,19 @@ struct NativeDisplayPipe {
     static let byteStretchNanos: UInt32 = 800
     /// Bus time per byte now (`byteNanos(clock:)` of the firmware's clock in use).
     private var byteNanos = byteNanos(clock: UInt8(TILT_DISPLAY_CLOCK_400KHZ))
-    /// Bus time the sensor takes at each sample, µs: INT_STATUS and the
-    /// 14-byte burst from 0x3B (about 22 bus bytes at 23-25 µs, and the loop
-    /// around them). At most half
-    /// the sample period: at 1 kHz the firmware reads only the samples the
-    /// line can carry (about half), so its reads take about half the bus.
+    /// Bus time the sensor takes at each sample it reads, µs: INT_STATUS and
+    /// the 14-byte burst from 0x3B (about 22 bus bytes at 23-25 µs, and the
+    /// loop around them). At most half the sample period.
     static let sensorReadMicros: UInt64 = 600
+    /// While the glass draws, the firmware reads a sample only if the last
+    /// read was due at least this long before (its SENSOR_DRAWING_READ_SPACING_US
+    /// less half a millisecond): at 1 kHz every other one.
+    static let drawingReadSpacingMicros: UInt64 = 1500
+    /// The spacing of the samples that take the bus while the glass draws
+    /// (only then do they matter here): the period, or at 1 kHz two.
+    static func busPeriod(samplePeriod period: UInt64) -> UInt64 {
+        period == 0 ? 0 : period * ((drawingReadSpacingMicros + period - 1) / period)
+    }
     /// The firmware reads the sensor at 1 kHz at most; above that (the native
     /// board may run faster) the sensor's reads are not modelled on the bus.
     static let shortestSensorPeriodMicros: UInt64 = 1000
@@ -90,7 +97,8 @@ struct NativeDisplayPipe {
         tilt_pipe_set_byte_time(&pipe, byteNanos)
         tilt_pipe_set_sample_period(&pipe, nextSample == nil ? 0 : UInt32(clamping: period))
         let samples = period >= Self.shortestSensorPeriodMicros ? nextSample : nil
-        let read = min(Self.sensorReadMicros, period / 2)
+        let busPeriod = Self.busPeriod(samplePeriod: period)
+        let read = min(Self.sensorReadMicros, busPeriod / 2)
         while true {
             if inFlight != TILT_PIPE_WAIT && busFreeAt <= now {
                 let from = piece.page * Screen.width + piece.column
@@ -103,8 +111,8 @@ struct NativeDisplayPipe {
             var sample: UInt64?
             if let first = samples {
                 // The first sample whose read has not ended by now.
-                let done = now >= first + read ? (now - first - read) / period + 1 : 0
-                sample = first + done * period
+                let done = now >= first + read ? (now - first - read) / busPeriod + 1 : 0
+                sample = first + done * busPeriod
             }
             if inFlight == TILT_PIPE_WAIT && busFreeAt <= now {
                 var left = TILT_PIPE_NO_DEADLINE
