@@ -184,7 +184,7 @@ static bool line_full_at(uint32_t at) {
 }
 
 /* While the glass draws, samples are read at most this often: every 2 ms
- * at 16 MHz, every 4 ms at 8 MHz. A read is 15 bytes and their addressing,
+ * at 16 MHz, every 4 ms at 8 MHz (in proportion at any other clock). A read is 15 bytes and their addressing,
  * about 0.45 ms of a 400 kHz bus, and the loop's time to send its SAMPLE:
  * at 1 kHz, reading every sample left the display half the bus in pieces of
  * half a millisecond (on the Leonardo, whose USB carries them all, 11
@@ -193,7 +193,7 @@ static bool line_full_at(uint32_t at) {
  * on a 16 MHz UART board the line is the tighter limit. A sample not read is
  * counted, as the line's are (the host sees the gap); while the glass is
  * idle every sample is read. */
-static const uint32_t SENSOR_DRAWING_READ_SPACING_US = 2000UL * (16000000UL / F_CPU);
+static const uint32_t SENSOR_DRAWING_READ_SPACING_US = (uint32_t)(2000ULL * 16000000ULL / F_CPU);
 
 /* True if the sample due at `due` is left unread for the glass's sake: one
  * was read less than the spacing before (less half a millisecond: the
