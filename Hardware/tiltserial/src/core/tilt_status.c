@@ -59,10 +59,15 @@ static const char name_6050[] TILT_FLASH = "MPU6050";
 static const char name_6500[] TILT_FLASH = "MPU6500";
 static const char name_9250[] TILT_FLASH = "MPU9250";
 static const char name_9255[] TILT_FLASH = "MPU9255";
-/* The sketch's line rate (tilt_baud.h); on the host, the native board model's 115200. */
+/* The sketch's line (tilt_baud.h): its rate, or on a chip with USB that it is
+ * USB, whose rate is ignored; on the host, the native board model's 115200. */
 #define TILT_STRING(x) #x
 #define TILT_NUMBER(x) TILT_STRING(x)
-static const char line_baud[] TILT_FLASH = TILT_NUMBER(TILT_SERIAL_BAUD) " BAUD";
+#ifdef USBCON
+static const char line_serial[] TILT_FLASH = "USB SERIAL";
+#else
+static const char line_serial[] TILT_FLASH = TILT_NUMBER(TILT_SERIAL_BAUD) " BAUD";
+#endif
 static const char name_sh1106[] TILT_FLASH = "SH1106";
 static const char name_ssd1306[] TILT_FLASH = "SSD1306";
 static const char name_128x64[] TILT_FLASH = " 128X64";
@@ -154,7 +159,7 @@ static uint8_t line_for(const tilt_status_info *info, uint8_t page, char *text) 
     case 3: return append_flash(text, 0, info->sensor_ok ? line_waiting : line_no_sensor);
     case 5:
         if (info->sensor_ok && info->display_stored) return stored_line(info, text);
-        return append_flash(text, 0, info->sensor_ok ? line_baud : line_check);
+        return append_flash(text, 0, info->sensor_ok ? line_serial : line_check);
     case 7: return parts_line(info, text);
     default: return 0;
     }
