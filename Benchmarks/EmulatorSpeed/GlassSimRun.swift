@@ -47,6 +47,10 @@ enum GlassSimRun {
         do {
             var configuration = AVRMachine.Configuration(firmwarePath: firmware, motionSource: StartOnFirstSample(motion))
             configuration.configure(for: board)
+            // CONTROLLER=sh1106 or ssd1306-128x32: the display module (tiltsim --display).
+            if let part = ProcessInfo.processInfo.environment["CONTROLLER"].flatMap(EmulatedDisplay.init(rawValue:)) {
+                configuration.display = part
+            }
             machine = try AVRMachine(configuration)
         } catch {
             print("emulator-speed: \(error)")

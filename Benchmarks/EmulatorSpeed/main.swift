@@ -6,7 +6,7 @@
 //   swift run -c release emulator-speed native
 //   swift run -c release emulator-speed sketches [firmware.elf]   # tiltsim run's stepping: our firmware vs a 400 kHz and a 100 kHz bus sketch
 //   swift run -c release emulator-speed glass [label=firmware.elf ...]   # motion to photon with the real host (docs/perf/render.md)
-//   swift run -c release emulator-speed glass-sim [label=firmware.elf ...]   # the same with the host's driver in simulated time (exact); env RATES, DOZE=on,off, REACT_US, LINE_BPS, DISPLAY_CLOCK=800k|1m, BOARD=leonardo|…
+//   swift run -c release emulator-speed glass-sim [label=firmware.elf ...]   # the same with the host's driver in simulated time (exact); env RATES, DOZE=on,off, REACT_US, LINE_BPS, DISPLAY_CLOCK=800k|1m, BOARD=leonardo|…, CONTROLLER=sh1106|ssd1306-128x32
 import Foundation
 import BoardEmulator
 

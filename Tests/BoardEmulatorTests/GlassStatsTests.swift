@@ -240,6 +240,17 @@ import WireProtocol
         #expect(views == expected, "\(views)")
     }
 
+    /// A 128 × 32 module cannot be told from a 128 × 64 one, so the firmware
+    /// sends it the same frames, which its 32 lines show squeezed: the frames
+    /// are timed in the controller's RAM, the same as on the 128 × 64 module.
+    /// (Compared with its glass, none matched: "no frame reached the glass".)
+    @Test func aSqueezed128x32ModuleIsTimedAsThe128x64One() throws {
+        let full = try Self.run(everyMicros: 16_000, endMicros: 700_000).stats
+        let squeezed = try Self.run(everyMicros: 16_000, endMicros: 700_000, display: .ssd1306_128x32).stats
+        #expect(full.frames.count >= 10)
+        #expect(squeezed.frames == full.frames)
+    }
+
     /// Nothing is recorded unless asked: the cost with --stats off is nil.
     @Test func nothingIsRecordedUnlessAsked() throws {
         let machine = try AVRMachine(.init(firmwarePath: try BuiltFirmware.tiltserial()))

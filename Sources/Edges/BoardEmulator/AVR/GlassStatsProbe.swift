@@ -89,7 +89,9 @@ final class GlassStatsProbe {
         withUnsafeBytes(of: &state.gddram) { gddram in
             if !registers.isLit {
                 tracker.glassChecked(nil, photonMicros: photon, displayBytes: bytes, displayTransactions: transactions)
-            } else if registers.showsRAMAsStored {
+            } else if registers.showsRAMAsStored || registers.showsRAMSqueezed {
+                // A 128 × 32 module shows every other row of the same 128 × 64
+                // picture: its frames are measured in the controller's RAM.
                 tracker.glassChecked(gddram, photonMicros: photon, displayBytes: bytes, displayTransactions: transactions)
             } else {
                 // Start line, offset, remaps: the glass differs from GDDRAM (rare; allocates).

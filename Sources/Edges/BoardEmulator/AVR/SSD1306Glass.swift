@@ -92,8 +92,14 @@ extension SSD1306Registers {
     /// The usual module set-up, in which the glass shows GDDRAM byte for byte
     /// (0xA1, 0xC8, 64 rows, no offset or start line, alternative COM pins,
     /// not inverted, not all on, no vertical scroll).
-    var showsRAMAsStored: Bool {
-        panelRows == 64 && segmentRemap && comReversed && multiplex == 63 && offset == 0 && startLine == 0
+    var showsRAMAsStored: Bool { panelRows == 64 && usualSetUp }
+
+    /// The same set-up on a 128 × 32 module: its 32 lines show every other
+    /// GDDRAM row as stored (docs/display.md, "The 128×32 module").
+    var showsRAMSqueezed: Bool { panelRows == 32 && usualSetUp }
+
+    private var usualSetUp: Bool {
+        segmentRemap && comReversed && multiplex == 63 && offset == 0 && startLine == 0
             && comPins == 0x12 && !inverse && !entireOn && (!scrollActive || verticalScrollOffset == 0)
     }
 }
