@@ -28,14 +28,14 @@ struct NativeDisplayPipe {
     private var byteNanos = byteNanos(clock: UInt8(TILT_DISPLAY_CLOCK_400KHZ))
     /// Bus time the sensor takes at each sample it reads, µs: INT_STATUS and
     /// the 14-byte burst from 0x3B (about 22 bus bytes at 23-25 µs, and the
-    /// loop around them). At most half the sample period.
+    /// loop around them). At most half the time between two reads.
     static let sensorReadMicros: UInt64 = 600
     /// While the glass draws, the firmware reads a sample only if the last
     /// read was due at least this long before (its SENSOR_DRAWING_READ_SPACING_US
     /// less half a millisecond): at 1 kHz every other one.
     static let drawingReadSpacingMicros: UInt64 = 1500
     /// The spacing of the samples that take the bus while the glass draws
-    /// (only then do they matter here): the period, or at 1 kHz two.
+    /// (only then do they matter here), at 16 MHz: the period, or at 1 kHz two.
     static func busPeriod(samplePeriod period: UInt64) -> UInt64 {
         period == 0 ? 0 : period * ((drawingReadSpacingMicros + period - 1) / period)
     }
