@@ -55,7 +55,7 @@ import WireProtocol
     @Test func theFirmwareRunsOnAMega2560() throws {
         var configuration = AVRBoard.Configuration(firmwarePath: try Self.megaELF(), pace: .freeRunning,
                                                    motionSource: ConstantMotionSource.faceUp)
-        configuration.mcu = "atmega2560"
+        configuration.configure(for: .mega)
         configuration.sensorInterruptPin = nil
         let board = try AVRBoard(configuration)
         defer { board.stop() }
@@ -94,7 +94,7 @@ import WireProtocol
     @Test func theFirmwareRunsOnALeonardoOverUSB() throws {
         var configuration = AVRBoard.Configuration(firmwarePath: try Self.elf("leonardo"), pace: .freeRunning,
                                                    motionSource: ConstantMotionSource.faceUp)
-        configuration.mcu = "atmega32u4"
+        configuration.configure(for: .leonardo)
         configuration.sensorInterruptPin = nil
         let board = try AVRBoard(configuration)
         defer { board.stop() }
@@ -148,7 +148,7 @@ import WireProtocol
     @Test func theHostDrivesALeonardoAndTheGlassIsItsMirror() throws {
         var configuration = AVRBoard.Configuration(firmwarePath: try Self.elf("leonardo"), pace: .freeRunning,
                                                    motionSource: EndToEndAVRTests.motion(EndToEndAVRTests.moveThenRest))
-        configuration.mcu = "atmega32u4"
+        configuration.configure(for: .leonardo)
         let board = try AVRBoard(configuration)
         defer { board.stop() }
         board.start()
