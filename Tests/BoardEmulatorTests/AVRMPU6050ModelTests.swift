@@ -14,6 +14,8 @@ struct AVRMPU6050ModelTests {
             times.append(t)
             return reading
         }
+
+        func orientation(atMicros t: UInt64) -> Quaternion? { nil }
     }
 
     var source = RecordingSource(reading: RawSample(

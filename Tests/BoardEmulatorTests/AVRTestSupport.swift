@@ -24,6 +24,8 @@ struct TimeStampMotionSource: MotionSource {
                   temperature: -1234, gyro: Axes3(x: 1, y: 2, z: 3))
     }
 
+    func orientation(atMicros t: UInt64) -> Quaternion? { nil }
+
     static func time(of sample: RawSample) -> UInt64 {
         UInt64(UInt16(bitPattern: sample.accel.x)) << 16 | UInt64(UInt16(bitPattern: sample.accel.y))
     }

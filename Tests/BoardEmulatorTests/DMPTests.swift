@@ -113,4 +113,40 @@ import TiltCore
         }
         #expect(checked >= 15)
     }
+
+    /// A motion set while the sketch runs (a scenario's `pose:` or `script:`
+    /// step, `ShiftedMotion`) gives the DMP its exact orientation too, not the
+    /// tilt the accelerometer reads: the turn about the vertical is only in the former.
+    @Test func aMotionSetMidRunReachesTheDMP() throws {
+        let pose = try MotionScript(parsing: "0 60 20 30")
+        let (outcome, serial) = try runSketch("dmp_motionapps", motion: ConstantMotionSource.faceUp, steps: [
+            .wait(micros: 1_000_000),
+            .setMotion(Motion(.script(pose))),
+            .wait(micros: 1_500_000),
+        ])
+        #expect(outcome == .passed)
+        let expected = Self.dmp6Angles(pose.pose(at: 0).orientation)
+        #expect(abs(expected.yaw) > 10, "not vacuous: the pose turns")
+        var checked = 0
+        for line in serial.split(whereSeparator: \.isNewline) where line.hasPrefix("Q ") {
+            let q = line.split(separator: " ").map(String.init)
+            guard q.count >= 5, let ms = Int(q[1]), ms >= 1_250 else { continue }
+            let yaw = try #require(Double(q[2])), pitch = try #require(Double(q[3])), roll = try #require(Double(q[4]))
+            #expect(abs(yaw - expected.yaw) < 1 && abs(pitch - expected.pitch) < 1 && abs(roll - expected.roll) < 1,
+                    "at \(ms) ms: ypr \(yaw) \(pitch) \(roll), pose gives \(expected)")
+            checked += 1
+        }
+        #expect(checked >= 4, "\(serial.suffix(300))")
+    }
+
+    /// Runs fixture sketch `name` under `tiltsim run`'s engine through `steps`; its serial text.
+    func runSketch(_ name: String, motion: any MotionSource, steps: [RunStep]) throws -> (RunOutcome, String) {
+        var configuration = AVRMachine.Configuration(firmwarePath: try ArduinoFixtures.path(name), motionSource: motion)
+        configuration.configure(for: .uno)
+        var serial: [UInt8] = []
+        let outcome = SketchRun(machine: try AVRMachine(configuration), plan: RunPlan(timeoutMicros: 10_000_000, steps: steps)).run {
+            if case .serial(let bytes) = $0 { serial += bytes }
+        }
+        return (outcome, String(decoding: serial, as: UTF8.self))
+    }
 }

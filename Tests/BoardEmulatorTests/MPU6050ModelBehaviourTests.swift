@@ -16,6 +16,8 @@ struct MPU6050ModelBehaviourTests {
             return RawSample(accel: Axes3(x: 100, y: -100, z: t >= stepMicros ? 16384 : 0), temperature: 77,
                              gyro: Axes3(x: 5, y: 6, z: 7))
         }
+
+        func orientation(atMicros t: UInt64) -> Quaternion? { nil }
     }
 
     var source = StepSource()

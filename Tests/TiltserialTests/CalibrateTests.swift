@@ -27,6 +27,9 @@ import TiltserialSettings
             raw.gyro = remount(raw.gyro)
             return raw
         }
+
+        /// None: calibration reads the accelerometer, not the DMP.
+        func orientation(atMicros t: UInt64) -> Quaternion? { nil }
     }
 
     /// Fresh XDG folders (config and state) under a temp folder.

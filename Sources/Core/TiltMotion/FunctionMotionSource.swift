@@ -13,4 +13,7 @@ public struct FunctionMotionSource: MotionSource {
 
     /// `reading(t)`.
     public func sample(atMicros t: UInt64) -> RawSample { reading(t) }
+
+    /// None: the DMP derives the tilt from the readings.
+    public func orientation(atMicros t: UInt64) -> Quaternion? { nil }
 }

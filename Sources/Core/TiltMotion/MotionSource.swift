@@ -16,13 +16,10 @@ public protocol MotionSource: Sendable {
 
     /// The board's exact orientation at `t`, when the source knows it (scripted
     /// poses); nil: the DMP derives a tilt from the accelerometer instead.
-    /// Must not disturb `sample`'s sequence (no noise drawn).
+    /// Must not disturb `sample`'s sequence (no noise drawn). No default: a
+    /// source that wraps another has to pass its orientation on (one that
+    /// forgot left the DMP deriving a tilt from the accelerometer).
     func orientation(atMicros t: UInt64) -> Quaternion?
-}
-
-extension MotionSource {
-    /// No orientation by default: the DMP model then derives one from the accelerometer.
-    public func orientation(atMicros t: UInt64) -> Quaternion? { nil }
 }
 
 /// A board that does not move: the same reading at every instant.
@@ -43,4 +40,7 @@ public struct ConstantMotionSource: MotionSource, Hashable {
 
     /// `reading`, whatever the time.
     public func sample(atMicros t: UInt64) -> RawSample { reading }
+
+    /// None: the DMP derives the tilt from `reading`.
+    public func orientation(atMicros t: UInt64) -> Quaternion? { nil }
 }

@@ -18,4 +18,9 @@ public struct ShiftedMotion<Base: MotionSource>: MotionSource {
     public mutating func sample(atMicros t: UInt64) -> RawSample {
         base.sample(atMicros: t > startMicros ? t - startMicros : 0)
     }
+
+    /// `base`'s orientation on the same shifted clock.
+    public func orientation(atMicros t: UInt64) -> Quaternion? {
+        base.orientation(atMicros: t > startMicros ? t - startMicros : 0)
+    }
 }
