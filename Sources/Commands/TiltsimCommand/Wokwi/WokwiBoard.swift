@@ -36,11 +36,17 @@ enum WokwiBoard: String, CaseIterable {
     }
 
     /// The header pin named `name` in diagram.json ("13", "A0", "SDA", "GND.1", "5V"); nil: the board has no such pin.
+    /// A pin the board brings out twice is named again with a number: the
+    /// Uno's A4.2 and A5.2 (SDA and SCL by AREF), the Nano's 12.2, 13.2 and
+    /// 11.2 (its ICSP header), 5V.2, RESET.3: the same pin as A4, 12, 5V, RESET.
     func pin(_ name: String) -> Pin? {
-        let upper = name.uppercased()
-        if upper.hasPrefix("GND") { return .ground }
+        var upper = name.uppercased()
+        if let dot = upper.lastIndex(of: "."), let copy = Int(upper[upper.index(after: dot)...]), copy > 0 {
+            upper = String(upper[..<dot])
+        }
+        if upper == "GND" { return .ground }
         if ["5V", "3.3V", "VIN", "IOREF", "VCC"].contains(upper) { return .supply }
-        if ["RESET", "AREF", "RST", "RESET.1", "RESET.2"].contains(upper) || upper.hasPrefix("ICSP") { return .other }
+        if ["RESET", "AREF", "RST"].contains(upper) || upper.hasPrefix("ICSP") { return .other }
         if upper == "SDA" { return .io(sda) }
         if upper == "SCL" { return .io(scl) }
         guard upper.hasPrefix("A") || Int(upper.hasPrefix("D") ? String(upper.dropFirst()) : upper) != nil else { return nil }

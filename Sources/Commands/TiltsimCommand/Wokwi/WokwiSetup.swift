@@ -46,6 +46,15 @@ struct WokwiSetup {
         setup.wiring.sensorInterrupt = .notWired
         setup.wiring.displayAddress = absentDisplayAddress
         for part in diagram.parts { setup.partTypes[part.id] = part.type }
+        // A wire to a board pin the name does not give is no wire: say so, not "not wired" later.
+        var unknown: [String] = []
+        for end in diagram.connections.flatMap({ [$0.0, $0.1] }) where end.hasPrefix(boardPart.id + ":") {
+            let name = String(end.dropFirst(boardPart.id.count + 1))
+            if board.pin(name) == nil, !unknown.contains(name) { unknown.append(name) }
+        }
+        for name in unknown {
+            setup.notices.append("\(file): \(board.rawValue) '\(boardPart.id)' has no pin '\(name)' (Wokwi names them 13, A4, SDA, GND.1, 5V…): its wires are ignored")
+        }
         for part in diagram.parts where part.id != boardPart.id {
             if let problem = setup.add(part, file: file) { return .failure(problem) }
         }
