@@ -7,7 +7,7 @@ import TiltPhysics
 @Suite struct ScenarioTests {
     @Test func everyScenarioHasAUniqueNameAndAScript() {
         #expect(Set(Scenarios.names).count == Scenarios.all.count)
-        for name in ["rest", "tilt-left", "tilt-right", "tilt-forward", "tilt-back", "tour", "pull", "bump", "noise", "shake",
+        for name in ["rest", "flat", "tilt-left", "tilt-right", "tilt-forward", "tilt-back", "tour", "pull", "bump", "noise", "shake",
                      "drawer", "drawer-sideways"] {
             #expect(Scenarios.named(name) != nil, "\(name)")
         }
@@ -18,6 +18,17 @@ import TiltPhysics
         let run = try ScenarioRun(Scenarios.rest)
         #expect(run.maxX == 0 && run.maxY == 0)
         #expect(run.fires.isEmpty && run.engagements == 0)
+    }
+
+    @Test func flatReadsOneGOnZAndScrollsToTheBottomEdge() throws {
+        var flat = Motion(.script(Scenarios.flat))
+        for t in stride(from: UInt64(0), through: 10_000_000, by: 2_500_000) {
+            #expect(flat.sample(atMicros: t).accel == ConstantMotionSource.faceUp.reading.accel, "at \(t) µs")
+        }
+        // 60° back from the rest pose: the map slides to its bottom edge, nothing fires.
+        let run = try ScenarioRun(Scenarios.flat)
+        #expect(run.last.viewportY == run.geometry.maxViewportY && run.maxX == 0)
+        #expect(run.fires.isEmpty)
     }
 
     @Test func noiseStaysPut() throws {

@@ -14,6 +14,7 @@ public enum Scenarios {
     /// Every scenario, by name, with a one-line summary.
     public static let all: [(name: String, summary: String, script: MotionScript)] = [
         ("rest", "held still at the rest pose (30° back)", rest),
+        ("flat", "lying face-up and still (90° back), as a Wokwi MPU-6050 starts: az = +1 g", flat),
         ("tilt-left", "into the map with the right side down, then left side down back to the left edge", tiltLeft),
         ("tilt-right", "right side down 25°: scrolls to the right edge", tiltRight),
         ("tilt-forward", "back into the map, then forward (toward upright) up into the top edge away from the ribbon", tiltForward),
@@ -38,6 +39,10 @@ public enum Scenarios {
 
     /// The rest pose, held for 10 s.
     public static let rest = script([(0, 30, 0), (10, 30, 0)])
+
+    /// Face-up on a table, held for 10 s: what a maker's own sketch (and its
+    /// calibration) expects at power-on, and where Wokwi's MPU-6050 starts.
+    public static let flat = script([(0, 90, 0), (10, 90, 0)])
 
     /// "tilt-right": right side down 25° for 7.5 s, scrolling to the right edge.
     public static let tiltRight = script([(0, 30, 0), (0.5, 30, 25), (8, 30, 25), (8.5, 30, 0), (9, 30, 0)])
