@@ -126,6 +126,13 @@ bool cbp_avr_install_models(avr_t *avr) {
         free(hooks);
         return false;
     }
+    // The TWI's own pins also carry a master that toggles them (cbp_soft_i2c.c).
+    bool twi_on_port_d = strcmp(avr->mmcu, "atmega2560") == 0 || strcmp(avr->mmcu, "atmega1280") == 0
+                         || strcmp(avr->mmcu, "atmega32u4") == 0;
+    if (!(twi_on_port_d ? cbp_soft_i2c_install(avr, 'D', 1, 0) : cbp_soft_i2c_install(avr, 'C', 4, 5))) {
+        free(hooks);
+        return false;
+    }
     // A core with a USB controller (the 32U4) has no UART on its Serial: a host drives its USB.
     if (avr_io_getirq(avr, AVR_IOCTL_USB_GETIRQ(), USB_IRQ_ATTACH) && !cbp_usb_serial_install(avr)) {
         free(hooks);
@@ -242,8 +249,10 @@ void cbp_avr_destroy(avr_t *avr) {
     cbp_twi *twi = cbp_twi_find(avr);
     cbp_core_hooks *hooks = cbp_core_hooks_find(avr);
     cbp_usb_serial *usb = cbp_usb_serial_find(avr);
+    cbp_soft_i2c *soft = cbp_soft_i2c_find(avr);
     avr_terminate(avr);  // deallocates the io modules (ours included) but frees none
     free(twi);
+    free(soft);
     free(hooks);
     free(usb);
     free(avr);

@@ -291,6 +291,13 @@ public final class AVRMachine {
         displayCapture?.take() ?? [:]
     }
 
+    /// SCL edges the sketch made with the port while the TWI was on: a software
+    /// I2C master on the TWI's pins after `Wire.begin()`, which reaches nothing.
+    public var bitBangedEdgesUnderTWI: UInt32 {
+        guard let avr else { return 0 }
+        return cbp_soft_i2c_blocked_edges(avr)
+    }
+
     /// CPU cycles the I2C bus has been busy since power-on (START, bytes, STOP).
     public var busCycles: UInt64 {
         guard let avr else { return 0 }

@@ -28,6 +28,8 @@ public final class SketchRun {
     private var lastOutputMicros: UInt64 = 0
     /// Output since the current `waitBytes` step began (only its last bytes once searched).
     private var byteWindow: [UInt8] = []
+    /// A software I2C master on the TWI's pins while the TWI was on has been told about.
+    private var toldOfBlockedBitBang = false
     /// Bytes for the sketch's serial input, asked before each batch (an
     /// interactive terminal's keystrokes; nil: none). They make the run depend on when they come.
     public var input: (() -> [UInt8])?
@@ -126,6 +128,11 @@ public final class SketchRun {
         }
         machine.run(untilMicros: next)
         nowMicros = next
+        if !toldOfBlockedBitBang, machine.bitBangedEdgesUnderTWI > 0 {
+            toldOfBlockedBitBang = true
+            sink(.note("the sketch toggles SDA/SCL as pins while the TWI is on (Wire.begin): the TWI owns them, as on the chip, "
+                       + "so that software I2C reaches nothing; use one of the two (U8g2: a HW_I2C constructor beside Wire)", atMicros: nowMicros))
+        }
         for report in machine.takeUSBReports() { sink(.usbReport(report)) }
         let bytes = machine.takeSerialOutput()
         if !bytes.isEmpty {

@@ -235,7 +235,13 @@ uint64_t cbp_ssd1306_traffic(const cbp_ssd1306 *part, uint64_t *transactions);
 /// byte at the start of its nine SCL periods. 0 before any.
 uint64_t cbp_ssd1306_last_change_cycle(const cbp_ssd1306 *part);
 
-// MARK: A message-level TWI master for part tests (cbp_bus_master.c)
+// MARK: A message-level TWI master (cbp_bus_master.c)
+
+/// The slaves' answer to one message: acknowledged, and the byte a READ gave (0xFF: none).
+typedef struct { bool ack; uint8_t data; } cbp_bus_answer;
+/// Sends one message (conditions CBP_TWI_*, the transaction's address byte,
+/// data) to the slaves on the bus irqs and returns their synchronous answer.
+cbp_bus_answer cbp_bus_send(struct avr_t *avr, uint8_t conditions, uint8_t address_byte, uint8_t data);
 
 /// Sends START with `address` (7-bit) for writing, `count` bytes, then STOP,
 /// straight to the slaves on the bus irqs (no core, no bus time): how tests
@@ -244,6 +250,20 @@ bool cbp_bus_master_write(struct avr_t *avr, uint8_t address, const uint8_t *byt
 /// Sends START with `address` for reading, takes `count` bytes, then STOP
 /// (0xFF for a byte no slave answered). True if the address was acknowledged.
 bool cbp_bus_master_read(struct avr_t *avr, uint8_t address, uint8_t *out, size_t count);
+
+// MARK: A bit-banged I2C master heard on the pins (cbp_soft_i2c.c)
+
+typedef struct cbp_soft_i2c cbp_soft_i2c;
+/// Hears SDA and SCL (bits of port `port`, 'C' for PC4/PC5) as open-drain
+/// lines with pull-ups, and passes what a master that toggles them itself
+/// says to the TWI's slaves; NULL when the core has no such port or out of
+/// memory. cbp_avr_install_models installs it on the chip's own TWI pins.
+cbp_soft_i2c *cbp_soft_i2c_install(struct avr_t *avr, char port, uint8_t sda_bit, uint8_t scl_bit);
+/// The one installed on `avr`, or NULL.
+cbp_soft_i2c *cbp_soft_i2c_find(struct avr_t *avr);
+/// SCL edges the sketch made with the port while the TWI was on (TWEN): it
+/// owns the pins then, so they reached nothing. 0 without one installed.
+uint32_t cbp_soft_i2c_blocked_edges(struct avr_t *avr);
 
 // MARK: Timers and pins for part models (cbp_timer.c)
 
