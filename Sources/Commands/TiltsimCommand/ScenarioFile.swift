@@ -51,7 +51,8 @@ struct ScenarioFile {
                 ? try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
                 : try Yams.load(yaml: text)
         } catch {
-            throw .file("\(path): not valid \(path.lowercased().hasSuffix(".json") ? "JSON" : "YAML"): \(Self.oneLine("\(error)"))")
+            if path.lowercased().hasSuffix(".json") { throw .file("\(path):\(JSONSyntaxPlace.describe(error, in: data)); not valid JSON") }
+            throw .file("\(path): not valid YAML: \(Self.oneLine("\(error)"))")
         }
         let folder = (path as NSString).deletingLastPathComponent
         var reader = Reader(file: path, folder: folder.isEmpty ? "." : folder, board: board)

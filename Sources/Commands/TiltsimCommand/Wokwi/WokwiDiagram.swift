@@ -19,7 +19,7 @@ struct WokwiDiagram {
     static func parse(_ data: Data, file: String) -> Result<WokwiDiagram, WokwiProblem> {
         let tree: Any
         do { tree = try JSONSerialization.jsonObject(with: data) } catch {
-            return .failure(WokwiProblem("\(file): not valid JSON (\(error.localizedDescription)); check it in Wokwi's editor"))
+            return .failure(WokwiProblem("\(file):\(JSONSyntaxPlace.describe(error, in: data)); not valid JSON: check it in Wokwi's editor"))
         }
         guard let root = tree as? [String: Any], let list = root["parts"] as? [Any] else {
             return .failure(WokwiProblem("\(file): no \"parts\" list; a diagram.json is {\"version\": 1, \"parts\": [...], \"connections\": [...]}"))
