@@ -1,9 +1,15 @@
-# Builds any one-folder Arduino sketch with the Arduino core, the Wire and HID
-# libraries, with the flags Hardware/Makefile uses for tiltserial (so what runs
-# in simavr is what the Arduino IDE would flash). Used by the tests to build
-# their fixture sketches for `tiltsim run`:
+# Builds any one-folder Arduino sketch with the Arduino core and the libraries
+# it ships (Wire, HID, SPI, SoftwareSerial, EEPROM), with the flags
+# Hardware/Makefile uses for tiltserial (so what runs in simavr is what the
+# Arduino IDE would flash). Used by the tests to build their fixture sketches
+# for `tiltsim run`, and by makers without the IDE:
 #   make -f Hardware/sketch.mk SKETCH_DIR=path/to/echo OUT=/tmp/build [CORE_OUT=/tmp/core]
+#        [LIBS="~/Arduino/libraries/Adafruit_SSD1306 ~/Arduino/libraries/Adafruit_GFX_Library …"]
 # gives OUT/echo.elf and OUT/echo.hex (avr-objcopy -O ihex, as the IDE exports).
+# LIBS: library folders as the IDE keeps them (each its src/ when it has one,
+# else the folder; every .c/.cpp below it except in examples/, test*/ and hidden folders is built,
+# and every folder below it is on the include path, as the IDE's recursive
+# layout allows), archived into OUT/libraries.a.
 # CORE_OUT lets several sketches share one build of the core (`override`: a CORE_OUT given on
 # the command line still gets the board suffix, so boards never share objects). BOARD=nano|mega|leonardo|micro
 # builds for another board (boards.mk; the core then goes to CORE_OUT-BOARD).
@@ -12,6 +18,18 @@ include $(dir $(lastword $(MAKEFILE_LIST)))boards.mk
 CORE_DIR    := $(ARDUINO_AVR)/cores/arduino
 WIRE_DIR    := $(ARDUINO_AVR)/libraries/Wire/src
 HID_DIR     := $(ARDUINO_AVR)/libraries/HID/src
+SPI_DIR     := $(ARDUINO_AVR)/libraries/SPI/src
+SWSERIAL_DIR := $(ARDUINO_AVR)/libraries/SoftwareSerial/src
+EEPROM_DIR  := $(ARDUINO_AVR)/libraries/EEPROM/src
+
+# The maker's libraries (LIBS), found as the IDE finds them.
+LIB_ROOTS    := $(foreach d,$(LIBS),$(if $(wildcard $(d)/src),$(d)/src,$(d)))
+$(foreach d,$(LIB_ROOTS),$(if $(wildcard $(d)),,$(error LIBS: no library folder $(d); give each library's folder, e.g. ~/Arduino/libraries/Adafruit_SSD1306)))
+LIB_SKIP     := -type d \( -name examples -o -name 'test*' -o -name '.*' \) -prune -o
+LIB_DIRS     := $(sort $(foreach r,$(LIB_ROOTS),$(shell find $(r) $(LIB_SKIP) -type d -print)))
+LIB_SRCS     := $(foreach r,$(LIB_ROOTS),$(shell find $(r) $(LIB_SKIP) -type f \( -name '*.c' -o -name '*.cpp' \) -print | sort))
+LIB_INCLUDES := $(addprefix -I,$(LIB_DIRS))
+LIB_ARCHIVE  := $(if $(LIB_SRCS),$(OUT)/libraries.a)
 
 ifndef SKETCH_DIR
 $(error give SKETCH_DIR=folder holding NAME/NAME.ino)
@@ -24,7 +42,8 @@ CORE_OUT ?= $(OUT)/core
 override CORE_OUT := $(CORE_OUT)$(if $(filter-out uno,$(BOARD)),-$(BOARD))
 
 COMMON    := $(MCU_FLAGS) -Os -flto -ffunction-sections -fdata-sections \
-             -I$(CORE_DIR) -I$(VARIANT_DIR) -I$(WIRE_DIR) -I$(WIRE_DIR)/utility -I$(HID_DIR)
+             -I$(CORE_DIR) -I$(VARIANT_DIR) -I$(WIRE_DIR) -I$(WIRE_DIR)/utility -I$(HID_DIR) \
+             -I$(SPI_DIR) -I$(SWSERIAL_DIR) -I$(EEPROM_DIR)
 CFLAGS    := $(COMMON) -std=gnu11 -fno-fat-lto-objects
 CXXFLAGS  := $(COMMON) -std=gnu++11 -fpermissive -fno-exceptions -fno-threadsafe-statics \
              -DDECIMAL_DIG=__DECIMAL_DIG__ -fno-fat-lto-objects
@@ -32,7 +51,8 @@ ASFLAGS   := $(MCU_FLAGS) -x assembler-with-cpp -flto -I$(CORE_DIR) -I$(VARIANT_
 LDFLAGS   := $(MCU_FLAGS) -Os -flto -fuse-linker-plugin -Wl,--gc-sections
 
 CORE_SRCS := $(wildcard $(CORE_DIR)/*.c $(CORE_DIR)/*.cpp $(CORE_DIR)/*.S)
-CORE_OBJS := $(patsubst $(CORE_DIR)/%,$(CORE_OUT)/%.o,$(CORE_SRCS)) $(CORE_OUT)/Wire.o $(CORE_OUT)/twi.o $(CORE_OUT)/HID.o
+CORE_OBJS := $(patsubst $(CORE_DIR)/%,$(CORE_OUT)/%.o,$(CORE_SRCS)) $(CORE_OUT)/Wire.o $(CORE_OUT)/twi.o $(CORE_OUT)/HID.o \
+             $(CORE_OUT)/SPI.o $(CORE_OUT)/SoftwareSerial.o
 APP_OBJS  := $(OUT)/$(NAME).ino.o $(patsubst $(SKETCH_DIR)/%.cpp,$(OUT)/%.o,$(wildcard $(SKETCH_DIR)/*.cpp))
 
 .PHONY: all
@@ -40,11 +60,19 @@ all: $(OUT)/$(NAME).hex
 
 $(OUT)/$(NAME).ino.o: $(SKETCH_DIR)/$(NAME).ino
 	@mkdir -p $(@D)
-	avr-g++ $(CXXFLAGS) -Wall -x c++ -include Arduino.h -c $< -o $@
+	avr-g++ $(CXXFLAGS) $(LIB_INCLUDES) -Wall -x c++ -include Arduino.h -c $< -o $@
 
 $(OUT)/%.o: $(SKETCH_DIR)/%.cpp
 	@mkdir -p $(@D)
-	avr-g++ $(CXXFLAGS) -Wall -c $< -o $@
+	avr-g++ $(CXXFLAGS) $(LIB_INCLUDES) -Wall -c $< -o $@
+
+# Every library source into one archive (numbered: two libraries may both have a util.cpp).
+$(OUT)/libraries.a: $(LIB_SRCS)
+	@rm -rf $(OUT)/libraries && mkdir -p $(OUT)/libraries
+	set -e; i=0; for s in $(LIB_SRCS); do i=$$((i + 1)); o=$(OUT)/libraries/$$i-$$(basename $$s).o; \
+	  case $$s in *.c) avr-gcc $(CFLAGS) $(LIB_INCLUDES) -c $$s -o $$o;; \
+	              *) avr-g++ $(CXXFLAGS) $(LIB_INCLUDES) -c $$s -o $$o;; esac; done
+	avr-gcc-ar rcs $@ $(OUT)/libraries/*.o
 
 $(CORE_OUT)/%.c.o: $(CORE_DIR)/%.c
 	@mkdir -p $(@D)
@@ -64,14 +92,20 @@ $(CORE_OUT)/HID.o: $(HID_DIR)/HID.cpp
 $(CORE_OUT)/twi.o: $(WIRE_DIR)/utility/twi.c
 	@mkdir -p $(@D)
 	avr-gcc $(CFLAGS) -c $< -o $@
+$(CORE_OUT)/SPI.o: $(SPI_DIR)/SPI.cpp
+	@mkdir -p $(@D)
+	avr-g++ $(CXXFLAGS) -c $< -o $@
+$(CORE_OUT)/SoftwareSerial.o: $(SWSERIAL_DIR)/SoftwareSerial.cpp
+	@mkdir -p $(@D)
+	avr-g++ $(CXXFLAGS) -c $< -o $@
 
 # Archived, so the linker pulls only the objects (and ISRs) a sketch uses.
 $(CORE_OUT)/core.a: $(CORE_OBJS)
 	@rm -f $@
 	avr-gcc-ar rcs $@ $^
 
-$(OUT)/$(NAME).elf: $(APP_OBJS) $(CORE_OUT)/core.a
-	avr-gcc $(LDFLAGS) -o $@ $(APP_OBJS) $(CORE_OUT)/core.a -lm
+$(OUT)/$(NAME).elf: $(APP_OBJS) $(LIB_ARCHIVE) $(CORE_OUT)/core.a
+	avr-gcc $(LDFLAGS) -o $@ $(APP_OBJS) $(LIB_ARCHIVE) $(CORE_OUT)/core.a -lm
 
 $(OUT)/$(NAME).hex: $(OUT)/$(NAME).elf
 	avr-objcopy -O ihex -R .eeprom $< $@

@@ -51,6 +51,8 @@ enum SketchFixtures {
     static let intPin = built("int_pin")
     /// int_pin built for the Leonardo (its Serial on the ATmega32U4's USB).
     static let intPinLeonardo = built("int_pin", folder: "sketches-leonardo")
+    /// A sketch built with a library of its own (Hardware/sketch.mk's LIBS) and the core's SPI.
+    static let libUser = built("lib_user")
     /// A master that toggles SDA and SCL itself, open drain and push-pull (Uno and Leonardo builds).
     static let softI2C = built("soft_i2c")
     static let softI2CLeonardo = built("soft_i2c", folder: "sketches-leonardo")

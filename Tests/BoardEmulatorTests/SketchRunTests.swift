@@ -48,6 +48,19 @@ import TiltDisplay
         #expect(hex.serial == elf.serial)
     }
 
+    /// Hardware/sketch.mk's LIBS: a library laid out as the IDE keeps them (src/,
+    /// a C file a folder down; examples/ and test/ hold files that stop a build
+    /// that takes them), and SPI from the core.
+    @Test func aSketchBuiltWithItsLibrariesRuns() throws {
+        let sketch = try SketchFixtures.libUser.get()
+        let (outcome, record, _) = try run(sketch.hex, RunPlan(timeoutMicros: 1_000_000, steps: [
+            .waitSerial(pattern: "^SPI ", timeoutMicros: nil),
+        ]))
+        #expect(outcome == .passed)
+        // SPI.begin() as master: SPE and MSTR set (0x50).
+        #expect(String(decoding: record.serial, as: UTF8.self) == "hello from TiltGreeting 42\r\nSPI 50\r\n")
+    }
+
     @Test func twoRunsGiveTheSameBytesAndScreensAtTheSameSimulatedTimes() throws {
         let sketch = try SketchFixtures.tiltBar.get()
         // The tour: level at 1 s, right side down 21° at 4.3 s and 35° at 6 s.

@@ -1,0 +1,1 @@
+#error "sketch.mk built a library's test/ folder"
