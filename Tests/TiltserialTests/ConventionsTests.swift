@@ -164,6 +164,7 @@ import TiltCore
         #expect(DurationText.span(micros: 59_949_999) == "59.9 s")
         #expect(DurationText.span(micros: 59_950_000) == "1 min 0 s")
         #expect(DurationText.span(micros: 3_725_000_000) == "1 h 2 min")
+        #expect(DurationText.span(micros: .max) == "5124095576 h 2 min", "a damaged recording's last time: no overflow")
         #expect(ForPeople.decimal(2.996, places: 2) == "3.00")
         #expect(ForPeople.decimal(0.04, places: 1) == "0.0")
         #expect(ForPeople.decimal(-1.25, places: 1) == "-1.3")

@@ -44,6 +44,31 @@ import TiltPipeline
         #expect(r2.err.hasSuffix("tiltserial: error: \(headerOnly): holds no samples; a sample CSV has lines t_us,ax,ay,az,gx,gy,gz (docs/usage.md)\n"))
     }
 
+    /// A damaged recording's host times (back in time, or the largest there is) replay as the samples
+    /// they carry, with one warning: the same ticks as the intact recording, no trap.
+    @Test func hostTimesThatGoBackOrOverflowAreHeldAndNamed() {
+        let stream = Stream.samples(0..<300)
+        func recording(_ times: [UInt64]) -> [UInt8] {
+            var file = Recording.header(baud: 115_200)
+            Stream.hello().withUnsafeBytes { Recording.append($0, direction: .fromBoard, at: HostTime(micros: 0), to: &file) }
+            let chunk = stream.wire.count / times.count
+            for (i, time) in times.enumerated() {
+                let end = i + 1 == times.count ? stream.wire.count : (i + 1) * chunk
+                stream.wire[(i * chunk)..<end].withUnsafeBytes { Recording.append($0, direction: .fromBoard, at: HostTime(micros: time), to: &file) }
+            }
+            return file
+        }
+        let intact = runTiltserial(["replay", write(recording([100, 200, 300, 400]), "intact.tiltrec"), "--json", "--no-config"])
+        #expect(intact.code == 0)
+        #expect(!intact.out.isEmpty)
+        let damaged = write(recording([100, .max - 10, 50, .max]), "damaged.tiltrec")
+        let r = runTiltserial(["replay", damaged, "--json", "--no-config"])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.out == intact.out, "board time drives the ticks")
+        #expect(r.err.contains("tiltserial: warning: \(damaged): 1 record went back in host time (a damaged recording); replayed at the latest time before it\n"), "\(r.err)")
+        #expect(r.err.contains("replayed: 5124095576 h 2 min, 301 frames"), "\(r.err)")
+    }
+
     @Test func aFileTooShortForARecordingHeaderIsAnError() {
         for (bytes, name) in [(Array("TILTR".utf8), "x.tiltrec"), (Array("TILTREC1\u{0}".utf8), "y.bin"), ([], "empty.tiltrec")] {
             let path = write(bytes, name)

@@ -38,6 +38,10 @@ struct Replay: TiltserialSubcommand {
             }
         }
         var duration: UInt64 = 0
+        // A recording's host times never go back (a monotonic clock wrote them);
+        // a damaged one's are held at the latest, and counted for one warning.
+        var latestHost: HostTime?
+        var backwardRecords = 0
 
         // The file is read in fixed blocks and fed to the streaming readers: flat memory whatever its size.
         var format = ReplayFormat.unknown
@@ -62,7 +66,13 @@ struct Replay: TiltserialSubcommand {
                             done = true
                             return
                         }
-                        try recording.feed(block) { record in
+                        try recording.feed(block) { original in
+                            var record = original
+                            if let latestHost, record.hostTime.micros < latestHost.micros {
+                                backwardRecords += 1
+                                record.hostTime = latestHost
+                            }
+                            latestHost = record.hostTime
                             duration = record.hostTime.micros
                             if !opened {
                                 driver.portOpened(at: record.hostTime, perform)
@@ -99,6 +109,9 @@ struct Replay: TiltserialSubcommand {
 
         switch format {
         case .recording:
+            if backwardRecords > 0 {
+                out.say("\(file): \(ForPeople.count(backwardRecords, "record")) went back in host time (a damaged recording); replayed at the latest time before \(backwardRecords == 1 ? "it" : "each")", level: .warning)
+            }
             if truncatedBytes > 0 {
                 out.say("\(file): the last \(ForPeople.count(truncatedBytes, "byte")) \(truncatedBytes == 1 ? "is" : "are") a cut-short record; replayed up to it", level: .warning)
             }
@@ -113,7 +126,7 @@ struct Replay: TiltserialSubcommand {
             guard let first = csv.firstTimeMicros, let last = csv.lastTimeMicros else {
                 throw Failure(.badFile, "\(file): holds no samples; a sample CSV has lines \(SampleCSV.header) (docs/usage.md)")
             }
-            duration = last - first
+            duration = last >= first ? last - first : 0
         case .unknown:
             break
         }

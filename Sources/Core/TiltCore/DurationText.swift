@@ -24,12 +24,15 @@ public enum DurationText {
 
     /// A run's length for its summary: "0.4 s", "12.3 s" (tenths, rounded, under a
     /// minute), "1 min 5 s", "2 h 3 min".
+    /// Rounds by the remainder, so no length (a damaged recording's
+    /// 2^64 − 1 µs included) overflows.
     public static func span(micros: UInt64) -> String {
-        let tenths = (micros + 50_000) / 100_000
+        func rounded(_ value: UInt64, _ unit: UInt64) -> UInt64 { value / unit + (value % unit >= unit / 2 ? 1 : 0) }
+        let tenths = rounded(micros, 100_000)
         if tenths < 600 { return "\(tenths / 10).\(tenths % 10) s" }
-        let seconds = (micros + 500_000) / 1_000_000
+        let seconds = rounded(micros, 1_000_000)
         if seconds < 3600 { return "\(seconds / 60) min \(seconds % 60) s" }
-        let minutes = (seconds + 30) / 60
+        let minutes = rounded(seconds, 60)
         return "\(minutes / 60) h \(minutes % 60) min"
     }
 }
