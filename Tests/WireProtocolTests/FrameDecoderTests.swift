@@ -198,6 +198,30 @@ import WireProtocol
         #expect(counters.runs == 6)  // hello, 3 damaged, oversize, f
     }
 
+    /// An intact SAMPLE whose last 17 encoded bytes are themselves a valid
+    /// HELLO (protocol 39), after line noise: the SAMPLE comes out, not the
+    /// HELLO that would end a run ("reflash the board"). Found by an outside test.
+    @Test func anIntactFrameWinsOverAShorterFrameInsideIt() {
+        let sample = SampleFrame(sequence: 52, boardTime: 52_000,
+                                 raw: RawSample(accel: Axes3(x: 0x0127, y: 0x3E80, z: 0), temperature: 0, gyro: Axes3(x: 0, y: 0, z: 0)))
+        let wire = sample.encoded()
+        let helloLength = FrameType.hello.bodyCount + 4
+        // Not vacuous: on its own, the tail is a HELLO.
+        let tail = decodeAll([0] + wire.suffix(helloLength + 1)).frames
+        guard tail.count == 1, case .hello(let fake) = tail[0] else {
+            Issue.record("the tail is no HELLO: \(tail)")
+            return
+        }
+        #expect(fake.protocolVersion == 39)
+        var stream: [UInt8] = []
+        hello().encode(into: &stream)
+        stream += [0x55, 0xAA, 0x77] + wire  // noise with no delimiter, then the intact SAMPLE
+        let (frames, counters) = decodeAll(stream)
+        #expect(frames.count == 2)
+        #expect(frames.last?.sample?.sequence == 52 && frames.last?.sample?.raw == sample.raw)
+        #expect(counters.recoveredFrames == 1 && counters.errors == 1)
+    }
+
     @Test func damagedFramesAreNotRecovered() {
         var stream: [UInt8] = [0x00]
         var a = sampleFrame(0).encoded()

@@ -87,9 +87,9 @@ extension FrameDecoder {
         _ run: UnsafePointer<UInt8>, count: Int, longest: Int, _ tables: UnsafePointer<UInt16>,
         _ deliver: (Frame) -> Void
     ) {
-        for type in Self.typesByEncodedLength {
+        for type in Self.typesLongestFirst {
             let length = type.bodyCount + 4
-            if length > longest { break }
+            if length > longest { continue }
             if tryCandidate(run + (count - length), length: length, type: type, tables, deliver) { return }
         }
     }
@@ -100,9 +100,9 @@ extension FrameDecoder {
         _ start: UnsafePointer<UInt8>, longest: Int, _ tables: UnsafePointer<UInt16>,
         _ deliver: (Frame) -> Void
     ) -> Int? {
-        for type in Self.typesByEncodedLength {
+        for type in Self.typesLongestFirst {
             let length = type.bodyCount + 4
-            if length > longest { break }
+            if length > longest { continue }
             if tryCandidate(start, length: length, type: type, tables, deliver) { return length }
         }
         return nil
@@ -129,8 +129,15 @@ extension FrameDecoder {
         }
     }
 
-    /// Known frame types, shortest encoding first.
-    static let typesByEncodedLength: [FrameType] = FrameType.allCases.sorted { $0.bodyCount < $1.bodyCount }
+    /// Known frame types, longest encoding first. An intact frame's tail (or
+    /// head) can itself be a valid shorter frame (a SAMPLE full of zero bytes
+    /// has many COBS code bytes to start one at; then only the CRC's 2^-16
+    /// stands between it and a false find), while a longer candidate than the
+    /// frame there needs damage bytes that pass the CRC: as unlikely, and
+    /// SAMPLEs, the longest a board sends, are nearly every frame. Shortest
+    /// first once turned an intact SAMPLE after line noise into a HELLO of
+    /// protocol 39 that ended the run.
+    static let typesLongestFirst: [FrameType] = FrameType.allCases.sorted { $0.bodyCount > $1.bodyCount }
 
     /// Delivers a checked payload of `type`; SAMPLE's time unwrapped (or the frame dropped as stale).
     @inline(__always)
