@@ -137,3 +137,32 @@ import TiltPipeline
         #expect(Failure(replaying: "x.rec", Recording.ReadError.badDirection(offset: 40)).code == .badFile)
     }
 }
+
+/// stdout that cannot be written (a full disk) is not a whole run: the data
+/// after it is lost, so the command says so and ends with ioError.
+@Suite struct OutputFailureTests {
+    @Test func aFullDiskUnderStdoutEndsTheRunWithIOError() throws {
+        var csv = "t_us,ax,ay,az\n"
+        for i in 0..<2000 { csv += "\(i * 1000),0,8192,14189\n" }
+        let path = tempPath("full.csv")
+        FileManager.default.createFile(atPath: path, contents: Data(csv.utf8))
+        func run(stdout: FileHandle) throws -> (code: Int32, err: String) {
+            let process = Process()
+            process.executableURL = Bundle.main.bundleURL.appendingPathComponent("tiltserial")
+            process.arguments = ["replay", path, "--json", "--no-config"]
+            process.standardOutput = stdout
+            let err = Pipe()
+            process.standardError = err
+            try process.run()
+            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+        let full = try run(stdout: try #require(FileHandle(forWritingAtPath: "/dev/full")))
+        #expect(full.code == 19, "ioError: \(full.err)")
+        #expect(full.err.hasSuffix("tiltserial: error: writing stdout failed (No space left on device, errno 28); what came after is lost: check where stdout goes (its disk may be full), or send it elsewhere\n"), "\(full.err)")
+        // The same run with somewhere to write is a whole one.
+        let fine = try run(stdout: try #require(FileHandle(forWritingAtPath: "/dev/null")))
+        #expect(fine.code == 0 && !fine.err.contains("error:"), "\(fine.err)")
+    }
+}

@@ -1,4 +1,5 @@
 import SerialIO
+import Synchronization
 import SystemPackage
 import Logging
 
@@ -16,11 +17,23 @@ public final class Console: Sendable {
     public let errIsTerminal: Bool
     /// The terminal the view draws on: size, colour, keys.
     public let screen: TerminalScreen
+    /// The first error writing stdout other than a reader gone (a full disk,
+    /// EIO, a closed descriptor): the data after it is lost, and the command
+    /// must not end as if it were not (`Tiltserial.main` turns it into ioError).
+    public var outputFailure: Errno? { output.failure }
+    private let output: OutputState
 
     /// - Parameter outBytes: writes UTF-8 bytes to stdout (default: as a String through `out`).
-    public init(errIsTerminal: Bool, screen: TerminalScreen = .fixed(columns: 80, rows: 24),
-                out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-                outBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil) {
+    public convenience init(errIsTerminal: Bool, screen: TerminalScreen = .fixed(columns: 80, rows: 24),
+                            out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+                            outBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil) {
+        self.init(errIsTerminal: errIsTerminal, screen: screen, output: OutputState(), out: out, err: err, outBytes: outBytes)
+    }
+
+    init(errIsTerminal: Bool, screen: TerminalScreen, output: OutputState,
+         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+         outBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)?) {
+        self.output = output
         self.errIsTerminal = errIsTerminal
         self.screen = screen
         writeOut = out
@@ -36,12 +49,34 @@ public final class Console: Sendable {
     /// Writes to two descriptors. `onOutClosed` runs when a write to `out` finds
     /// its reader gone (EPIPE: `tiltserial --json | head` after head exits), so
     /// the command can stop cleanly instead of writing into the void.
+    /// Another failure (ENOSPC, EIO, EBADF) is kept in `outputFailure`, stops
+    /// further writes to `out` and stops the command the same way.
     static func descriptors(out: Int32, err: Int32, errIsTerminal: Bool,
                             onOutClosed: @escaping @Sendable () -> Void) -> Console {
-        Console(errIsTerminal: errIsTerminal, screen: errIsTerminal ? .standard() : .fixed(columns: 80, rows: 24),
-                out: { if writeAll(out, $0) == .brokenPipe { onOutClosed() } },
-                err: { _ = writeAll(err, $0) },
-                outBytes: { if DescriptorWrite.all($0, to: out) == .brokenPipe { onOutClosed() } })
+        let state = OutputState()
+        let wrote: @Sendable (Errno?) -> Void = { error in
+            guard let error else { return }
+            if error == .brokenPipe || state.keep(error) { onOutClosed() }
+        }
+        return Console(errIsTerminal: errIsTerminal, screen: errIsTerminal ? .standard() : .fixed(columns: 80, rows: 24),
+                       output: state,
+                       out: { if state.failure == nil { wrote(writeAll(out, $0)) } },
+                       err: { _ = writeAll(err, $0) },
+                       outBytes: { if state.failure == nil { wrote(DescriptorWrite.all($0, to: out)) } })
+    }
+
+    /// The first failure writing stdout, shared by a console and its writers.
+    final class OutputState: Sendable {
+        private let first = Mutex<Errno?>(nil)
+        var failure: Errno? { first.withLock { $0 } }
+        /// Keeps `error` if it is the first; true then.
+        func keep(_ error: Errno) -> Bool {
+            first.withLock { first in
+                guard first == nil else { return false }
+                first = error
+                return true
+            }
+        }
     }
 
     /// A logger whose lines go to this console's stderr as `tiltserial: message`.

@@ -124,7 +124,17 @@ public enum TiltserialMain {
         }
         let console = Console.standard(onStdoutClosed: { stop.wake() })
         let context = CommandContext(console: console, stop: stop, handleSignals: true, environment: CommandContext.processEnvironment)
-        ProcessEnvironment.exit(run(arguments: Array(CommandLine.arguments.dropFirst()), context: context))
+        let code = run(arguments: Array(CommandLine.arguments.dropFirst()), context: context)
+        ProcessEnvironment.exit(outputLost(console, code: code))
+    }
+
+    /// A run whose stdout failed (a full disk, EIO) lost data it was asked for:
+    /// it says so and ends with ioError, not with the code of a whole run.
+    static func outputLost(_ console: Console, code: Int32) -> Int32 {
+        guard let failure = console.outputFailure, code == ExitStatus.success.rawValue else { return code }
+        console.writeErr("tiltserial: error: writing stdout failed (\(failure.description), errno \(failure.rawValue)); "
+                         + "what came after is lost: check where stdout goes (its disk may be full), or send it elsewhere\n")
+        return ExitStatus.ioError.rawValue
     }
 }
 
