@@ -2,6 +2,7 @@ import Foundation
 import SerialIO
 import Testing
 @testable import TiltserialCommand
+import TestSupport
 import TiltPipeline
 
 @Suite struct ErrorPathTests {
@@ -164,5 +165,46 @@ import TiltPipeline
         // The same run with somewhere to write is a whole one.
         let fine = try run(stdout: try #require(FileHandle(forWritingAtPath: "/dev/null")))
         #expect(fine.code == 0 && !fine.err.contains("error:"), "\(fine.err)")
+    }
+}
+
+/// A hang-up (the ssh session gone) and Ctrl-\ end a run with its summary
+/// whether or not the live view is on (here stderr is a pipe, no view).
+@Suite(.serialized) struct StopSignalTests {
+    @Test(arguments: [SIGHUP, SIGQUIT])
+    func aHangUpOrQuitEndsTheRunWithItsSummary(signal: Int32) throws {
+        let link = tempPath("board-\(signal)")
+        let board = try PtyPeer(boardAt: link)
+        defer { board.close() }
+        let process = Process()
+        process.executableURL = Bundle.main.bundleURL.appendingPathComponent("tiltserial")
+        process.arguments = ["run", link, "--no-config", "--json"]
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        // The board talks once the host has the port open (it says it waits).
+        var text = ""
+        while !text.contains("waiting for the board") {
+            let data = err.fileHandleForReading.availableData
+            if data.isEmpty { break }  // the process ended
+            text += String(decoding: data, as: UTF8.self)
+        }
+        try board.sendChunked(Stream.hello() + Stream.samples(0..<300).wire)
+        #expect(try board.read { $0.offsets.count >= 3 }, "the run is under way")
+        kill(process.processIdentifier, signal)
+        // A process that shrugs the signal off (Swift's backtracer on SIGQUIT)
+        // would keep the pipe open for ever: killed after a generous wait.
+        let ended = Condition()
+        process.terminationHandler = { _ in ended.changing {} }
+        if !ended.wait(timeout: .seconds(30), until: { !process.isRunning }) {
+            Issue.record("still running 30 s after signal \(signal)")
+            kill(process.processIdentifier, SIGKILL)
+        }
+        text += String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(process.terminationReason) \(process.terminationStatus): \(text)")
+        #expect(text.contains("tiltserial: stopped: ") && text.contains(", 301 frames, 0 lost"), "the summary: \(text)")
+        #expect(!text.contains("crashed"), "no crash report: \(text)")
     }
 }
