@@ -12,6 +12,25 @@ struct OpenErrorTests {
         }
     }
 
+    /// A name too long for the system (ENAMETOOLONG) names no port: not an I/O failure "check the cable".
+    @Test(arguments: [SerialOptions.Backend.automatic, .termios, .libserialport])
+    func aNameTooLongIsNoSuchPort(backend: SerialOptions.Backend) {
+        let path = "/tmp/" + String(repeating: "0", count: 300)
+        #expect(throws: SerialError.noSuchPort(port: path)) {
+            _ = try SerialPort.open(path: path, options: SerialOptions(backend: backend))
+        }
+    }
+
+    /// A name with control characters stays on one line and drives no terminal; a long one is cut.
+    @Test func messagesShowThePortEscapedAndCut() {
+        #expect(SerialError.noSuchPort(port: "/tmp/\u{1b}[2Jx").message == "/tmp/\\u{1b}[2Jx: no such serial port")
+        #expect(SerialError.noSuchPort(port: "/tmp/a\nb").message == "/tmp/a\\nb: no such serial port")
+        #expect(SerialError.danglingLink(port: "/tmp/l", target: "/dev/\u{202e}x").message.hasPrefix("/tmp/l: the link points at /dev/\\u{202e}x,"))
+        let long = "/tmp/" + String(repeating: "a", count: 500)
+        #expect(SerialError.noSuchPort(port: long).message == String(long.prefix(PortName.limit)) + "…: no such serial port")
+        #expect(SerialError.noSuchPort(port: "/dev/ttyUSB0").message == "/dev/ttyUSB0: no such serial port", "a plain name as typed")
+    }
+
     @Test func danglingByIdLinkIsReportedAsADanglingLink() throws {
         let dir = try makeTempDir()
         defer { removeTree(dir) }

@@ -21,6 +21,8 @@ final class RunOutput: HostOutput {
     let view: LiveView?
     /// The port (or replayed file) every line about the link names.
     let port: String
+    /// `port` as a line shows it (control characters escaped, long names cut).
+    var shownPort: String { PortName.shown(port) }
     /// Sees every event after the output has (the demo steers its emulated
     /// board with it; `calibrate` measures the samples).
     var observe: ((HostEvent) -> Void)?
@@ -143,9 +145,9 @@ final class RunOutput: HostOutput {
     func news(_ news: HostNews) {
         switch news {
         case .waitingForBoard:
-            say("\(port): waiting for the board (it resets when the port opens)…")
+            say("\(shownPort): waiting for the board (it resets when the port opens)…")
         case .deviceGone(let reconnecting):
-            let text = Self.deviceGone(port: port, reconnecting: reconnecting, brltty: BrlttyConflict.find())
+            let text = Self.deviceGone(port: shownPort, reconnecting: reconnecting, brltty: BrlttyConflict.find())
             if let view {
                 view.message = text
                 view.messageIsWarning = true
@@ -153,12 +155,12 @@ final class RunOutput: HostOutput {
                 logger.warning("\(text)")
             }
         case .reopened(let verified):
-            say(verified ? "\(port): reconnected; the view keeps its place"
-                : "\(port): reopened; waiting for the board to speak before writing to it")
+            say(verified ? "\(shownPort): reconnected; the view keeps its place"
+                : "\(shownPort): reopened; waiting for the board to speak before writing to it")
         case .boardConfirmed:
-            say("\(port): reconnected to the board; the view keeps its place")
+            say("\(shownPort): reconnected to the board; the view keeps its place")
         case .silentAfterReopen(let micros):
-            say("\(port): reopened, but nothing valid arrived for \(DurationText.seconds(micros: micros, places: 1, rounding: .down)); looking the name up again until the board answers (Ctrl-C to quit)", level: .warning)
+            say("\(shownPort): reopened, but nothing valid arrived for \(DurationText.seconds(micros: micros, places: 1, rounding: .down)); looking the name up again until the board answers (Ctrl-C to quit)", level: .warning)
         case .trouble(let lost, let errors, let totalLost, let totalErrors):
             say("\(ForPeople.count(lost, "frame")) lost and \(errors) damaged in the last second (\(totalLost) lost, \(ForPeople.count(totalErrors, "error")) in all); check the cable, the baud rate and that nothing else reads the port", level: .warning)
         }
@@ -189,7 +191,7 @@ final class RunOutput: HostOutput {
     }
 
     func otherOpeners(_ others: [DeviceOpener]) {
-        say("\(port) is also open in \(others.map(\.description).joined(separator: ", ")): it takes bytes meant for tiltserial (lost frames); close it", level: .warning)
+        say("\(shownPort) is also open in \(others.map(\.description).joined(separator: ", ")): it takes bytes meant for tiltserial (lost frames); close it", level: .warning)
     }
 
     func recordingFailed(_ message: String) {

@@ -93,7 +93,7 @@ struct Setup: TiltserialSubcommand {
         let path = try portOptions.resolve { logger.info("\($0)") }
         if let note = try PortPreflight.check(path: path, baud: settings.baud) { logger.info("\(note)") }
         let board = try DisplaySetupLink(path: path, baud: settings.baud, dtr: settings.dtr, stop: context.stop)
-        logger.info("\(path): waiting for the board (it resets when the port opens)…")
+        logger.info("\(PortName.shown(path)): waiting for the board (it resets when the port opens)…")
         _ = try board.hello(timeout: .microseconds(Int64(max(settings.helloTimeoutMicros, 1))))
         var parts: PartsFrame?
         if let clock { parts = try Self.store(clock, on: board) }

@@ -58,7 +58,8 @@ func realPath(_ path: String) -> String? {
 /// Turns an errno from opening (or resolving) a port into the error the user should see.
 func openError(_ e: Errno, given: String, resolved: String, operation: String) -> SerialError {
     switch e {
-    case .noSuchFileOrDirectory, .notDirectory, .noSuchAddressOrDevice, .operationNotSupportedByDevice:
+    case .noSuchFileOrDirectory, .notDirectory, .noSuchAddressOrDevice, .operationNotSupportedByDevice,
+         .fileNameTooLong, .tooManySymbolicLinkLevels:  // no path so long (or looping) names a port
         return .noSuchPort(port: given)
     case .permissionDenied, .notPermitted:
         return .permissionDenied(port: given, group: owningGroup(of: resolved))

@@ -33,36 +33,37 @@ public enum SerialError: Error, Equatable, Sendable {
     /// (the system call's name, e.g. "tcsetattr").
     case ioError(port: String, operation: String, errno: Errno)
 
-    /// One line naming the problem and the fix.
+    /// One line naming the problem and the fix (the port as `PortName` shows it).
     public var message: String {
+        let port = PortName.shown(self.port)
         switch self {
-        case .noSuchPort(let port):
+        case .noSuchPort:
             return "\(port): no such serial port"
-        case .permissionDenied(let port, let group?):
+        case .permissionDenied(_, let group?):
             return "\(port): permission denied; the device belongs to group '\(group)': "
                 + "run `sudo usermod -aG \(group) $USER`, then log out and back in"
-        case .permissionDenied(let port, nil):
+        case .permissionDenied(_, nil):
             return "\(port): permission denied; add yourself to the group owning serial devices "
                 + "(`sudo usermod -aG dialout $USER` on Debian/Ubuntu, uucp on Arch/Fedora), then log out and back in"
-        case .portBusy(let port, let holder?) where holder.isThisProcess:
+        case .portBusy(_, let holder?) where holder.isThisProcess:
             return "\(port): port busy, already open in this program (\(holder.command), pid \(holder.pid)); close that handle first"
-        case .portBusy(let port, let holder?):
+        case .portBusy(_, let holder?):
             return "\(port): port busy, open in another program (\(holder.command), pid \(holder.pid)): quit it or pick another port"
-        case .portBusy(let port, nil):
+        case .portBusy(_, nil):
             return "\(port): port busy, open in another program (/proc does not say which): "
                 + "close other serial monitors (Arduino IDE, screen, minicom) or pick another port"
-        case .danglingLink(let port, let target):
-            return "\(port): the link points at \(target), which does not exist; plug the board in "
+        case .danglingLink(_, let target):
+            return "\(port): the link points at \(PortName.shown(target)), which does not exist; plug the board in "
                 + "(or start the emulator)"
-        case .notASerialDevice(let port):
+        case .notASerialDevice:
             return "\(port): not a serial device; pass a tty such as /dev/ttyUSB0 or /dev/ttyACM0"
-        case .deviceGone(let port):
+        case .deviceGone:
             return "\(port): device gone (unplugged or closed); reconnect it and start again"
-        case .writeTimedOut(let port, let written, let total):
+        case .writeTimedOut(_, let written, let total):
             return "\(port): write stalled after \(written) of \(total) bytes; is the board running and reading?"
-        case .unsupportedBaudRate(let port, let baud):
+        case .unsupportedBaudRate(_, let baud):
             return "\(port): baud rate \(baud) not supported by the driver; try 115200"
-        case .ioError(let port, let operation, let errno):
+        case .ioError(_, let operation, let errno):
             return "\(port): \(operation) failed: \(errno) (errno \(errno.rawValue)); check the cable and try again"
         }
     }
