@@ -59,6 +59,9 @@ import WireProtocol
         #expect(now.code == 0, "\(now.err)")
         #expect(!now.err.contains("off until a host opens"))
         #expect(now.err.contains(" Hz "))
+        // Its speed line: a board that never ran says so, not the machine's uptime as its wall time.
+        #expect(held.err.contains("tiltsim: the board never ran: no host opened its port (--run-now runs it without one)\n"), "\(held.err)")
+        #expect(now.err.contains(" board seconds in ") && !now.err.contains("never ran"), "\(now.err)")
     }
 
     @Test func anAVRBoardHeldUntilOpenedDropsNothingAndWhatNoHostReadIsSaid() throws {

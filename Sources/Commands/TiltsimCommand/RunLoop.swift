@@ -57,6 +57,8 @@ struct RunLoop {
     private func reportSpeed() {
         guard let board = boards.first else { return }
         let report = board.speedReport()
+        // A board waits for its first host (unless --run-now): none came, nothing ran.
+        guard report.wallSeconds > 0 else { return say("the board never ran: no host opened its port (--run-now runs it without one)") }
         say(String(format: "%.2f board seconds in %.2f wall seconds (%.2fx)%@",
                    report.simulatedSeconds, report.wallSeconds, report.ratio,
                    boards.count > 1 ? " per board, \(boards.count) boards" : ""))

@@ -18,8 +18,13 @@ extension NSCondition {
 
 extension BoardSpeedReport {
     /// Board time against wall time since `anchor`: board microseconds and
-    /// monotonic wall nanoseconds then, and now.
+    /// monotonic wall nanoseconds then, and now. An anchor at wall 0 is a
+    /// board that never started running (no host opened its port): no time at all.
     init(boardMicros: UInt64, wallNanos: UInt64, since anchor: (wall: UInt64, board: UInt64)) {
+        guard anchor.wall != 0 else {
+            self.init(simulatedSeconds: 0, wallSeconds: 0)
+            return
+        }
         self.init(simulatedSeconds: Double(boardMicros &- anchor.board) / 1e6,
                   wallSeconds: Double(wallNanos &- anchor.wall) / 1e9)
     }
