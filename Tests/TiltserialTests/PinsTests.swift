@@ -85,7 +85,7 @@ import BoardEmulator
         try Data("{\"pins\": [oops]}".utf8).write(to: URL(fileURLWithPath: path))
         let r = runTiltserial(["pins", "list", "--pins", path])
         #expect(r.code == ExitStatus.badFile.rawValue)
-        #expect(r.err == "tiltserial: error: \(path): line 1, column 11: expected a pin like {\"item\": \"star\", \"x\": 300, \"y\": 140}, found 'o'; fix it, or start afresh with `tiltserial pins clear`\n")
+        #expect(r.err == "tiltserial: error: \(path): line 1, column 11: expected a pin like {\"item\": \"star\", \"x\": 300, \"y\": 140}, found 'o'; fix it, or delete it to start afresh\n", "clear would refuse it: not advised")
         let many = (0..<40).map { Pin(item: $0 % 8, x: $0, y: $0) }
         try Data(PinsFile.format(many, items: Self.items).utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: Failure.self) { try PinStore(path: path).load() }
@@ -117,6 +117,31 @@ import BoardEmulator
         #expect(try store.load() == [])
         let empty = runTiltserial(["pins", "list", "--pins", path])
         #expect(empty.code == 0 && empty.out.isEmpty && empty.err.contains("no pins"))
+    }
+
+    /// What a bad file's message advises works: a file of a pins file's shape
+    /// with an item the drawer lacks is cleared; anything else (the config file
+    /// given as --pins) is left alone; no file is nothing to remove, and no folder is made.
+    @Test func clearTakesWhatTheMessageSendsItAndNothingElse() throws {
+        let path = tempPath("rocket.json")
+        try Data("{\"pins\": [{\"item\": \"rocket\", \"x\": 1, \"y\": 2}, {\"item\": \"star\", \"x\": 3, \"y\": 4}]}".utf8).write(to: URL(fileURLWithPath: path))
+        let list = runTiltserial(["pins", "list", "--pins", path])
+        #expect(list.code == ExitStatus.badFile.rawValue && list.err.hasSuffix("fix it, or start afresh with `tiltserial pins clear`\n"), "\(list.err)")
+        let cleared = runTiltserial(["pins", "clear", "--pins", path])
+        #expect(cleared.code == 0 && cleared.err == "tiltserial: removed 2 pins from \(path)\n", "\(cleared.err)")
+        #expect(try PinStore(path: path).load() == [])
+
+        let config = tempPath("config.json")
+        let text = "{\"tickMicros\": 30000}"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: config))
+        let refused = runTiltserial(["pins", "clear", "--pins", config])
+        #expect(refused.code == ExitStatus.badFile.rawValue && refused.err.contains("not a pins file, so clear leaves it alone"), "\(refused.err)")
+        #expect(try String(contentsOfFile: config, encoding: .utf8) == text)
+
+        let missing = tempPath("no/such/folder/pins.json")
+        let none = runTiltserial(["pins", "clear", "--pins", missing])
+        #expect(none.code == 0 && none.err == "tiltserial: \(missing): no pins file; nothing to remove\n", "\(none.err)")
+        #expect(!FileManager.default.fileExists(atPath: tempPath("no")), "no folder made")
     }
 
     // MARK: A run's output

@@ -32,11 +32,39 @@ struct PinStore {
     /// The pins in the file, oldest first; none when it does not exist.
     /// - Parameter bounded: refuse more than the board keeps (`PinBoard.capacity`).
     func load(bounded: Bool = true) throws(Failure) -> [Pin] {
+        guard let bytes = try contents() else { return [] }
+        let pins: [Pin]
+        do {
+            pins = try PinsFile.parse(bytes, items: items)
+        } catch {
+            // `pins clear` overwrites only a file with a pins file's shape: advise it only then.
+            let fix = PinsFile.shapeProblem(bytes) == nil ? "start afresh with `tiltserial pins clear`" : "delete it to start afresh"
+            throw failure(.badFile, "line \(error.line), column \(error.column): \(error.message); fix it, or \(fix)")
+        }
+        if bounded && pins.count > PinBoard.capacity {
+            throw failure(.badFile, "holds \(pins.count) pins; the board keeps at most \(PinBoard.capacity): remove some with `tiltserial pins remove N`")
+        }
+        return pins
+    }
+
+    /// For `pins clear`: how many pins the file holds (any item names), nil
+    /// when there is no file. A file without a pins file's shape is refused:
+    /// clear overwrites nothing else (a `--pins` that names the config file).
+    func countForClearing() throws(Failure) -> Int? {
+        guard let bytes = try contents() else { return nil }
+        if let problem = PinsFile.shapeProblem(bytes) {
+            throw failure(.badFile, "line \(problem.line), column \(problem.column): \(problem.message); not a pins file, so clear leaves it alone: check --pins, or delete the file")
+        }
+        return (try? PinsFile.parse(bytes, items: items).count) ?? PinsFile.count(bytes)
+    }
+
+    /// The file's bytes; nil when it does not exist.
+    private func contents() throws(Failure) -> [UInt8]? {
         let file: ReadOnlyFile
         do {
             file = try ReadOnlyFile(path, noControllingTerminal: true)
         } catch {
-            if error == .noSuchFileOrDirectory { return [] }
+            if error == .noSuchFileOrDirectory { return nil }
             throw failure(.badFile, "cannot open the pins file (\(error)); check the path or pass another --pins")
         }
         if let info = file.status() {
@@ -49,16 +77,7 @@ struct PinStore {
         let (count, error) = bytes.withUnsafeMutableBytes { file.read(into: $0) }
         if let error { throw failure(.badFile, "cannot read the pins file (\(error)); check the path") }
         guard count <= Self.maxBytes else { throw failure(.badFile, "more than \(Self.maxBytes) bytes is too large for a pins file; name another --pins") }
-        let pins: [Pin]
-        do {
-            pins = try PinsFile.parse(Array(bytes[..<count]), items: items)
-        } catch {
-            throw failure(.badFile, "line \(error.line), column \(error.column): \(error.message); fix it, or start afresh with `tiltserial pins clear`")
-        }
-        if bounded && pins.count > PinBoard.capacity {
-            throw failure(.badFile, "holds \(pins.count) pins; the board keeps at most \(PinBoard.capacity): remove some with `tiltserial pins remove N`")
-        }
-        return pins
+        return Array(bytes[..<count])
     }
 
     /// Writes `pins` atomically (the folder of the default path is created).

@@ -31,6 +31,21 @@ enum PinsFile {
         return try s.file()
     }
 
+    /// How many pins a file of `shapeProblem`'s shape holds (0 when it has none).
+    static func count(_ bytes: [UInt8]) -> Int {
+        var s = Scanner(bytes: bytes, items: [], anyItem: true)
+        return (try? s.file().count) ?? 0
+    }
+
+    /// Whether `bytes` have a pins file's shape whatever item names they use
+    /// (an art with other items, a hand edit): the file `pins clear` may
+    /// overwrite. The problem that says it is no pins file, else nil.
+    static func shapeProblem(_ bytes: [UInt8]) -> Problem? {
+        var s = Scanner(bytes: bytes, items: [], anyItem: true)
+        do { _ = try s.file() } catch { return error }
+        return nil
+    }
+
     /// The file for `pins` (deterministic: the same pins give the same bytes).
     static func format(_ pins: [Pin], items: [String]) -> String {
         var text = "{\n  \"pins\": ["
@@ -45,6 +60,8 @@ enum PinsFile {
     struct Scanner {
         let bytes: [UInt8]
         let items: [String]
+        /// Any plain name is an item (index 0): the shape alone is checked.
+        var anyItem = false
         var index = 0
 
         mutating func file() throws(Problem) -> [Pin] {
@@ -83,7 +100,7 @@ enum PinsFile {
                     skipSpace()
                     let valueAt = index
                     let word = try string()
-                    guard let found = items.firstIndex(of: word) else {
+                    guard let found = anyItem ? 0 : items.firstIndex(of: word) else {
                         throw problem("no item \"\(JSONLines.escaped(word))\"; the drawer holds \(items.joined(separator: ", "))", at: valueAt)
                     }
                     item = found
