@@ -69,6 +69,28 @@ import TiltPipeline
         #expect(r.err.contains("replayed: 5124095576 h 2 min, 301 frames"), "\(r.err)")
     }
 
+    /// A HELLO naming a rate no board samples at is said, as an event and a warning.
+    @Test func anImplausibleRateIsNamed() {
+        var file = Recording.header(baud: 115_200)
+        (Stream.hello(rate: 65_535) + Stream.samples(0..<100).wire).withUnsafeBytes {
+            Recording.append($0, direction: .fromBoard, at: HostTime(micros: 0), to: &file)
+        }
+        let r = runTiltserial(["replay", write(file, "rate.tiltrec"), "--json", "--no-config"])
+        #expect(r.code == 0)
+        #expect(r.out.contains("{\"event\":\"implausible_rate\",\"rate_hz\":65535}\n"), "\(r.out.prefix(400))")
+        #expect(r.err.contains("warning: HELLO says the board samples at 65535 Hz, outside 1–20000: lost frames are counted from sequence numbers alone"), "\(r.err)")
+        let fine = runTiltserial(["replay", write(recordingAt1kHz(), "fine.tiltrec"), "--json", "--no-config"])
+        #expect(fine.code == 0 && !fine.out.contains("implausible_rate") && !fine.err.contains("outside 1–20000"))
+    }
+
+    func recordingAt1kHz() -> [UInt8] {
+        var file = Recording.header(baud: 115_200)
+        (Stream.hello(rate: 1000) + Stream.samples(0..<100).wire).withUnsafeBytes {
+            Recording.append($0, direction: .fromBoard, at: HostTime(micros: 0), to: &file)
+        }
+        return file
+    }
+
     @Test func aFileTooShortForARecordingHeaderIsAnError() {
         for (bytes, name) in [(Array("TILTR".utf8), "x.tiltrec"), (Array("TILTREC1\u{0}".utf8), "y.bin"), ([], "empty.tiltrec")] {
             let path = write(bytes, name)

@@ -222,6 +222,20 @@ import WireProtocol
         #expect(counters.recoveredFrames == 1 && counters.errors == 1)
     }
 
+    /// A gap of 1000 frames at 1 kHz: widened from the time only by a rate
+    /// HELLO may truly have; 65 535 Hz (a damaged or foreign HELLO) or 0 counts
+    /// from the sequence numbers alone, not as 65 512 lost.
+    @Test(arguments: [(UInt16(1000), UInt64(999)), (65_535, 231), (0, 231), (20_000, 19_943)])  // 20 kHz: the count ≡ 231 (mod 256) nearest 20 000 periods
+    func onlyAPlausibleRateWidensAGap(rate: UInt16, lost: UInt64) {
+        var stream: [UInt8] = [0]
+        hello(rateHz: rate).encode(into: &stream)
+        for i in 0..<10 { sampleFrame(i, periodMicros: 1000).encode(into: &stream) }
+        sampleFrame(1009, periodMicros: 1000).encode(into: &stream)
+        let (_, counters) = decodeAll(stream)
+        // The first sample after HELLO counts its own sequence number (0): none.
+        #expect(counters.lostFrames == lost, "\(rate) Hz")
+    }
+
     @Test func damagedFramesAreNotRecovered() {
         var stream: [UInt8] = [0x00]
         var a = sampleFrame(0).encoded()

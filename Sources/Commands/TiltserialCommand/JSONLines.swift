@@ -33,6 +33,8 @@ enum JSONLines {
             return "{\"event\":\"tile_mismatch\",\"board\":\"\(HexText.prefixed(board))\",\"host\":\"\(HexText.prefixed(host))\"}\n"
         case .unsupportedRange(let a, let g):
             return "{\"event\":\"unsupported_range\",\"afs_sel\":\(a),\"fs_sel\":\(g)}\n"
+        case .implausibleRate(let hz):
+            return "{\"event\":\"implausible_rate\",\"rate_hz\":\(hz)}\n"
         case .fired:
             return nil  // already in the tick's "fired"
         case .sample:

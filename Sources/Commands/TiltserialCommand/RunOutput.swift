@@ -90,6 +90,9 @@ final class RunOutput: HostOutput {
                 + "the live view will not match the OLED; reflash Hardware/ from this checkout", level: .warning)
         case .unsupportedRange(let a, let g):
             say("HELLO names unsupported full scales (AFS_SEL \(a), FS_SEL \(g)); keeping the previous ranges", level: .warning)
+        case .implausibleRate(let hz):
+            say("HELLO says the board samples at \(hz) Hz, outside \(SampleTracker.plausibleRatesHz.lowerBound)–\(SampleTracker.plausibleRatesHz.upperBound): "
+                + "lost frames are counted from sequence numbers alone; is this our sketch from Hardware/?", level: .warning)
         case .versionMismatch:
             break  // the run stops with the error
         case .fired(let tick, let fires):

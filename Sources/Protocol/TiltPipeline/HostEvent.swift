@@ -16,6 +16,9 @@ public enum HostEvent: Hashable, Sendable {
     case tileMismatch(board: UInt16, host: UInt16)
     /// HELLO named a full-scale setting above 3; the previous ranges stay in use.
     case unsupportedRange(accelSelect: UInt8, gyroSelect: UInt8)
+    /// HELLO named a sample rate outside `SampleTracker.plausibleRatesHz`:
+    /// gaps are counted from sequence numbers alone.
+    case implausibleRate(hz: UInt16)
     /// A sample as received (raw counts, board time), from a session that runs
     /// no physics (`HostSession.runsPhysics` false: `calibrate`).
     case sample(TimedSample)

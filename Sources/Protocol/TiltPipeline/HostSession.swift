@@ -228,6 +228,9 @@ public struct HostSession: Sendable {
         if !engine.converter.adoptRanges(of: hello) {
             handle(.unsupportedRange(accelSelect: hello.accelFullScaleSelect, gyroSelect: hello.gyroFullScaleSelect))
         }
+        if !SampleTracker.plausibleRatesHz.contains(hello.sampleRateHz) {
+            handle(.implausibleRate(hz: hello.sampleRateHz))
+        }
         if let hostTileID, hello.contentTileID != hostTileID {
             handle(.tileMismatch(board: hello.contentTileID, host: hostTileID))
         }

@@ -64,12 +64,19 @@ public struct SampleTracker: Hashable, Sendable {
     /// A tracker that has seen no sample: the next one is accepted and starts the timeline.
     public init() {}
 
+    /// Rates a HELLO may name and be believed: what boards and tiltsim sample
+    /// at (an MPU-6050 4…1000 Hz, the native model up to 20 000). Outside it
+    /// (0, or a damaged or foreign HELLO's 65 535) the rate counts as unknown:
+    /// gaps come from the sequence numbers alone, not widened by a wrong rate
+    /// (65 535 Hz read a 1 000-frame gap at 1 kHz as 65 512 lost).
+    public static let plausibleRatesHz: ClosedRange<UInt16> = 1...20_000
+
     /// The board restarted (HELLO): forget the previous sample, expect sequence 0.
     public mutating func restart(sampleRateHz: UInt16) {
         hasPrevious = false
         expectZeroNext = true
         missing = 0
-        rateHz = UInt32(sampleRateHz)
+        rateHz = Self.plausibleRatesHz.contains(sampleRateHz) ? UInt32(sampleRateHz) : 0
     }
 
     /// The link was reconnected (a replug): a silence of unknown length, maybe a
