@@ -30,6 +30,21 @@ import Testing
         #expect(ConfigPaths(environment: ["XDG_STATE_HOME": "/s", "HOME": "/home/a"]).noticeMarker == "/s/tiltserial/calibration-notice-shown")
     }
 
+    /// A default file that cannot be read names --no-config; one that cannot
+    /// exist (a folder on its way is a file: XDG_CONFIG_HOME=/dev/null) is none.
+    @Test func aDefaultFileInTheWayNamesNoConfigAndAnImpossibleOneIsNone() throws {
+        let (environment, configFile, _) = Self.environment()
+        try FileManager.default.createDirectory(atPath: configFile, withIntermediateDirectories: true)
+        let folder = runTiltserial(["/dev/null"], environment: environment)
+        #expect(folder.code == 21)
+        #expect(folder.err.hasSuffix("tiltserial: error: \(configFile): cannot read the config file (Is a directory); check the path (or run with --no-config)\n"), "\(folder.err)")
+        var impossible = environment
+        impossible["XDG_CONFIG_HOME"] = "/dev/null"
+        let none = runTiltserial(["/dev/null"], environment: impossible)
+        #expect(none.code == 14, "the run goes on to the port: \(none.err)")
+        #expect(!none.err.contains("config file"), "\(none.err)")
+    }
+
     @Test func withoutACalibrationTheFirstRunSaysSoOnce() throws {
         let (environment, _, marker) = Self.environment()
         // /dev/null is no serial port: the run stops after the settings, which is all this needs.

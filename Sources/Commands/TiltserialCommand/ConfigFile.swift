@@ -12,7 +12,9 @@ enum ConfigFile {
         return bytes
     }
 
-    /// The file's bytes, or nil when there is no such file (the default file before a calibration).
+    /// The default file's bytes, or nil when there is no such file (before a
+    /// calibration; also when a folder on its way is a file, as with
+    /// XDG_CONFIG_HOME=/dev/null).
     static func bytesIfPresent(path: String) throws(Failure) -> [UInt8]? {
         try read(path: path, missingIsNil: true)
     }
@@ -23,7 +25,7 @@ enum ConfigFile {
         do {
             file = try ReadOnlyFile(path)
         } catch {
-            if missingIsNil && error == .noSuchFileOrDirectory { return nil }
+            if missingIsNil && (error == .noSuchFileOrDirectory || error == .notDirectory) { return nil }
             throw Failure(.badSettings, "\(path): cannot open the config file (\(error)); check the path")
         }
         if let info = file.status(), info.kind == .regular, info.size > limit {

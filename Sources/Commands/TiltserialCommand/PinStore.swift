@@ -64,7 +64,7 @@ struct PinStore {
         do {
             file = try ReadOnlyFile(path, noControllingTerminal: true)
         } catch {
-            if error == .noSuchFileOrDirectory { return nil }
+            if error == .noSuchFileOrDirectory || error == .notDirectory { return nil }  // no such file can be there
             throw failure(.badFile, "cannot open the pins file (\(error)); check the path or pass another --pins")
         }
         if let info = file.status() {

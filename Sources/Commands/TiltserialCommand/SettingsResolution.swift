@@ -30,7 +30,11 @@ extension SettingsOptions {
             use = .none
             bytes = nil
         } else if let defaultFile {
-            bytes = try ConfigFile.bytesIfPresent(path: defaultFile)
+            do {
+                bytes = try ConfigFile.bytesIfPresent(path: defaultFile)
+            } catch {
+                throw Failure(error.code, error.message + " (or run with --no-config)")  // a file nobody named
+            }
             use = bytes == nil ? .defaultMissing(defaultFile) : .defaultFile(defaultFile)
         } else {
             use = .none
