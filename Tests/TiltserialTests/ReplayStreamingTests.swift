@@ -81,6 +81,7 @@ import TiltPipeline
         #expect(r.err.contains("warning: HELLO says the board samples at 65535 Hz, outside 1–20000: lost frames are counted from sequence numbers alone"), "\(r.err)")
         let fine = runTiltserial(["replay", write(recordingAt1kHz(), "fine.tiltrec"), "--json", "--no-config"])
         #expect(fine.code == 0 && !fine.out.contains("implausible_rate") && !fine.err.contains("outside 1–20000"))
+        #expect(!r.err.contains("waiting for the board"), "a file has no board to wait for: \(r.err)")
     }
 
     func recordingAt1kHz() -> [UInt8] {

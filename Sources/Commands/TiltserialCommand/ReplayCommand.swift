@@ -33,6 +33,7 @@ struct Replay: TiltserialSubcommand {
             switch action {
             case .event(let event): out.event(event)
             case .runHook(let request): out.hook(request)
+            case .news(.waitingForBoard): break  // a file has no board to wait for
             case .news(let news): out.news(news)
             case .write, .refresh, .openPort, .closePort, .reportOtherOpeners, .finish: break
             }
