@@ -59,8 +59,6 @@ struct cbp_soft_i2c {
     uint32_t blocked_edges;  // SCL edges the port asked for while the TWI owned the pin
 };
 
-static const char *cbp_soft_i2c_irq_names[1] = { "1<soft.i2c" };
-
 /// One message to the slaves on the TWI's bus irqs; whether they acknowledged.
 static bool cbp_soft_i2c_send(cbp_soft_i2c *s, uint8_t conditions, uint8_t data, uint8_t *read) {
     cbp_bus_answer answer = cbp_bus_send(s->io.avr, conditions, s->address, data);
@@ -155,7 +153,7 @@ static void cbp_soft_i2c_lines(cbp_soft_i2c *s, uint8_t port, uint8_t ddr) {
         if (scl_edge) s->blocked_edges++;
         s->phase = SOFT_IDLE;
         s->in_transaction = false;
-        s->slave_low = false;
+        cbp_soft_i2c_set_slave_low(s, false);
         s->sda = s->scl = true;
         return;
     }
@@ -216,7 +214,6 @@ cbp_soft_i2c *cbp_soft_i2c_install(avr_t *avr, char port, uint8_t sda_bit, uint8
     cbp_soft_i2c *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->io.kind = "soft-i2c";
-    s->io.irq_names = cbp_soft_i2c_irq_names;
     s->io.reset = cbp_soft_i2c_reset;
     avr_register_io(avr, &s->io);
     s->port = p;
