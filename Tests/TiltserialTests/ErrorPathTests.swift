@@ -148,9 +148,7 @@ import TiltPipeline
         let path = tempPath("full.csv")
         FileManager.default.createFile(atPath: path, contents: Data(csv.utf8))
         func run(stdout: FileHandle) throws -> (code: Int32, err: String) {
-            let process = Process()
-            process.executableURL = Bundle.main.bundleURL.appendingPathComponent("tiltserial")
-            process.arguments = ["replay", path, "--json", "--no-config"]
+            let process = productProcess("tiltserial", ["replay", path, "--json", "--no-config"])
             process.standardOutput = stdout
             let err = Pipe()
             process.standardError = err
@@ -176,9 +174,7 @@ import TiltPipeline
         let link = tempPath("board-\(signal)")
         let board = try PtyPeer(boardAt: link)
         defer { board.close() }
-        let process = Process()
-        process.executableURL = Bundle.main.bundleURL.appendingPathComponent("tiltserial")
-        process.arguments = ["run", link, "--no-config", "--json"]
+        let process = productProcess("tiltserial", ["run", link, "--no-config", "--json"])
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         let err = Pipe()
         process.standardError = err

@@ -65,11 +65,17 @@ func runTiltserial(_ arguments: [String], seconds: Double = 20, environment: [St
 }
 
 /// One of this package's executables (`tiltserial`, `tiltsim`), built beside
-/// the tests, run to its end: its exit code and stdout.
-func runProduct(_ name: String, _ arguments: [String]) throws -> (code: Int32, out: String) {
+/// the tests, ready to run with `arguments` (its descriptors the caller's to set).
+func productProcess(_ name: String, _ arguments: [String]) -> Process {
     let process = Process()
     process.executableURL = Bundle.main.bundleURL.appendingPathComponent(name)
     process.arguments = arguments
+    return process
+}
+
+/// One of this package's executables, run to its end: its exit code and stdout.
+func runProduct(_ name: String, _ arguments: [String]) throws -> (code: Int32, out: String) {
+    let process = productProcess(name, arguments)
     let out = Pipe()
     process.standardOutput = out
     try process.run()
