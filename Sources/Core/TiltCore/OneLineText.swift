@@ -4,6 +4,7 @@
 /// the line nor drive the terminal, and at most `limit` characters, the rest
 /// cut with an ellipsis. The one place both tools escape such text.
 public enum OneLineText {
+    /// `text` escaped for one line of a message, cut after `limit` characters with "…".
     public static func escaped(_ text: some StringProtocol, limit: Int) -> String {
         var out = ""
         var count = 0
