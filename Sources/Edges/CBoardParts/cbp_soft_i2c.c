@@ -33,8 +33,6 @@
 #include <avr_ioport.h>
 #include <avr_twi.h>
 
-enum { R_TWCR = 0xBC, B_TWEN = 2 };
-
 typedef enum {
     SOFT_IDLE,     // no transaction, or one the slaves NACKed: waits for START
     SOFT_ADDRESS,  // after START: the SLA+R/W byte comes in
@@ -147,7 +145,7 @@ static void cbp_soft_i2c_lines(cbp_soft_i2c *s, uint8_t port, uint8_t ddr) {
     bool scl = !((ddr & s->scl_mask) && !(port & s->scl_mask));
     bool scl_edge = scl != s->scl_asked;
     s->scl_asked = scl;
-    if (avr->data[R_TWCR] & (1 << B_TWEN)) {
+    if (cbp_twi_enabled(avr)) {
         // The TWI owns the pins (its own messages reach the slaves); a sketch
         // toggling SCL meanwhile reaches nothing, and is told so.
         if (scl_edge) s->blocked_edges++;

@@ -331,7 +331,7 @@ static void cbp_ssd1306_reply(cbp_ssd1306 *d, uint8_t conditions, uint8_t addres
 static bool cbp_ssd1306_too_fast(const cbp_ssd1306 *d) {
     // With the TWI off the master is toggling the pins itself (cbp_soft_i2c.c):
     // far slower than TWBR could say.
-    if (d->max_scl_hz == 0 || !(d->avr->data[0xBC] & (1 << 2))) return false;
+    if (d->max_scl_hz == 0 || !cbp_twi_enabled(d->avr)) return false;
     uint16_t rate = cbp_twi_bit_rate(d->avr);
     uint64_t cycles = 16u + 2u * (uint64_t)(rate & 0xFF) * (1u << (2u * (rate >> 8)));
     return (uint64_t)d->avr->frequency > (uint64_t)d->max_scl_hz * cycles;

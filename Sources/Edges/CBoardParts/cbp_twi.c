@@ -364,3 +364,7 @@ uint64_t cbp_twi_bus_cycles(avr_t *avr) {
 uint16_t cbp_twi_bit_rate(avr_t *avr) {
     return (uint16_t)(avr->data[R_TWBR] | ((avr->data[R_TWSR] & 3) << 8));
 }
+
+bool cbp_twi_enabled(avr_t *avr) {
+    return (avr->data[R_TWCR] >> B_TWEN) & 1;
+}

@@ -150,6 +150,8 @@ uint64_t cbp_twi_bus_cycles(struct avr_t *avr);
 /// The bus's clock setting as the firmware last wrote it: TWBR in the low
 /// byte, TWSR's prescaler bits (TWPS, 0...3) in bits 8-9.
 uint16_t cbp_twi_bit_rate(struct avr_t *avr);
+/// Whether the firmware has the TWI on (TWEN): it then owns the SDA and SCL pins.
+bool cbp_twi_enabled(struct avr_t *avr);
 
 // MARK: SSD1306 (cbp_ssd1306.c)
 
