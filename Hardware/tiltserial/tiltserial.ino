@@ -222,9 +222,13 @@ static uint32_t sensor_bus_due_us(void) {
     return at;
 }
 
+/* The sensor stopped answering (a loose wire): a HELLO says so, so the host
+ * names it instead of waiting on a silent board, and the one when it answers
+ * again restarts the sequence numbers (the samples it never took are no gap). */
 static void sensor_failed(void) {
     sensor_ok = false;
     board.redraw = true;
+    send_hello();
 }
 
 /* A sample onto the line, stamped with its time on the sensor's clock as
@@ -673,7 +677,10 @@ static void check_timers(void) {
         }
         if (!sensor_ok) {
             start_sensor();
-            if (sensor_ok) board.redraw = true;
+            if (sensor_ok) {
+                board.redraw = true;
+                send_hello();
+            }
         }
     }
 }

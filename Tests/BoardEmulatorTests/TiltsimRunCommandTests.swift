@@ -195,6 +195,45 @@ import TiltDisplay
         #expect(bad.err.split(separator: "\n").count == 1)
     }
 
+    /// A loose sensor wire mid-run: tilt_bar's reads come back empty (Wire
+    /// gives -1 for a byte that never came), and once wired again the sensor
+    /// is powered on from reset, asleep, so its data registers read 0: what a
+    /// real module does when a jumper with its VCC comes off and back.
+    @Test(arguments: ["yaml", "json"])
+    func aScenarioTakesTheSensorsWiresOffAndPutsThemBack(format: String) throws {
+        let bar = try SketchFixtures.tiltBar.get()
+        let scenario = temporary("wires.\(format)")
+        let yaml = """
+            timeout: 5
+            noise: 0
+            steps:
+              - pose: [30, 25]
+              - wait-serial: "^ax=-[1-9][0-9]+$"
+              - sensor-wires: off
+              - wait-serial: "^ax=-1$"
+              - sensor-wires: on
+              - wait-serial: "^ax=0$"
+            """
+        let json = """
+            {"timeout": 5, "noise": 0, "steps": [{"pose": [30, 25]}, {"wait-serial": "^ax=-[1-9][0-9]+$"},
+              {"sensor-wires": false}, {"wait-serial": "^ax=-1$"}, {"sensor-wires": "on"}, {"wait-serial": "^ax=0$"}]}
+            """
+        try (format == "yaml" ? yaml : json).write(toFile: scenario, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: scenario) }
+        let result = try tiltsim.run(["run", bar.elf, "--scenario", scenario, "--quiet"])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.err.contains("sensor wires off"))
+        #expect(result.err.contains("serial matched /^ax=-1$/"))
+
+        let bad = temporary("badwires.\(format)")
+        try (format == "yaml" ? "steps:\n  - sensor-wires: loose\n" : #"{"steps": [{"sensor-wires": 2}]}"#)
+            .write(toFile: bad, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: bad) }
+        let refused = try tiltsim.run(["run", bar.elf, "--scenario", bad])
+        #expect(refused.code == 18)
+        #expect(refused.err == "tiltsim: \(bad): step 1: sensor-wires must be off or on\n")
+    }
+
     /// A dark 128×64 PNG at 1×.
     static func blankPNG() -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tiltsim-blank-\(getpid()).png").path

@@ -17,9 +17,10 @@ enum Fixture {
         HostSession(engine: engine(settings), hostTileID: tileID)
     }
 
-    static func hello(version: UInt8 = WireFormat.version, accel: UInt8 = 0, rate: UInt16 = 1000, tile: UInt16 = tileID) -> HelloFrame {
+    static func hello(version: UInt8 = WireFormat.version, accel: UInt8 = 0, rate: UInt16 = 1000, tile: UInt16 = tileID,
+                      status: UInt8 = 3) -> HelloFrame {
         HelloFrame(protocolVersion: version, firmwareMajor: 1, firmwareMinor: 0, firmwarePatch: 0,
-                   accelFullScaleSelect: accel, gyroFullScaleSelect: 0, sampleRateHz: rate, contentTileID: tile, status: 3)
+                   accelFullScaleSelect: accel, gyroFullScaleSelect: 0, sampleRateHz: rate, contentTileID: tile, status: status)
     }
 
     /// A tilt that changes over time: rolling right then pitching forward, ±2 g counts.

@@ -123,4 +123,15 @@ import Testing
         #expect(RunOutput.deviceGone(port: "/dev/ttyUSB0", reconnecting: true, brltty: nil)
             == "/dev/ttyUSB0: device gone; waiting for it to come back (Ctrl-C to quit)…")
     }
+
+    /// A board that stopped streaming: silence points at the wires or a hung
+    /// sketch, other bytes at the baud rate; one line each, the run going on.
+    @Test func aBoardThatStopsStreamingIsToldApartBySilenceOrOtherBytes() {
+        let silent = RunOutput.samplesStopped(micros: 2_000_000, bytes: 0)
+        #expect(silent.hasPrefix("no sample from the board for 2.0 s, not a byte: ") && silent.contains("wires"))
+        let other = RunOutput.samplesStopped(micros: 2_340_000, bytes: 812)
+        #expect(other.hasPrefix("no sample from the board for 2.3 s, only 812 bytes of something else: ") && other.contains("--baud"))
+        #expect(RunOutput.samplesStopped(micros: 2_000_000, bytes: 1).contains("only 1 byte of"))
+        #expect(![silent, other].contains { $0.contains("\n") })
+    }
 }

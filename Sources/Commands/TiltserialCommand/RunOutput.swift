@@ -85,6 +85,9 @@ final class RunOutput: HostOutput {
             let accel = h.accelRange.map { "±\($0.fullScale) g" } ?? "AFS_SEL \(h.accelFullScaleSelect)"
             say("board: firmware \(h.firmwareMajor).\(h.firmwareMinor).\(h.firmwarePatch) (host: tiltserial \(TiltVersion.number)), protocol \(h.protocolVersion), \(accel), \(h.sampleRateHz) Hz, "
                 + "sensor \(h.sensorAnswered ? "ok" : "NOT answering"), display \(h.displayAnswered ? "ok" : "NOT answering")")
+            if !h.sensorAnswered {
+                say("the board's sensor is not answering: check its four wires (VCC, GND, SDA, SCL); samples start when it answers", level: .warning)
+            }
         case .tileMismatch(let board, let host):
             say("the board's content tile \(HexText.prefixed(board)) differs from this tiltserial's \(HexText.prefixed(host)); "
                 + "the live view will not match the OLED; reflash Hardware/ from this checkout", level: .warning)
@@ -166,7 +169,21 @@ final class RunOutput: HostOutput {
             say("\(shownPort): reopened, but nothing valid arrived for \(DurationText.seconds(micros: micros, places: 1, rounding: .down)); looking the name up again until the board answers (Ctrl-C to quit)", level: .warning)
         case .trouble(let lost, let errors, let totalLost, let totalErrors):
             say("\(ForPeople.count(lost, "frame")) lost and \(errors) damaged in the last second (\(totalLost) lost, \(ForPeople.count(totalErrors, "error")) in all); check the cable, the baud rate and that nothing else reads the port", level: .warning)
+        case .samplesStopped(let micros, let bytes):
+            say(Self.samplesStopped(micros: micros, bytes: bytes), level: .warning)
+        case .samplesResumed(let micros):
+            say("samples again, after \(DurationText.seconds(micros: micros, places: 1, rounding: .down)) without")
         }
+    }
+
+    /// The line for a board that stopped streaming: silence points at the
+    /// wiring or a hung sketch, other bytes at the baud rate or the sketch.
+    static func samplesStopped(micros: UInt64, bytes: UInt64) -> String {
+        let span = DurationText.seconds(micros: micros, places: 1, rounding: .down)
+        guard bytes > 0 else {
+            return "no sample from the board for \(span), not a byte: check its sensor's wires, or press its reset button if its sketch hung (the run goes on)"
+        }
+        return "no sample from the board for \(span), only \(ForPeople.count(bytes, "byte")) of something else: check --baud and that it runs tiltserial's sketch (the run goes on)"
     }
 
     func recalibrated(_ outcome: Recalibration) {

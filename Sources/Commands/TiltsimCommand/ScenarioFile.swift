@@ -36,7 +36,8 @@ struct ScenarioFile {
 
     static let settingKeys = ["timeout", "motion", "script", "csv", "noise", "fail-serial", "board", "steps"]
     static let boardKeys = ["display", "display-address", "display-max-clock", "sensor-address", "sensor", "sensor-int"]
-    static let actionKeys = ["wait-serial", "motion", "script", "csv", "pose", "send-serial", "wait", "screenshot", "expect-screen"]
+    static let actionKeys = ["wait-serial", "motion", "script", "csv", "pose", "send-serial", "wait", "screenshot", "expect-screen",
+                             "sensor-wires"]
 
     /// Reads and checks the whole file; `noise` is the command line's scale, used unless the file sets one.
     static func load(_ path: String, noise defaultNoise: Double, board: ArduinoBoard = .uno) throws(CommandFailure) -> ScenarioFile {
@@ -118,6 +119,8 @@ struct ScenarioFile {
                 result.steps.append(.sendSerial(Array(try string(value, at + "send-serial").utf8)))
             case "wait":
                 result.steps.append(.wait(micros: UInt64(try seconds(value, at + "wait") * 1e6)))
+            case "sensor-wires":
+                result.steps.append(.sensorWires(connected: try onOrOff(value, at + "sensor-wires")))
             case "screenshot":
                 let path = resolve(try string(value, at + "screenshot"))
                 result.screenshotPaths.append(path)
@@ -176,7 +179,7 @@ struct ScenarioFile {
             try unknownKeys(map, allowed: ScenarioFile.boardKeys, what: "board key")
             func text(_ key: String) throws(CommandFailure) -> String? {
                 guard let value = map[key] else { return nil }
-                if let int = value as? Int { return String(int) }
+                if !Self.isBoolean(value), let int = value as? Int { return String(int) }
                 if let string = value as? String { return string }
                 throw fail("board: \(key) must be an address or a pin name, e.g. 0x3D or D3")
             }
@@ -221,10 +224,26 @@ struct ScenarioFile {
         }
 
         private func number(_ value: Any, _ what: String) throws(CommandFailure) -> Double {
-            if value is Bool { throw fail("\(what) must be a number") }
+            if Self.isBoolean(value) { throw fail("\(what) must be a number") }
             if let int = value as? Int { return Double(int) }
             if let double = value as? Double, double.isFinite { return double }
             throw fail("\(what) must be a number")
+        }
+
+        /// on/off, true/false (YAML reads a bare `off` as false; JSON has either).
+        private func onOrOff(_ value: Any, _ what: String) throws(CommandFailure) -> Bool {
+            if Self.isBoolean(value), let flag = value as? Bool { return flag }
+            switch (value as? String)?.lowercased() {
+            case "on", "true": return true
+            case "off", "false": return false
+            default: throw fail("\(what) must be off or on")
+            }
+        }
+
+        /// true or false, not a number: on Linux a JSON 0 or 1 also casts to
+        /// Bool (and `is Bool`), so only the number's own type tells them apart.
+        static func isBoolean(_ value: Any) -> Bool {
+            (value as? NSNumber).map { String(cString: $0.objCType) == "c" } ?? false
         }
 
         private func seconds(_ value: Any, _ what: String) throws(CommandFailure) -> Double {

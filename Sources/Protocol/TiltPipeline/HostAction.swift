@@ -77,6 +77,12 @@ public enum HostNews: Hashable, Sendable {
     /// Damage since the last such news (rate-limited): frames lost on the wire
     /// and damaged frames or lines, with the run's totals.
     case trouble(lost: UInt64, errors: UInt64, totalLost: UInt64, totalErrors: UInt64)
+    /// A board that streamed sent no sample for `forMicros` (at least
+    /// `HostDriver.Configuration.samplesStoppedMicros`) while its port stayed
+    /// open; `bytes` arrived meanwhile (0: silence, else something else).
+    case samplesStopped(forMicros: UInt64, bytes: UInt64)
+    /// Samples came again, `afterMicros` after the last one.
+    case samplesResumed(afterMicros: UInt64)
 }
 
 /// The outcome of making the current pose the rest pose (`HostDriver.recalibrate`).

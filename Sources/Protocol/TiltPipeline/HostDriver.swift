@@ -24,6 +24,11 @@ import WireProtocol
 ///   identity): a stale link that now names someone's terminal is never written to.
 ///   A reopened device that stays silent for the hello timeout is closed and
 ///   looked up again.
+/// - **Samples stop**: a board that streamed and then sends no sample for
+///   `samplesStoppedMicros` (or four of its sample periods, if longer) while
+///   its port stays open is named once, and again when samples come back. A
+///   board whose HELLO says its sensor is not answering is not expected to
+///   stream: its HELLO said why.
 /// - **Trouble**: losses and damaged input are reported at most once per
 ///   `troubleIntervalMicros`; a burst of losses also asks who else has the port open.
 public struct HostDriver: Sendable {
@@ -70,6 +75,9 @@ public struct HostDriver: Sendable {
         public var troubleIntervalMicros: UInt64 = 1_000_000
         /// Frames lost within one trouble interval that make it worth naming other openers.
         public var lossSpikeFrames: UInt64 = 8
+        /// No sample for this long (or four sample periods, if longer) from a
+        /// board that streamed: say so (`HostNews.samplesStopped`).
+        public var samplesStoppedMicros: UInt64 = 2_000_000
 
         /// The defaults: 4 s hello timeout, reconnect on, 200 ms refresh, reopen after 250 ms up to 2 s, 115200 baud's byte rate.
         public init() {}
@@ -106,6 +114,7 @@ public struct HostDriver: Sendable {
     var dozeAskedUntil: HostTime?
     var wakeUpLateness = WakeUpLateness()
     var trouble = TroubleReporter()
+    var sampleWatch = SampleWatch()
 
     /// A driver around `session`, before anything is opened.
     public init(session: HostSession, configuration: Configuration) {
@@ -136,6 +145,7 @@ public struct HostDriver: Sendable {
             emit(.news(.waitingForBoard))
         } else {
             session.linkRestarted()
+            sampleWatch.forget()
             arrivalOffset = WindowedMinimum(windowMicros: arrivalOffset.windowMicros)
             byteRate = ByteRateMeter(windowMicros: byteRate.windowMicros)
             emit(.news(.reopened(verified: verified)))
@@ -164,6 +174,7 @@ public struct HostDriver: Sendable {
             return
         }
         silenceReported = false
+        sampleWatch.forget()
         let first = configuration.reopenFirstMicros
         link = .closed(reopenAt: now + first, backoff: min(first &* 2, configuration.reopenMaxMicros))
     }
@@ -173,6 +184,10 @@ public struct HostDriver: Sendable {
         guard case .open(let openedAt, let reopened, let verified, let heard) = link, !bytes.isEmpty else { return }
         lastRead = now
         byteRate.add(bytes.count, at: now)
+        noteSamplesStopped(at: now, emit)  // a long wait's end (or a replay's gap) before what ended it
+        sampleWatch.read(bytes.count)
+        let samplesBefore = session.counters.samples
+        var helloAt: HostTime?
         var confirmed = verified
         var gotValid = heard
         let greetOnConfirm = configuration.sendHostHello
@@ -188,9 +203,12 @@ public struct HostDriver: Sendable {
                 if case .formatDetected(let f) = event { binary = f == .binaryProtocol }
                 if greetOnConfirm && binary { emit(.write(.hostHello)) }
             }
+            if case .hello = event { helloAt = now }
             if event == .describeParts && !askForParts { return }
             Self.forward(event, emit)
         }
+        if let helloAt { sampleWatch.hello(at: helloAt) }
+        if session.counters.samples != samplesBefore, let news = sampleWatch.sample(at: now) { emit(.news(news)) }
         link = .open(openedAt: openedAt, reopened: reopened, verified: confirmed, heard: gotValid)
         if session.nextTick != nil {
             // Host time minus board time: where the two clocks meet (see `dozeDeadline`).
@@ -262,9 +280,11 @@ public struct HostDriver: Sendable {
                     silenceReported = true
                 }
                 emit(.closePort)
+                sampleWatch.forget()
                 let first = configuration.reopenFirstMicros
                 link = .closed(reopenAt: now + first, backoff: min(first &* 2, configuration.reopenMaxMicros))
             }
+            noteSamplesStopped(at: now, emit)
             reportTrouble(at: now, emit)
         }
         if now >= nextRefresh {
@@ -300,6 +320,7 @@ public struct HostDriver: Sendable {
     /// `linkRestarted` record): the same as a vouched-for reopen, without news.
     public mutating func linkRestarted(at now: HostTime) {
         session.linkRestarted()
+        sampleWatch.forget()
         arrivalOffset = WindowedMinimum(windowMicros: arrivalOffset.windowMicros)
     }
 
@@ -324,6 +345,9 @@ public struct HostDriver: Sendable {
                 until = min(until, openedAt + configuration.helloTimeoutMicros)
             }
             if let due = trouble.pendingDeadline(counters: session.counters, interval: configuration.troubleIntervalMicros) {
+                until = min(until, due)
+            }
+            if samplesExpected, let due = sampleWatch.deadline(after: samplesStoppedMicros) {
                 until = min(until, due)
             }
             if let doze = dozeDeadline(at: now), doze > now + shortestDozeMicros {
@@ -363,6 +387,23 @@ public struct HostDriver: Sendable {
     mutating func finish(_ failure: HostFailure?, at now: HostTime, _ emit: (HostAction) -> Void) {
         link = .finished
         emit(.finish(HostEnding(failure: failure, summary: summary(at: now))))
+    }
+
+    /// Whether the board should be streaming: not when its last HELLO says its
+    /// sensor is not answering (that HELLO said why it is not).
+    var samplesExpected: Bool { session.hello?.sensorAnswered ?? true }
+
+    /// How long without a sample before `samplesStopped`: the configured
+    /// length, or four sample periods at the rate HELLO announced if longer.
+    var samplesStoppedMicros: UInt64 {
+        let rate = UInt64(session.hello?.sampleRateHz ?? 0)
+        let periods = rate == 0 ? 0 : 4_000_000 / rate
+        return max(configuration.samplesStoppedMicros, periods)
+    }
+
+    mutating func noteSamplesStopped(at now: HostTime, _ emit: (HostAction) -> Void) {
+        guard samplesExpected, let news = sampleWatch.check(at: now, after: samplesStoppedMicros) else { return }
+        emit(.news(news))
     }
 
     mutating func reportTrouble(at now: HostTime, _ emit: (HostAction) -> Void) {

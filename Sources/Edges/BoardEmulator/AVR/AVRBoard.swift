@@ -241,6 +241,12 @@ public final class AVRBoard: @unchecked Sendable {
         withSimulation { machine.motionSource = source }
     }
 
+    /// Takes the sensor module's wires off (false) or puts them back (true),
+    /// at the board's current time (`AVRMachine.sensorConnected`).
+    public func setSensorConnected(_ connected: Bool) {
+        withSimulation { machine.sensorConnected = connected }
+    }
+
     // MARK: Observation
 
     /// The latest published status.

@@ -170,6 +170,14 @@ public final class AVRMachine {
         glassProbe?.boardDidStart()
     }
 
+    /// Whether the sensor module is wired to the board: false takes it off the
+    /// bus (every access NACKed, INT still) as a loose jumper would; true puts
+    /// it back, powered on again from reset.
+    public var sensorConnected: Bool {
+        get { sensor.connected }
+        set { sensor.setConnected(newValue) }
+    }
+
     /// What the sensor feels from its next sample on.
     public var motionSource: any MotionSource {
         get { sensor.source }

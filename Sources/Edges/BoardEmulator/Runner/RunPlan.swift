@@ -57,6 +57,9 @@ public enum RunStep: Sendable {
     case expectPin(AVRPin, high: Bool, label: String)
     /// Drives an input pin from now on (a pushbutton pressed or released).
     case drivePin(AVRPin, high: Bool, label: String)
+    /// Takes the sensor module's wires off (false: nothing answers at its
+    /// address, INT still) or puts them back (true: powered on from reset).
+    case sensorWires(connected: Bool)
 }
 
 /// A screen to save or check at a fixed simulated time.

@@ -28,6 +28,9 @@ final class MPU6050Device {
     /// The read transaction in progress started at INT_STATUS: its second byte starts a burst.
     private var burstAfterStatus = false
     private var selected = false
+    /// False while its wires are off (a jumper come loose): nothing answers
+    /// at its address and INT stops; plugged back, it starts as at power-on.
+    private(set) var connected = true
     private let hook: cbp_irq_hook = { _, value, context in
         Unmanaged<MPU6050Device>.fromOpaque(context!).takeUnretainedValue().bus(cbp_twi_decode(value))
     }
@@ -62,7 +65,21 @@ final class MPU6050Device {
     func powerOn() {
         model.powerOn()
         selected = false
+        guard connected else { return }
         updateInterrupt(forceLevel: true)
+    }
+
+    /// Takes the module's wires off the board (`connected` false) or puts them
+    /// back, which powers it on again: a loose jumper usually takes VCC too.
+    func setConnected(_ wired: Bool) {
+        guard wired != connected else { return }
+        connected = wired
+        if wired {
+            powerOn()
+        } else {
+            selected = false
+            if let timer { cbp_timer_cancel(timer) }
+        }
     }
 
     private var nowMicros: UInt64 {
@@ -73,7 +90,7 @@ final class MPU6050Device {
         let conditions = Int32(message.conditions)
         if conditions & Int32(CBP_TWI_STOP) != 0 { selected = false }
         if conditions & Int32(CBP_TWI_START) != 0 {
-            selected = message.address >> 1 == address
+            selected = connected && message.address >> 1 == address
             guard selected else { return }
             model.begin(read: message.address & 1 != 0, atMicros: nowMicros, source: &source)
             reply(Int32(CBP_TWI_ACK), message.address, 1)
@@ -100,6 +117,7 @@ final class MPU6050Device {
     }
 
     private func timerFired() {
+        guard connected else { return }
         let afterReset = timer.map { cbp_timer_take_reset($0) } ?? false
         model.advance(toMicros: nowMicros, source: &source)
         updateInterrupt(forceLevel: afterReset)
