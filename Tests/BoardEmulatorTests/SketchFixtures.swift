@@ -58,6 +58,8 @@ enum SketchFixtures {
     static let softI2CLeonardo = built("soft_i2c", folder: "sketches-leonardo")
     /// A Leonardo air mouse's reports through the core's HID library (Leonardo only).
     static let hidMouse = built("hid_mouse", folder: "sketches-leonardo")
+    /// 100 bytes through Serial at 9600 8N1 and 8E1, timed with micros().
+    static let uartTime = built("uart_time")
 
     /// Sketch NAME's ELF and HEX.
     static func built(_ name: String, folder sketches: String = "sketches") -> Result<Built, AVRTestFailure> {

@@ -61,6 +61,26 @@ import TiltDisplay
         #expect(String(decoding: record.serial, as: UTF8.self) == "hello from TiltGreeting 42\r\nSPI 50\r\n")
     }
 
+    /// A byte takes its frame's bit times, as on the chip: ten at 8N1, eleven
+    /// with a parity bit (simavr 1.6 counted eleven for both: Serial 10 %
+    /// slow at every baud rate). The sketch times 100 bytes with micros().
+    @Test func aSerialByteTakesItsFramesBitTimes() throws {
+        let sketch = try SketchFixtures.uartTime.get()
+        let (outcome, record, _) = try run(sketch.elf, RunPlan(timeoutMicros: 1_000_000, steps: [
+            .waitSerial(pattern: "8E1 100 bytes us=[0-9]+$", timeoutMicros: nil),
+        ]))
+        #expect(outcome == .passed)
+        let text = String(decoding: record.serial, as: UTF8.self)
+        func took(_ frame: String) -> Double? {
+            guard let line = text.split(whereSeparator: \.isNewline).first(where: { $0.contains("\(frame) 100 bytes us=") }) else { return nil }
+            return Double(line.split(separator: "=").last!.trimmingCharacters(in: .whitespaces))
+        }
+        let bitMicros = 1e6 / 9600
+        let plain = try #require(took("8N1")), parity = try #require(took("8E1"))
+        #expect(abs(plain / (100 * 10 * bitMicros) - 1) < 0.005, "8N1: \(plain) µs for 100 bytes")
+        #expect(abs(parity / (100 * 11 * bitMicros) - 1) < 0.005, "8E1: \(parity) µs for 100 bytes")
+    }
+
     @Test func twoRunsGiveTheSameBytesAndScreensAtTheSameSimulatedTimes() throws {
         let sketch = try SketchFixtures.tiltBar.get()
         // The tour: level at 1 s, right side down 21° at 4.3 s and 35° at 6 s.

@@ -138,6 +138,7 @@ bool cbp_avr_install_models(avr_t *avr) {
         free(hooks);
         return false;
     }
+    cbp_uart_timing_install(avr);
     hooks->io.kind = "core-hooks";
     hooks->io.reset = cbp_core_hooks_reset;
     avr_register_io(avr, &hooks->io);

@@ -153,6 +153,11 @@ uint16_t cbp_twi_bit_rate(struct avr_t *avr);
 /// Whether the firmware has the TWI on (TWEN): it then owns the SDA and SCL pins.
 bool cbp_twi_enabled(struct avr_t *avr);
 
+/// Recounts every UART's byte time after the sketch sets its baud rate or
+/// frame format: start, data, a parity bit only when UPMn asks for one, stop
+/// bits (simavr 1.6 always counts a parity bit: 11 bit times for 8N1).
+void cbp_uart_timing_install(struct avr_t *avr);
+
 // MARK: SSD1306 (cbp_ssd1306.c)
 
 /// The SSD1306's GDDRAM and registers, as the glass model (Swift) needs them.
