@@ -60,6 +60,8 @@ enum SketchFixtures {
     static let hidMouse = built("hid_mouse", folder: "sketches-leonardo")
     /// 100 bytes through Serial at 9600 8N1 and 8E1, timed with micros().
     static let uartTime = built("uart_time")
+    /// Overflow interrupts a second in the timers' dual-slope modes (and one fast PWM mode).
+    static let timerSlopes = built("timer_slopes")
 
     /// Sketch NAME's ELF and HEX.
     static func built(_ name: String, folder sketches: String = "sketches") -> Result<Built, AVRTestFailure> {

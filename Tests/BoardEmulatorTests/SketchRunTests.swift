@@ -81,6 +81,32 @@ import TiltDisplay
         #expect(abs(parity / (100 * 11 * bitMicros) - 1) < 0.005, "8E1: \(parity) µs for 100 bytes")
     }
 
+    /// Phase correct and phase and frequency correct PWM count up to TOP and
+    /// back down: an overflow every 2·TOP ticks (simavr 1.6 counted TOP + 1,
+    /// so TimerOne's callback came twice as often; and for the modes it has no
+    /// entry for, Timer2's as init() leaves it among them, one every 64
+    /// cycles). The sketch counts overflow interrupts for a second of millis().
+    @Test func dualSlopeTimerModesOverflowAtTheChipsRate() throws {
+        let sketch = try SketchFixtures.timerSlopes.get()
+        let (outcome, record, _) = try run(sketch.elf, RunPlan(timeoutMicros: 8_000_000, steps: [
+            .waitSerial(pattern: "^done$", timeoutMicros: nil),
+        ]))
+        #expect(outcome == .passed)
+        var counts: [String: Double] = [:]
+        for line in String(decoding: record.serial, as: UTF8.self).split(whereSeparator: \.isNewline) {
+            let parts = line.split(separator: " ")
+            if parts.count == 2, let n = Double(parts[1]) { counts[String(parts[0])] = n }
+        }
+        let expected: [String: Double] = [
+            "t1m8": 16e6 / (2 * 8000), "t1m10": 16e6 / (2 * 8000), "t1m1": 16e6 / 64 / 510,
+            "t2m1": 16e6 / 64 / 510, "t2m5": 16e6 / 64 / 248, "t1m14": 16e6 / 16000,
+        ]
+        for (name, rate) in expected.sorted(by: { $0.key < $1.key }) {
+            let count = try #require(counts[name], "\(name) missing from \(counts)")
+            #expect(abs(count - rate) <= 2, "\(name): \(count) overflows in a second, the chip \(rate)")
+        }
+    }
+
     @Test func twoRunsGiveTheSameBytesAndScreensAtTheSameSimulatedTimes() throws {
         let sketch = try SketchFixtures.tiltBar.get()
         // The tour: level at 1 s, right side down 21° at 4.3 s and 35° at 6 s.

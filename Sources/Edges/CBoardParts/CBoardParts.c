@@ -139,6 +139,7 @@ bool cbp_avr_install_models(avr_t *avr) {
         return false;
     }
     cbp_uart_timing_install(avr);
+    cbp_timer_slopes_install(avr);
     hooks->io.kind = "core-hooks";
     hooks->io.reset = cbp_core_hooks_reset;
     avr_register_io(avr, &hooks->io);

@@ -1,7 +1,7 @@
 // A UART byte's time as on the chip: simavr 1.6 counts a parity bit in every
 // frame (1 start + 8 data + 1 parity + 1 stop = 11 bit times for 8N1), so
 // Serial ran about 10 % slow at every baud rate. After simavr's own baud
-// write (the io muxer calls it first), the frame is recounted with the parity
+// write (`cbp_io_after`), the frame is recounted with the parity
 // bit only when UPMn1:0 in UCSRnC ask for one.
 #include "CBoardParts.h"
 
@@ -12,9 +12,8 @@
 #include <avr_uart.h>
 
 static void cbp_uart_recount(struct avr_t *avr, avr_io_addr_t addr, uint8_t value, void *param) {
+    (void)addr; (void)value;
     avr_uart_t *p = param;
-    // simavr watches no write to UCSRnC itself: with this callback there the core no longer stores it.
-    if (addr == p->r_ucsrc && addr != p->ubrrl.reg) avr_core_watch_write(avr, addr, value);
     static const int databits[] = {5, 6, 7, 8, 8, 8, 8, 9};
     uint32_t ubrr = avr_regbit_get(avr, p->ubrrl) | (avr_regbit_get(avr, p->ubrrh) << 8);
     int data = databits[avr_regbit_get(avr, p->ucsz) | (avr_regbit_get(avr, p->ucsz2) << 2)];
@@ -30,7 +29,7 @@ void cbp_uart_timing_install(struct avr_t *avr) {
         if (!io->kind || strcmp(io->kind, "uart") != 0) continue;
         avr_uart_t *p = (avr_uart_t *)io;
         if (!p->ubrrl.reg) continue;
-        avr_register_io_write(avr, p->ubrrl.reg, cbp_uart_recount, p);
-        if (p->r_ucsrc && p->r_ucsrc != p->ubrrl.reg) avr_register_io_write(avr, p->r_ucsrc, cbp_uart_recount, p);
+        cbp_io_after(avr, p->ubrrl.reg, cbp_uart_recount, p);
+        if (p->r_ucsrc) cbp_io_after(avr, p->r_ucsrc, cbp_uart_recount, p);
     }
 }

@@ -153,10 +153,21 @@ uint16_t cbp_twi_bit_rate(struct avr_t *avr);
 /// Whether the firmware has the TWI on (TWEN): it then owns the SDA and SCL pins.
 bool cbp_twi_enabled(struct avr_t *avr);
 
+/// Calls `after` on every write to the io register at data address `addr`,
+/// after the handler already there (simavr's) or the core's store; once per
+/// register for the same handler and parameter. Not simavr's io muxer, which
+/// has room for four shared registers a chip. False when out of room.
+bool cbp_io_after(struct avr_t *avr, uint16_t addr, void (*after)(struct avr_t *, uint16_t, uint8_t, void *), void *param);
+
 /// Recounts every UART's byte time after the sketch sets its baud rate or
 /// frame format: start, data, a parity bit only when UPMn asks for one, stop
 /// bits (simavr 1.6 always counts a parity bit: 11 bit times for 8N1).
 void cbp_uart_timing_install(struct avr_t *avr);
+
+/// Counts the timers' dual-slope modes (phase correct, phase and frequency
+/// correct PWM) as the chip does: an overflow every 2·TOP ticks, where
+/// simavr 1.6 counts TOP + 1, or one tick for the modes it has no entry for.
+void cbp_timer_slopes_install(struct avr_t *avr);
 
 // MARK: SSD1306 (cbp_ssd1306.c)
 
