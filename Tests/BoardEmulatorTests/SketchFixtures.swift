@@ -62,6 +62,8 @@ enum SketchFixtures {
     static let uartTime = built("uart_time")
     /// Overflow interrupts a second in the timers' dual-slope modes (and one fast PWM mode).
     static let timerSlopes = built("timer_slopes")
+    /// INT0 at low level enabled on a line already held low, and on one let go.
+    static let intLevel = built("int_level")
 
     /// Sketch NAME's ELF and HEX.
     static func built(_ name: String, folder sketches: String = "sketches") -> Result<Built, AVRTestFailure> {

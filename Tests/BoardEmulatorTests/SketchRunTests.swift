@@ -107,6 +107,26 @@ import TiltDisplay
         }
     }
 
+    /// INT0 at low level comes while the line is low and the interrupt
+    /// enabled, also when the line was low first (the sleep-until-INT
+    /// pattern): the ISR runs at once and again after each return until it
+    /// detaches itself; with the line let go it does not run at all.
+    @Test func aLowLevelInterruptComesWhileTheLineIsLow() throws {
+        let sketch = try SketchFixtures.intLevel.get()
+        let (outcome, record, _) = try run(sketch.elf, RunPlan(timeoutMicros: 2_000_000, steps: [
+            .waitSerial(pattern: "^ready$", timeoutMicros: nil),
+            .wait(micros: 5_000),
+            .drivePin(.d2, high: false, label: "test"),
+            .waitSerial(pattern: "^calls ", timeoutMicros: nil),
+            .drivePin(.d2, high: true, label: "test"),
+            .waitSerial(pattern: "^high calls ", timeoutMicros: nil),
+        ]))
+        #expect(outcome == .passed)
+        let text = String(decoding: record.serial, as: UTF8.self)
+        #expect(text.contains("\ncalls 100\r\n"), "\(text)")
+        #expect(text.contains("\nhigh calls 0\r\n"), "\(text)")
+    }
+
     @Test func twoRunsGiveTheSameBytesAndScreensAtTheSameSimulatedTimes() throws {
         let sketch = try SketchFixtures.tiltBar.get()
         // The tour: level at 1 s, right side down 21° at 4.3 s and 35° at 6 s.

@@ -140,6 +140,10 @@ bool cbp_avr_install_models(avr_t *avr) {
     }
     cbp_uart_timing_install(avr);
     cbp_timer_slopes_install(avr);
+    if (!cbp_extint_level_install(avr)) {
+        free(hooks);
+        return false;
+    }
     hooks->io.kind = "core-hooks";
     hooks->io.reset = cbp_core_hooks_reset;
     avr_register_io(avr, &hooks->io);

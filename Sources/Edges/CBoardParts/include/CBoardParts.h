@@ -169,6 +169,11 @@ void cbp_uart_timing_install(struct avr_t *avr);
 /// simavr 1.6 counts TOP + 1, or one tick for the modes it has no entry for.
 void cbp_timer_slopes_install(struct avr_t *avr);
 
+/// INT0/INT1 at low level asked for again and again while enabled and the
+/// pin is low, also when the pin was low before the interrupt was enabled
+/// (simavr's own repetition is off: it polled every cycle, enabled or not).
+bool cbp_extint_level_install(struct avr_t *avr);
+
 // MARK: SSD1306 (cbp_ssd1306.c)
 
 /// The SSD1306's GDDRAM and registers, as the glass model (Swift) needs them.
