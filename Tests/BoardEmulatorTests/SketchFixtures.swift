@@ -64,6 +64,8 @@ enum SketchFixtures {
     static let timerSlopes = built("timer_slopes")
     /// INT0 at low level enabled on a line already held low, and on one let go.
     static let intLevel = built("int_level")
+    /// readVcc (the bandgap against AVCC) and the temperature sensor.
+    static let adcRefs = built("adc_refs")
 
     /// Sketch NAME's ELF and HEX.
     static func built(_ name: String, folder sketches: String = "sketches") -> Result<Built, AVRTestFailure> {

@@ -16,9 +16,10 @@ import TiltDisplay
     }
 
     func run(_ firmware: String, _ plan: RunPlan, motion: any MotionSource = ConstantMotionSource.faceUp,
-             board: ArduinoBoard = .uno) throws -> (RunOutcome, Record, UInt64) {
+             board: ArduinoBoard = .uno, supplyMillivolts: UInt32? = nil) throws -> (RunOutcome, Record, UInt64) {
         var configuration = AVRMachine.Configuration(firmwarePath: firmware, motionSource: motion)
         configuration.configure(for: board)
+        if let supplyMillivolts { configuration.supplyMillivolts = supplyMillivolts }
         let machine = try AVRMachine(configuration)
         var record = Record()
         let run = SketchRun(machine: machine, plan: plan)
@@ -125,6 +126,27 @@ import TiltDisplay
         let text = String(decoding: record.serial, as: UTF8.self)
         #expect(text.contains("\ncalls 100\r\n"), "\(text)")
         #expect(text.contains("\nhigh calls 0\r\n"), "\(text)")
+    }
+
+    /// analogRead's references are the board's supply: readVcc (the 1.1 V
+    /// bandgap against AVCC) says 5 V on an Uno and 3.3 V on a 3.3 V board
+    /// (simavr took 3.3 V when no one set it); the temperature sensor reads
+    /// as at 25 °C (it read 0).
+    @Test(arguments: [5000, 3300] as [UInt32])
+    func readVccSaysTheBoardsSupply(millivolts: UInt32) throws {
+        let sketch = try SketchFixtures.adcRefs.get()
+        let (outcome, record, _) = try run(sketch.elf, RunPlan(timeoutMicros: 1_000_000, steps: [
+            .waitSerial(pattern: "^temp ", timeoutMicros: nil),
+        ]), supplyMillivolts: millivolts)
+        #expect(outcome == .passed)
+        var values: [String: Double] = [:]
+        for line in String(decoding: record.serial, as: UTF8.self).split(whereSeparator: \.isNewline) {
+            let parts = line.split(separator: " ")
+            if parts.count == 2, let n = Double(parts[1]) { values[String(parts[0])] = n }
+        }
+        let vcc = try #require(values["vcc"]), temperature = try #require(values["temp"])
+        #expect(abs(vcc / Double(millivolts) - 1) < 0.02, "readVcc \(vcc) mV on a \(millivolts) mV supply")
+        #expect(abs(temperature - 314 * 1023 / 1100) <= 2, "temperature channel \(temperature)")
     }
 
     @Test func twoRunsGiveTheSameBytesAndScreensAtTheSameSimulatedTimes() throws {

@@ -37,6 +37,37 @@ import TiltDisplay
         #expect(String(decoding: logs[0], as: UTF8.self).hasPrefix("tilt_bubble: MPU-6050 found\r\npot=700\r\nax=0 ay=0 az=16384\r\n"))
     }
 
+    /// A potentiometer's `position` control (0.0 to 1.0, as Wokwi's docs
+    /// give it) turns the knob: tilt_bubble prints the new analogRead.
+    @Test func aPotentiometersPositionTurnsTheKnob() throws {
+        let folder = try project("nano-tilt")
+        let scenario = folder + "/knob.tmp.yaml"
+        try """
+            name: knob
+            version: 1
+            steps:
+              - wait-serial: 'pot=700'
+              - set-control: {part-id: pot1, control: position, value: 0.25}
+              - wait-serial: 'pot=255'
+              - set-control: {part-id: pot1, control: position, value: 1}
+              - wait-serial: 'pot=1023'
+            """.write(toFile: scenario, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: scenario) }
+        let result = try tiltsim.run(["wokwi", folder, "--scenario", "knob.tmp.yaml"])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.hasSuffix("[knob] Scenario completed successfully\n"), "\(result.out)")
+
+        try """
+            name: knob
+            version: 1
+            steps:
+              - set-control: {part-id: pot1, control: position, value: 2}
+            """.write(toFile: scenario, atomically: true, encoding: .utf8)
+        let refused = try tiltsim.run(["wokwi", folder, "--scenario", "knob.tmp.yaml"])
+        #expect(refused.code == 1)
+        #expect(refused.err.contains("set-control pot1: position 2.0 is outside 0.0 to 1.0"), "\(refused.err)")
+    }
+
     @Test func aFailedStepExitsOneAndNamesThePin() throws {
         let folder = try project("nano-tilt")
         let scenario = folder + "/wrong-pin.tmp.yaml"

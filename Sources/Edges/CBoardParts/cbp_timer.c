@@ -94,12 +94,18 @@ uint32_t cbp_irq_value(const avr_irq_t *irq) {
     return irq ? irq->value : 0;
 }
 
+void cbp_avr_set_supply(avr_t *avr, uint32_t millivolts) {
+    // simavr converts against these; unset (0), it took 3.3 V for AVCC, so a
+    // 5 V board's readVcc (the 1.1 V bandgap against AVCC) said 3300 mV.
+    avr->vcc = avr->avcc = avr->aref = millivolts;
+    // The internal temperature sensor at 25 °C: 314 mV (ATmega328P datasheet, "Temperature Measurement").
+    avr_irq_t *temperature = avr_io_getirq(avr, AVR_IOCTL_ADC_GETIRQ, ADC_IRQ_TEMP);
+    if (temperature) avr_raise_irq(temperature, 314);
+}
+
 bool cbp_adc_set_millivolts(avr_t *avr, int channel, uint32_t millivolts) {
     avr_irq_t *irq = avr_io_getirq(avr, AVR_IOCTL_ADC_GETIRQ, ADC_IRQ_ADC0 + channel);
     if (!irq || channel < 0 || channel > 15) return false;
-    // simavr converts against these (0 unless the ELF's .mmcu section set them).
-    if (!avr->avcc) avr->avcc = 5000;
-    if (!avr->aref) avr->aref = 5000;
     avr_raise_irq(irq, millivolts);
     return true;
 }

@@ -4,7 +4,8 @@
 // draws a framed screen with an 8x8 bubble that slides with the tilt, and
 // lights the LED on D13 while |ax| or |ay| exceeds 0.25 g. A button from D2
 // to GND prints "pressed" and "released". At boot it prints "pot=N", what
-// analogRead(A0) gives (a potentiometer's wiper on A0).
+// analogRead(A0) gives (a potentiometer's wiper on A0), and again whenever
+// the knob has moved by more than 4.
 #include <Wire.h>
 
 static const uint8_t MPU = 0x68, OLED = 0x3C, LED = 13, BUTTON = 2;
@@ -58,6 +59,14 @@ static void draw(uint8_t bx, uint8_t by) {
     }
 }
 
+static int shownPot;
+
+static void printPot(int pot) {
+    shownPot = pot;
+    Serial.print(F("pot="));
+    Serial.println(pot);
+}
+
 void setup() {
     Serial.begin(115200);
     pinMode(LED, OUTPUT);
@@ -71,9 +80,9 @@ void setup() {
     static const uint8_t init[] = {0xAE, 0x20, 0x00, 0x8D, 0x14, 0xA1, 0xC8, 0xAF};
     for (uint8_t c : init) command(c);
     Serial.println(found ? F("tilt_bubble: MPU-6050 found") : F("tilt_bubble: no MPU-6050"));
-    Serial.print(F("pot="));
-    Serial.println(analogRead(A0));
+    printPot(analogRead(A0));
 }
+
 
 void loop() {
     static unsigned long last;
@@ -85,6 +94,8 @@ void loop() {
     }
     if (millis() - last < 100) return;
     last += 100;
+    int pot = analogRead(A0);
+    if (abs(pot - shownPot) > 4) printPot(pot);
     int16_t a[3];
     readAccel(a);
     Serial.print(F("ax="));

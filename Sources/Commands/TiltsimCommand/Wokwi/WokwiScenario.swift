@@ -124,8 +124,13 @@ struct WokwiScenario {
                 guard let button = setup.buttons[id] else { return .wait(micros: 0) }
                 let pressed = number != 0
                 return .drivePin(button.pin, high: pressed == button.pressedHigh, label: "\(id) \(pressed ? "pressed" : "released")")
+            case "wokwi-potentiometer", "wokwi-slide-potentiometer":
+                guard control == "position" else { throw fail(value, "set-control \(id): a potentiometer's control is position (0.0 to 1.0)") }
+                guard (0...1).contains(number) else { throw fail(value, "set-control \(id): position \(number) is outside 0.0 to 1.0") }
+                guard let input = setup.analogInputs.first(where: { $0.id == id }) else { return .wait(micros: 0) }  // SIG on no analog input
+                return .setAnalog(channel: input.channel, millivolts: UInt32((number * 5000).rounded()), label: "\(id) at \(number)")
             default:
-                throw fail(value, "set-control \(id): \(type) is not modelled by tiltsim; it models the MPU-6050's and a pushbutton's controls")
+                throw fail(value, "set-control \(id): tiltsim has no controls for \(type); it takes the MPU-6050's, a pushbutton's pressed and a potentiometer's position")
             }
         }
 

@@ -37,6 +37,9 @@ public final class AVRMachine {
         public var displayMaxClockHz: UInt32?
         /// What the MPU-6050 feels, asked at simulated µs since power-on.
         public var motionSource: any MotionSource
+        /// VCC, AVCC and AREF, mV: analogRead's reference by default, and what
+        /// reading the 1.1 V bandgap against it tells a sketch (readVcc).
+        public var supplyMillivolts: UInt32 = 5000
 
         /// An atmega328p at 16 MHz with the sensor at 0x68 (INT on D2) and the display at 0x3C, lying face-up unless told.
         public init(firmwarePath: String, motionSource: any MotionSource = ConstantMotionSource.faceUp) {
@@ -48,6 +51,7 @@ public final class AVRMachine {
         public mutating func configure(for board: ArduinoBoard) {
             mcu = board.mcu
             frequency = board.frequency
+            supplyMillivolts = board.supplyMillivolts
         }
     }
 
@@ -74,6 +78,7 @@ public final class AVRMachine {
         sensor = MPU6050Device(avr: avr, address: configuration.sensorAddress,
                                interruptPin: configuration.sensorInterruptPin, whoAmI: configuration.sensorWhoAmI,
                                source: configuration.motionSource)
+        cbp_avr_set_supply(avr, configuration.supplyMillivolts)
         displayPart = cbp_ssd1306_create_kind(avr, configuration.displayAddress, configuration.display.kind)
         if let hz = configuration.displayMaxClockHz { cbp_ssd1306_set_max_clock(displayPart, hz) }
         displayCapture = SSD1306Capture(avr: avr, part: displayPart)

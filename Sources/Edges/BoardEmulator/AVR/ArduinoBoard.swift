@@ -25,6 +25,8 @@ public enum ArduinoBoard: String, Sendable, CaseIterable {
 
     /// The crystal, Hz (`AVRMachine.Configuration.frequency`): 16 MHz, 8 on the 3.3 V Pro Micro and Pro Mini.
     public var frequency: UInt32 { self == .proMicro8MHz || self == .proMini8MHz ? 8_000_000 : 16_000_000 }
+    /// The supply, mV (`AVRMachine.Configuration.supplyMillivolts`): 5 V, 3.3 V on the Pro Micro and Pro Mini of 3.3 V.
+    public var supplyMillivolts: UInt32 { self == .proMicro8MHz || self == .proMini8MHz ? 3300 : 5000 }
 
     /// For messages: "Arduino Leonardo".
     public var title: String {

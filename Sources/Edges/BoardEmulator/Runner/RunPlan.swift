@@ -57,6 +57,8 @@ public enum RunStep: Sendable {
     case expectPin(AVRPin, high: Bool, label: String)
     /// Drives an input pin from now on (a pushbutton pressed or released).
     case drivePin(AVRPin, high: Bool, label: String)
+    /// Puts `millivolts` on ADC input `channel` from now on (a potentiometer turned).
+    case setAnalog(channel: Int, millivolts: UInt32, label: String)
     /// Takes the sensor module's wires off (false: nothing answers at its
     /// address, INT still) or puts them back (true: powered on from reset).
     case sensorWires(connected: Bool)

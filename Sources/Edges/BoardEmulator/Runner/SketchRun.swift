@@ -214,6 +214,9 @@ public final class SketchRun {
             case .drivePin(let pin, let high, let label):
                 machine.drivePin(pin, high: high)
                 sink(.note("\(label) drives \(pin) \(high ? "high" : "low")", atMicros: nowMicros))
+            case .setAnalog(let channel, let millivolts, let label):
+                machine.setAnalogInput(channel: channel, millivolts: millivolts)
+                sink(.note("\(label): \(millivolts) mV on ADC\(channel)", atMicros: nowMicros))
             case .sensorWires(let connected):
                 machine.sensorConnected = connected
                 sink(.note(connected ? "sensor wired again (powered on from reset)" : "sensor wires off", atMicros: nowMicros))

@@ -314,7 +314,10 @@ struct avr_irq_t *cbp_ioport_pin_irq(struct avr_t *avr, char port, int bit);
 /// its PORT bit or the level last driven from outside, whichever came later.
 uint32_t cbp_irq_value(const struct avr_irq_t *irq);
 
+/// The board's supply, mV: VCC, AVCC and AREF (analogRead's references),
+/// and the internal temperature sensor at 25 °C.
+void cbp_avr_set_supply(struct avr_t *avr, uint32_t millivolts);
+
 /// Puts `millivolts` on ADC input `channel` (what analogRead converts from
-/// then on), with AVCC and AREF at 5 V unless an ELF set them; false if the
-/// core has no such channel.
+/// then on); false if the core has no such channel.
 bool cbp_adc_set_millivolts(struct avr_t *avr, int channel, uint32_t millivolts);
