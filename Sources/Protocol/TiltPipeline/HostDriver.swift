@@ -184,7 +184,6 @@ public struct HostDriver: Sendable {
         guard case .open(let openedAt, let reopened, let verified, let heard) = link, !bytes.isEmpty else { return }
         lastRead = now
         byteRate.add(bytes.count, at: now)
-        noteSamplesStopped(at: now, emit)  // a long wait's end (or a replay's gap) before what ended it
         sampleWatch.read(bytes.count)
         let samplesBefore = session.counters.samples
         var helloAt: HostTime?
