@@ -39,14 +39,16 @@ final class EmulatorProcess {
         }
         child = ChildProcess(pid: pid)
         output = ends.readEnd
-        serialPath = output.firstLine(timeout: timeout) ?? ""
-        if serialPath.isEmpty {
-            stop()
-            let ended = stoppedEarly
-            throw Failure(.emulatorFailed, ended
-                ? "tiltsim stopped before it opened a port; its message is above"
-                : "tiltsim printed no port within \(timeout.components.seconds) s; its messages are above")
+        let first = output.firstLine(timeout: timeout)
+        if case .line(let path) = first, !path.isEmpty {
+            serialPath = path
+            return
         }
+        serialPath = ""
+        stop()
+        throw Failure(.emulatorFailed, first == .timedOut && !stoppedEarly
+            ? "tiltsim printed no port within \(timeout.components.seconds) s; its messages are above"
+            : "tiltsim stopped before it opened a port; its message is above")
     }
 
     deinit { stop() }
