@@ -129,6 +129,20 @@ import TiltPipeline
         #expect(notATTY.message == "/etc: not a serial device; pass a tty such as /dev/ttyUSB0 or /dev/ttyACM0 (see `tiltserial list`)")
     }
 
+    /// A word that is no port and close to a subcommand is a typo of it
+    /// (ArgumentParser takes any word that is no subcommand for run's port);
+    /// a missing name outside /dev may be an emulator's link not made yet.
+    @Test func aMistypedCommandIsNamedAndAnEmulatorsLinkExplained() {
+        #expect(Failure(SerialError.noSuchPort(port: "calibarte")).message
+            == "calibarte: no such serial port, nor a command: did you mean `tiltserial calibrate`?")
+        #expect(Failure(SerialError.noSuchPort(port: "pin")).message.hasSuffix("did you mean `tiltserial pins`?"))
+        #expect(Failure(SerialError.noSuchPort(port: "board")).message
+            == "board: no such serial port; run `tiltserial list` to see the ports present (an emulator's --link appears while tiltsim runs)")
+        #expect(Failure(SerialError.noSuchPort(port: "/dev/ttyUSB9")).message
+            == "/dev/ttyUSB9: no such serial port; run `tiltserial list` to see the ports present")
+        #expect(EditDistance.between("kitten", "sitting") == 3 && EditDistance.between("", "abc") == 3)
+    }
+
     /// TiltPipeline says what is wrong with a recording; tiltserial says how to make a good one.
     @Test func recordingErrorsGetTiltserialsFix() {
         #expect(Failure(replaying: "x.rec", Recording.ReadError.tooShort(bytes: 5)).message
