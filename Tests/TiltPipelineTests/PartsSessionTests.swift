@@ -28,23 +28,23 @@ import WireProtocol
         let parts = PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x98, displayAddress: 0x3D)
         out.feed(&session, Fixture.hello().encoded() + parts.encoded())
         #expect(out.events.contains(.parts(parts)))
-        #expect(parts.summary == "sensor 0x98 (MPU-6500 family) at 0x68, display SSD1306 128x64 at 0x3D")
+        #expect(parts.summary == "sensor MPU-6500 family (WHO_AM_I 0x98) at 0x68, display SSD1306 128x64 at 0x3D")
         #expect(PartsFrame(sensorAddress: 0, sensorWhoAmI: 0, displayAddress: 0x3C).summary
                 == "no sensor, display SSD1306 128x64 at 0x3C")
         #expect(PartsFrame(sensorAddress: 0x69, sensorWhoAmI: 0x70, displayAddress: 0).summary
-                == "sensor 0x70 (MPU-6500) at 0x69, no display")
+                == "sensor MPU-6500 (WHO_AM_I 0x70) at 0x69, no display")
         #expect(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, displayKind: 1).summary
-                == "sensor 0x68 (MPU-6050) at 0x68, display SH1106 128x64 at 0x3C")
+                == "sensor MPU-6050 (WHO_AM_I 0x68) at 0x68, display SH1106 128x64 at 0x3C")
         #expect(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3D, displayKind: 2).displayName == "SSD1306 128x32")
         #expect(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3D, displayKind: 7).summary
-                == "sensor 0x68 (MPU-6050) at 0x68, display unknown kind 7 at 0x3D")
+                == "sensor MPU-6050 (WHO_AM_I 0x68) at 0x68, display unknown kind 7 at 0x3D")
         // Flags bits 2–3: the display's clock, named when it is not 400 kHz (docs/protocol.md, PARTS).
         #expect(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, flags: 0x01 | 1 << 2).summary
-                == "sensor 0x68 (MPU-6050) at 0x68, display SSD1306 128x64 at 0x3C, 800 kHz (set by tiltserial setup)")
+                == "sensor MPU-6050 (WHO_AM_I 0x68) at 0x68, display SSD1306 128x64 at 0x3C, 800 kHz (set by tiltserial setup)")
         #expect(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, flags: 2 << 2).displayClock == .megahertz1)
         #expect(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, flags: 0x03).displayClock == .kilohertz400)
         #expect(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, flags: 3 << 2).summary
-                == "sensor 0x68 (MPU-6050) at 0x68, display SSD1306 128x64 at 0x3C, unknown clock")
+                == "sensor MPU-6050 (WHO_AM_I 0x68) at 0x68, display SSD1306 128x64 at 0x3C, unknown clock")
     }
 
     @Test func aDriverToldNotToAskWritesNoDescribe() {

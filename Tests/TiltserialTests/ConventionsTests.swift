@@ -40,6 +40,8 @@ import TiltCore
         (["demo", "--speed", "fast"], "tiltserial: error: The value 'fast' is invalid for '--speed <N>'; see `tiltserial demo --help` for the options\n"),
         (["monitor", "--baud"], "tiltserial: error: Missing value for '--baud <N>'; see `tiltserial monitor --help` for the options\n"),
         (["list", "extra"], "tiltserial: error: Unexpected argument 'extra'; see `tiltserial list --help` for the options\n"),
+        (["run", "--view", "bogus"], "tiltserial: error: The value 'bogus' is invalid for '--view <auto|full|compact|none>'. "
+            + "Please provide one of 'auto', 'full', 'compact' or 'none'; see `tiltserial run --help` for the options\n"),
     ])
     func usageErrorsAreOneLineWithAFixAndCode21(arguments: [String], line: String) {
         let r = runTiltserial(arguments)
@@ -101,7 +103,7 @@ import TiltCore
         #expect(try board.read { _ in board.describes == 1 }, "DESCRIBE after HELLO")
         let parts = PartsFrame(sensorAddress: 0x69, sensorWhoAmI: 0x98, displayAddress: 0x3D).encoded()
         try board.send(parts + Stream.hello() + parts)
-        let line = "board: sensor 0x98 (MPU-6500 family) at 0x69, display SSD1306 128x64 at 0x3D"
+        let line = "board: sensor MPU-6500 family (WHO_AM_I 0x98) at 0x69, display SSD1306 128x64 at 0x3D"
         #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains(line) }, "\(host.captured.err)")
         #expect(try board.read { _ in board.describes == 2 }, "DESCRIBE after the second HELLO")
         #expect(host.interrupt() == 0)

@@ -9,10 +9,12 @@ import ArgumentParser
 /// ArgumentParser's output.
 enum UsageErrorLine {
     static func line(for error: any Error, arguments: [String]) -> String {
-        let what = Tiltserial.message(for: error)
+        var what = Tiltserial.message(for: error)
             .split(separator: "\n", omittingEmptySubsequences: true)
             .map { $0.trimmingSpaces() }
             .joined(separator: " ")
+        // ArgumentParser ends some messages with a full stop ("… or 'none'."); the fix follows after "; ".
+        while what.last == "." || what.last == " " { what.removeLast() }
         let fix = attachedNegativeValue(arguments)
             .map { "a value that starts with '-' must be attached with '=': \($0)" }
             ?? "see `\(helpCommand(for: error))` for the options"

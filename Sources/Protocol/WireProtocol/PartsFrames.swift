@@ -79,12 +79,12 @@ public struct PartsFrame: WireFrame {
         }
     }
 
-    /// One line for people: "sensor 0x98 (MPU-6500 family) at 0x68, display SSD1306 128x64 at 0x3C",
+    /// One line for people: "sensor MPU-6500 family (WHO_AM_I 0x98) at 0x68, display SSD1306 128x64 at 0x3C",
     /// with the display's clock when it is not 400 kHz (", 800 kHz"), ending
     /// " (set by tiltserial setup)" when the display kind came from the board's EEPROM.
     public var summary: String {
         let sensor = sensorAddress == 0 ? "no sensor"
-            : "sensor \(HexText.prefixed(sensorWhoAmI)) (\(sensorName)) at \(HexText.prefixed(sensorAddress))"
+            : "sensor \(sensorName) (WHO_AM_I \(HexText.prefixed(sensorWhoAmI))) at \(HexText.prefixed(sensorAddress))"
         var display = displayAddress == 0 ? "no display" : "display \(displayName) at \(HexText.prefixed(displayAddress))"
         if displayAddress != 0, displayClock != .kilohertz400 { display += ", \(displayClock?.label ?? "unknown clock")" }
         return sensor + ", " + display + (kindStored ? " (set by tiltserial setup)" : "")
