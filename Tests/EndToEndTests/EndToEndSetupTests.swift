@@ -83,16 +83,37 @@ import WireProtocol
         let fast = Self.tiltserial(["setup", "--display-clock", "1m", "--no-dtr", path])
         #expect(fast.code == 0, "\(fast.err)")
         #expect(fast.out == "stored in the board: display SH1106 128x64 (tiltserial setup --display auto goes back to detecting it); "
-            + "its clock 1 MHz (tiltserial setup --display-clock 400k goes back)\n")
+            + "its clock 1 MHz, stored (tiltserial setup --display-clock 400k goes back)\n")
         board.reset()
         let afterReset = try #require(try Self.describe(path))
         #expect(afterReset.displayClock == .megahertz1 && afterReset.displayKind == 1 && afterReset.kindStored, "\(afterReset)")
         let back = Self.tiltserial(["setup", "--display-clock", "400k", "--no-dtr", path])
         #expect(back.code == 0, "\(back.err)")
-        #expect(back.out == "stored in the board: display SH1106 128x64 (tiltserial setup --display auto goes back to detecting it)\n")
+        #expect(back.out == "stored in the board: display SH1106 128x64 (tiltserial setup --display auto goes back to detecting it); "
+            + "its clock 400 kHz, stored\n")
         board.reset()
         let slow = try #require(try Self.describe(path))
         #expect(slow.displayClock == .kilohertz400 && slow.kindStored, "\(slow)")
+    }
+
+    /// `--display sh1106 --display-clock 800k` on a module that takes only
+    /// 400 kHz: the clock is refused and put back, and the kind, stored first,
+    /// stays stored; the line says both.
+    @Test func aRefusedClockKeepsTheKindStoredWithIt() throws {
+        var configuration = AVRBoard.Configuration(firmwarePath: try Firmware.path(), pace: .freeRunning,
+                                                   motionSource: ConstantMotionSource.faceUp)
+        configuration.display = .sh1106
+        configuration.displayMaxClockHz = 400_000
+        let board = try AVRBoard(configuration)
+        defer { board.stop() }
+        board.start()
+        let path = try #require(board.serialPath)
+        let both = Self.tiltserial(["setup", "--display", "sh1106", "--display-clock", "800k", "--no-dtr", path])
+        #expect(both.code == 28, "\(both.err)")
+        #expect(both.err.contains("the display stays at 400 kHz; the display kind is stored all the same: "
+            + "stored in the board: display SH1106 128x64"), "\(both.err)")
+        let parts = try #require(try Self.describe(path))
+        #expect(parts.kindStored && parts.displayKind == 1 && parts.displayClock == .kilohertz400, "\(parts)")
     }
 
     @Test func theTestPatternIsWholeOnlyAsTheKindTheModuleIs() throws {

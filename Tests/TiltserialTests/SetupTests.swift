@@ -1,5 +1,6 @@
 @testable import BoardEmulator
 import Foundation
+import SerialIO
 import TestSupport
 import Testing
 import WireProtocol
@@ -42,10 +43,10 @@ import WireProtocol
         defer { board.stop() }
         let fast = try Self.setup(["--display-clock", "800K"], on: board)
         #expect(fast.code == 0, "\(fast.err)")
-        #expect(fast.out == "the board detects its display again: SSD1306 128x64 found; its clock 800 kHz "
+        #expect(fast.out == "display SSD1306 128x64, detected; its clock 800 kHz, stored "
             + "(tiltserial setup --display-clock 400k goes back)\n")
         let back = try Self.setup(["--display-clock", "400k"], on: board)
-        #expect(back.out == "the board detects its display again: SSD1306 128x64 found\n", "\(back.err)")
+        #expect(back.out == "display SSD1306 128x64, detected; its clock 400 kHz, stored\n", "\(back.err)")
         let unknown = try Self.setup(["--display-clock", "2m"], on: board)
         #expect(unknown.code == 21)
         #expect(unknown.err == "tiltserial: error: --display-clock 2m: not a display clock; give one of 400k, 800k, 1m\n")
@@ -127,5 +128,45 @@ import WireProtocol
         #expect(code == 28, "\(host.captured.err)")
         #expect(host.captured.err.contains("the board runs its display at 400 kHz, not 1 MHz"), "\(host.captured.err)")
         #expect(board.frames.contains { if case .display(let d) = $0 { d == DisplayFrame(setClock: .kilohertz400) } else { false } })
+    }
+}
+
+/// The real binary with a person at a terminal (stdin a pty): Ctrl-C at
+/// setup's question ends it as `q` does, one line and exit 28, and the board
+/// is told to end its test pattern. Before, the signal killed the process
+/// (exit 130, nothing said, the test pattern left on the glass).
+@Suite(.serialized) struct SetupInterruptTests {
+    @Test func ctrlCAtTheQuestionEndsSetupAsQDoes() throws {
+        let board = try SetupTests.board()
+        defer { board.stop() }
+        let path = try #require(board.serialPath)
+        let terminal = try PseudoTerminal.open(keepSlaveOpen: true)
+        defer { terminal.close() }
+        let process = productProcess("tiltserial", ["setup", path])
+        let home = tempPath("setup-home")  // no default config file of this machine's
+        process.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state"]
+        process.standardInput = FileHandle(forReadingAtPath: terminal.slavePath)
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        var text = ""
+        while !text.contains("is the border whole") {
+            let data = err.fileHandleForReading.availableData
+            if data.isEmpty { break }  // the process ended
+            text += String(decoding: data, as: UTF8.self)
+        }
+        #expect(text.contains("is the border whole"), "asked: \(text)")
+        kill(process.processIdentifier, SIGINT)
+        let ended = Condition()
+        process.terminationHandler = { _ in ended.changing {} }
+        if !ended.wait(timeout: .seconds(30), until: { !process.isRunning }) {
+            Issue.record("still running 30 s after Ctrl-C")
+            kill(process.processIdentifier, SIGKILL)
+        }
+        text += String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 28, "\(process.terminationReason) \(process.terminationStatus): \(text)")
+        #expect(text.hasSuffix("tiltserial: error: stopped before a display choice was stored; nothing changed\n"), "\(text)")
     }
 }

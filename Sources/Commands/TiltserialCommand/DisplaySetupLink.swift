@@ -48,10 +48,12 @@ final class DisplaySetupLink {
     }
 
     /// Sends `frame` (nil: DESCRIBE) and returns the PARTS that answers it.
-    func parts(after frame: DisplayFrame?) throws(Failure) -> PartsFrame {
+    /// `evenIfStopped`: Ctrl-C does not cut this exchange short (ending the
+    /// test pattern after a person stopped setup).
+    func parts(after frame: DisplayFrame?, evenIfStopped: Bool = false) throws(Failure) -> PartsFrame {
         frames.removeAll()
         try send(frame.map { $0.encoded() } ?? DescribeFrame().encoded())
-        let answer = try waitFor(timeout: Self.answerTimeout) { if case .parts(let p) = $0 { p } else { nil } }
+        let answer = try waitFor(timeout: Self.answerTimeout, stoppable: !evenIfStopped) { if case .parts(let p) = $0 { p } else { nil } }
         guard let answer else {
             throw Failure(.setupFailed, "the board did not answer \(frame == nil ? "DESCRIBE" : "DISPLAY"): "
                 + "its firmware is older than tiltserial setup; flash the new one (make -C Hardware upload)")
@@ -67,8 +69,8 @@ final class DisplaySetupLink {
         if let failure { throw Failure(failure) }
     }
 
-    /// Reads until `match` picks a frame, `timeout` passes (nil) or Ctrl-C.
-    private func waitFor<T>(timeout: Duration, _ match: (Frame) -> T?) throws(Failure) -> T? {
+    /// Reads until `match` picks a frame, `timeout` passes (nil) or Ctrl-C (when `stoppable`).
+    private func waitFor<T>(timeout: Duration, stoppable: Bool = true, _ match: (Frame) -> T?) throws(Failure) -> T? {
         let deadline = MonotonicClock.micros() + UInt64(timeout.wholeMicros)
         while true {
             for (index, frame) in frames.enumerated() {
@@ -81,7 +83,7 @@ final class DisplaySetupLink {
             let now = MonotonicClock.micros()
             guard now < deadline else { return nil }
             let result: SerialWaitResult
-            do { result = try transport.wait(timeout: .microseconds(Int64(deadline - now)), orWakeUp: stop.readEnd) } catch {
+            do { result = try transport.wait(timeout: .microseconds(Int64(deadline - now)), orWakeUp: stoppable ? stop.readEnd : nil) } catch {
                 throw Failure(error)
             }
             if result == .wokenUp {

@@ -92,17 +92,24 @@ struct Setup: TiltserialSubcommand {
         let logger = context.console.logger()
         let path = try portOptions.resolve { logger.info("\($0)") }
         if let note = try PortPreflight.check(path: path, baud: settings.baud) { logger.info("\(note)") }
+        if context.handleSignals { StopSignals.install(context.stop) }
+        defer { if context.handleSignals { StopSignals.restore() } }
         let board = try DisplaySetupLink(path: path, baud: settings.baud, dtr: settings.dtr, stop: context.stop)
         logger.info("\(PortName.shown(path)): waiting for the board (it resets when the port opens)…")
         _ = try board.hello(timeout: .microseconds(Int64(max(settings.helloTimeoutMicros, 1))))
         var parts: PartsFrame?
-        if let clock { parts = try Self.store(clock, on: board) }
-        if let choice {
-            parts = try Self.store(choice, on: board)
-        } else if clock == nil {
-            parts = try Self.ask(board: board, context: context)
+        if let choice { parts = try Self.store(choice, on: board) }
+        if let clock {
+            do { parts = try Self.store(clock, on: board) } catch {
+                // The kind went in first; a clock the display refuses does not take it back.
+                guard let kept = parts else { throw error }
+                throw Failure(error.code, error.message + "; the display kind is stored all the same: " + Self.stored(kept, kindAsked: true))
+            }
         }
-        if let parts { context.console.writeOut("\(Self.stored(parts))\n") }
+        if choice == nil && clock == nil { parts = try Self.ask(board: board, context: context) }
+        if let parts {
+            context.console.writeOut("\(Self.stored(parts, kindAsked: choice != nil || clock == nil, clockAsked: clock != nil))\n")
+        }
     }
 
     /// Stores `choice` and checks the board's answer says so.
@@ -160,7 +167,7 @@ struct Setup: TiltserialSubcommand {
             switch answer {
             case .yes: return try store(.kind(kind), on: board)
             case .quit:
-                _ = try board.parts(after: DisplayFrame(.end))
+                _ = try board.parts(after: DisplayFrame(.end), evenIfStopped: true)
                 throw Failure(.setupFailed, "stopped before a display choice was stored; nothing changed")
             default: continue
             }
@@ -171,12 +178,15 @@ struct Setup: TiltserialSubcommand {
     }
 
     /// The last line: what the board drives now, whether it is stored, and
-    /// the display's clock when it is not the default.
-    static func stored(_ parts: PartsFrame) -> String {
+    /// the display's clock when it was set (`clockAsked`) or is not the
+    /// default. A kind not asked about and not stored is only named.
+    static func stored(_ parts: PartsFrame, kindAsked: Bool, clockAsked: Bool = false) -> String {
         let kind = parts.kindStored
             ? "stored in the board: display \(parts.displayName) (tiltserial setup --display auto goes back to detecting it)"
-            : "the board detects its display again: \(parts.displayName) found"
-        guard let clock = parts.displayClock, clock != .kilohertz400 else { return kind }
-        return kind + "; its clock \(clock.label) (tiltserial setup --display-clock 400k goes back)"
+            : kindAsked ? "the board detects its display again: \(parts.displayName) found"
+            : "display \(parts.displayName), detected"
+        guard let clock = parts.displayClock, clockAsked || clock != .kilohertz400 else { return kind }
+        let back = clock == .kilohertz400 ? "" : " (tiltserial setup --display-clock 400k goes back)"
+        return kind + "; its clock \(clock.label)" + (clockAsked ? ", stored" : "") + back
     }
 }

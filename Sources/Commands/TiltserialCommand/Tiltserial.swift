@@ -18,7 +18,7 @@ public struct CommandContext: Sendable {
     public let paths: ConfigPaths
     /// Where `setup` reads a person's answers, a line at a time (nil: end of
     /// input): stdin for the real command; tests script it.
-    public var readLine: @Sendable () -> String? = { Swift.readLine() }
+    public var readLine: @Sendable () -> String?
     /// True when a person can answer (`setup` asks only then): stdin is a terminal for the real command.
     public var inputIsTerminal = TerminalInfo.isTerminal(0)
 
@@ -28,6 +28,7 @@ public struct CommandContext: Sendable {
         self.stop = stop
         self.handleSignals = handleSignals
         paths = ConfigPaths(environment: environment)
+        readLine = { PromptLine.read(stopping: stop) }
     }
 
     /// The variables `ConfigPaths` reads, from this process's environment.
