@@ -40,6 +40,10 @@ import TiltCore
         (["demo", "--speed", "fast"], "tiltserial: error: The value 'fast' is invalid for '--speed <N>'; see `tiltserial demo --help` for the options\n"),
         (["monitor", "--baud"], "tiltserial: error: Missing value for '--baud <N>'; see `tiltserial monitor --help` for the options\n"),
         (["list", "extra"], "tiltserial: error: Unexpected argument 'extra'; see `tiltserial list --help` for the options\n"),
+        (["replay", "/nonexistent.tiltrec", "--no-reconnect"],
+         "tiltserial: error: --reconnect sets up a serial link and replay reads a file, where it does nothing: leave it out\n"),
+        (["setup", "/dev/null", "--reconnect", "false"],
+         "tiltserial: error: --reconnect: setup ends when the board goes away, it never waits for it: leave it out\n"),
         (["run", "--view", "bogus"], "tiltserial: error: The value 'bogus' is invalid for '--view <auto|full|compact|none>'. "
             + "Please provide one of 'auto', 'full', 'compact' or 'none'; see `tiltserial run --help` for the options\n"),
     ])

@@ -131,6 +131,25 @@ import WireProtocol
     }
 }
 
+extension SetupTests {
+    /// A port where another sketch talks: setup says what came instead of
+    /// HELLO and how to fix it, as `run` does (it said only "no HELLO").
+    @Test func anotherSketchsTextIsQuotedWhenNoHelloComes() throws {
+        let link = tempPath("other-sketch")
+        let board = try PtyPeer(boardAt: link)
+        defer { board.close() }
+        let host = InProcessHost(["setup", "--display", "sh1106", "--hello-timeout", "1000", link])
+        var code: Int32?
+        while code == nil {
+            try board.send(Array("tilt_bar ready\r\nax=120\r\n".utf8))
+            code = host.wait(seconds: 0.05)
+        }
+        #expect(code == 15)
+        #expect(host.captured.err.contains("no HELLO within 1.0 s: text arrived but not in a known format (first line 'tilt_bar ready'); "
+            + "flash the sketch from Hardware/"), "\(host.captured.err)")
+    }
+}
+
 /// The real binary with a person at a terminal (stdin a pty): Ctrl-C at
 /// setup's question ends it as `q` does, one line and exit 28, and the board
 /// is told to end its test pattern. Before, the signal killed the process

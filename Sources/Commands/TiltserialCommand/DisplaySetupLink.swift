@@ -10,6 +10,9 @@ final class DisplaySetupLink {
     private let transport: any SerialTransport
     private let stop: WakeUpPipe
     private var decoder = FrameDecoder()
+    /// What arrived, for a "no HELLO" that says what came instead (as `run` does).
+    private var detector = FormatDetector()
+    private let baud: Int
     private var frames: [Frame] = []
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
 
@@ -24,6 +27,7 @@ final class DisplaySetupLink {
             throw Failure(error)
         }
         self.stop = stop
+        self.baud = baud
     }
 
     deinit {
@@ -37,8 +41,9 @@ final class DisplaySetupLink {
         try send(HostHelloFrame().encoded())
         let frame = try waitFor(timeout: timeout) { if case .hello(let h) = $0 { h } else { nil } }
         guard let hello = frame else {
-            throw Failure(.noValidFrames, "\(transport.name): no HELLO within \(DurationText.seconds(micros: timeout.wholeMicros, places: 1, rounding: .down)); "
-                + "check the port and that the board runs the tiltserial firmware (make -C Hardware upload)")
+            let arrived = HostRunner.whatArrived(detector.seen, firstLine: detector.firstLine(), seenBytes: detector.seenBytes, baud: baud)
+            throw Failure(.noValidFrames, "\(transport.name): no HELLO within \(DurationText.seconds(micros: timeout.wholeMicros, places: 1, rounding: .down)): "
+                + arrived)
         }
         guard hello.protocolVersion == WireFormat.version else {
             throw Failure(.protocolMismatch, "the board speaks protocol \(hello.protocolVersion), this tiltserial "
@@ -93,7 +98,9 @@ final class DisplaySetupLink {
                 let n: Int
                 do { n = try transport.read(into: buffer) } catch { throw Failure(error) }
                 if n == 0 { break }
-                decoder.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { frames.append($0) }
+                let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+                if detector.seenBytes.count < detector.limit { detector.feed(chunk) }
+                decoder.feed(chunk) { frames.append($0) }
             }
         }
     }

@@ -30,28 +30,29 @@ extension HostRunner {
         case .detectionGaveUp(let bytes, let after):
             "no valid frame in the first \(bytes) bytes (after \(Double(after / 100_000) / 10) s)"
         }
-        let hint: String = switch seen {
-        case .nothing:
-            "nothing arrived; is the sketch from Hardware/ flashed and running, and is this the board's port (`tiltserial list`)?"
-        case .text:
-            "text arrived but not in a known format (first line \(Self.quotedFirstLine(session))); "
-                + "flash the sketch from Hardware/, or for i2cdevlib's MPU6050_raw use --baud 38400; `tiltserial monitor` shows it all"
-        case .binary:
-            "binary bytes arrived but no valid frame (first bytes \(Self.firstBytes(session))); "
-                + "check the baud rate (now \(baud); the sketch uses 115200, 38400 on a 3.3 V Pro Mini: --baud 38400) or reflash Hardware/"
-        }
+        let hint = Self.whatArrived(seen, firstLine: session.stream.firstLine(), seenBytes: session.stream.seenBytes, baud: baud)
         return Failure(.noValidFrames, "\(options.port): \(what): \(hint)")
     }
 
-    /// The first line received, quoted as every message quotes input (40 characters at most).
-    static func quotedFirstLine(_ session: HostSession) -> String {
-        quoted(String(decoding: session.stream.firstLine(), as: UTF8.self))
+    /// What came instead of frames, and the fix for it: a line `run`,
+    /// `calibrate` and `setup` share.
+    static func whatArrived(_ seen: StreamContent, firstLine: ArraySlice<UInt8>, seenBytes: [UInt8], baud: Int) -> String {
+        switch seen {
+        case .nothing:
+            "nothing arrived; is the sketch from Hardware/ flashed and running, and is this the board's port (`tiltserial list`)?"
+        case .text:
+            "text arrived but not in a known format (first line \(quoted(String(decoding: firstLine, as: UTF8.self)))); "
+                + "flash the sketch from Hardware/, or for i2cdevlib's MPU6050_raw use --baud 38400; `tiltserial monitor` shows it all"
+        case .binary:
+            "binary bytes arrived but no valid frame (first bytes \(firstBytes(seenBytes))); "
+                + "check the baud rate (now \(baud); the sketch uses 115200, 38400 on a 3.3 V Pro Mini: --baud 38400) or reflash Hardware/"
+        }
     }
 
     /// The first bytes received in hex, as `tiltserial monitor` shows them.
-    static func firstBytes(_ session: HostSession) -> String {
-        let bytes = session.stream.seenBytes.prefix(12)
+    static func firstBytes(_ seenBytes: [UInt8]) -> String {
+        let bytes = seenBytes.prefix(12)
         let hex = bytes.map { $0 < 0x10 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined(separator: " ")
-        return session.stream.seenBytes.count > bytes.count ? hex + " …" : hex
+        return seenBytes.count > bytes.count ? hex + " …" : hex
     }
 }

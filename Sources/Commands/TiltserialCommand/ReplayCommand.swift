@@ -19,7 +19,13 @@ struct Replay: TiltserialSubcommand {
     @OptionGroup var settings: SettingsOptions
     @OptionGroup var output: OutputOptions
 
+    /// Options that set up a serial link: a file has none, so they would do nothing.
+    static let linkOptions: Set<String> = ["baud", "dtr", "hello-timeout", "reconnect"]
+
     func execute(_ context: CommandContext) throws(Failure) {
+        if let (name, _) = settings.given.first(where: { Self.linkOptions.contains($0.0) }) {
+            throw Failure(.badSettings, "--\(name) sets up a serial link and replay reads a file, where it does nothing: leave it out")
+        }
         let (resolved, config) = try settings.resolve(defaultFile: context.paths.configFile)
         if case .defaultFile(let file) = config { context.console.logger().info("settings from \(file)") }
         let input = try InputFile(path: file)

@@ -80,6 +80,9 @@ struct Setup: TiltserialSubcommand {
     }
 
     func execute(_ context: CommandContext) throws(Failure) {
+        if link.given.contains(where: { $0.0 == "reconnect" }) {
+            throw Failure(.badSettings, "--reconnect: setup ends when the board goes away, it never waits for it: leave it out")
+        }
         let choice = try display.map { text throws(Failure) in try Choice(text) }
         let clock = try displayClock.map { text throws(Failure) in try Self.clock(text) }
         guard choice != nil || clock != nil || context.inputIsTerminal else {
