@@ -74,6 +74,9 @@ import TiltserialSettings
         #expect(result.code == 0, "\(result.err)")
         #expect(result.out == "saved to \(file): rest pose 60° from face-up, leaning 0° (right side down); sensor axes x,y,z\n")
         for step in 1...3 { #expect(result.err.contains("step \(step) of 3: "), "\(result.err)") }
+        // The first instruction comes once the board is named, not before its line.
+        let named = result.err.range(of: "board: firmware "), first = result.err.range(of: "step 1 of 3: ")
+        #expect(named != nil && first != nil && named!.lowerBound < first!.lowerBound, "\(result.err)")
         // The script holds the rest pose 30° back from upright (60° from face-up), level, sensor as the board.
         let settings = try Self.settings(file)
         #expect(settings.axes == .identity)

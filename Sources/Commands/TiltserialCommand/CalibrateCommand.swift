@@ -74,6 +74,7 @@ struct Calibrate: TiltserialSubcommand {
         var sensor = SampleConverter()  // the sensor's own axes; HELLO's full scales once one came
         var calibration = Calibration()
         var ending: Result<CalibrationSolver.Result, Calibration.Failure>?
+        var prompted = false
         let say = { (text: String) in context.console.writeErr("tiltserial: \(text)\n") }
         let progress = { (step: Calibration.Progress) in
             switch step {
@@ -90,8 +91,13 @@ struct Calibrate: TiltserialSubcommand {
             case .hello(let hello):
                 _ = sensor.adoptRanges(of: hello)
                 calibration.linkRestarted()
+                if !prompted { calibration.start(progress) }  // after the line that names the board
+                prompted = true
             case .sample(let timed): calibration.take(sensor.convert(timed.raw).accel, atMicros: timed.timeMicros, progress)
-            case .formatDetected: calibration.start(progress)  // the first prompt once the board speaks
+            case .formatDetected(let format):
+                // The first prompt once the board speaks: a text sketch says no HELLO.
+                if format != .binaryProtocol && !prompted { calibration.start(progress) }
+                prompted = prompted || format != .binaryProtocol
             default: break
             }
         }

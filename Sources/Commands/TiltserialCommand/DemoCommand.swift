@@ -20,7 +20,7 @@ struct Demo: TiltserialSubcommand {
     @Option(help: "Board engine: avr (our firmware in simavr) or native (tiltsim's model of it).")
     var engine: Engine = .avr
 
-    @Option(help: ArgumentHelp("Firmware ELF for --engine avr (default: the one tiltsim finds, Hardware/build/tiltserial.elf in a source tree).", valueName: "ELF"))
+    @Option(help: ArgumentHelp("Firmware for --engine avr, an ELF or the Intel HEX the IDE exports (default: the one tiltsim finds, Hardware/build/tiltserial.elf in a source tree).", valueName: "ELF"))
     var firmware: String?
 
     @Option(help: ArgumentHelp("Motion to play: \(Scenarios.names.joined(separator: ", ")).", valueName: "NAME"))

@@ -10,7 +10,7 @@ struct EngineOptions: ParsableArguments {
     @Option(help: "avr: the real firmware in simavr; native: the Swift board model. Default avr, or native when --rate, --boards or --faults is given.")
     var engine: Engine?
 
-    @Option(help: ArgumentHelp("Firmware ELF for --engine avr (default: the installed PREFIX/share/tiltserial/tiltserial.elf, else Hardware/build/tiltserial.elf of the source tree tiltsim was built in, by make -C Hardware).", valueName: "path"))
+    @Option(help: ArgumentHelp("Firmware for --engine avr, an ELF or the Intel HEX the IDE exports (default: the installed PREFIX/share/tiltserial/tiltserial.elf, else Hardware/build/tiltserial.elf of the source tree tiltsim was built in, by make -C Hardware).", valueName: "path"))
     var firmware: String?
 
     /// `--board`: whose build of the firmware runs (Hardware/build/BOARD/tiltserial.elf, by make -C Hardware BOARD=…).
