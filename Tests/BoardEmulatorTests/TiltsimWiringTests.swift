@@ -133,7 +133,8 @@ import TestSupport
     @Test func aBoardForTheNativeEngineGetsOneLine() throws {
         let cases: [([String], String)] = [
             (["--engine", "native", "--board", "mega"], "tiltsim: --board applies to --engine avr only; drop it or use --engine avr\n"),
-            (["--rate", "1000", "--board", "leonardo"], "tiltsim: --board applies to --engine avr only; drop it or use --engine avr\n"),
+            (["--rate", "1000", "--board", "leonardo"], "tiltsim: --board runs the board's firmware (--engine avr), but --rate chose "
+                + "the native engine; drop --rate (the firmware samples at the rate its host asks for) or drop --board\n"),
         ]
         for (arguments, message) in cases {
             let result = try tiltsim.run(arguments)

@@ -135,3 +135,18 @@ import Testing
         #expect(![silent, other].contains { $0.contains("\n") })
     }
 }
+
+/// Log lines on a terminal (TERM=dumb, --view none) have no key help under
+/// them: the first line says how to stop; piped to a file it does not.
+@Suite struct LogModeStopHintTests {
+    @Test(arguments: [true, false])
+    func theWaitingLineSaysHowToStopOnlyOnATerminal(terminal: Bool) throws {
+        let lines = NSLock(), box = UnsafeMutableTransferBox([String]())
+        let console = Console(errIsTerminal: terminal, out: { _ in }, err: { line in lines.withLock { box.value.append(line) } })
+        let output = try RunOutput(console: console, output: try OutputOptions.parse([]), port: "/dev/ttyACM0", renderer: nil)
+        output.news(.waitingForBoard)
+        let text = lines.withLock { box.value.joined() }
+        #expect(text.contains("/dev/ttyACM0: waiting for the board (it resets when the port opens)…"), "\(text)")
+        #expect(text.contains("Ctrl-C stops the run.") == terminal, "\(text)")
+    }
+}

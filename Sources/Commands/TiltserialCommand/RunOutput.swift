@@ -151,7 +151,9 @@ final class RunOutput: HostOutput {
     func news(_ news: HostNews) {
         switch news {
         case .waitingForBoard:
-            say("\(shownPort): waiting for the board (it resets when the port opens)…")
+            // Log lines on a terminal (TERM=dumb, --view none): the view's keys are not there to say how to stop.
+            let stop = view == nil && console.errIsTerminal ? " Ctrl-C stops the run." : ""
+            say("\(shownPort): waiting for the board (it resets when the port opens)…" + stop)
         case .deviceGone(let reconnecting):
             let text = Self.deviceGone(port: shownPort, reconnecting: reconnecting, brltty: BrlttyConflict.find())
             if let view {

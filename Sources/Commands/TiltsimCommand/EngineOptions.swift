@@ -73,7 +73,13 @@ struct EngineOptions: ParsableArguments {
             throw ValidationError("--firmware applies to --engine avr only; drop it or use --engine avr")
         }
         if board != nil && chosenEngine == .native {
-            throw ValidationError("--board applies to --engine avr only; drop it or use --engine avr")
+            // --rate, --boards or --faults chose the native engine without saying so.
+            guard engine == nil, let option = [(rate != nil, "--rate"), (boards != nil, "--boards"), (faults != nil, "--faults")]
+                .first(where: { $0.0 })?.1 else {
+                throw ValidationError("--board applies to --engine avr only; drop it or use --engine avr")
+            }
+            throw ValidationError("--board runs the board's firmware (--engine avr), but \(option) chose the native engine; "
+                + "drop \(option) (the firmware samples at the rate its host asks for) or drop --board")
         }
     }
 
