@@ -68,6 +68,15 @@ import WireProtocol
         ])
     }
 
+    /// Our firmware's first byte as it boots is a lone delimiter (so a frame a
+    /// reset cut short ends there): no `HEX 00` line for it. A second zero,
+    /// or one later among other bytes, is still shown.
+    @Test func theBootDelimiterIsNoLineButOtherZerosAre() {
+        #expect(pieces([0x00] + Self.hello.encoded()) == [.frame(Self.hello)])
+        #expect(pieces([0x00, 0x00] + Self.hello.encoded()) == [.bytes([0x00]), .frame(Self.hello)])
+        #expect(pieces(Array("hi\n".utf8) + [0x00]) == [.text("hi"), .bytes([0x00])])
+    }
+
     @Test func textLinesEndInLFCRLFOrCRAndBlankLinesStay() {
         let out = pieces(Array("a\r\nb\n\nc\rd\n°C: 21.5\tok\r\n".utf8))
         #expect(out == [.text("a"), .text("b"), .text(""), .text("c"), .text("d"), .text("°C: 21.5\tok")])

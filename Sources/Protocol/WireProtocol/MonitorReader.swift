@@ -60,6 +60,10 @@ public struct MonitorReader: Sendable {
     /// The last item was a frame: a 0x00 right after it is idle filler (an
     /// empty run, docs/protocol.md), not worth a line of hex.
     var afterFrame = false
+    /// Nothing came yet: a first byte 0x00 is the delimiter our firmware sends
+    /// as it boots (so a frame a reset cut short ends there), not data; it
+    /// showed as a lone `HEX 00` line every time a board started.
+    var atStart = true
 
     /// A reader at the start of a stream, its buffers reserved once.
     public init() {
@@ -91,6 +95,10 @@ public struct MonitorReader: Sendable {
     // MARK: - Frames
 
     mutating func take(_ byte: UInt8, _ emit: (MonitorItem) -> Void) {
+        if atStart {
+            atStart = false
+            if byte == WireFormat.delimiter { return }
+        }
         if byte == WireFormat.delimiter {
             delimiter(emit)
             return
