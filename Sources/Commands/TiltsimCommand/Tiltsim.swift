@@ -19,7 +19,9 @@ public struct Tiltsim: ParsableCommand {
             Ctrl-C or --duration. Open the path with `tiltserial PATH`.
             A board stays off (avr: held in reset) until a host first opens its port,
             so the host sees it boot and the motion from its start; --run-now starts
-            it at once. Send SIGUSR1 to write the --png file now.
+            it at once. Send SIGUSR1 to write the --png file now. Each start is a
+            new board: its EEPROM (what `tiltserial setup` stores) starts erased
+            and lasts while tiltsim runs.
 
             Motions: \(Scenarios.names.joined(separator: ", ")).
 
