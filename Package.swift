@@ -117,7 +117,9 @@ let package = Package(
         .testTarget(name: "TiltDisplayTests", dependencies: ["TiltDisplay", "TiltAssets", "TiltCore", "TestSupport"]),
         .testTarget(name: "TiltPipelineTests", dependencies: ["TiltPipeline", "WireProtocol", "TiltPhysics", "TiltCore", "TiltMotion"]),
         .target(name: "CPtyInterposer", path: "Tests/CPtyInterposer"),
-        .testTarget(name: "SerialIOTests", dependencies: ["SerialIO", "TiltCore", "CPtyInterposer", "TestSupport"]),
+        .testTarget(name: "SerialIOTests", dependencies: [
+            "SerialIO", "TiltCore", "CPtyInterposer", "TestSupport", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         .testTarget(name: "FirmwareProtocolTests", dependencies: ["FirmwareCore", "WireProtocol", "TiltDisplay", "TiltAssets", "TiltCore"]),
         .testTarget(name: "BoardEmulatorTests", dependencies: [
             "BoardEmulator", "TiltMotion", "TiltPipeline", "TiltDisplay", "TiltAssets", "SerialIO", "TiltCore", "WireProtocol", "TiltPhysics",

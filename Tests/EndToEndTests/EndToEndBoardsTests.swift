@@ -43,7 +43,8 @@ import WireProtocol
         #expect(board.configuration.frequency == (name.hasSuffix("-8mhz") ? 8_000_000 : 16_000_000))
         #expect(board.configuration.sensorInterruptPin == interrupt)
         #expect(board.configuration.firmwarePath.hasSuffix("Hardware/build/\(name)/tiltserial.elf"))
-        let client = try PtyPeer(opening: try #require(board.serialPath))
+        // The Pro Mini of 3.3 V talks at 38400 (a host at 115200 reads garbage from it, as from a board).
+        let client = try PtyPeer(opening: try #require(board.serialPath), baud: name == "promini-8mhz" ? 38400 : 115_200)
         board.start()
         #expect(try client.read { $0.samples.count >= 10 })
         #expect(client.hellos.first?.status == 3)
@@ -130,7 +131,7 @@ import WireProtocol
         configuration.sensorInterruptPin = nil
         let board = try AVRBoard(configuration)
         defer { board.stop() }
-        let client = try PtyPeer(opening: try #require(board.serialPath))
+        let client = try PtyPeer(opening: try #require(board.serialPath), baud: arduino == .proMini8MHz ? 38400 : 115_200)
         board.start()
         let waiting = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: baudLine])
         #expect(board.waitFor(timeout: .seconds(20)) { $0.screen == waiting } != nil, "the waiting screen names the line")

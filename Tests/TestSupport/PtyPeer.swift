@@ -43,19 +43,20 @@ public final class PtyPeer {
 
     /// How `init(opening:)` sets the terminal up.
     public enum Terminal {
-        /// Raw (cfmakeraw) at 115200 baud through `TermiosTransport`: bytes pass unchanged.
+        /// Raw (cfmakeraw) at the given baud (115200 unless told) through `TermiosTransport`: bytes pass unchanged.
         case raw
         /// Opened with open(2) and left as the pty's creator set it.
         case asIs
     }
 
     /// A host or client on someone else's pty (or serial device) at `path`.
-    public init(opening path: String, terminal: Terminal = .raw, keepText: Bool = false) throws {
+    /// `baud`: the line's rate in `.raw` (an emulated board at another rate reads as garbage, as a real one).
+    public init(opening path: String, terminal: Terminal = .raw, baud: Int = 115_200, keepText: Bool = false) throws {
         pty = nil
         self.keepText = keepText
         switch terminal {
         case .raw:
-            port = try TermiosTransport.open(PortPath.resolve(path), baud: 115_200,
+            port = try TermiosTransport.open(PortPath.resolve(path), baud: baud,
                                              options: SerialOptions(dtr: .leave, exclusive: false, backend: .termios))
         case .asIs:
             let fd = Glibc.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK)

@@ -18,6 +18,7 @@ struct RunLoop {
     func run() throws {
         let started = Date()
         var unread = boards.map { UnreadWatch(reported: $0.unreadOutput.count) }
+        var baudSaid = boards.map { _ in BaudMismatch?.none }
         if output.screen { FileHandle.standardError.write(Data("\u{1B}[2J".utf8)) }
         loop: while true {
             var timeout: Duration = output.screen ? Self.refresh : .seconds(1)
@@ -34,6 +35,10 @@ struct RunLoop {
             }
             for (index, board) in boards.enumerated() {
                 if let notice = unread[index].check(board, atExit: false) { say(notice) }
+                if let avr = board as? AVRBoard, avr.currentStatus.baudMismatch != baudSaid[index] {
+                    baudSaid[index] = avr.currentStatus.baudMismatch
+                    if let notice = Self.baudNotice(baudSaid[index], port: board.serialPath) { say(notice) }
+                }
             }
             if output.screen { drawScreen() }
         }
@@ -85,6 +90,13 @@ struct RunLoop {
             throw error
         }
         say("wrote the board's screen to \(file)")
+    }
+
+    /// One line when a host opens the port at a baud rate the sketch does not use.
+    static func baudNotice(_ mismatch: BaudMismatch?, port: String?) -> String? {
+        guard let mismatch else { return nil }
+        return "\(port ?? "the board's port"): the host set \(mismatch.host) baud and the sketch's Serial runs at "
+            + "\(mismatch.sketch): each reads the other's bytes as garbage, as with a board (tiltserial --baud \(mismatch.sketch))"
     }
 
     private func say(_ line: String) {

@@ -33,3 +33,17 @@ void cbp_uart_timing_install(struct avr_t *avr) {
         if (p->r_ucsrc) cbp_io_after(avr, p->r_ucsrc, cbp_uart_recount, p);
     }
 }
+
+uint32_t cbp_serial_baud(avr_t *avr) {
+    for (avr_io_t *io = avr->io_port; io; io = io->next) {
+        if (io->kind && strcmp(io->kind, "usb-serial") == 0) return 0;  // the 32U4's Serial: USB, no baud rate on the wire
+    }
+    for (avr_io_t *io = avr->io_port; io; io = io->next) {
+        if (!io->kind || strcmp(io->kind, "uart") != 0) continue;
+        avr_uart_t *p = (avr_uart_t *)io;
+        if (p->name != '0' || !avr_regbit_get(avr, p->txen)) continue;
+        uint32_t ubrr = avr_regbit_get(avr, p->ubrrl) | (avr_regbit_get(avr, p->ubrrh) << 8);
+        return avr->frequency / ((ubrr + 1) * (avr_regbit_get(avr, p->u2x) ? 8u : 16u));
+    }
+    return 0;
+}

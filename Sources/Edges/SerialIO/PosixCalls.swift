@@ -92,6 +92,12 @@ func termiosSpeed(_ baud: Int) -> speed_t? {
     }
 }
 
+/// The numeric baud rate of a termios speed constant (the rates `termiosSpeed` maps).
+func baudRate(_ speed: speed_t) -> Int? {
+    [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 500000, 921600, 1000000, 2000000]
+        .first { termiosSpeed($0) == speed }
+}
+
 /// Takes an advisory exclusive lock (fails with EWOULDBLOCK when another open holds it).
 func lockExclusive(_ fd: CInt) -> Result<Void, Errno> {
     retryingOnInterrupt { flock(fd, LOCK_EX | LOCK_NB) }.map { _ in () }

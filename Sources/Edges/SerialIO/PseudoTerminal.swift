@@ -28,6 +28,23 @@ public final class PseudoTerminal: Sendable {
     private let slaveKeeper: CInt
     private let closed = Atomic(false)
 
+    /// The baud rate the slave's side asked for (what its client set, or
+    /// what `setBaud` set): a pty's master reads the slave's termios. nil
+    /// for a rate outside the standard ones.
+    public var clientBaud: Int? {
+        guard case .success(let t) = getTermios(master.fileDescriptor.rawValue) else { return nil }
+        var copy = t
+        return baudRate(cfgetospeed(&copy))
+    }
+
+    /// Sets the speed a client that sets none sees (a new pty says 38400).
+    public func setBaud(_ baud: Int) {
+        guard let speed = termiosSpeed(baud), case .success(var t) = getTermios(master.fileDescriptor.rawValue) else { return }
+        cfsetispeed(&t, speed)
+        cfsetospeed(&t, speed)
+        _ = setTermios(master.fileDescriptor.rawValue, t)
+    }
+
     /// The path of the terminal open on `fd` (ttyname_r: `ttyname` shares one
     /// static buffer between threads, and tests open ptys in parallel). Nil with
     /// `errno` set when `fd` is not a terminal.

@@ -113,6 +113,7 @@ public final class AVRBoard: @unchecked Sendable {
         do {
             thread = try BoardThread()
             link = try PtyLink(linkPath: configuration.linkPath)
+            link?.setDefaultBaud(Self.defaultLinkBaud)
         } catch {
             throw .link(BoardLinkError(error))
         }
@@ -204,7 +205,10 @@ public final class AVRBoard: @unchecked Sendable {
         guard !stopRequested else { throw .stopped }
         if plugged, let path = link?.slavePath { return path }
         let link: PtyLink
-        do { link = try PtyLink(linkPath: configuration.linkPath) } catch {
+        do {
+            link = try PtyLink(linkPath: configuration.linkPath)
+            link.setDefaultBaud(Self.defaultLinkBaud)
+        } catch {
             throw BoardLinkError(error)
         }
         self.link = link
@@ -350,15 +354,46 @@ public final class AVRBoard: @unchecked Sendable {
             machine.uart.dropOutput()
             return
         }
+        // Host and sketch at different baud rates read each other's bytes as a board's UART would: garbage.
+        let now = machine.simulatedMicros
+        let hostBaud = hostBaudWatch.settled(link.clientBaud ?? 0, at: now)
+        let sketchBaud = sketchBaudWatch.settled(machine.serialBaud, at: now)
+        let mismatched = UARTResampler.mismatched(hostBaud, sketchBaud)
+        let mismatch = mismatched ? BaudMismatch(host: hostBaud, sketch: UARTResampler.nominal(sketchBaud)) : nil
+        if mismatch != status(\.baudMismatch) { published.withLock { status.baudMismatch = mismatch } }
         while machine.uart.inputRoom > 0 {
             let room = min(machine.uart.inputRoom, readBuffer.count)
             let n = readBuffer.withUnsafeMutableBytes { link.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<room])) }
             guard n > 0 else { break }
-            _ = readBuffer.withUnsafeBytes { machine.uart.send(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            readBuffer.withUnsafeBytes { raw in
+                let read = UnsafeRawBufferPointer(rebasing: raw[0..<n])
+                guard mismatched else {
+                    _ = machine.uart.send(read)
+                    return
+                }
+                _ = UARTResampler.resample(read, from: hostBaud, to: sketchBaud).withUnsafeBytes { machine.uart.send($0) }
+            }
         }
-        let written = machine.uart.output.withUnsafeBytes { link.write($0) }
-        machine.uart.consumeOutput(written)
+        guard mismatched else {
+            let written = machine.uart.output.withUnsafeBytes { link.write($0) }
+            machine.uart.consumeOutput(written)
+            return
+        }
+        let pending = machine.uart.output.count
+        let garbled = machine.uart.output.withUnsafeBytes { UARTResampler.resample($0, from: sketchBaud, to: hostBaud) }
+        _ = garbled.withUnsafeBytes { link.write($0) }  // what the kernel cannot take is garbage lost, as on a full line
+        machine.uart.consumeOutput(pending)
     }
+
+    /// Both ends' baud rates once they held for a while: a host sets its rate
+    /// just after it opens the port, and our firmware's UART after a reset
+    /// runs a millisecond at UBRR 0 before Serial.begin; bytes that cross in
+    /// such a moment are not garbled by a rate no one meant.
+    private var hostBaudWatch = SettledBaud(), sketchBaudWatch = SettledBaud()
+
+    /// What a client that sets no baud rate finds on the pty: the rate our
+    /// firmware and most sketches use (a new pty says 38400).
+    static let defaultLinkBaud = 115_200
 
     /// Called with `simulation` locked, after a batch.
     private func publish() {
@@ -411,5 +446,20 @@ public final class AVRBoard: @unchecked Sendable {
 
     private func status<T>(_ keyPath: KeyPath<AVRBoardStatus, T>) -> T {
         published.withLock { status[keyPath: keyPath] }
+    }
+}
+
+/// A baud rate as the link uses it: 0 (unknown) until it has held `settleMicros` of board time.
+struct SettledBaud {
+    static let settleMicros: UInt64 = 2_000
+    private var rate = 0
+    private var since: UInt64 = 0
+
+    mutating func settled(_ now: Int, at micros: UInt64) -> Int {
+        if now != rate {
+            rate = now
+            since = micros
+        }
+        return micros >= since + Self.settleMicros ? rate : 0
     }
 }

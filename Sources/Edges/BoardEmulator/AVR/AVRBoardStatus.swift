@@ -83,6 +83,17 @@ public struct AVRBoardStatus: Sendable {
     public var bytesToAVR: UInt64
     /// UART bytes the firmware sent while no client had the pty open, dropped.
     public var droppedSerialOutput: UInt64
+    /// The host's end of the pty and the sketch's Serial at different baud
+    /// rates (each reads the other's bytes as garbage); nil when they agree.
+    public var baudMismatch: BaudMismatch?
     /// A client has the pty open now.
     public var hostConnected = false
+}
+
+/// A host and a sketch at baud rates a UART cannot bridge (`UARTResampler`).
+public struct BaudMismatch: Hashable, Sendable {
+    /// What the host set on its end of the pty.
+    public var host: Int
+    /// What the sketch's UBRR says, as the standard rate it stands for.
+    public var sketch: Int
 }

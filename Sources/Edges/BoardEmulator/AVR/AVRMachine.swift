@@ -216,6 +216,10 @@ public final class AVRMachine {
 
     // MARK: Serial
 
+    /// The baud rate the sketch's Serial sends at (UBRR0, U2X0); 0 while its
+    /// transmitter is off or when Serial is the chip's USB (no rate on the wire).
+    public var serialBaud: Int { avr.map { Int(cbp_serial_baud($0)) } ?? 0 }
+
     /// Bytes the firmware sent that were not taken yet.
     public var pendingSerialOutput: Int { uart.output.count }
 

@@ -54,6 +54,12 @@ final class PtyLink {
 
     deinit { close() }
 
+    /// The baud rate the client set on its end (nil: closed, or not a standard rate).
+    var clientBaud: Int? { isClosed ? nil : terminal.clientBaud }
+
+    /// The speed a client that sets none finds (a new pty says 38400).
+    func setDefaultBaud(_ baud: Int) { if !isClosed { terminal.setBaud(baud) } }
+
     /// The master's descriptor, -1 once closed.
     var fd: Int32 { isClosed ? -1 : terminal.master.fileDescriptor.rawValue }
 

@@ -164,6 +164,10 @@ bool cbp_io_after(struct avr_t *avr, uint16_t addr, void (*after)(struct avr_t *
 /// bits (simavr 1.6 always counts a parity bit: 11 bit times for 8N1).
 void cbp_uart_timing_install(struct avr_t *avr);
 
+/// The baud rate the sketch's Serial (UART0) sends at, from UBRR0 and U2X0;
+/// 0 while its transmitter is off, or when Serial is the chip's USB (32U4).
+uint32_t cbp_serial_baud(struct avr_t *avr);
+
 /// Counts the timers' dual-slope modes (phase correct, phase and frequency
 /// correct PWM) as the chip does: an overflow every 2·TOP ticks, where
 /// simavr 1.6 counts TOP + 1, or one tick for the modes it has no entry for.

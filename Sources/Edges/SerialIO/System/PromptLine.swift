@@ -3,15 +3,14 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import SerialIO
 
 /// A person's answer, a line from stdin, that Ctrl-C also ends: `readLine()`
 /// would sit in read(2) while the handler woke the stop pipe, so setup's
 /// prompt died by the signal (exit 130, the test pattern left on the glass)
 /// instead of ending as `q` does.
-enum PromptLine {
+public enum PromptLine {
     /// The line without its newline; nil at end of input or once `stop` is woken.
-    static func read(stopping stop: WakeUpPipe) -> String? {
+    public static func read(stopping stop: WakeUpPipe) -> String? {
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while true {
