@@ -21,12 +21,18 @@ import WireProtocol
         }
     }
 
-    @Test func aBoardThatFallsSilentIsNamedOnceOnTimeAndAgainWhenItStreams() {
+    /// A started harness whose board streams HELLO and `seconds` of samples at
+    /// `rateHz`; the last sample's arrival.
+    static func streaming(rateHz: UInt64 = 100, seconds: Double = 1) -> (DriverHarness, lastArrival: UInt64) {
         var h = DriverHarness()
         h.start()
-        let first = BoardStream.samples(rateHz: 100, seconds: 1)
-        let lastArrival = first.last!.0
-        for (t, b) in first { h.link.schedule(b, at: t) }
+        let stream = BoardStream.samples(rateHz: rateHz, seconds: seconds)
+        for (t, b) in stream { h.link.schedule(b, at: t) }
+        return (h, stream.last!.0)
+    }
+
+    @Test func aBoardThatFallsSilentIsNamedOnceOnTimeAndAgainWhenItStreams() {
+        var (h, lastArrival) = Self.streaming()
         // The same board streams on 5 s later, its sequence numbers going on.
         for (t, b) in BoardStream.samples(rateHz: 100, seconds: 1, hostStart: 6 * Self.second, boardStart: 5_000_000,
                                           firstSequence: 100, hello: false) { h.link.schedule(b, at: t) }
@@ -48,11 +54,7 @@ import WireProtocol
     /// Bytes that are no sample (the board now at another baud rate) are
     /// counted, so the line can point at the baud rate instead of the wiring.
     @Test func bytesThatAreNoSampleAreCounted() {
-        var h = DriverHarness()
-        h.start()
-        let first = BoardStream.samples(rateHz: 100, seconds: 1)
-        let lastArrival = first.last!.0
-        for (t, b) in first { h.link.schedule(b, at: t) }
+        var (h, lastArrival) = Self.streaming()
         for i in 1...30 { h.link.schedule([UInt8](repeating: 0xF0, count: 10) + [0], at: lastArrival + UInt64(i) * 100_000) }
         h.run(until: 5 * Self.second)
         let news = Self.watchNews(h)
@@ -63,11 +65,8 @@ import WireProtocol
     /// itself (our firmware sends one when its sensor stops answering): no
     /// second line about it.
     @Test func aBoardWhoseSensorIsNotAnsweringIsNotNamedAgain() {
-        var h = DriverHarness()
-        h.start()
-        let first = BoardStream.samples(rateHz: 100, seconds: 1)
-        for (t, b) in first { h.link.schedule(b, at: t) }
-        h.link.schedule(Fixture.hello(rate: 100, status: 2).encoded(), at: first.last!.0 + 50_000)
+        var (h, lastArrival) = Self.streaming()
+        h.link.schedule(Fixture.hello(rate: 100, status: 2).encoded(), at: lastArrival + 50_000)
         h.run(until: 8 * Self.second)
         #expect(Self.watchNews(h).isEmpty)
         #expect(h.driver.session.counters.hellos == 2)
@@ -75,13 +74,10 @@ import WireProtocol
 
     /// A board that samples once a second is given four of its periods.
     @Test func aSlowBoardIsGivenFourPeriods() {
-        var h = DriverHarness()
-        h.start()
-        let first = BoardStream.samples(rateHz: 1, seconds: 5)
-        for (t, b) in first { h.link.schedule(b, at: t) }
+        var (h, lastArrival) = Self.streaming(rateHz: 1, seconds: 5)
         h.run(until: 15 * Self.second)
         let news = Self.watchNews(h)
-        #expect(news.map(\.at) == [first.last!.0 + 4 * Self.second], "\(news)")
+        #expect(news.map(\.at) == [lastArrival + 4 * Self.second], "\(news)")
     }
 
     /// Bytes that waited for a host that could not run (stopped, suspended,

@@ -194,25 +194,14 @@ import TiltPipeline
         process.standardError = err
         try process.run()
         // The board talks once the host has the port open (it says it waits).
-        var text = ""
-        while !text.contains("waiting for the board") {
-            let data = err.fileHandleForReading.availableData
-            if data.isEmpty { break }  // the process ended
-            text += String(decoding: data, as: UTF8.self)
-        }
+        var text = readUntil("waiting for the board", from: err)
         try board.sendChunked(Stream.hello() + Stream.samples(0..<300).wire)
         #expect(try board.read { $0.offsets.count >= 3 }, "the run is under way")
-        kill(process.processIdentifier, signal)
         // A process that shrugs the signal off (Swift's backtracer on SIGQUIT)
         // would keep the pipe open for ever: killed after a generous wait.
-        let ended = Condition()
-        process.terminationHandler = { _ in ended.changing {} }
-        if !ended.wait(timeout: .seconds(30), until: { !process.isRunning }) {
-            Issue.record("still running 30 s after signal \(signal)")
-            kill(process.processIdentifier, SIGKILL)
-        }
-        text += String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (ended, rest) = signalAndAwaitEnd(process, signal, reading: err)
+        #expect(ended, "still running 30 s after signal \(signal)")
+        text += rest
         #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(process.terminationReason) \(process.terminationStatus): \(text)")
         #expect(text.contains("tiltserial: stopped: ") && text.contains(", 301 frames, 0 lost"), "the summary: \(text)")
         #expect(!text.contains("crashed"), "no crash report: \(text)")

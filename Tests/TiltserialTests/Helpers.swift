@@ -73,6 +73,32 @@ func productProcess(_ name: String, _ arguments: [String]) -> Process {
     return process
 }
 
+/// What `pipe` (a child's stderr) carries until `marker` appears or the child
+/// ends (end of file): a wait on the child's own words, not on the clock.
+func readUntil(_ marker: String, from pipe: Pipe) -> String {
+    var text = ""
+    while !text.contains(marker) {
+        let data = pipe.fileHandleForReading.availableData
+        if data.isEmpty { break }  // the process ended
+        text += String(decoding: data, as: UTF8.self)
+    }
+    return text
+}
+
+/// Sends `signal` and waits for `process` to end, at most 30 s (then SIGKILL,
+/// so a child that shrugs the signal off cannot hang the suite); the rest of
+/// `pipe` (its stderr) once it has. False when it had to be killed.
+func signalAndAwaitEnd(_ process: Process, _ signal: Int32, reading pipe: Pipe) -> (ended: Bool, rest: String) {
+    let ended = Condition()
+    process.terminationHandler = { _ in ended.changing {} }
+    kill(process.processIdentifier, signal)
+    let inTime = ended.wait(timeout: .seconds(30), until: { !process.isRunning })
+    if !inTime { kill(process.processIdentifier, SIGKILL) }
+    let rest = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (inTime, rest)
+}
+
 /// One of this package's executables, run to its end: its exit code and stdout.
 func runProduct(_ name: String, _ arguments: [String]) throws -> (code: Int32, out: String) {
     let process = productProcess(name, arguments)

@@ -169,22 +169,11 @@ extension SetupTests {
         let err = Pipe()
         process.standardError = err
         try process.run()
-        var text = ""
-        while !text.contains("is the border whole") {
-            let data = err.fileHandleForReading.availableData
-            if data.isEmpty { break }  // the process ended
-            text += String(decoding: data, as: UTF8.self)
-        }
+        var text = readUntil("is the border whole", from: err)
         #expect(text.contains("is the border whole"), "asked: \(text)")
-        kill(process.processIdentifier, SIGINT)
-        let ended = Condition()
-        process.terminationHandler = { _ in ended.changing {} }
-        if !ended.wait(timeout: .seconds(30), until: { !process.isRunning }) {
-            Issue.record("still running 30 s after Ctrl-C")
-            kill(process.processIdentifier, SIGKILL)
-        }
-        text += String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (ended, rest) = signalAndAwaitEnd(process, SIGINT, reading: err)
+        #expect(ended, "still running 30 s after Ctrl-C")
+        text += rest
         #expect(process.terminationReason == .exit && process.terminationStatus == 28, "\(process.terminationReason) \(process.terminationStatus): \(text)")
         #expect(text.hasSuffix("tiltserial: error: stopped before a display choice was stored; nothing changed\n"), "\(text)")
     }
