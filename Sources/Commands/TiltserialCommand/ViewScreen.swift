@@ -60,7 +60,7 @@ enum ViewScreen {
             lines += flow(fullSections(m, width: ViewLayout.fullWidth), columns: columns, rows: ViewLayout.fullBelowRows)
         }
         lines.append(ribbon(m))
-        lines.append(StyledLine(m.message, m.messageIsWarning ? .warning : .plain))
+        lines.append(StyledLine(MessageFit.fit(m.message, columns: columns), m.messageIsWarning ? .warning : .plain))
         return Array(lines.prefix(layout.rows)).map { $0.clipped(to: columns) }
     }
 

@@ -1,0 +1,25 @@
+import Testing
+@testable import TiltserialCommand
+
+/// The view's message line at 80 columns keeps its advice: the start, "…",
+/// and the ending after a ": " or "; ", where our lines say what to do.
+@Suite struct MessageFitTests {
+    @Test(arguments: [80, 60, 40])
+    func aLongMessageKeepsItsStartAndItsAdvice(columns: Int) {
+        let lines = [
+            "warning: " + RunOutput.samplesStopped(micros: 2_000_000, bytes: 5285),
+            "rest pose set to the current pose: 60.0° from face-up (for this run; tiltserial calibrate saves one)",
+        ]
+        for line in lines {
+            let shown = MessageFit.fit(line, columns: columns)
+            #expect(shown.count <= columns, "\(shown.count): \(shown)")
+            #expect(shown.hasPrefix(String(line.prefix(8))), "\(shown)")
+            #expect(shown.contains("…"), "\(shown)")
+            #expect(line.hasSuffix(String(shown.split(separator: "… ").last!)), "the end whole: \(shown)")
+        }
+        let baud = MessageFit.fit(lines[0], columns: 80)
+        #expect(baud.hasSuffix("check --baud and that it runs tiltserial's sketch (the run goes on)"), "\(baud)")
+        #expect(MessageFit.fit(lines[1], columns: 80).hasSuffix("tiltserial calibrate saves one)"))
+        #expect(MessageFit.fit("drawer opened: tilt sideways to choose", columns: 80) == "drawer opened: tilt sideways to choose")
+    }
+}
