@@ -17,7 +17,9 @@ enum MessageFit {
             if characters.count - (i + 2) <= columns - 12 { tailStart = i + 2 }
             break
         }
-        let tail = String(characters[(tailStart ?? (characters.count - (columns * 3 / 5)))...])
+        var start = tailStart ?? characters.count - columns * 3 / 5
+        if tailStart == nil { while start < characters.count - 1 && characters[start - 1] != " " { start += 1 } }  // at a word's start
+        let tail = String(characters[start...])
         let headRoom = columns - tail.count - 2  // "… " between
         var head = String(characters.prefix(max(headRoom, 0)))
         if let space = head.lastIndex(of: " "), head.distance(from: head.startIndex, to: space) > headRoom / 2 {
