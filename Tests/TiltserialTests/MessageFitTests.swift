@@ -18,9 +18,9 @@ import Testing
             #expect(line.hasSuffix(String(shown.split(separator: "… ").last!)), "the end whole: \(shown)")
         }
         let baud = MessageFit.fit(lines[0], columns: 80)
-        #expect(baud.hasSuffix("check --baud and that the board runs tiltserial's sketch"), "\(baud)")
+        #expect(baud.hasSuffix("check --baud and the board's sketch"), "\(baud)")
         let silent = MessageFit.fit("warning: " + RunOutput.samplesStopped(micros: 2_000_000, bytes: 0), columns: 80)
-        #expect(silent.hasSuffix("check the sensor's wires, or reset the board if its sketch hung"), "\(silent)")
+        #expect(silent.hasSuffix("check the sensor's wires, or reset a hung board"), "\(silent)")
         // No separator: the last three fifths, from a word's start.
         let plain = MessageFit.fit(String(repeating: "word ", count: 30), columns: 40)
         #expect(plain.count <= 40 && plain.hasSuffix("word ") && plain.contains("… word"), "\(plain)")

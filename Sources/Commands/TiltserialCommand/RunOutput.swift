@@ -183,9 +183,9 @@ final class RunOutput: HostOutput {
     static func samplesStopped(micros: UInt64, bytes: UInt64) -> String {
         let span = DurationText.seconds(micros: micros, places: 1, rounding: .down)
         guard bytes > 0 else {
-            return "no sample from the board for \(span), not a byte: check the sensor's wires, or reset the board if its sketch hung"
+            return "no sample from the board for \(span), not a byte: check the sensor's wires, or reset a hung board"
         }
-        return "no sample from the board for \(span), only \(ForPeople.count(bytes, "byte")) of something else: check --baud and that the board runs tiltserial's sketch"
+        return "no sample from the board for \(span), only \(ForPeople.count(bytes, "byte")) of something else: check --baud and the board's sketch"
     }
 
     func recalibrated(_ outcome: Recalibration) {
