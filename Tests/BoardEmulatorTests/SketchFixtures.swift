@@ -66,6 +66,8 @@ enum SketchFixtures {
     static let intLevel = built("int_level")
     /// readVcc (the bandgap against AVCC) and the temperature sensor.
     static let adcRefs = built("adc_refs")
+    /// Counts its boots in EEPROM byte 0.
+    static let eepromBoots = built("eeprom_boots")
 
     /// Sketch NAME's ELF and HEX.
     static func built(_ name: String, folder sketches: String = "sketches") -> Result<Built, AVRTestFailure> {

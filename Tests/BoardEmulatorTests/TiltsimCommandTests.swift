@@ -76,6 +76,25 @@ import WireProtocol
                                   options: .regularExpression) != nil, "\(running.err)")
     }
 
+    /// `--eeprom FILE` keeps the board's EEPROM between runs, as a board keeps
+    /// it between power cycles: a sketch counting its boots there counts on
+    /// across two tiltsim runs; a file bigger than the EEPROM is refused.
+    @Test func theEEPROMFileKeepsTheBoardsEEPROMBetweenRuns() throws {
+        let sketch = try SketchFixtures.eepromBoots.get()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tiltsim-eeprom-\(getpid()).bin").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        for boots in [0, 1] as [UInt8] {
+            let run = try run(["--firmware", sketch.elf, "--run-now", "--free-running", "--duration", "1", "--eeprom", file])
+            #expect(run.code == 0, "\(run.err)")
+            let bytes = try #require(FileManager.default.contents(atPath: file))
+            #expect(bytes.count == 1024 && bytes.first == boots, "after run \(boots): \(bytes.prefix(4).map { $0 }) of \(bytes.count)")
+        }
+        try Data(repeating: 0, count: 2000).write(to: URL(fileURLWithPath: file))
+        let big = try run(["--firmware", sketch.elf, "--duration", "1", "--eeprom", file])
+        #expect(big.code == 18)
+        #expect(big.err == "tiltsim: \(file): 2000 bytes, more than the board's EEPROM holds (1024); give another file, or delete it to start erased\n")
+    }
+
     /// The firmware is found from the executable, never the working directory
     /// (here the package root, which has Hardware/build/tiltserial.elf): a copy
     /// of tiltsim outside any source tree finds none, says so naming `make -C

@@ -10,6 +10,9 @@ struct EngineOptions: ParsableArguments {
     @Option(help: "avr: the real firmware in simavr; native: the Swift board model. Default avr, or native when --rate, --boards or --faults is given.")
     var engine: Engine?
 
+    @Option(help: ArgumentHelp("Keep the board's EEPROM (what tiltserial setup stores) in this file: read at start (missing: a new board's, erased), written at exit. avr only.", valueName: "file"))
+    var eeprom: String?
+
     @Option(help: ArgumentHelp("Firmware for --engine avr, an ELF or the Intel HEX the IDE exports (default: the installed PREFIX/share/tiltserial/tiltserial.elf, else Hardware/build/tiltserial.elf of the source tree tiltsim was built in, by make -C Hardware).", valueName: "path"))
     var firmware: String?
 
@@ -68,6 +71,9 @@ struct EngineOptions: ParsableArguments {
             for (given, name) in [(rate != nil, "--rate"), (boards != nil, "--boards"), (faults != nil, "--faults")] where given {
                 throw ValidationError("\(name) applies to --engine native only; drop it or use --engine native")
             }
+        }
+        if eeprom != nil && chosenEngine == .native {
+            throw ValidationError("--eeprom keeps the avr engine's EEPROM; drop it or use --engine avr")
         }
         if engine == .native && firmware != nil {
             throw ValidationError("--firmware applies to --engine avr only; drop it or use --engine avr")

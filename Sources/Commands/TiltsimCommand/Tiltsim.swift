@@ -21,7 +21,7 @@ public struct Tiltsim: ParsableCommand {
             so the host sees it boot and the motion from its start; --run-now starts
             it at once. Send SIGUSR1 to write the --png file now. Each start is a
             new board: its EEPROM (what `tiltserial setup` stores) starts erased
-            and lasts while tiltsim runs.
+            and lasts while tiltsim runs (--eeprom FILE keeps it between runs).
 
             Motions: \(Scenarios.names.joined(separator: ", ")).
 
@@ -72,6 +72,14 @@ public struct Tiltsim: ParsableCommand {
             throw ExitCode(error.code.rawValue)
         }
         defer { boards.forEach { $0.stop() } }
+        let kept = engine.eeprom.flatMap { file in (boards.first as? AVRBoard).map { (file, $0) } }
+        if let (file, avr) = kept {
+            do throws(CommandFailure) { try EEPROMFile.load(file, into: avr) } catch {
+                error.report()
+                throw ExitCode(error.code.rawValue)
+            }
+        }
+        defer { if let (file, avr) = kept { EEPROMFile.save(avr, to: file) } }  // runs before the boards stop: a stopped board has none
         for board in boards {
             if output.stats, let avr = board as? AVRBoard, let art = try? TiltAssets.load() {
                 avr.recordGlassStats(renderer: art.renderer)

@@ -5,6 +5,7 @@
 #include "CBoardParts.h"
 
 #include <avr_adc.h>
+#include <avr_eeprom.h>
 
 #include <stdlib.h>
 
@@ -112,4 +113,19 @@ bool cbp_adc_set_millivolts(avr_t *avr, int channel, uint32_t millivolts) {
 
 avr_irq_t *cbp_ioport_pin_irq(avr_t *avr, char port, int bit) {
     return avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(port), bit);
+}
+
+uint32_t cbp_eeprom_size(avr_t *avr) { return avr->e2end ? (uint32_t)avr->e2end + 1 : 0; }
+
+void cbp_eeprom_get(avr_t *avr, uint8_t *dest, uint32_t size) {
+    // simavr's EEPROM ioctl reports -1 even when it copied: the size is checked here instead.
+    if (size == 0 || size > cbp_eeprom_size(avr)) return;
+    avr_eeprom_desc_t desc = {.ee = dest, .offset = 0, .size = size};
+    avr_ioctl(avr, AVR_IOCTL_EEPROM_GET, &desc);
+}
+
+void cbp_eeprom_set(avr_t *avr, const uint8_t *source, uint32_t size) {
+    if (size == 0 || size > cbp_eeprom_size(avr)) return;
+    avr_eeprom_desc_t desc = {.ee = (uint8_t *)source, .offset = 0, .size = size};
+    avr_ioctl(avr, AVR_IOCTL_EEPROM_SET, &desc);
 }

@@ -251,6 +251,17 @@ public final class AVRBoard: @unchecked Sendable {
         withSimulation { machine.sensorConnected = connected }
     }
 
+    /// The EEPROM's bytes; setting writes them from its first byte (a file
+    /// kept between runs: `tiltsim --eeprom`). Empty once stopped.
+    public var eeprom: [UInt8] {
+        get {
+            var bytes: [UInt8] = []
+            withSimulation { bytes = machine.eeprom }
+            return bytes
+        }
+        set { withSimulation { machine.eeprom = newValue } }
+    }
+
     // MARK: Observation
 
     /// The latest published status.

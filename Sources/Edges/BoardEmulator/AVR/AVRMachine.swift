@@ -214,6 +214,23 @@ public final class AVRMachine {
         return cbp_adc_set_millivolts(avr, Int32(channel), millivolts)
     }
 
+    // MARK: EEPROM
+
+    /// The EEPROM's bytes (non-volatile: a reset or a power cycle keeps them).
+    /// Setting writes from its first byte; more than it holds is ignored.
+    public var eeprom: [UInt8] {
+        get {
+            guard let avr else { return [] }
+            var bytes = [UInt8](repeating: 0xFF, count: Int(cbp_eeprom_size(avr)))
+            bytes.withUnsafeMutableBufferPointer { cbp_eeprom_get(avr, $0.baseAddress, UInt32($0.count)) }
+            return bytes
+        }
+        set {
+            guard let avr, newValue.count <= Int(cbp_eeprom_size(avr)) else { return }
+            newValue.withUnsafeBufferPointer { cbp_eeprom_set(avr, $0.baseAddress, UInt32($0.count)) }
+        }
+    }
+
     // MARK: Serial
 
     /// The baud rate the sketch's Serial sends at (UBRR0, U2X0); 0 while its

@@ -318,6 +318,13 @@ struct avr_irq_t *cbp_ioport_pin_irq(struct avr_t *avr, char port, int bit);
 /// its PORT bit or the level last driven from outside, whichever came later.
 uint32_t cbp_irq_value(const struct avr_irq_t *irq);
 
+/// The EEPROM's size in bytes (E2END + 1; 0: none).
+uint32_t cbp_eeprom_size(struct avr_t *avr);
+/// Copies the first `size` bytes of the EEPROM to `dest` (nothing when `size` is 0 or too big).
+void cbp_eeprom_get(struct avr_t *avr, uint8_t *dest, uint32_t size);
+/// Writes `size` bytes from `source` at the EEPROM's start (nothing when `size` is 0 or too big).
+void cbp_eeprom_set(struct avr_t *avr, const uint8_t *source, uint32_t size);
+
 /// The board's supply, mV: VCC, AVCC and AREF (analogRead's references),
 /// and the internal temperature sensor at 25 °C.
 void cbp_avr_set_supply(struct avr_t *avr, uint32_t millivolts);
