@@ -329,7 +329,8 @@ public final class AVRBoard: @unchecked Sendable {
                 return true
             }
         }
-        let fd = link.flatMap { $0.clientConnected && machine.uart.inputRoom > 0 ? $0.fd : nil }
+        // Not woken by input the link holds back while a rate settles (it would spin until then).
+        let fd = link.flatMap { $0.clientConnected && machine.uart.inputRoom > 0 && !bytesWait ? $0.fd : nil }
         simulation.unlock()
         thread.wait(fd: fd ?? -1, events: Int16(POLLIN), timeoutMicros: Int(min((delay + 999) / 1000, 1_000_000)))
         return true
@@ -366,12 +367,11 @@ public final class AVRBoard: @unchecked Sendable {
             return
         }
         // Host and sketch at different baud rates read each other's bytes as a board's UART would: garbage.
-        let now = machine.simulatedMicros
-        let hostBaud = hostBaudWatch.settled(link.clientBaud ?? 0, at: now)
-        let sketchBaud = sketchBaudWatch.settled(machine.serialBaud, at: now)
+        // While either side's rate just changed, bytes wait: none crosses at a rate no one meant.
+        let rates = linkRates()
+        bytesWait = rates == nil
+        guard let (hostBaud, sketchBaud) = rates else { return }
         let mismatched = UARTResampler.mismatched(hostBaud, sketchBaud)
-        let mismatch = mismatched ? BaudMismatch(host: hostBaud, sketch: UARTResampler.nominal(sketchBaud)) : nil
-        if mismatch != status(\.baudMismatch) { published.withLock { status.baudMismatch = mismatch } }
         while machine.uart.inputRoom > 0 {
             let room = min(machine.uart.inputRoom, readBuffer.count)
             let n = readBuffer.withUnsafeMutableBytes { link.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<room])) }
@@ -396,10 +396,41 @@ public final class AVRBoard: @unchecked Sendable {
         machine.uart.consumeOutput(pending)
     }
 
+    /// Both ends' rates, looked up (a termios ioctl and the chip's UART
+    /// registers) once every `baudLookupMicros` of board time, not at every
+    /// batch; nil while either changed too recently to count. A change is
+    /// published to `status.baudMismatch`.
+    private func linkRates() -> (host: Int, sketch: Int)? {
+        let now = machine.simulatedMicros
+        if let last = baudLookedUpAt, now < last + Self.baudLookupMicros, now >= last { return rates }
+        baudLookedUpAt = now
+        let host = hostBaudWatch.settled(link?.clientBaud ?? 0, at: now)
+        let sketch = sketchBaudWatch.settled(machine.serialBaud, at: now)
+        guard let host, let sketch else {
+            rates = nil
+            return nil
+        }
+        rates = (host, sketch)
+        let mismatch = UARTResampler.mismatched(host, sketch) ? BaudMismatch(host: host, sketch: UARTResampler.nominal(sketch)) : nil
+        if mismatch != publishedMismatch {
+            publishedMismatch = mismatch
+            published.withLock { status.baudMismatch = mismatch }
+        }
+        return rates
+    }
+
+    private static let baudLookupMicros: UInt64 = 4_000
+    private var baudLookedUpAt: UInt64?
+    private var rates: (host: Int, sketch: Int)?
+    /// Bytes wait in the link while a rate settles.
+    private var bytesWait = false
+    private var publishedMismatch: BaudMismatch?
+
     /// Both ends' baud rates once they held for a while: a host sets its rate
     /// just after it opens the port, and our firmware's UART after a reset
-    /// runs a millisecond at UBRR 0 before Serial.begin; bytes that cross in
-    /// such a moment are not garbled by a rate no one meant.
+    /// runs a millisecond at UBRR 0 before Serial.begin; bytes wait out such
+    /// a moment rather than cross at a rate no one meant (or cross clean
+    /// between two rates that do not match).
     private var hostBaudWatch = SettledBaud(), sketchBaudWatch = SettledBaud()
 
     /// What a client that sets no baud rate finds on the pty: the rate our
@@ -460,17 +491,17 @@ public final class AVRBoard: @unchecked Sendable {
     }
 }
 
-/// A baud rate as the link uses it: 0 (unknown) until it has held `settleMicros` of board time.
+/// A baud rate as the link uses it: nil until it has held `settleMicros` of board time.
 struct SettledBaud {
     static let settleMicros: UInt64 = 2_000
     private var rate = 0
     private var since: UInt64 = 0
 
-    mutating func settled(_ now: Int, at micros: UInt64) -> Int {
+    mutating func settled(_ now: Int, at micros: UInt64) -> Int? {
         if now != rate {
             rate = now
             since = micros
         }
-        return micros >= since + Self.settleMicros ? rate : 0
+        return micros >= since + Self.settleMicros ? rate : nil
     }
 }
