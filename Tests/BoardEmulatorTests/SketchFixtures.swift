@@ -68,6 +68,8 @@ enum SketchFixtures {
     static let adcRefs = built("adc_refs")
     /// Counts its boots in EEPROM byte 0.
     static let eepromBoots = built("eeprom_boots")
+    /// Idle, power-down until the watchdog or INT0, SLEEP without SE, the watchdog's interrupt mode.
+    static let sleepModes = built("sleep_modes")
 
     /// Sketch NAME's ELF and HEX.
     static func built(_ name: String, folder sketches: String = "sketches") -> Result<Built, AVRTestFailure> {

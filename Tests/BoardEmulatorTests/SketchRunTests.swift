@@ -128,6 +128,56 @@ import TiltDisplay
         #expect(text.contains("\nhigh calls 0\r\n"), "\(text)")
     }
 
+    /// Power-down ends only at a wake-up source (the watchdog; INT0 at low
+    /// level, not on an edge) and 16K clock cycles of start-up later; idle
+    /// ends at Timer0's overflow; SLEEP with SE clear does nothing; the
+    /// watchdog's interrupt mode keeps interrupting. simavr 1.6 ran every mode
+    /// as idle, slept without SE, and let the watchdog interrupt once.
+    @Test func sleepModesEndAtTheirWakeUpSources() throws {
+        let sketch = try SketchFixtures.sleepModes.get()
+        let (outcome, record, _) = try run(sketch.elf, RunPlan(timeoutMicros: 4_000_000, steps: [
+            .waitSerial(pattern: "^down$", timeoutMicros: nil),
+            .waitSerial(pattern: "^up ", timeoutMicros: nil),
+            .waitSerial(pattern: "^edge$", timeoutMicros: nil),
+            .wait(micros: 50_000),
+            .drivePin(.d2, high: false, label: "test"),
+            .waitSerial(pattern: "^edge int0=", timeoutMicros: nil),
+            .drivePin(.d2, high: true, label: "test"),
+            .waitSerial(pattern: "^level$", timeoutMicros: nil),
+            .wait(micros: 100_000),
+            .drivePin(.d2, high: false, label: "test"),
+            .waitSerial(pattern: "^level int0=", timeoutMicros: nil),
+        ]))
+        #expect(outcome == .passed)
+        let text = String(decoding: record.serial, as: UTF8.self)
+        var values: [String: Int] = [:]
+        for line in text.split(whereSeparator: \.isNewline) {
+            for field in line.split(separator: " ") {
+                let pair = field.split(separator: "=")
+                if pair.count == 2, let n = Int(pair[1]) { values["\(line.split(separator: " ")[0]) \(pair[0])"] = n }
+            }
+            let parts = line.split(separator: " ")
+            if parts.count == 2, let n = Int(parts[1]) { values[String(parts[0])] = n }
+        }
+        // 500 ms of 16.384 ms periods.
+        #expect((29...32).contains(values["wdt"] ?? 0), "\(text)")
+        #expect((1...1100).contains(values["idle us"] ?? 0), "\(text)")
+        #expect(values["nose wdt"] == 0, "\(text)")
+        #expect(values["up wdt"] == 1 && (values["up ms"] ?? 99) <= 2, "\(text)")
+        #expect(values["edge int0"] == 0, "\(text)")
+        #expect(values["level int0"] == 1, "\(text)")
+
+        let matched = record.notes.filter { $0.0.hasPrefix("serial matched") }.map(\.1)
+        try #require(matched.count == 6)
+        // The watchdog's 0.5 s (65 536 periods of its 128 kHz oscillator), the start-up, the line.
+        let slept = matched[1] - matched[0]
+        #expect((512_000...520_000).contains(slept), "power-down lasted \(slept) µs")
+        #expect((512_000...520_000).contains(matched[3] - matched[2]), "the edge ended the sleep: \(matched[3] - matched[2]) µs")
+        // INT0 at low level wakes it, after the crystal's 16K cycles (1.024 ms at 16 MHz).
+        let woke = matched[5] - (matched[4] + 100_000)
+        #expect((1_024...5_000).contains(woke), "woke \(woke) µs after the line went low")
+    }
+
     /// analogRead's references are the board's supply: readVcc (the 1.1 V
     /// bandgap against AVCC) says 5 V on an Uno and 3.3 V on a 3.3 V board
     /// (simavr took 3.3 V when no one set it); the temperature sensor reads

@@ -95,12 +95,6 @@ static void cbp_core_hooks_reset(avr_io_t *io) {
     avr_cycle_timer_register(io->avr, 1, cbp_level_polling_off, NULL);
 }
 
-static cbp_core_hooks *cbp_core_hooks_find(avr_t *avr) {
-    avr_io_t *port = avr->io_port;
-    while (port && (!port->kind || strcmp(port->kind, "core-hooks") != 0)) port = port->next;
-    return (cbp_core_hooks *)port;
-}
-
 /* simavr 1.6 logs a data access beyond RAMEND as a crash and then performs it
  * on avr->data, which holds only RAMEND + 1 bytes: a stray pointer in a sketch
  * wrote into our own heap (the crashing test fixture's store to 0x9000
@@ -140,7 +134,7 @@ bool cbp_avr_install_models(avr_t *avr) {
     }
     cbp_uart_timing_install(avr);
     cbp_timer_slopes_install(avr);
-    if (!cbp_extint_level_install(avr)) {
+    if (!cbp_extint_level_install(avr) || !cbp_sleep_modes_install(avr)) {
         free(hooks);
         return false;
     }
@@ -250,17 +244,28 @@ avr_t *cbp_avr_create_from_image(const uint8_t *image, uint32_t size, const char
     return avr;
 }
 
+// The modules cbp_avr_install_models adds, each a calloc'd struct with its
+// avr_io_t first; avr_terminate unlinks them but frees none.
+static const char *const cbp_our_modules[] = {
+    "twi-bus", "soft-i2c", "core-hooks", "usb-serial", "extint-level", "io-after", "sleep-modes",
+};
+
+static bool cbp_is_ours(const avr_io_t *io) {
+    for (size_t i = 0; i < sizeof cbp_our_modules / sizeof *cbp_our_modules; i++) {
+        if (io->kind && strcmp(io->kind, cbp_our_modules[i]) == 0) return true;
+    }
+    return false;
+}
+
 void cbp_avr_destroy(avr_t *avr) {
     if (!avr) return;
-    cbp_twi *twi = cbp_twi_find(avr);
-    cbp_core_hooks *hooks = cbp_core_hooks_find(avr);
-    cbp_usb_serial *usb = cbp_usb_serial_find(avr);
-    cbp_soft_i2c *soft = cbp_soft_i2c_find(avr);
-    avr_terminate(avr);  // deallocates the io modules (ours included) but frees none
-    free(twi);
-    free(soft);
-    free(hooks);
-    free(usb);
+    avr_io_t *modules[16];  // each kind is installed once
+    size_t n = 0;
+    for (avr_io_t *io = avr->io_port; io && n < 16; io = io->next) {
+        if (cbp_is_ours(io)) modules[n++] = io;
+    }
+    avr_terminate(avr);
+    for (size_t i = 0; i < n; i++) free(modules[i]);
     free(avr);
 }
 

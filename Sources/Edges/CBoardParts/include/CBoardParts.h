@@ -178,6 +178,13 @@ void cbp_timer_slopes_install(struct avr_t *avr);
 /// (simavr's own repetition is off: it polled every cycle, enabled or not).
 bool cbp_extint_level_install(struct avr_t *avr);
 
+/// The sleep modes as the chip has them (simavr 1.6 runs every one as idle):
+/// below idle only the datasheet's wake-up sources end a sleep, after the
+/// oscillator's start-up; SLEEP with SE clear does nothing; the watchdog's
+/// interrupt mode keeps interrupting. Takes over `avr->sleep` (and `avr->run`
+/// while the core sleeps below idle) and `avr->custom.data`.
+bool cbp_sleep_modes_install(struct avr_t *avr);
+
 // MARK: SSD1306 (cbp_ssd1306.c)
 
 /// The SSD1306's GDDRAM and registers, as the glass model (Swift) needs them.
