@@ -33,6 +33,9 @@ import Testing
         // A far jmp (k ≥ 0x10000: bit 0 of the first word set) counts as well.
         #expect(AVRChip.linkedFor(flash: Self.image(jumps: 56, then: [0x0D, 0x94, 0x00, 0x00, 0xFF, 0xCF])) == .atmega2560)
         #expect(AVRChip.linkedFor(flash: Self.image(jumps: 57).prefix(AVRChip.headBytes)) == .atmega2560)
+        // A Mega sketch with indirect calls: the linker's trampolines follow the table.
+        #expect(AVRChip.linkedFor(flash: Self.image(jumps: 57 + 6)) == .atmega2560)
+        #expect(AVRChip.linkedFor(flash: Self.image(jumps: 57 + 6).prefix(AVRChip.headBytes)) == .atmega2560)
     }
 
     @Test func anyOtherStartIsNoChipOfOurs() {

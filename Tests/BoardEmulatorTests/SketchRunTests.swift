@@ -199,6 +199,20 @@ import TiltDisplay
         #expect(abs(temperature - 314 * 1023 / 1100) <= 2, "temperature channel \(temperature)")
     }
 
+    /// analogRead is Vin · 1024 / Vref, as on the chip (simavr 1.6 scaled by
+    /// 1023: each of these read one lower; Wokwi's potentiometer test expects
+    /// 512 at half of 5 V).
+    @Test func analogReadConvertsAsTheChip() throws {
+        let sketch = try SketchFixtures.adcRefs.get()
+        var steps: [RunStep] = [.waitSerial(pattern: "^a0 0$", timeoutMicros: nil)]
+        for (millivolts, reading) in [(2500, 512), (4995, 1022), (2442, 500), (4999, 1023)] as [(UInt32, Int)] {
+            steps += [.setAnalog(channel: 0, millivolts: millivolts, label: "test"),
+                      .waitSerial(pattern: "^a0 \(reading)$", timeoutMicros: 100_000)]
+        }
+        let (outcome, record, _) = try run(sketch.elf, RunPlan(timeoutMicros: 2_000_000, steps: steps))
+        #expect(outcome == .passed, "\(String(decoding: record.serial, as: UTF8.self))")
+    }
+
     @Test func twoRunsGiveTheSameBytesAndScreensAtTheSameSimulatedTimes() throws {
         let sketch = try SketchFixtures.tiltBar.get()
         // The tour: level at 1 s, right side down 21° at 4.3 s and 35° at 6 s.

@@ -38,7 +38,8 @@ import TiltDisplay
     }
 
     /// A potentiometer's `position` control (0.0 to 1.0, as Wokwi's docs
-    /// give it) turns the knob: tilt_bubble prints the new analogRead.
+    /// give it) turns the knob: tilt_bubble prints the new analogRead (a
+    /// quarter of 5 V reads 256, as on the chip and on Wokwi).
     @Test func aPotentiometersPositionTurnsTheKnob() throws {
         let folder = try project("nano-tilt")
         let scenario = folder + "/knob.tmp.yaml"
@@ -48,7 +49,7 @@ import TiltDisplay
             steps:
               - wait-serial: 'pot=700'
               - set-control: {part-id: pot1, control: position, value: 0.25}
-              - wait-serial: 'pot=255'
+              - wait-serial: 'pot=256'
               - set-control: {part-id: pot1, control: position, value: 1}
               - wait-serial: 'pot=1023'
             """.write(toFile: scenario, atomically: true, encoding: .utf8)

@@ -123,8 +123,8 @@ struct WokwiSetup {
             }
             let text = part.attrs["value"] ?? "0"
             guard let value = Int(text), (0...1023).contains(value) else { return WokwiProblem("\(at): value \"\(text)\" is a whole number from 0 to 1023") }
-            // The smallest voltage analogRead converts to `value` against 5 V (its ADC floors).
-            analogInputs.append((part.id, channel, UInt32((value * 5000 + 1022) / 1023)))
+            // The smallest voltage analogRead converts to `value` against 5 V (Vin · 1024 / 5 V, floored).
+            analogInputs.append((part.id, channel, UInt32((value * 5000 + 1023) / 1024)))
         default:
             if !Self.passiveTypes.contains(part.type) {
                 notices.append("\(at) is not modelled by tiltsim: ignored (a scenario step that names it is refused)")

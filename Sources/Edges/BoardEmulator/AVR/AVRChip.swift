@@ -44,11 +44,14 @@ public enum AVRChip: String, Sendable, CaseIterable {
 
     /// The chip `flash` (an image from address 0, at least its first
     /// `headBytes`) was linked for: the one whose vector count equals the
-    /// image's run of `jmp` words from address 0. nil when the run matches
-    /// none (hand-written start-up code, a table of `rjmp`s, another chip).
+    /// image's run of `jmp` words from address 0; the 2560 also when the run
+    /// goes on past its table, into the linker's `.trampolines` (`jmp` stubs
+    /// for indirect calls, made only for chips with over 128 KiB of flash).
+    /// nil when the run matches none (hand-written start-up code, a table of
+    /// `rjmp`s, another chip).
     public static func linkedFor(flash: some Collection<UInt8>) -> AVRChip? {
         let count = jumpRun(flash)
-        return allCases.first { $0.vectorCount == count }
+        return allCases.first { $0.vectorCount == count } ?? (count > AVRChip.atmega2560.vectorCount ? .atmega2560 : nil)
     }
 
     /// Consecutive 4-byte `jmp k` instructions from the image's start

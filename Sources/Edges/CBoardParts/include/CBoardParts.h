@@ -173,6 +173,10 @@ uint32_t cbp_serial_baud(struct avr_t *avr);
 /// simavr 1.6 counts TOP + 1, or one tick for the modes it has no entry for.
 void cbp_timer_slopes_install(struct avr_t *avr);
 
+/// The ADC's result as the chip computes it, Vin · 1024 / Vref (at most
+/// 1023), where simavr 1.6 scales by 1023 (2.5 V on 5 V read 511, not 512).
+void cbp_adc_scale_install(struct avr_t *avr);
+
 /// INT0/INT1 at low level asked for again and again while enabled and the
 /// pin is low, also when the pin was low before the interrupt was enabled
 /// (simavr's own repetition is off: it polled every cycle, enabled or not).
