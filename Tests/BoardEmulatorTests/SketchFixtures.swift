@@ -56,6 +56,8 @@ enum SketchFixtures {
     /// A master that toggles SDA and SCL itself, open drain and push-pull (Uno and Leonardo builds).
     static let softI2C = built("soft_i2c")
     static let softI2CLeonardo = built("soft_i2c", folder: "sketches-leonardo")
+    /// A Mega sketch on Serial and Serial2 (which echoes lines).
+    static let serial2Mega = built("serial2", folder: "sketches-mega")
     /// A Leonardo air mouse's reports through the core's HID library (Leonardo only).
     static let hidMouse = built("hid_mouse", folder: "sketches-leonardo")
     /// 100 bytes through Serial at 9600 8N1 and 8E1, timed with micros().

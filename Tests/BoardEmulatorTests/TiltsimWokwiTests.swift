@@ -106,6 +106,83 @@ import TiltDisplay
         }
     }
 
+    /// --expect-text with --screenshot-time: the run passes on the text and
+    /// after the screenshot, as wokwi-cli awaits it (the screenshot alone
+    /// passed a run whose text had not come yet, and a text before the
+    /// screenshot ended the run without it).
+    @Test func expectTextAwaitsTheScreenshotAndTheScreenshotAwaitsTheText() throws {
+        let folder = try project("nano-tilt")
+        let shot = temporary("shot.png")
+        defer { try? FileManager.default.removeItem(atPath: shot) }
+        let after = try tiltsim.run(["wokwi", folder, "--expect-text", "az=16384", "--screenshot-part", "oled1",
+                                     "--screenshot-time", "300", "--screenshot-file", shot, "-q"])
+        #expect(after.code == 0, "\(after.err)")
+        #expect(FileManager.default.fileExists(atPath: shot), "the text came at 0.1 s, the screenshot at 0.3 s")
+        let before = try tiltsim.run(["wokwi", folder, "--expect-text", "az=16384", "--screenshot-part", "oled1",
+                                      "--screenshot-time", "20", "--screenshot-file", shot])
+        #expect(before.code == 0, "\(before.err)")
+        #expect(before.out.hasSuffix("Expected text found: \"az=16384\"\nTEST PASSED.\n"), "\(before.out)")
+        let never = try tiltsim.run(["wokwi", folder, "--expect-text", "never printed", "--screenshot-part", "oled1",
+                                     "--screenshot-time", "20", "--screenshot-file", shot, "--timeout", "300", "-q"])
+        #expect(never.code == 42)
+    }
+
+    /// `$serialMonitor` wired to the Mega's Serial2 pins (Wokwi's serial
+    /// monitor guide) moves the serial output and input there; without the
+    /// wires it is Serial; on a SoftwareSerial's pins it is refused (the
+    /// wires were ignored: Serial2's text never came, and nothing said why).
+    @Test func theSerialMonitorsWiresChooseTheMegasUART() throws {
+        let sketch = try SketchFixtures.serial2Mega.get()
+        let folder = temporary("serial2")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func diagram(_ wires: String) throws {
+            try """
+                {"version": 1, "parts": [{"type": "wokwi-arduino-mega", "id": "mega", "attrs": {}}],
+                 "connections": [\(wires)]}
+                """.write(toFile: folder + "/diagram.json", atomically: true, encoding: .utf8)
+        }
+        try "name: echo\nversion: 1\nsteps:\n  - wait-serial: 'hello from Serial2'\n  - write-serial: \"hi\\n\"\n  - wait-serial: 'echo: hi'\n"
+            .write(toFile: folder + "/echo.yaml", atomically: true, encoding: .utf8)
+
+        try diagram(#"["mega:17", "$serialMonitor:TX", ""], ["mega:16", "$serialMonitor:RX", ""]"#)
+        let wired = try tiltsim.run(["wokwi", folder, "--elf", sketch.hex, "--scenario", "echo.yaml", "--timeout", "2000"])
+        #expect(wired.code == 0, "\(wired.out)\(wired.err)")
+        #expect(!wired.out.contains("debug on Serial"), "\(wired.out)")
+
+        try diagram("")
+        let bare = try tiltsim.run(["wokwi", folder, "--elf", sketch.hex, "--expect-text", "hello from Serial2", "--timeout", "500"])
+        #expect(bare.code == 42)
+        #expect(bare.out.contains("debug on Serial"), "\(bare.out)")
+
+        try diagram(#"["mega:10", "$serialMonitor:RX", ""]"#)
+        let software = try tiltsim.run(["wokwi", folder, "--elf", sketch.hex, "--timeout", "500"])
+        #expect(software.code == 1)
+        #expect(software.err.contains("$serialMonitor:RX is wired to mega:10, which is no UART's TX; tiltsim shows a hardware UART (Serial TX 1 RX 0, Serial1 TX 18 RX 19, Serial2 TX 16 RX 17, Serial3 TX 14 RX 15), not a SoftwareSerial"), "\(software.err)")
+    }
+
+    /// The Uno's `frequency` attr is the chip's clock, as on Wokwi: at 8 MHz
+    /// a sketch built for 16 its millis() run at half speed (the attr was
+    /// ignored); a clock the chip cannot run is refused.
+    @Test func theUnosFrequencyAttrIsItsClock() throws {
+        let sketch = try SketchFixtures.bootEcho.get()
+        let folder = temporary("clock")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func run(_ frequency: String) throws -> (code: Int32, out: String, err: String) {
+            try #"{"version": 1, "parts": [{"type": "wokwi-arduino-uno", "id": "uno", "attrs": {"frequency": "\#(frequency)"}}], "connections": []}"#
+                .write(toFile: folder + "/diagram.json", atomically: true, encoding: .utf8)
+            // boot_echo prints "tick 250" at 250 ms of millis().
+            return try tiltsim.run(["wokwi", folder, "--elf", sketch.hex, "--expect-text", "tick 250", "--timeout", "400", "-q"])
+        }
+        #expect(try run("16m").code == 0)
+        #expect(try run("20m").code == 0)
+        #expect(try run("8m").code == 42)
+        let refused = try run("40m")
+        #expect(refused.code == 1)
+        #expect(refused.err.contains("frequency \"40m\" is not a clock tiltsim runs; give 1m to 20m"), "\(refused.err)")
+    }
+
     @Test func expectAndFailTextAndTimeoutExitAsWokwiCliDoes() throws {
         let folder = try project("nano-tilt")
         let passed = try tiltsim.run(["wokwi", folder, "--expect-text", "az=16384", "--fail-text", ""])

@@ -171,10 +171,13 @@ static void cbp_core_configure(avr_t *avr, uint32_t frequency) {
     avr->frequency = frequency;
     avr->sleep = cbp_sleep_none;
     avr->log = LOG_NONE;
-    uint32_t flags = 0;
-    avr_ioctl(avr, AVR_IOCTL_UART_GET_FLAGS('0'), &flags);
-    flags &= ~(uint32_t)(AVR_UART_FLAG_STDIO | AVR_UART_FLAG_POLL_SLEEP);
-    avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &flags);
+    // Every UART (the Mega's four): a sketch polling Serial2's registers must not sleep the process.
+    for (char name = '0'; name <= '3'; name++) {
+        uint32_t flags = 0;
+        if (avr_ioctl(avr, AVR_IOCTL_UART_GET_FLAGS(name), &flags) < 0) continue;
+        flags &= ~(uint32_t)(AVR_UART_FLAG_STDIO | AVR_UART_FLAG_POLL_SLEEP);
+        avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS(name), &flags);
+    }
 }
 
 // An AVR ELF read by simavr (free it with cbp_firmware_free), or NULL with
@@ -288,6 +291,10 @@ void cbp_avr_reset(avr_t *avr) { avr_reset(avr); }
 
 avr_irq_t *cbp_uart0_irq(avr_t *avr, int which) {
     return avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), which);
+}
+
+avr_irq_t *cbp_uart_irq(avr_t *avr, int number, int which) {
+    return avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0' + number), which);
 }
 
 avr_irq_t *cbp_serial_irq(avr_t *avr, int which) {

@@ -53,6 +53,15 @@ enum WokwiBoard: String, CaseIterable {
         return arduino.pin(named: upper).map { .io($0) }
     }
 
+    /// The hardware UARTs' header pins: Serial on 1 (TX) and 0 (RX); the
+    /// Mega's Serial1 on 18/19, Serial2 on 16/17, Serial3 on 14/15.
+    var uartPins: [(port: Int, tx: String, rx: String)] {
+        switch self {
+        case .uno, .nano: [(0, "1", "0")]
+        case .mega: [(0, "1", "0"), (1, "18", "19"), (2, "16", "17"), (3, "14", "15")]
+        }
+    }
+
     /// The ADC input behind a port pin (A0 = 0…), or nil for a pin without one.
     func analogChannel(of pin: AVRPin) -> Int? {
         switch (self, pin.port) {

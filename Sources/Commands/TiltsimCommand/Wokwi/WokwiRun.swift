@@ -67,6 +67,8 @@ struct WokwiRun {
         var configuration = AVRMachine.Configuration(firmwarePath: firmware, motionSource: ConstantMotionSource(setup.sensorState.sample))
         configuration.configure(for: setup.board.arduino)
         setup.wiring.apply(to: &configuration, board: setup.board.arduino)
+        configuration.serialPort = setup.serialPort
+        if let hertz = setup.frequency { configuration.frequency = hertz }
         let machine: AVRMachine
         do { machine = try AVRMachine(configuration) } catch {
             throw .firmware(Self.describe(error, board: setup.board))
@@ -90,7 +92,9 @@ struct WokwiRun {
             case .usbReport:
                 break  // Wokwi has no native-USB board
             case .note(let text, let micros):
-                if let name = scenario?.name { status(lines.status("[\(name)] \(SketchRun.seconds(micros)): \(text)")) }
+                if let name = scenario?.name, let line = lines.status("[\(name)] \(SketchRun.seconds(micros)): \(text)", shown: !options.quiet) {
+                    status(line)
+                }
             }
         }
         log?.close()
@@ -152,7 +156,8 @@ struct WokwiRun {
 /// Keeps status lines off the sketch's half-printed lines, as wokwi-cli's
 /// scenario log does: a status line after an unfinished serial line starts
 /// on a new line, and the newline the sketch sends next is then dropped
-/// (from stdout only; the serial log keeps every byte).
+/// (from stdout only; the serial log keeps every byte). A status line not
+/// shown (-q) cuts nothing, so no newline is dropped for it.
 struct StatusBetweenLines {
     private var atLineStart = true
     private var skipNewline = false
@@ -167,7 +172,9 @@ struct StatusBetweenLines {
         return out
     }
 
-    mutating func status(_ line: String) -> String {
+    /// The status line as printed, or nil when it is not `shown`.
+    mutating func status(_ line: String, shown: Bool = true) -> String? {
+        guard shown else { return nil }
         guard !atLineStart else { return line }
         atLineStart = true
         skipNewline = true

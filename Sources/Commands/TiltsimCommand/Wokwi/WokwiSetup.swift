@@ -19,6 +19,12 @@ struct WokwiSetup {
     var buttons: [String: (pin: AVRPin, pressedHigh: Bool)] = [:]
     /// Potentiometers' wipers on analog inputs: the ADC channel and the millivolts it reads.
     var analogInputs: [(id: String, channel: Int, millivolts: UInt32)] = []
+    /// The Uno's `frequency` attr ("8m", "16m", "20m", or hertz): the chip's
+    /// clock; nil keeps the board's crystal.
+    var frequency: UInt32?
+    /// The UART the serial monitor is wired to (`$serialMonitor` wires; 0,
+    /// Serial, without them): the Mega's Serial1–3 by their pins.
+    var serialPort = 0
     /// Every part by id, with its type, for scenario steps to check against.
     var partTypes: [String: String] = [:]
     /// One line for each part or wire tiltsim does not model, or wires that leave a part absent.
@@ -46,6 +52,12 @@ struct WokwiSetup {
         setup.wiring.sensorInterrupt = .notWired
         setup.wiring.displayAddress = absentDisplayAddress
         for part in diagram.parts { setup.partTypes[part.id] = part.type }
+        if let text = boardPart.attrs["frequency"], !text.isEmpty {
+            guard let hertz = frequency(text) else {
+                return .failure(WokwiProblem("\(file): \(board.rawValue) '\(boardPart.id)': frequency \"\(text)\" is not a clock tiltsim runs; give 1m to 20m (\"8m\", \"16m\", \"20m\") or hertz"))
+            }
+            setup.frequency = hertz
+        }
         // A wire to a board pin the name does not give is no wire: say so, not "not wired" later.
         var unknown: [String] = []
         for end in diagram.connections.flatMap({ [$0.0, $0.1] }) where end.hasPrefix(boardPart.id + ":") {
@@ -58,7 +70,47 @@ struct WokwiSetup {
         for part in diagram.parts where part.id != boardPart.id {
             if let problem = setup.add(part, file: file) { return .failure(problem) }
         }
+        switch setup.serialMonitorPort(diagram.connections, file: file) {
+        case .success(let port): setup.serialPort = port
+        case .failure(let problem): return .failure(problem)
+        }
         return .success(setup)
+    }
+
+    /// "8m", "16m", "20m", "12000000": hertz from 1 MHz to the chip's 20 MHz.
+    private static func frequency(_ text: String) -> UInt32? {
+        let lower = text.lowercased().trimmingCharacters(in: .whitespaces)
+        let scale: Double = lower.hasSuffix("m") ? 1e6 : lower.hasSuffix("k") ? 1e3 : 1
+        guard let number = Double(scale == 1 ? lower : String(lower.dropLast())), number.isFinite else { return nil }
+        let hertz = (number * scale).rounded()
+        return (1e6...20e6).contains(hertz) ? UInt32(hertz) : nil
+    }
+
+    /// The UART `$serialMonitor`'s wires reach: its RX on the UART's TX pin,
+    /// its TX on the UART's RX pin (Wokwi's serial-monitor guide); 0 without
+    /// such wires. Pins no UART has (a SoftwareSerial's) are refused: tiltsim
+    /// shows a hardware UART only.
+    private func serialMonitorPort(_ connections: [(String, String)], file: String) -> Result<Int, WokwiProblem> {
+        var ports: [Int] = []
+        for (a, b) in connections {
+            for (monitor, other) in [(a, b), (b, a)] where monitor.hasPrefix("$serialMonitor:") && other.hasPrefix(boardID + ":") {
+                let end = String(monitor.dropFirst("$serialMonitor:".count)).uppercased()
+                let name = String(other.dropFirst(boardID.count + 1))
+                guard let pin = board.pin(name), end == "RX" || end == "TX" else { continue }  // no such pin: noticed above
+                let uart = board.uartPins.first { board.pin(end == "RX" ? $0.tx : $0.rx) == pin }
+                guard let uart else {
+                    let names = board.uartPins.map { "\($0.port == 0 ? "Serial" : "Serial\($0.port)") TX \($0.tx) RX \($0.rx)" }
+                    return .failure(WokwiProblem("\(file): $serialMonitor:\(end) is wired to \(other), which is no UART's \(end == "RX" ? "TX" : "RX"); "
+                                                 + "tiltsim shows a hardware UART (\(names.joined(separator: ", "))), not a SoftwareSerial"))
+                }
+                ports.append(uart.port)
+            }
+        }
+        guard let first = ports.first else { return .success(0) }
+        guard ports.allSatisfy({ $0 == first }) else {
+            return .failure(WokwiProblem("\(file): $serialMonitor's RX and TX are wired to two UARTs; wire both to one"))
+        }
+        return .success(first)
     }
 
     /// The board's header pins a part's pin is wired to (through resistors when `nets` is the loose one).

@@ -19,6 +19,8 @@ public enum AVRBoardError: Error, Equatable, CustomStringConvertible {
     case imageRefused(path: String, reason: String)
     /// No memory for the simulated parts.
     case outOfMemory(path: String)
+    /// `Configuration.serialPort` names a UART the chip does not have.
+    case noSuchSerialPort(Int, mcu: String)
     /// The board's end of the cable (as the native board's).
     case link(BoardLinkError)
 
@@ -27,7 +29,7 @@ public enum AVRBoardError: Error, Equatable, CustomStringConvertible {
     public var isFirmwareProblem: Bool {
         switch self {
         case .cannotOpenFirmware, .notFirmware, .elfRefused, .hexNotText, .badHex, .builtForAnotherChip, .imageRefused: true
-        case .outOfMemory, .link: false
+        case .outOfMemory, .noSuchSerialPort, .link: false
         }
     }
 
@@ -50,6 +52,8 @@ public enum AVRBoardError: Error, Equatable, CustomStringConvertible {
             "\(path): \(reason)"
         case .outOfMemory(let path):
             "\(path): out of memory"
+        case .noSuchSerialPort(let port, let mcu):
+            "the \(AVRChip(mcu: mcu)?.name ?? mcu) has no Serial\(port); Serial1 to Serial3 are the Mega's"
         case .link(let error):
             error.description
         }

@@ -40,6 +40,10 @@ public final class AVRMachine {
         /// VCC, AVCC and AREF, mV: analogRead's reference by default, and what
         /// reading the 1.1 V bandgap against it tells a sketch (readVcc).
         public var supplyMillivolts: UInt32 = 5000
+        /// The UART the machine's serial input and output are: 0 the sketch's
+        /// Serial (a 32U4's USB), 1–3 the Mega's Serial1–3 (a Wokwi diagram's
+        /// `$serialMonitor` wires). One the chip lacks is refused.
+        public var serialPort = 0
 
         /// An atmega328p at 16 MHz with the sensor at 0x68 (INT on D2) and the display at 0x3C, lying face-up unless told.
         public init(firmwarePath: String, motionSource: any MotionSource = ConstantMotionSource.faceUp) {
@@ -73,8 +77,12 @@ public final class AVRMachine {
     public init(_ configuration: Configuration) throws(AVRBoardError) {
         self.configuration = configuration
         let avr = try Self.load(configuration)
+        guard configuration.serialPort == 0 || cbp_uart_irq(avr, Int32(configuration.serialPort), 0) != nil else {
+            cbp_avr_destroy(avr)
+            throw .noSuchSerialPort(configuration.serialPort, mcu: configuration.mcu)
+        }
         self.avr = avr
-        uart = AVRUART(avr: avr)
+        uart = AVRUART(avr: avr, port: configuration.serialPort)
         sensor = MPU6050Device(avr: avr, address: configuration.sensorAddress,
                                interruptPin: configuration.sensorInterruptPin, whoAmI: configuration.sensorWhoAmI,
                                source: configuration.motionSource)

@@ -27,8 +27,10 @@ final class AVRUART {
     /// Sees every byte both ways while motion to photon is recorded; nil otherwise.
     var probe: GlassStatsProbe?
 
-    init(avr: OpaquePointer) {
-        uartInput = cbp_serial_irq(avr, Int32(CBP_UART_INPUT))
+    /// `port` 0 is the sketch's Serial (a 32U4's USB); 1–3 the Mega's Serial1–3.
+    init(avr: OpaquePointer, port: Int = 0) {
+        func irq(_ which: Int32) -> OpaquePointer? { port == 0 ? cbp_serial_irq(avr, which) : cbp_uart_irq(avr, Int32(port), which) }
+        uartInput = irq(Int32(CBP_UART_INPUT))!
         let context = Unmanaged.passUnretained(self).toOpaque()
         let outputHook: cbp_irq_hook = { _, value, context in
             Unmanaged<AVRUART>.fromOpaque(context!).takeUnretainedValue().received(UInt8(truncatingIfNeeded: value))
@@ -44,7 +46,7 @@ final class AVRUART {
             Unmanaged<AVRUART>.fromOpaque(context!).takeUnretainedValue().xon = false
         }
         for (which, hook) in [(CBP_UART_OUTPUT, outputHook), (CBP_UART_XON, xonHook), (CBP_UART_XOFF, xoffHook)] {
-            let irq = cbp_serial_irq(avr, Int32(which))!
+            let irq = irq(Int32(which))!
             cbp_irq_register(irq, hook, context)
             hooks.append((irq, hook))
         }

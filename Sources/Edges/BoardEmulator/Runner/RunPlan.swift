@@ -16,7 +16,9 @@ public struct RunPlan: Sendable {
     /// fails the run (wokwi-cli's --fail-text; checked before `passTexts`).
     public var failTexts: [String] = []
     /// Plain text: a completed serial line containing any of it ends the run,
-    /// passed, whatever steps are left (wokwi-cli's --expect-text).
+    /// passed, whatever steps are left, once the timed screens are taken
+    /// (wokwi-cli's --expect-text, which awaits its screenshot). With no steps,
+    /// timed screens alone do not pass a run that waits for one.
     public var passTexts: [String] = []
 
     /// A plan that times out at `timeoutMicros` simulated µs; everything else optional.

@@ -35,6 +35,7 @@ public final class SketchRun {
     public var input: (() -> [UInt8])?
     /// The `passTexts` entry a line contained, once one did.
     public private(set) var passedBy: String?
+    private var toldOfPass = false
 
     /// An unfinished line counts as a line (a prompt) once the sketch has sent
     /// nothing more for this long; before that a pattern could match half a line.
@@ -84,15 +85,20 @@ public final class SketchRun {
             case .expect(let name, let screen, let brightness): if let missed = expect(name, screen, brightness, sink) { return missed }
             }
         }
-        if let passedBy {
+        let screensDone = timedIndex == timed.count
+        if let passedBy, !toldOfPass {
+            toldOfPass = true
             sink(.note("serial line contains \"\(passedBy)\"", atMicros: nowMicros))
-            return .passed
         }
-        if let outcome = takeSteps(sink) { return outcome }
-        let stepsDone = stepIndex == plan.steps.count, screensDone = timedIndex == timed.count
-        // Pass texts alone pass only when seen; steps or screens pass when all are done.
-        if stepsDone && screensDone && !(plan.steps.isEmpty && plan.timedScreens.isEmpty) { return .passed }
+        // A pass text seen passes, whatever steps are left; a screen still to
+        // come is waited for first (wokwi-cli awaits its screenshot).
+        if passedBy != nil && screensDone { return .passed }
+        if passedBy == nil, let outcome = takeSteps(sink) { return outcome }
+        let stepsDone = stepIndex == plan.steps.count
+        // Steps pass when all are done; screens alone when taken, unless a pass text is still awaited.
+        if stepsDone && screensDone && (!plan.steps.isEmpty || (!plan.timedScreens.isEmpty && plan.passTexts.isEmpty)) { return .passed }
         if nowMicros >= plan.timeoutMicros {
+            if passedBy != nil { return .passed }
             return plan.expectsSomething ? .timedOut("the run's time (\(Self.seconds(plan.timeoutMicros))) ran out \(pending())") : .passed
         }
         if let halted = machine.haltReason {

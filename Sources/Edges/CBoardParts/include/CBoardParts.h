@@ -74,6 +74,8 @@ enum { CBP_UART_INPUT = 0, CBP_UART_OUTPUT, CBP_UART_XON, CBP_UART_XOFF };
 /// (CBP_UART_*): the USB host's of cbp_usb_serial.c on a core with a USB
 /// controller (the ATmega32U4), else UART0's.
 struct avr_irq_t *cbp_serial_irq(struct avr_t *avr, int which);
+/// UART `number`'s irq `which` (0: Serial, 1–3: the Mega's Serial1–3); NULL when the chip has no such UART.
+struct avr_irq_t *cbp_uart_irq(struct avr_t *avr, int number, int which);
 
 // MARK: USB serial (cbp_usb_serial.c)
 
