@@ -113,9 +113,10 @@ func runProduct(_ name: String, _ arguments: [String]) throws -> (code: Int32, o
 enum Stream {
     static var tileID: UInt16 { TiltAssets.tile.id }
 
-    static func hello(version: UInt8 = WireFormat.version, rate: UInt16 = 1000) -> [UInt8] {
+    /// `status`: bit 0 the sensor answered, bit 1 the display did.
+    static func hello(version: UInt8 = WireFormat.version, rate: UInt16 = 1000, status: UInt8 = 3) -> [UInt8] {
         HelloFrame(protocolVersion: version, firmwareMajor: 1, firmwareMinor: 0, firmwarePatch: 0, accelFullScaleSelect: 0,
-                   gyroFullScaleSelect: 0, sampleRateHz: rate, contentTileID: tileID, status: 3).encoded()
+                   gyroFullScaleSelect: 0, sampleRateHz: rate, contentTileID: tileID, status: status).encoded()
     }
 
     /// A tilt that moves the view: rolling one way then the other, pitched toward the top.

@@ -148,3 +148,26 @@ import WireProtocol
         #expect(Self.fixedRaw(try #require(Self.number("ribbon", in: line.string))) == Int32.max)
     }
 }
+
+/// The `parts` event: what the board found, with null for a part it did not
+/// (the sensor was named "MPU-6500 family" and the display kind 0 at address 0).
+@Suite struct JSONPartsEventTests {
+    func line(_ parts: PartsFrame) throws -> [String: Any] {
+        let text = try #require(JSONLines.line(for: .parts(parts)))
+        return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test func foundPartsAreNamedWithTheDisplaysClock() throws {
+        let found = try line(PartsFrame(sensorAddress: 0x69, sensorWhoAmI: 0x70, displayAddress: 0x3D, displayKind: 1,
+                                        flags: PartsFrame.kindStoredFlag | DisplayClock.kilohertz800.rawValue << 2))
+        #expect(found["sensor"] as? String == "MPU-6500" && found["sensor_address"] as? Int == 0x69)
+        #expect(found["display"] as? String == "SH1106 128x64" && found["display_kind"] as? Int == 1)
+        #expect(found["display_clock_hz"] as? Int == 800_000 && found["display_stored"] as? Bool == true)
+    }
+
+    @Test func aPartNotFoundIsNull() throws {
+        let none = try line(PartsFrame(sensorAddress: 0, sensorWhoAmI: 0, displayAddress: 0))
+        #expect(none["sensor"] is NSNull && none["sensor_address"] as? Int == 0)
+        #expect(none["display"] is NSNull && none["display_kind"] is NSNull && none["display_clock_hz"] is NSNull)
+    }
+}

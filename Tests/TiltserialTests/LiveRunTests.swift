@@ -99,6 +99,21 @@ import WireProtocol
         }
     }
 
+    /// A HELLO that says a part did not answer gets a line naming the fix for
+    /// each (the display's got only "display NOT answering").
+    @Test func aPartNotAnsweringIsNamedWithItsFix() throws {
+        let link = tempPath("board")
+        let board = try PtyPeer(boardAt: link)
+        defer { board.close() }
+        let host = InProcessHost(["run", link])
+        #expect(try board.read { _ in board.hostHellos == 1 })
+        try board.send(Stream.hello(status: 0))
+        #expect(host.captured.waitFor(timeout: .seconds(10)) { _, err in err.contains("display is not answering") })
+        #expect(host.interrupt() == 0)
+        #expect(host.captured.err.contains("the board's sensor is not answering: check its four wires (VCC, GND, SDA, SCL)"))
+        #expect(host.captured.err.contains("the board's display is not answering: check its four wires (VCC, GND, SDA, SCL) and its address (0x3C or 0x3D)"))
+    }
+
     @Test func i2cdevlibTextIsDetectedAndSaidSo() throws {
         let link = tempPath("board")
         let board = try PtyPeer(boardAt: link)

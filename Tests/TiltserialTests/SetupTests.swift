@@ -109,6 +109,25 @@ import WireProtocol
         #expect(board.frames.contains { if case .display(let d) = $0 { d == DisplayFrame(.store, kind: 1) } else { false } })
     }
 
+    /// A board whose display did not answer: nothing is stored, exit 28 names
+    /// the wiring (a kind was stored for it and the error blamed the EEPROM;
+    /// `--display auto` said "SSD1306 128x64 found").
+    @Test(arguments: [["--display", "sh1106"], ["--display", "auto"], ["--display-clock", "800k"]])
+    func aBoardWithoutADisplayStoresNothing(options: [String]) throws {
+        let link = tempPath("setup-no-display")
+        let board = try PtyPeer(boardAt: link)
+        defer { board.close() }
+        let host = InProcessHost(["setup"] + options + [link])
+        #expect(try board.read { _ in board.hostHellos >= 1 })
+        try board.send(Stream.hello(status: 1))
+        let code = host.wait(seconds: 30)
+        #expect(code == 28, "\(host.captured.err)")
+        #expect(host.captured.err.contains("the board found no display (its HELLO says display NOT answering); check its wiring (SDA, SCL, power), "
+            + "then run tiltserial setup again; nothing changed"), "\(host.captured.err)")
+        try board.readAvailable()
+        #expect(!board.frames.contains { if case .display = $0 { true } else { false } }, "nothing sent to store")
+    }
+
     /// Firmware from before the clock setting answers set-clock with PARTS as
     /// it stands (clock bits 0): setup says so, puts 400k back, exits 28.
     @Test func firmwareThatKeeps400KilohertzSaysWhyAndPutsItBack() throws {

@@ -42,8 +42,14 @@ enum JSONLines {
         case .sceneFrames, .frameSync, .view, .describeParts:
             return nil  // bytes for the board
         case .parts(let p):
+            // An absent part (address 0) has no name, kind or clock: null, as the text line says "no sensor".
+            let sensor = p.sensorAddress == 0 ? "null" : "\"\(p.sensorName)\""
+            let present = p.displayAddress != 0
+            let kind = present ? "\(p.displayKind)" : "null", name = present ? "\"\(p.displayName)\"" : "null"
+            let clock = present ? p.displayClock.map { "\($0.hertz)" } ?? "null" : "null"
             return "{\"event\":\"parts\",\"sensor_address\":\(p.sensorAddress),\"sensor_who_am_i\":\(p.sensorWhoAmI)"
-                + ",\"sensor\":\"\(p.sensorName)\",\"display_address\":\(p.displayAddress),\"display_kind\":\(p.displayKind),\"display_stored\":\(p.kindStored)}\n"
+                + ",\"sensor\":\(sensor),\"display_address\":\(p.displayAddress),\"display_kind\":\(kind),\"display\":\(name)"
+                + ",\"display_clock_hz\":\(clock),\"display_stored\":\(p.kindStored)}\n"
         case .drawer(let tick, let open):
             return "{\"event\":\"drawer\",\"open\":\(open),\"t_us\":\(tick.timeMicros)}\n"
         case .pulledOut(let tick, let item):

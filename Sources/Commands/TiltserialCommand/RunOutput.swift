@@ -88,6 +88,10 @@ final class RunOutput: HostOutput {
             if !h.sensorAnswered {
                 say("the board's sensor is not answering: check its four wires (VCC, GND, SDA, SCL); samples start when it answers", level: .warning)
             }
+            if !h.displayAnswered {
+                say("the board's display is not answering: check its four wires (VCC, GND, SDA, SCL) and its address (0x3C or 0x3D); "
+                    + "the view goes on here, not on the glass", level: .warning)
+            }
         case .tileMismatch(let board, let host):
             say("the board's content tile \(HexText.prefixed(board)) differs from this tiltserial's \(HexText.prefixed(host)); "
                 + "the live view will not match the OLED; reflash Hardware/ from this checkout", level: .warning)

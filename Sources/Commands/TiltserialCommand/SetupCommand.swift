@@ -15,8 +15,8 @@ struct Setup: TiltserialSubcommand {
         abstract: "Choose the board's display with a test pattern and store the choice in the board.",
         discussion: """
             The board shows a border around its display as each kind in turn; answer y when the border is whole \
-            on all four edges. A picture shifted by two columns, or a stripe of noise at the left or right edge, \
-            means the other kind. The choice stays in the board's EEPROM across resets. --display sets it \
+            on all four edges. A screen of noise, a picture shifted by two columns, or a stripe at the left or \
+            right edge means another kind. The choice stays in the board's EEPROM across resets. --display sets it \
             without asking (auto: detect the display again). --display-clock 800k or 1m runs the display's \
             transfers faster (more frames a second; beyond the SSD1306 datasheet's 400 kHz, so try it: the \
             board keeps 400k if the display does not answer). Exit code 28 when no choice was stored \
@@ -99,7 +99,9 @@ struct Setup: TiltserialSubcommand {
         defer { if context.handleSignals { StopSignals.restore() } }
         let board = try DisplaySetupLink(path: path, baud: settings.baud, dtr: settings.dtr, stop: context.stop)
         logger.info("\(PortName.shown(path)): waiting for the board (it resets when the port opens)…")
-        _ = try board.hello(timeout: .microseconds(Int64(max(settings.helloTimeoutMicros, 1))))
+        let hello = try board.hello(timeout: .microseconds(Int64(max(settings.helloTimeoutMicros, 1))))
+        // Nothing is stored for a display that is not there (the board would keep a kind for it all the same).
+        guard hello.displayAnswered else { throw Self.noDisplay("its HELLO says display NOT answering") }
         var parts: PartsFrame?
         if let choice { parts = try Self.store(choice, on: board) }
         if let clock {
@@ -113,6 +115,10 @@ struct Setup: TiltserialSubcommand {
         if let parts {
             context.console.writeOut("\(Self.stored(parts, kindAsked: choice != nil || clock == nil, clockAsked: clock != nil))\n")
         }
+    }
+
+    static func noDisplay(_ why: String) -> Failure {
+        Failure(.setupFailed, "the board found no display (\(why)); check its wiring (SDA, SCL, power), then run tiltserial setup again; nothing changed")
     }
 
     /// Stores `choice` and checks the board's answer says so.
@@ -152,9 +158,7 @@ struct Setup: TiltserialSubcommand {
     /// person confirms one (stored) or refuses them all.
     static func ask(board: DisplaySetupLink, context: CommandContext) throws(Failure) -> PartsFrame {
         let now = try board.parts(after: nil)
-        guard now.displayAddress != 0 else {
-            throw Failure(.setupFailed, "the board found no display (\(now.summary)); check its wiring (SDA, SCL, power), then run tiltserial setup again")
-        }
+        guard now.displayAddress != 0 else { throw noDisplay(now.summary) }
         let kinds = [now.displayKind] + [0, 1, 2].filter { $0 != now.displayKind }
         let say = { (text: String) in context.console.writeErr("tiltserial: \(text)\n") }
         for kind in kinds {
