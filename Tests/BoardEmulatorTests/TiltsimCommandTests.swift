@@ -95,6 +95,29 @@ import WireProtocol
         #expect(big.err == "tiltsim: \(file): 2000 bytes, more than the board's EEPROM holds (1024); give another file, or delete it to start erased\n")
     }
 
+    /// `--eeprom` through a symlink writes the file it names (the link was
+    /// replaced by a plain file); a place it cannot be written is refused
+    /// before the board starts (it was said at exit, the run's EEPROM lost).
+    @Test func theEEPROMFileFollowsASymlinkAndIsCheckedAtStart() throws {
+        let sketch = try SketchFixtures.eepromBoots.get()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tiltsim-eeprom-link-\(getpid())-\(UUID().uuidString.prefix(6))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let target = folder + "/kept.bin", link = folder + "/link.bin"
+        try Data([0]).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "kept.bin")
+        let run = try run(["--firmware", sketch.elf, "--run-now", "--free-running", "--duration", "1", "--eeprom", link])
+        #expect(run.code == 0, "\(run.err)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "kept.bin", "the link stays a link")
+        let bytes = try #require(FileManager.default.contents(atPath: target))
+        #expect(bytes.count == 1024 && bytes.first == 1, "the boot the sketch counted is in the file the link names")
+
+        let nowhere = try self.run(["--firmware", sketch.elf, "--duration", "30", "--eeprom", folder + "/missing/e.bin"])
+        #expect(nowhere.code == 18)
+        #expect(nowhere.out.isEmpty, "no board was started: \(nowhere.out)")
+        #expect(nowhere.err == "tiltsim: \(folder)/missing/e.bin: cannot keep the EEPROM there (No such file or directory); pick a writable directory\n")
+    }
+
     /// The firmware is found from the executable, never the working directory
     /// (here the package root, which has Hardware/build/tiltserial.elf): a copy
     /// of tiltsim outside any source tree finds none, says so naming `make -C
@@ -113,6 +136,10 @@ import WireProtocol
         #expect(lone.err.contains("tiltsim: no firmware at \(prefix.path)/bin/../share/tiltserial/tiltserial.elf; "
                                   + "build it with make -C Hardware (or install it: make install); using the native engine\n"), "\(lone.err)")
         #expect(lone.err.contains("native  off until a host opens"), "\(lone.err)")
+        // The native engine has no EEPROM: --eeprom is refused, not dropped without a word.
+        let kept = try run(["--motion", "rest", "--duration", "0.5", "--eeprom", prefix.appendingPathComponent("e.bin").path], executable: copy)
+        #expect(kept.code == 21)
+        #expect(kept.err.hasSuffix("tiltsim: --eeprom keeps the avr engine's EEPROM, and no firmware ran (see above); build it or drop --eeprom\n"), "\(kept.err)")
 
         let installed = prefix.appendingPathComponent("share/tiltserial/tiltserial.elf")
         try files.createDirectory(at: installed.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -182,9 +209,12 @@ import WireProtocol
         return status.value
     }
 
-    @Test(arguments: [SIGTERM, SIGINT])
+    /// Every stop signal ends tiltsim as Ctrl-C does (its PNG and EEPROM
+    /// written): SIGHUP (its terminal closed) killed it, SIGQUIT (Ctrl-\\) set
+    /// off Swift's crash report and once hung it.
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP, SIGQUIT])
     func aStopSignalBlockedByTheParentStillStopsTiltsim(signal: Int32) throws {
-        let (pid, stdout) = try spawnBlocked(["--engine", "native", "--motion", "rest"], blocked: [SIGINT, SIGTERM])
+        let (pid, stdout) = try spawnBlocked(["--engine", "native", "--motion", "rest"], blocked: [SIGINT, SIGTERM, SIGHUP, SIGQUIT])
         defer { close(stdout) }
         // The pty path is printed once the handlers are in place.
         var byte: UInt8 = 0, line: [UInt8] = []

@@ -234,6 +234,39 @@ import TiltDisplay
         #expect(refused.err == "tiltsim: \(bad): step 1: sensor-wires must be off or on\n")
     }
 
+    /// A scenario whose aliases nest ("billion laughs": 389 bytes, 9^10
+    /// nodes expanded) is refused before it is built (it grew by 50 MB a
+    /// second and never ended); a folder, a FIFO and a device are named as
+    /// such before anything is opened (a FIFO's open waited for a writer).
+    @Test func scenariosThatCannotBeReadAreRefusedInOneLine() throws {
+        let echo = try SketchFixtures.bootEcho.get()
+        let laughs = temporary("laughs.yaml")
+        var yaml = "a0: &a0 [x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...10 { yaml += "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 9).joined(separator: ", ") + "]\n" }
+        try (yaml + "steps: [*a10]\n").write(toFile: laughs, atomically: true, encoding: .utf8)
+        let fifo = temporary("scenario.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { for path in [laughs, fifo] { try? FileManager.default.removeItem(atPath: path) } }
+        let folder = FileManager.default.temporaryDirectory.path
+        for (path, message) in [(laughs, "\(laughs): expands to more than 100000 YAML nodes (aliases of aliases?); write the steps out"),
+                                (folder, "\(folder) is a folder; give the scenario file in it"),
+                                (fifo, "\(fifo) is not a regular file (a FIFO, socket or device); give the scenario file as a file"),
+                                ("/dev/zero", "/dev/zero is not a regular file (a FIFO, socket or device); give the scenario file as a file")] {
+            let refused = try tiltsim.run(["run", echo.elf, "--scenario", path], seconds: 20)
+            #expect(refused.code == 18, "\(path): \(refused.err)")
+            #expect(refused.err == "tiltsim: \(message)\n")
+        }
+    }
+
+    /// A path holding ESC or a newline is escaped in the error line, so it
+    /// can neither drive the terminal nor split the line (it was printed raw).
+    @Test func aPathWithControlCharactersIsEscapedInTheErrorLine() throws {
+        let path = "/tmp/x\u{1b}[31mRED\nSECOND"
+        let refused = try tiltsim.run(["run", path])
+        #expect(refused.code == 27)
+        #expect(refused.err == "tiltsim: cannot open firmware /tmp/x\\u{1b}[31mRED\\nSECOND: no such file\n", "\(refused.err)")
+    }
+
     /// A dark 128×64 PNG at 1×.
     static func blankPNG() -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tiltsim-blank-\(getpid()).png").path

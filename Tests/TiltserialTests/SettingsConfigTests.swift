@@ -131,3 +131,16 @@ import TiltserialSettings
         #expect(r2.err == "tiltserial: error: /dev/zero: more than 65536 bytes is too large for a config file; see docs/usage.md\n")
     }
 }
+
+/// A value from outside holding ESC or a newline is escaped in the error
+/// line (a recording's path, an unknown option): it was printed raw.
+@Suite struct ErrorLineEscapeTests {
+    @Test func controlCharactersInAPathOrAnOptionAreEscaped() {
+        let path = "/tmp/x\u{1b}[31mRED\nSECOND"
+        let replay = runTiltserial(["replay", path])
+        #expect(replay.err == "tiltserial: error: /tmp/x\\u{1b}[31mRED\\nSECOND: cannot read it (No such file or directory); check the path\n", "\(replay.err)")
+        let option = runTiltserial(["--" + path])
+        #expect(option.code == 21)
+        #expect(option.err.hasPrefix("tiltserial: error: Unknown option '--/tmp/x\\u{1b}[31mRED SECOND'"), "\(option.err)")
+    }
+}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SerialIO
+import TiltCore
 import TiltExitStatus
 import TiltVersion
 import WireProtocol
@@ -84,7 +85,7 @@ public enum TiltserialMain {
             try (command as! TiltserialSubcommand).execute(context)
             return 0
         } catch {
-            context.console.writeErr("tiltserial: error: \(error.message)\n")
+            context.console.writeErr("tiltserial: error: \(OneLineText.escaped(error.message, limit: 4096))\n")
             return error.code.rawValue
         }
     }
@@ -144,7 +145,7 @@ extension TiltserialSubcommand {
         guard let stop = try? WakeUpPipe() else { throw ExitCode(ExitStatus.ioError.rawValue) }
         let context = CommandContext(console: .standard(), stop: stop, handleSignals: true, environment: CommandContext.processEnvironment)
         do { try execute(context) } catch {
-            Console.standard().writeErr("tiltserial: error: \(error.message)\n")
+            Console.standard().writeErr("tiltserial: error: \(OneLineText.escaped(error.message, limit: 4096))\n")
             throw ExitCode(error.code.rawValue)
         }
     }

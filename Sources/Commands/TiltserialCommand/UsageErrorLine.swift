@@ -1,4 +1,5 @@
 import ArgumentParser
+import TiltCore
 
 /// ArgumentParser's usage errors in the style of every other error: one line,
 /// `tiltserial: error: WHAT; FIX`, exit code 21 (badSettings, docs/usage.md).
@@ -18,7 +19,7 @@ enum UsageErrorLine {
         let fix = attachedNegativeValue(arguments)
             .map { "a value that starts with '-' must be attached with '=': \($0)" }
             ?? "see `\(helpCommand(for: error))` for the options"
-        return "tiltserial: error: \(what.isEmpty ? "bad arguments" : what); \(fix)"
+        return "tiltserial: error: \(what.isEmpty ? "bad arguments" : OneLineText.escaped(what, limit: 4096)); \(fix)"
     }
 
     /// `--opt=-5` for the first option followed by a negative number (which

@@ -67,8 +67,7 @@ struct MotionOptions: ParsableArguments {
     }
 
     static func read(_ file: String, what: String) throws(CommandFailure) -> String {
-        guard FileManager.default.fileExists(atPath: file) else { throw .file("\(file): no such \(what)") }
-        guard let data = FileManager.default.contents(atPath: file) else { throw .file("\(file): cannot read this \(what); check its permissions") }
+        let data = try InputFile.read(file, what: what)
         guard let text = String(data: data, encoding: .utf8) else { throw .file("\(file): not a text file; a \(what) is UTF-8 text") }
         return text
     }

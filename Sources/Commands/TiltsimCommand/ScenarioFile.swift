@@ -41,19 +41,15 @@ struct ScenarioFile {
 
     /// Reads and checks the whole file; `noise` is the command line's scale, used unless the file sets one.
     static func load(_ path: String, noise defaultNoise: Double, board: ArduinoBoard = .uno) throws(CommandFailure) -> ScenarioFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .file(FileManager.default.fileExists(atPath: path)
-                        ? "\(path): cannot read this scenario; check its permissions" : "\(path): no such scenario file")
-        }
+        let data = try InputFile.read(path, what: "scenario file")
         guard let text = String(data: data, encoding: .utf8) else { throw .file("\(path): not UTF-8 text; a scenario is YAML or JSON") }
         let tree: Any?
-        do {
-            tree = path.lowercased().hasSuffix(".json")
-                ? try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-                : try Yams.load(yaml: text)
-        } catch {
-            if path.lowercased().hasSuffix(".json") { throw .file("\(path):\(JSONSyntaxPlace.describe(error, in: data)); not valid JSON") }
-            throw .file("\(path): not valid YAML: \(Self.oneLine("\(error)"))")
+        if path.lowercased().hasSuffix(".json") {
+            do { tree = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) } catch {
+                throw .file("\(path):\(JSONSyntaxPlace.describe(error, in: data)); not valid JSON")
+            }
+        } else {
+            tree = try InputFile.yaml(text, file: path).tree
         }
         let folder = (path as NSString).deletingLastPathComponent
         var reader = Reader(file: path, folder: folder.isEmpty ? "." : folder, board: board)

@@ -2,8 +2,9 @@ import SerialIO
 import TiltExitStatus
 
 /// Signals turned into bytes on a pipe the run loop polls (SerialIO's
-/// SignalBytes, each signal as its own number): SIGINT/SIGTERM stop, SIGUSR1
-/// writes the PNG. They are unblocked here, before any board thread starts
+/// SignalBytes, each signal as its own number): SIGINT, SIGTERM, SIGHUP (the
+/// terminal closed) and SIGQUIT (Ctrl-\) stop, writing the PNG and the
+/// EEPROM as Ctrl-C does; SIGUSR1 writes the PNG. They are unblocked here, before any board thread starts
 /// (a parent that waits with sigwait blocks them, and exec keeps the mask).
 struct SignalPipe {
     let pipe: WakeUpPipe
@@ -11,7 +12,7 @@ struct SignalPipe {
     static func install() throws(CommandFailure) -> SignalPipe {
         let pipe: WakeUpPipe
         do { pipe = try WakeUpPipe() } catch { throw .system(error.message) }
-        SignalBytes.install([.interrupt, .terminate, .user1], on: pipe)
+        SignalBytes.install([.interrupt, .terminate, .hangUp, .quit, .user1], on: pipe)
         return SignalPipe(pipe: pipe)
     }
 

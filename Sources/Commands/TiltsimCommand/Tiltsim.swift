@@ -66,12 +66,19 @@ public struct Tiltsim: ParsableCommand {
         let boards: [any EmulatedBoard]
         do {
             try output.checkPNGPath()
+            if let file = engine.eeprom { try EEPROMFile.checkWritable(file) }
             boards = try BoardFactory(engine: engine, motion: motion, wiring: try wiring.resolved(over: .standard, board: engine.arduinoBoard)).makeBoards()
         } catch {
             error.report()
             throw ExitCode(error.code.rawValue)
         }
         defer { boards.forEach { $0.stop() } }
+        if engine.eeprom != nil && !(boards.first is AVRBoard) {
+            // No firmware, so the native engine took over: it has no EEPROM to keep.
+            let failure = CommandFailure.usage("--eeprom keeps the avr engine's EEPROM, and no firmware ran (see above); build it or drop --eeprom")
+            failure.report()
+            throw ExitCode(failure.code.rawValue)
+        }
         let kept = engine.eeprom.flatMap { file in (boards.first as? AVRBoard).map { (file, $0) } }
         if let (file, avr) = kept {
             do throws(CommandFailure) { try EEPROMFile.load(file, into: avr) } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import TiltCore
 import TiltExitStatus
 
 /// tiltsim's ways to stop short, each with its exit status (the table both
@@ -17,8 +18,13 @@ extension CommandFailure {
     /// The system refused (pipe, signals).
     static func system(_ message: String) -> Self { Self(.ioError, message) }
 
-    /// Prints the line on stderr after tiltsim's prefix.
+    /// Prints the line on stderr after tiltsim's prefix, escaped
+    /// (`OneLineText`): a path holding ESC or a newline must not drive the
+    /// terminal or split the line.
     func report() {
-        FileHandle.standardError.write(Data("tiltsim: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("tiltsim: \(Self.shown(message))\n".utf8))
     }
+
+    /// A message as one line for the terminal.
+    static func shown(_ message: String) -> String { OneLineText.escaped(message, limit: 4096) }
 }

@@ -68,7 +68,7 @@ struct WokwiCommand: ParsableCommand {
         do throws(CommandFailure) {
             code = try WokwiRun(options: self).execute()
         } catch {
-            FileHandle.standardError.write(Data("Error: \(error.description)\n".utf8))
+            FileHandle.standardError.write(Data("Error: \(CommandFailure.shown(error.description))\n".utf8))
             throw ExitCode(1)
         }
         if code != 0 { throw ExitCode(code) }

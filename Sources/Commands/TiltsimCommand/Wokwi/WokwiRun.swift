@@ -134,7 +134,7 @@ struct WokwiRun {
     }
 
     private static func read<T>(_ path: String, _ parse: (Data, String) -> Result<T, WokwiProblem>) throws(CommandFailure) -> T {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .file("\(path): cannot read it; check its permissions") }
+        let data = try InputFile.read(path, what: (path as NSString).lastPathComponent)
         switch parse(data, path) {
         case .success(let value): return value
         case .failure(let problem): throw .file(problem.message)

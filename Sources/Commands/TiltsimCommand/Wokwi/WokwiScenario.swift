@@ -21,17 +21,9 @@ struct WokwiScenario {
     static let unmodelled = ["touch", "touch-press", "touch-release", "touch-move", "expect-chip-output"]
 
     static func load(_ path: String, setup: WokwiSetup) throws(CommandFailure) -> WokwiScenario {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw .file("\(path): " + (FileManager.default.fileExists(atPath: path) ? "cannot read this scenario; check its permissions" : "scenario file not found"))
-        }
-        let node: Node?
-        let tree: Any?
-        do {
-            node = try Yams.compose(yaml: text)
-            tree = try Yams.load(yaml: text)
-        } catch {
-            throw .file("\(path): not valid YAML: \(ScenarioFile.oneLine("\(error)"))")
-        }
+        let data = try InputFile.read(path, what: "scenario")
+        guard let text = String(data: data, encoding: .utf8) else { throw .file("\(path): not UTF-8 text; a scenario is YAML") }
+        let (node, tree) = try InputFile.yaml(text, file: path)
         let folder = (path as NSString).deletingLastPathComponent
         var reader = Reader(file: path, folder: folder.isEmpty ? "." : folder, setup: setup)
         return try reader.scenario(node, tree)

@@ -1,0 +1,55 @@
+import Foundation
+import TiltExitStatus
+import Yams
+
+/// The files tiltsim reads whole (scenarios, diagrams, wokwi.toml, motion
+/// scripts): a regular file of bounded size, refused in one line otherwise,
+/// before anything is read. A folder, a FIFO (whose open waits for a writer)
+/// or a device (/dev/zero never ends) is named as such, not as a permissions
+/// problem; a file past `limit` would cost memory out of all proportion.
+enum InputFile {
+    /// Larger than any scenario, diagram or script a person writes (a
+    /// 5 MB scenario of 300 000 steps took 250 MB to read).
+    static let limit = 4 << 20
+
+    static func read(_ path: String, what: String, limit: Int = limit) throws(CommandFailure) -> Data {
+        let attributes: [FileAttributeKey: Any]
+        do { attributes = try FileManager.default.attributesOfItem(atPath: (path as NSString).resolvingSymlinksInPath) } catch {
+            throw .file(FileManager.default.fileExists(atPath: path) ? "\(path): cannot read this \(what); check its permissions" : "\(path): no such \(what)")
+        }
+        switch attributes[.type] as? FileAttributeType {
+        case .typeRegular?: break
+        case .typeDirectory?: throw .file("\(path) is a folder; give the \(what) in it")
+        default: throw .file("\(path) is not a regular file (a FIFO, socket or device); give the \(what) as a file")
+        }
+        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= limit else { throw .file("\(path) is \(size) bytes; a \(what) is at most \(limit / 1024) KiB here") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw .file("\(path): cannot read this \(what); check its permissions") }
+        return data
+    }
+
+    /// A YAML document's tree, with its aliases expanded at most to `nodes`
+    /// nodes: nested anchors ("billion laughs") expand exponentially, and
+    /// Yams builds every copy (a 389-byte file took gigabytes and never ended).
+    static func yaml(_ text: String, file: String, nodes limit: Int = 100_000) throws(CommandFailure) -> (node: Node?, tree: Any?) {
+        let node: Node?
+        do { node = try Yams.compose(yaml: text) } catch {
+            throw .file("\(file): not valid YAML: \(ScenarioFile.oneLine("\(error)"))")
+        }
+        guard let node else { return (nil, nil) }
+        var count = 0
+        func fits(_ node: Node) -> Bool {
+            count += 1
+            guard count <= limit else { return false }
+            switch node {
+            case .mapping(let mapping): return mapping.allSatisfy { fits($0.key) && fits($0.value) }
+            case .sequence(let sequence): return sequence.allSatisfy(fits)
+            case .scalar, .alias: return true
+            }
+        }
+        guard fits(node) else {
+            throw .file("\(file): expands to more than \(limit) YAML nodes (aliases of aliases?); write the steps out")
+        }
+        return (node, node.any)
+    }
+}
