@@ -267,6 +267,17 @@ import TiltDisplay
         #expect(refused.err == "tiltsim: cannot open firmware /tmp/x\\u{1b}[31mRED\\nSECOND: no such file\n", "\(refused.err)")
     }
 
+    /// A firmware that is a FIFO or a folder is refused before it is opened
+    /// (a FIFO's open waited for a writer, for ever).
+    @Test func aFirmwareThatIsNoRegularFileIsRefused() throws {
+        let fifo = temporary("firmware.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(atPath: fifo) }
+        let refused = try tiltsim.run(["run", fifo], seconds: 20)
+        #expect(refused.code == 27)
+        #expect(refused.err == "tiltsim: \(fifo) is not a regular file (a FIFO or device); pass the .elf or .hex that avr-gcc or the Arduino IDE built\n")
+    }
+
     /// A dark 128×64 PNG at 1×.
     static func blankPNG() -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tiltsim-blank-\(getpid()).png").path

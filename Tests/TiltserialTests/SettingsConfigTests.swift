@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TiltPhysics
 import TiltserialSettings
+@testable import TiltserialCommand
+import TiltPipeline
 
 /// Issue 10: every setting has a range, checked from options and config files
 /// alike; config files refuse the wrong JSON type, duplicates, nesting and
@@ -142,5 +144,19 @@ import TiltserialSettings
         let option = runTiltserial(["--" + path])
         #expect(option.code == 21)
         #expect(option.err.hasPrefix("tiltserial: error: Unknown option '--/tmp/x\\u{1b}[31mRED SECOND'"), "\(option.err)")
+    }
+}
+
+/// What `run`, `calibrate` and `setup` say when bytes came but no frame.
+@Suite struct WhatArrivedTests {
+    /// At 38400 already (the 3.3 V Pro Mini's rate), the hint names a build
+    /// for the wrong clock, not "--baud 38400" again.
+    @Test func atTheProMinisRateTheBuildsClockIsNamed() {
+        let bytes: [UInt8] = [0x81, 0x93, 0xA5]
+        let at38400 = HostRunner.whatArrived(.binary, firstLine: [], seenBytes: bytes, baud: 38400)
+        #expect(at38400.contains("built for the board's clock (make -C Hardware BOARD=promini-8mhz"), "\(at38400)")
+        #expect(!at38400.contains("--baud 38400"))
+        let at115200 = HostRunner.whatArrived(.binary, firstLine: [], seenBytes: bytes, baud: 115200)
+        #expect(at115200.contains("check the baud rate (now 115200; the sketch uses 115200, 38400 on a 3.3 V Pro Mini: --baud 38400)"))
     }
 }

@@ -43,6 +43,11 @@ extension HostRunner {
         case .text:
             "text arrived but not in a known format (first line \(quoted(String(decoding: firstLine, as: UTF8.self)))); "
                 + "flash the sketch from Hardware/, or for i2cdevlib's MPU6050_raw use --baud 38400; `tiltserial monitor` shows it all"
+        case .binary where baud == 38400:
+            // Already the Pro Mini's rate: the likelier cause is a build for another clock (a 16 MHz build runs at half its baud at 8 MHz).
+            "binary bytes arrived but no valid frame (first bytes \(firstBytes(seenBytes))); "
+                + "check the baud rate (now 38400, the 3.3 V Pro Mini's; the sketch uses 115200 elsewhere) and that the sketch was "
+                + "built for the board's clock (make -C Hardware BOARD=promini-8mhz for an 8 MHz Pro Mini), or reflash Hardware/"
         case .binary:
             "binary bytes arrived but no valid frame (first bytes \(firstBytes(seenBytes))); "
                 + "check the baud rate (now \(baud); the sketch uses 115200, 38400 on a 3.3 V Pro Mini: --baud 38400) or reflash Hardware/"

@@ -1,4 +1,5 @@
 import Foundation
+import SerialIO
 import TiltExitStatus
 import Yams
 
@@ -13,17 +14,18 @@ enum InputFile {
     static let limit = 4 << 20
 
     static func read(_ path: String, what: String, limit: Int = limit) throws(CommandFailure) -> Data {
-        let attributes: [FileAttributeKey: Any]
-        do { attributes = try FileManager.default.attributesOfItem(atPath: (path as NSString).resolvingSymlinksInPath) } catch {
-            throw .file(FileManager.default.fileExists(atPath: path) ? "\(path): cannot read this \(what); check its permissions" : "\(path): no such \(what)")
+        let status: FileStatus
+        switch FileStatus.of(path) {
+        case .success(let found): status = found
+        case .failure(let error):
+            throw .file(error == .noSuchFileOrDirectory ? "\(path): no such \(what)" : "\(path): cannot read this \(what) (\(error)); check its permissions")
         }
-        switch attributes[.type] as? FileAttributeType {
-        case .typeRegular?: break
-        case .typeDirectory?: throw .file("\(path) is a folder; give the \(what) in it")
+        switch status.kind {
+        case .regular: break
+        case .directory: throw .file("\(path) is a folder; give the \(what) in it")
         default: throw .file("\(path) is not a regular file (a FIFO, socket or device); give the \(what) as a file")
         }
-        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        guard size <= limit else { throw .file("\(path) is \(size) bytes; a \(what) is at most \(limit / 1024) KiB here") }
+        guard status.size <= limit else { throw .file("\(path) is \(status.size) bytes; a \(what) is at most \(limit / 1024) KiB here") }
         guard let data = FileManager.default.contents(atPath: path) else { throw .file("\(path): cannot read this \(what); check its permissions") }
         return data
     }

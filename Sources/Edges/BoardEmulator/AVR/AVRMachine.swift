@@ -1,5 +1,6 @@
 import CBoardParts
 import Foundation
+import SerialIO
 import SystemPackage
 import TiltCore
 import TiltDisplay
@@ -403,6 +404,11 @@ public final class AVRMachine {
         let path = configuration.firmwarePath
         var error = [CChar](repeating: 0, count: 512)
         func reason() -> String { error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } }
+        // A FIFO's open waits for a writer, a device never ends: a firmware is a regular file.
+        if case .success(let status) = FileStatus.of(path), status.kind != .regular {
+            throw .elfRefused(path: path, reason: "\(path) is \(status.kind == .directory ? "a folder" : "not a regular file (a FIFO or device)"); "
+                              + "pass the .elf or .hex that avr-gcc or the Arduino IDE built")
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .cannotOpenFirmware(path: path, errno: Errno(rawValue: errno))
         }
