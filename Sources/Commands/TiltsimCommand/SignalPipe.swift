@@ -4,8 +4,9 @@ import TiltExitStatus
 /// Signals turned into bytes on a pipe the run loop polls (SerialIO's
 /// SignalBytes, each signal as its own number): SIGINT, SIGTERM, SIGHUP (the
 /// terminal closed) and SIGQUIT (Ctrl-\) stop, writing the PNG and the
-/// EEPROM as Ctrl-C does; SIGUSR1 writes the PNG. They are unblocked here, before any board thread starts
-/// (a parent that waits with sigwait blocks them, and exec keeps the mask).
+/// EEPROM as Ctrl-C does; SIGUSR1 writes the PNG. They are unblocked here,
+/// before any board thread starts (a parent that waits with sigwait blocks
+/// them, and exec keeps the mask).
 struct SignalPipe {
     let pipe: WakeUpPipe
 
