@@ -92,6 +92,9 @@ import TestSupport
         try "board: {display-max-clock: 800k}\nsteps: []\n".write(toFile: scenario, atomically: true, encoding: .utf8)
         let fromFile = try tiltsim.run(["run", sketch.elf, "--quiet", "--scenario", scenario, "--timeout", "0.1"])
         #expect(fromFile.err.contains("wired: SSD1306 at 0x3C (up to 800 kHz), MPU-6050"), "\(fromFile.err)")
+        // Any clock the bus runs, as people write it (100k was refused).
+        let slow = try tiltsim.run(["run", sketch.elf, "--quiet", "--display-max-clock", "100 kHz", "--timeout", "0.1"])
+        #expect(slow.err.contains("wired: SSD1306 at 0x3C (up to 100 kHz), MPU-6050"), "\(slow.err)")
     }
 
     @Test(arguments: ["yaml", "json"])
@@ -156,7 +159,7 @@ import TestSupport
             (["--board", "mega", "--sensor-int", "D21"], "tiltsim: --sensor-int D21: D21 is the I2C bus's (SDA/SCL); pick another pin\n"),
             (["--board", "mega", "--sensor-int", "D0"], "tiltsim: --sensor-int D0: D0 is the UART's (the serial port); pick another pin\n"),
             (["run", sketch.elf, "--display", "ssd1309"], "tiltsim: --display ssd1309: name the display module, ssd1306, sh1106, ssd1306-128x32\n"),
-            (["run", sketch.elf, "--display-max-clock", "3.4m"], "tiltsim: --display-max-clock 3.4m: give the display's fastest clock, 400k, 800k, 1m (or Hz, 100000 to 1000000), or any\n"),
+            (["run", sketch.elf, "--display-max-clock", "3.4m"], "tiltsim: --display-max-clock 3.4m: give the display's fastest clock, 100k to 1m (400k, 800k, 1m), or any\n"),
             (["--engine", "native", "--display", "sh1106"], "tiltsim: --display, --display-address, --display-max-clock, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),
             (["run", sketch.elf, "--sensor", "0xFF"], "tiltsim: --sensor 0xFF: name a part (mpu6050, mpu6500, mpu9250, mpu9255) or its WHO_AM_I, e.g. 0x98 (not 0x00 or 0xFF)\n"),
             (["--engine", "native", "--display-address", "0x3D"], "tiltsim: --display, --display-address, --display-max-clock, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr\n"),

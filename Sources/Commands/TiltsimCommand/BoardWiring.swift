@@ -45,19 +45,13 @@ struct BoardWiring: Equatable {
         return .success(display)
     }
 
-    /// "400k", "800k", "1m" (or Hz: 400000): the fastest clock the display
-    /// acknowledges at; "any" (the default) for a module that takes any.
+    /// "400k", "800k", "1m" (ClockText: "400 kHz", 400000 too): the fastest
+    /// clock the display acknowledges at; "any" (the default) for a module
+    /// that takes any.
     static func displayMaxClock(_ text: String) -> Result<UInt32?, WiringProblem> {
-        let lower = text.lowercased()
-        if lower == "any" { return .success(nil) }
-        let hz: UInt32? = switch lower {
-        case "400k": 400_000
-        case "800k": 800_000
-        case "1m": 1_000_000
-        default: UInt32(lower)
-        }
-        guard let hz, (100_000...1_000_000).contains(hz) else {
-            return .failure(WiringProblem("\(text): give the display's fastest clock, 400k, 800k, 1m (or Hz, 100000 to 1000000), or any"))
+        if text.lowercased() == "any" { return .success(nil) }
+        guard let hz = ClockText.hertz(text), (100_000...1_000_000).contains(hz) else {
+            return .failure(WiringProblem("\(text): give the display's fastest clock, 100k to 1m (400k, 800k, 1m), or any"))
         }
         return .success(hz)
     }

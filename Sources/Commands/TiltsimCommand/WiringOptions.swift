@@ -11,7 +11,7 @@ struct WiringOptions: ParsableArguments {
     @Option(name: .customLong("display"), help: ArgumentHelp("The display's controller: ssd1306 (0.96\" modules, default), sh1106 (1.3\" modules) or ssd1306-128x32 (0.91\" modules). avr only.", valueName: "part"))
     var display: String?
 
-    @Option(name: .customLong("display-max-clock"), help: ArgumentHelp("The fastest I2C clock the display acknowledges at: 400k, 800k, 1m or any (default: a module that takes 1 MHz). avr only.", valueName: "clock"))
+    @Option(name: .customLong("display-max-clock"), help: ArgumentHelp("The fastest I2C clock the display acknowledges at, 100k to 1m (400k, 800k, 1m) or any (default: a module that takes 1 MHz). avr only.", valueName: "clock"))
     var displayMaxClock: String?
 
     @Option(name: .customLong("sensor-address"), help: ArgumentHelp("The MPU-6050's I2C address: 0x68 (default), 0x69 (AD0 high) or none (no sensor). avr only.", valueName: "addr"))

@@ -79,11 +79,7 @@ struct WokwiSetup {
 
     /// "8m", "16m", "20m", "12000000": hertz from 1 MHz to the chip's 20 MHz.
     private static func frequency(_ text: String) -> UInt32? {
-        let lower = text.lowercased().trimmingCharacters(in: .whitespaces)
-        let scale: Double = lower.hasSuffix("m") ? 1e6 : lower.hasSuffix("k") ? 1e3 : 1
-        guard let number = Double(scale == 1 ? lower : String(lower.dropLast())), number.isFinite else { return nil }
-        let hertz = (number * scale).rounded()
-        return (1e6...20e6).contains(hertz) ? UInt32(hertz) : nil
+        ClockText.hertz(text).flatMap { (1_000_000...20_000_000).contains($0) ? $0 : nil }
     }
 
     /// The UART `$serialMonitor`'s wires reach: its RX on the UART's TX pin,
