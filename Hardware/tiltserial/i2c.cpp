@@ -34,27 +34,32 @@ static void settle_async(void) {
     }
 }
 
-/* TWBR for a clock: SCL = F_CPU / (16 + 2 TWBR) (prescaler 1). */
-static uint8_t twbr_for(uint32_t hz) {
-    uint32_t v = (F_CPU / hz - 16u) / 2u;
-    return v > 255u ? 255u : (uint8_t)v;
-}
+/* A transaction's deadline: I2C_TIMEOUT_US plus twice each byte's nine
+ * clocks at its clock: the sensor's (ALLOWED_US_PER_BYTE), or the display's
+ * when it runs slower (display_allowed_us_per_byte; 182 us at 100 kHz). */
+static const uint8_t ALLOWED_US_PER_BYTE = (uint8_t)(2UL * 9UL * 1000000UL / I2C_CLOCK_HZ + 1UL);
 
-/* TWBR of the display's transactions, and a display byte's bus time. */
+/* `bytes` at `per_byte` us each: one 8-bit multiply (the chaining below runs
+ * with interrupts off, and a 32-bit one cost the glass at 1 kHz 1.5 % of
+ * its frames). */
+static inline uint16_t allowance_us(uint8_t bytes, uint8_t per_byte) { return (uint16_t)(bytes * per_byte); }
+
+/* TWBR of the display's transactions, and the time they are allowed a byte. */
 static uint8_t display_twbr;
-static uint16_t display_byte_ns;
+static uint8_t display_allowed_us_per_byte;
 
-void i2c_set_display_clock(uint32_t hz) {
-    display_twbr = twbr_for(hz);
-    display_byte_ns = (uint16_t)(9UL * (16UL + 2UL * display_twbr) * 1000UL / (F_CPU / 1000000UL) + DISPLAY_BYTE_STRETCH_NS);
+void i2c_set_display_twbr(uint8_t twbr) {
+    display_twbr = twbr;
+    /* In 16 bits: 18 (16 + 2 TWBR) < 9 500. */
+    uint16_t allowed = (uint16_t)(18u * (16u + 2u * twbr) / (uint16_t)(F_CPU / 1000000UL) + 1u);
+    display_allowed_us_per_byte = (uint8_t)(allowed > ALLOWED_US_PER_BYTE ? allowed : ALLOWED_US_PER_BYTE);
 }
 
-uint16_t i2c_display_byte_ns(void) { return display_byte_ns; }
+uint32_t i2c_display_byte_ns(void) {
+    return 9UL * (16UL + 2UL * display_twbr) * 1000UL / (F_CPU / 1000000UL) + DISPLAY_BYTE_STRETCH_NS;
+}
 
 static const uint8_t GO = _BV(TWINT) | _BV(TWEN) | _BV(TWIE);
-/* A transaction's deadline: I2C_TIMEOUT_US plus twice each byte's nine clocks
- * at the slower clock, the sensor's (the display's is the same or faster). */
-static const uint32_t ALLOWED_US_PER_BYTE = 2UL * 9UL * 1000000UL / I2C_CLOCK_HZ + 1UL;
 
 static void finish(bool ok) {
     TWCR = _BV(TWINT) | _BV(TWEN) | _BV(TWSTO);
@@ -189,8 +194,8 @@ static void clear_bus(void) {
 void i2c_begin(void) {
     clear_bus();
     TWSR = 0; /* prescaler 1 */
-    TWBR = twbr_for(I2C_CLOCK_HZ);
-    i2c_set_display_clock(I2C_CLOCK_HZ);
+    TWBR = I2C_TWBR(I2C_CLOCK_HZ);
+    i2c_set_display_twbr(I2C_TWBR(I2C_CLOCK_HZ));
     TWCR = _BV(TWEN);
     busy = false;
 }
@@ -234,7 +239,7 @@ static void start(uint8_t address, bool write_prefix, uint8_t prefix, const uint
     for (uint8_t i = 0; i < 100 && (TWCR & _BV(TWSTO)); i++) delayMicroseconds(1);
     /* The display may run faster than the sensor's rated 400 kHz. */
     bool display = address == DISPLAY_ADDRESS_LOW || address == DISPLAY_ADDRESS_HIGH;
-    TWBR = display ? display_twbr : twbr_for(I2C_CLOCK_HZ);
+    TWBR = display ? display_twbr : I2C_TWBR(I2C_CLOCK_HZ);
     sla = (uint8_t)(address << 1);
     has_prefix = write_prefix;
     prefix_byte = prefix;
@@ -245,7 +250,8 @@ static void start(uint8_t address, bool write_prefix, uint8_t prefix, const uint
     failed = false;
     busy = true;
     started_us = micros();
-    allowed_us = I2C_TIMEOUT_US + (uint32_t)(count + in_count) * ALLOWED_US_PER_BYTE + allowed_extra_us;
+    uint8_t per_byte = display ? display_allowed_us_per_byte : ALLOWED_US_PER_BYTE;
+    allowed_us = I2C_TIMEOUT_US + allowance_us(count, per_byte) + allowance_us(in_count, per_byte) + allowed_extra_us;
     allowed_extra_us = 0;
     TWCR = GO | _BV(TWSTA);
 }
@@ -272,7 +278,7 @@ void i2c_write_async_then(uint8_t address, uint8_t prefix, const uint8_t *data, 
     chained_data = then_data;
     chained_count = then_count;
     chained = true;
-    allowed_extra_us = (uint32_t)then_count * ALLOWED_US_PER_BYTE;
+    allowed_extra_us = allowance_us(then_count, display_allowed_us_per_byte); /* the display's pages */
     i2c_write_async(address, prefix, data, count);
 }
 
@@ -284,7 +290,7 @@ bool i2c_chain_async(uint8_t prefix, const uint8_t *data, uint8_t count) {
         chained_prefix = prefix;
         chained_data = data;
         chained_count = count;
-        allowed_us += (uint32_t)count * ALLOWED_US_PER_BYTE;
+        allowed_us += allowance_us(count, display_allowed_us_per_byte); /* the display's pages */
         chained = true;
         ok = true;
     }

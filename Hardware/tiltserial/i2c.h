@@ -12,13 +12,17 @@
 
 #include <stdint.h>
 
+/** TWBR for an SCL of `hz` (prescaler 1): SCL = F_CPU / (16 + 2 TWBR), so
+ *  0 from F_CPU / 16 up. A constant for a constant `hz`: no division runs. */
+#define I2C_TWBR(hz) ((uint8_t)(F_CPU / (hz) > 16UL ? (F_CPU / (hz) - 16UL) / 2UL : 0UL))
+
 void i2c_begin(void);
-/** The display's transactions run at `hz` from the next one on (the
- *  sensor's stay at I2C_CLOCK_HZ). */
-void i2c_set_display_clock(uint32_t hz);
+/** The display's transactions run at SCL = F_CPU / (16 + 2 `twbr`) from the
+ *  next one on (the sensor's stay at I2C_CLOCK_HZ). */
+void i2c_set_display_twbr(uint8_t twbr);
 /** A display byte's time on the bus, ns: nine SCL periods at the display's
  *  clock and the stretch before the next byte (DISPLAY_BYTE_STRETCH_NS). */
-uint16_t i2c_display_byte_ns(void);
+uint32_t i2c_display_byte_ns(void);
 /** True if a device acknowledges its address. */
 bool i2c_probe(uint8_t address);
 /** Writes one register; true on acknowledge. */

@@ -60,10 +60,13 @@ static tilt_board board;
 static bool sensor_ok, display_ok;
 /* The display kind came from the EEPROM (a stored choice), not detection. */
 static bool display_stored;
-/* The display's clock in use (TILT_DISPLAY_CLOCK_*), and a display byte's
- * bus time, ns and whole µs rounded up (no division in the loop). */
+/* The display's clock in use (TILT_DISPLAY_CLOCK_*), whether it is slower
+ * than the one stored (the display did not answer at that), and a display
+ * byte's bus time, in the pipe's units (TILT_PIPE_BYTE_TIME_NS) and whole
+ * µs rounded up (no division in the loop). */
 static uint8_t display_clock;
-static uint16_t display_byte_ns;
+static bool display_clock_fell_back;
+static uint16_t display_byte_time;
 static uint8_t display_byte_us;
 static uint8_t sample_seq;
 /* The sensor's clock as seen from here (poll_sensor): when its next sample
@@ -379,7 +382,8 @@ static void send_parts(void) {
                               display_ok ? ssd1306_address : (uint8_t)0, ssd1306_kind,
                               (uint8_t)((display_stored ? TILT_PARTS_KIND_STORED : 0u)
                                         | (board.pattern ? TILT_PARTS_PATTERN : 0u)
-                                        | (display_clock << TILT_PARTS_CLOCK_SHIFT))};
+                                        | (display_clock << TILT_PARTS_CLOCK_SHIFT)
+                                        | (display_clock_fell_back ? TILT_PARTS_CLOCK_FELL_BACK : 0u))};
     send(tilt_encode_parts(&parts, wire_out), true);
 }
 
@@ -501,7 +505,7 @@ static void chain_next_piece(void) {
     int32_t left = bus_time_left_us();
     if (left != TILT_PIPE_NO_DEADLINE) left -= (int32_t)i2c_bytes_left() * display_byte_us;
     uint8_t page, column, count;
-    if (tilt_pipe_next_chained(&pipe, in_flight, in_flight_count, left, display_byte_ns, &page, &column, &count)
+    if (tilt_pipe_next_chained(&pipe, in_flight, in_flight_count, left, display_byte_time, &page, &column, &count)
         && ssd1306_chain_data_async(&page_buffers[page & 1][column], count))
         chained_count = count;
 }
@@ -534,7 +538,7 @@ static void step_display_bus(void) {
     /* The bus is free: the next command or data piece. */
     if (in_flight == TILT_PIPE_WAIT && !i2c_busy()) {
         uint8_t count;
-        tilt_pipe_step step = tilt_pipe_next(&pipe, bus_time_left_us(), display_byte_ns, &count);
+        tilt_pipe_step step = tilt_pipe_next(&pipe, bus_time_left_us(), display_byte_time, &count);
         if (step == TILT_PIPE_COMMAND)
             ssd1306_write_page_async(pipe.send_page, pipe.send_column,
                                      &page_buffers[pipe.send_page & 1][pipe.send_column], count);
@@ -561,7 +565,7 @@ static void step_display(void) {
     /* Frame sync: READY shortly before the next latch, and once on falling idle. */
     if (board.sync) {
         uint32_t until_latch_us;
-        if (tilt_pipe_ready_due(&pipe, display_byte_ns, in_flight_sent(), &until_latch_us)) {
+        if (tilt_pipe_ready_due(&pipe, display_byte_time, in_flight_sent(), &until_latch_us)) {
             send_ready(micros() + until_latch_us, 0);
             tilt_pipe_ready_sent(&pipe);
         } else if (tilt_pipe_idle_ready_due(&pipe, board.idle_ready_owed, board.redraw)) {
@@ -594,27 +598,36 @@ static void step_display(void) {
 /* ---- The display: the kind stored in the EEPROM (`tiltserial setup`),
  * else the kind the build names (`make DISPLAY_KIND=2` for a 128x32 module,
  * which cannot be detected), else detected (SSD1306 or SH1106); at the
- * clock stored (400 kHz unless `tiltserial setup --display-clock` chose a
- * faster one). */
-static uint32_t display_clock_hz(uint8_t clock) {
-    if (clock == TILT_DISPLAY_CLOCK_1MHZ) return 1000000UL;
-    if (clock == TILT_DISPLAY_CLOCK_800KHZ) return 800000UL;
-    return I2C_CLOCK_HZ;
+ * clock stored (400 kHz unless `tiltserial setup --display-clock` chose
+ * another), or the slower one it answers at. TWBR for a clock
+ * (TILT_DISPLAY_CLOCK_*): constants, no division. */
+static uint8_t display_twbr(uint8_t clock) {
+    if (clock == TILT_DISPLAY_CLOCK_1MHZ) return I2C_TWBR(1000000UL);
+    if (clock == TILT_DISPLAY_CLOCK_800KHZ) return I2C_TWBR(800000UL);
+    if (clock == TILT_DISPLAY_CLOCK_100KHZ) return I2C_TWBR(100000UL);
+    return I2C_TWBR(I2C_CLOCK_HZ);
 }
 
 /* Begins the display as `kind` (TILT_SETTINGS_NO_KIND: detected) at
- * `clock`; at 400 kHz if it does not answer at a faster one. */
+ * `clock`; at 400 kHz if it does not answer at a faster one, and at 100 kHz
+ * if not at 400 (a bus too slow for fast mode: the host names the fix). */
 static bool begin_display_at(uint8_t kind, uint8_t clock) {
-    /* Past F_CPU / 16 (TWBR 0: 500 kHz at 8 MHz) no TWBR makes the clock: 400 kHz. */
-    if (display_clock_hz(clock) > F_CPU / 16UL) clock = TILT_DISPLAY_CLOCK_400KHZ;
-    display_clock = clock;
-    i2c_set_display_clock(display_clock_hz(clock));
-    display_byte_ns = i2c_display_byte_ns();
-    display_byte_us = (uint8_t)((display_byte_ns + 999u) / 1000u);
-    tilt_pipe_set_byte_time(&pipe, display_byte_ns);
-    bool ok = kind == TILT_SETTINGS_NO_KIND ? ssd1306_begin() : ssd1306_begin_as(kind);
-    if (ok || clock == TILT_DISPLAY_CLOCK_400KHZ) return ok;
-    return begin_display_at(kind, TILT_DISPLAY_CLOCK_400KHZ);
+    const uint8_t stored = clock;
+    for (;;) {
+        /* Past F_CPU / 16 (TWBR 0: 500 kHz at 8 MHz) no TWBR makes the clock: 400 kHz. */
+        if ((clock == TILT_DISPLAY_CLOCK_1MHZ && F_CPU / 16UL < 1000000UL)
+            || (clock == TILT_DISPLAY_CLOCK_800KHZ && F_CPU / 16UL < 800000UL)) clock = TILT_DISPLAY_CLOCK_400KHZ;
+        display_clock = clock;
+        display_clock_fell_back = clock != stored;
+        i2c_set_display_twbr(display_twbr(clock));
+        uint32_t byte_ns = i2c_display_byte_ns();
+        display_byte_time = (uint16_t)(byte_ns / TILT_PIPE_BYTE_TIME_NS);
+        display_byte_us = (uint8_t)((byte_ns + 999u) / 1000u);
+        tilt_pipe_set_byte_time(&pipe, display_byte_time);
+        bool ok = kind == TILT_SETTINGS_NO_KIND ? ssd1306_begin() : ssd1306_begin_as(kind);
+        if (ok || clock == TILT_DISPLAY_CLOCK_100KHZ) return ok;
+        clock = clock == TILT_DISPLAY_CLOCK_400KHZ ? TILT_DISPLAY_CLOCK_100KHZ : TILT_DISPLAY_CLOCK_400KHZ;
+    }
 }
 
 static bool begin_display(void) {

@@ -24,7 +24,7 @@ import WireProtocol
 
     @Test func everyKnownKindAndClockComesBackAndAnErasedRecordMeansDetectAt400Kilohertz() {
         for kind in [Self.none, 0, 1, 2] {
-            for clock: UInt8 in 0...2 {
+            for clock: UInt8 in 0...3 {
                 let decoded = Self.decoded(Self.record(kind: kind, clock: clock))
                 #expect(decoded.kind == (kind == Self.none ? nil : kind) && decoded.clock == clock, "kind \(kind), clock \(clock)")
             }
@@ -66,7 +66,7 @@ import WireProtocol
     /// A kind or clock this firmware does not know, or another layout, is not used even with a right checksum.
     @Test func unknownKindsClocksAndOtherLayoutsAreNotUsed() {
         #expect(Self.decoded([0x54, 2, 3, 0, Self.crcLow([0x54, 2, 3, 0])]) == (nil, 0))
-        #expect(Self.decoded([0x54, 2, 1, 3, Self.crcLow([0x54, 2, 1, 3])]) == (nil, 0))
+        #expect(Self.decoded([0x54, 2, 1, 4, Self.crcLow([0x54, 2, 1, 4])]) == (nil, 0))
         #expect(Self.decoded([0x54, 3, 1, 0, Self.crcLow([0x54, 3, 1, 0])]) == (nil, 0))
         #expect(Self.decoded([0x54, 1, 3, Self.crcLow([0x54, 1, 3]), 0xFF]) == (nil, 0))
     }
@@ -76,7 +76,9 @@ import WireProtocol
         #expect(DisplayFrame.Operation.allCases.map { UInt32($0.rawValue) }
                 == [TILT_DISPLAY_TRY, TILT_DISPLAY_STORE, TILT_DISPLAY_CLEAR, TILT_DISPLAY_END, TILT_DISPLAY_SET_CLOCK])
         #expect(DisplayClock.allCases.map { UInt32($0.rawValue) }
-                == [TILT_DISPLAY_CLOCK_400KHZ, TILT_DISPLAY_CLOCK_800KHZ, TILT_DISPLAY_CLOCK_1MHZ])
+                == [TILT_DISPLAY_CLOCK_100KHZ, TILT_DISPLAY_CLOCK_400KHZ, TILT_DISPLAY_CLOCK_800KHZ, TILT_DISPLAY_CLOCK_1MHZ])
+        #expect(DisplayClock.allCases.map(\.hertz) == DisplayClock.allCases.map(\.hertz).sorted(), "in order of speed")
+        #expect(UInt32(PartsFrame.clockFellBackFlag) == TILT_PARTS_CLOCK_FELL_BACK)
         #expect(UInt32(PartsFrame.kindStoredFlag) == TILT_PARTS_KIND_STORED && UInt32(PartsFrame.patternFlag) == TILT_PARTS_PATTERN)
         #expect(UInt32(PartsFrame.clockMask) == TILT_PARTS_CLOCK_MASK && PartsFrame.clockMask >> TILT_PARTS_CLOCK_SHIFT == 3)
     }
@@ -95,11 +97,11 @@ import WireProtocol
         #expect(board.pattern && board.redraw && board.display.op == UInt8(TILT_DISPLAY_TRY) && board.display.kind == 1)
         board.redraw = false
         for bad in [DisplayFrame(operation: 5, kind: 0), DisplayFrame(.tryKind, kind: 3), DisplayFrame(.store, kind: 0xFF),
-                    DisplayFrame(operation: 4, kind: 3)] {
+                    DisplayFrame(operation: 4, kind: 4)] {
             #expect(Self.handle(&board, bad) == TILT_BOARD_SEND_PARTS, "\(bad)")
             #expect(board.pattern && !board.redraw && board.display.kind == 1, "\(bad) changed nothing")
         }
-        // Set-clock takes 0 (400 kHz), 1 (800 kHz) or 2 (1 MHz), and ends the pattern.
+        // Set-clock takes 0 (400 kHz), 1 (800 kHz), 2 (1 MHz) or 3 (100 kHz), and ends the pattern.
         #expect(Self.handle(&board, DisplayFrame(setClock: .megahertz1)) == TILT_BOARD_DISPLAY)
         #expect(!board.pattern && board.redraw && board.display.op == UInt8(TILT_DISPLAY_SET_CLOCK) && board.display.kind == 2)
         _ = Self.handle(&board, DisplayFrame(.tryKind, kind: 1))

@@ -7,6 +7,8 @@ import Testing
 /// where a command is needed.
 @Suite struct FramePipelineDeltaTests {
     typealias Transfer = (page: UInt8, step: tilt_pipe_step, column: UInt8, count: UInt8)
+    /// 25.5 µs a byte in the pipe's unit (TILT_PIPE_BYTE_TIME_NS).
+    static let byteTime = UInt16(25_500 / TILT_PIPE_BYTE_TIME_NS)
 
     /// A page whose columns `changed` differ from the glass (all zero).
     static func page(changing changed: [Range<Int>]) -> [UInt8] {
@@ -34,7 +36,7 @@ import Testing
                 }
             }
             var count: UInt8 = 0
-            let step = tilt_pipe_next(&pipe, TILT_PIPE_NO_DEADLINE, 25_500, &count)
+            let step = tilt_pipe_next(&pipe, TILT_PIPE_NO_DEADLINE, Self.byteTime, &count)
             if step != TILT_PIPE_WAIT {
                 transfers.append((pipe.send_page, step, pipe.send_column, count))
                 tilt_pipe_sent(&pipe, step, count)
@@ -49,7 +51,7 @@ import Testing
         var pipe = tilt_pipe()
         tilt_pipe_reset(&pipe)
         pipe.continuous = continuous
-        tilt_pipe_set_byte_time(&pipe, 25_500)
+        tilt_pipe_set_byte_time(&pipe, Self.byteTime)
         return pipe
     }
 
@@ -135,31 +137,31 @@ import Testing
             }
         }
         var count: UInt8 = 0, page: UInt8 = 0, column: UInt8 = 0, chained: UInt8 = 0
-        #expect(tilt_pipe_next(&pipe, TILT_PIPE_NO_DEADLINE, 25_500, &count) == TILT_PIPE_COMMAND && count == 60)
+        #expect(tilt_pipe_next(&pipe, TILT_PIPE_NO_DEADLINE, Self.byteTime, &count) == TILT_PIPE_COMMAND && count == 60)
         // 20 of the 60 on the bus: the other 40 follow on.
-        #expect(tilt_pipe_next_chained(&pipe, TILT_PIPE_COMMAND, 20, TILT_PIPE_NO_DEADLINE, 25_500, &page, &column, &chained))
+        #expect(tilt_pipe_next_chained(&pipe, TILT_PIPE_COMMAND, 20, TILT_PIPE_NO_DEADLINE, Self.byteTime, &page, &column, &chained))
         #expect(page == 0 && column == 20 && chained == 40)
         // All 60: then a gap, which takes a command.
-        #expect(!tilt_pipe_next_chained(&pipe, TILT_PIPE_COMMAND, 60, TILT_PIPE_NO_DEADLINE, 25_500, &page, &column, &chained))
+        #expect(!tilt_pipe_next_chained(&pipe, TILT_PIPE_COMMAND, 60, TILT_PIPE_NO_DEADLINE, Self.byteTime, &page, &column, &chained))
         tilt_pipe_sent(&pipe, TILT_PIPE_COMMAND, 60)
-        #expect(tilt_pipe_next(&pipe, TILT_PIPE_NO_DEADLINE, 25_500, &count) == TILT_PIPE_COMMAND && count == 38)
+        #expect(tilt_pipe_next(&pipe, TILT_PIPE_NO_DEADLINE, Self.byteTime, &count) == TILT_PIPE_COMMAND && count == 38)
         #expect(pipe.send_column == 90)
         // Page 0's end: page 1 starts at the window's column (90), not 0: a command.
-        #expect(!tilt_pipe_next_chained(&pipe, TILT_PIPE_COMMAND, 38, TILT_PIPE_NO_DEADLINE, 25_500, &page, &column, &chained))
+        #expect(!tilt_pipe_next_chained(&pipe, TILT_PIPE_COMMAND, 38, TILT_PIPE_NO_DEADLINE, Self.byteTime, &page, &column, &chained))
     }
 
     /// What pays for a comparison: its cost in bus time at the display's clock.
     @Test func theColumnsWorthSkippingFollowTheBusSpeed() {
         var pipe = Self.pipe(continuous: true)
         #expect(pipe.worth_skipping == 28, "700 µs at 25.5 µs a byte")
-        tilt_pipe_set_byte_time(&pipe, 11_250)
+        tilt_pipe_set_byte_time(&pipe, 11_250 / UInt16(TILT_PIPE_BYTE_TIME_NS))
         #expect(pipe.worth_skipping == 63)
         tilt_pipe_set_sample_period(&pipe, 1_000)
         #expect(pipe.worth_skipping == 125, "twice the cost when the sensor samples at 1 kHz")
         #expect(pipe.span == TILT_PIPE_RENDER_SPAN / 2)
         tilt_pipe_set_sample_period(&pipe, 10_000)
         #expect(pipe.worth_skipping == 63 && pipe.span == TILT_PIPE_RENDER_SPAN)
-        tilt_pipe_set_byte_time(&pipe, 2_000)
+        tilt_pipe_set_byte_time(&pipe, 2_000 / UInt16(TILT_PIPE_BYTE_TIME_NS))
         #expect(pipe.worth_skipping == 128, "at most a page")
         tilt_pipe_reset(&pipe)
         #expect(pipe.worth_skipping == 128, "kept by reset, as `continuous` is")
@@ -190,7 +192,7 @@ import Testing
                     }
                 }
                 var count: UInt8 = 0
-                let step = tilt_pipe_next(&pipe, TILT_PIPE_NO_DEADLINE, 25_500, &count)
+                let step = tilt_pipe_next(&pipe, TILT_PIPE_NO_DEADLINE, Self.byteTime, &count)
                 if step != TILT_PIPE_WAIT {
                     transfers += 1
                     tilt_pipe_sent(&pipe, step, count)

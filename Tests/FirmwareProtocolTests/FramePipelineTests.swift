@@ -6,7 +6,9 @@ import Testing
 /// sample, and when READY is due.
 @Suite struct FramePipelineTests {
     /// 400 kHz: nine 2.5 µs periods and about 3 µs of interrupt a byte.
-    static let byteNanos: UInt16 = 25_500
+    static let byteNanos: UInt32 = 25_500
+    /// `byteNanos` in the pipe's unit (TILT_PIPE_BYTE_TIME_NS).
+    static let byteTime = UInt16(byteNanos / UInt32(TILT_PIPE_BYTE_TIME_NS))
 
     /// A loop like the sketch's: latches whenever asked while `views` are
     /// left, renders a span a pass, and starts a transfer when the bus is
@@ -41,7 +43,7 @@ import Testing
             }
             if inFlight == nil {
                 var count: UInt8 = 0
-                let step = tilt_pipe_next(&pipe, TILT_PIPE_NO_DEADLINE, byteNanos, &count)
+                let step = tilt_pipe_next(&pipe, TILT_PIPE_NO_DEADLINE, byteTime, &count)
                 if step != TILT_PIPE_WAIT {
                     transfers.append((pipe.send_page, step, count))
                     inFlight = (step, count, 20)
@@ -76,7 +78,7 @@ import Testing
         tilt_pipe_latched(&pipe)
         for _ in 0..<16 { tilt_pipe_rendered(&pipe, 16) }  // pages 0 and 1
         var count: UInt8 = 0
-        #expect(tilt_pipe_next(&pipe, 1_000, Self.byteNanos, &count) == TILT_PIPE_COMMAND && count == 35 - 9 - 3)
+        #expect(tilt_pipe_next(&pipe, 1_000, Self.byteTime, &count) == TILT_PIPE_COMMAND && count == 35 - 9 - 3)
         // READY counts no page command for pages 1..6: 7 pages of 131 bytes from the frame's start.
         #expect(tilt_pipe_bytes_to_latch(&pipe) == 9 + 7 * 131)
         tilt_pipe_sent(&pipe, TILT_PIPE_COMMAND, 128 - 5)
@@ -101,25 +103,27 @@ import Testing
         for _ in 0..<8 { tilt_pipe_rendered(&pipe, 16) }
         var count: UInt8 = 0
         // 1 ms left, 100 µs margin, 25.5 µs a byte: 35 bytes; the command's 6 and a data transfer's 3 leave 26.
-        #expect(tilt_pipe_bytes_fitting(1_000, Self.byteNanos) == 35)
-        #expect(tilt_pipe_next(&pipe, 1_000, Self.byteNanos, &count) == TILT_PIPE_COMMAND && count == 26)
+        #expect(tilt_pipe_bytes_fitting(1_000, Self.byteTime) == 35)
+        #expect(tilt_pipe_next(&pipe, 1_000, Self.byteTime, &count) == TILT_PIPE_COMMAND && count == 26)
         tilt_pipe_sent(&pipe, TILT_PIPE_COMMAND, count)
         // The rest of the page in data pieces: 210 µs leave 4 bytes, 1 of data,
         // under the 2-byte minimum; 230 µs leave 5, 2 of data.
-        #expect(tilt_pipe_next(&pipe, 210, Self.byteNanos, &count) == TILT_PIPE_WAIT)
-        #expect(tilt_pipe_next(&pipe, 230, Self.byteNanos, &count) == TILT_PIPE_DATA && count == 2)
-        #expect(tilt_pipe_next(&pipe, 2_000, Self.byteNanos, &count) == TILT_PIPE_DATA && count == 71)
+        #expect(tilt_pipe_next(&pipe, 210, Self.byteTime, &count) == TILT_PIPE_WAIT)
+        #expect(tilt_pipe_next(&pipe, 230, Self.byteTime, &count) == TILT_PIPE_DATA && count == 2)
+        #expect(tilt_pipe_next(&pipe, 2_000, Self.byteTime, &count) == TILT_PIPE_DATA && count == 71)
         tilt_pipe_sent(&pipe, TILT_PIPE_DATA, count)
-        #expect(tilt_pipe_next(&pipe, 5_000, Self.byteNanos, &count) == TILT_PIPE_DATA && count == 128 - 26 - 71)
+        #expect(tilt_pipe_next(&pipe, 5_000, Self.byteTime, &count) == TILT_PIPE_DATA && count == 128 - 26 - 71)
         // A sample due right now: nothing goes.
-        #expect(tilt_pipe_next(&pipe, 50, Self.byteNanos, &count) == TILT_PIPE_WAIT)
+        #expect(tilt_pipe_next(&pipe, 50, Self.byteTime, &count) == TILT_PIPE_WAIT)
     }
 
     /// A piece that does not finish its page is sized without a division
     /// (shift and subtract): the same count as `tilt_pipe_bytes_fitting`'s
     /// division gives, at every clock and every time left before the sensor.
-    @Test(arguments: [UInt16(2_260), 11_250, 22_500, 25_500, 65_535])
-    func shortPiecesAreSizedAsTheDivisionWould(byteNanos: UInt16) {
+    /// (90 800 ns: 100 kHz; 131 070 ns: the most 16 bits of the pipe's unit carry.)
+    @Test(arguments: [UInt32(2_260), 11_250, 22_500, 25_500, 65_534, 90_800, 131_070])
+    func shortPiecesAreSizedAsTheDivisionWould(byteNanos: UInt32) {
+        let byteTime = UInt16(byteNanos / UInt32(TILT_PIPE_BYTE_TIME_NS))
         for open in [false, true] {
             for column in stride(from: 0 as UInt8, to: 128, by: 9) {
                 var pipe = tilt_pipe()
@@ -132,8 +136,8 @@ import Testing
                 let rest = 128 - Int(pipe.send_column)
                 for left in stride(from: Int32(0), through: 10_000, by: 7) {
                     var count: UInt8 = 0
-                    let step = tilt_pipe_next(&pipe, left, byteNanos, &count)
-                    let fits = Int(tilt_pipe_bytes_fitting(left, byteNanos))
+                    let step = tilt_pipe_next(&pipe, left, byteTime, &count)
+                    let fits = Int(tilt_pipe_bytes_fitting(left, byteTime))
                     var expected = 0
                     if fits >= rest + 3 + command {
                         expected = rest
@@ -155,7 +159,7 @@ import Testing
         var readyAtPage: [UInt8] = []
         var until: UInt32 = 0
         for _ in 0..<100 {
-            if tilt_pipe_ready_due(&pipe, Self.byteNanos, 0, &until) {
+            if tilt_pipe_ready_due(&pipe, Self.byteTime, 0, &until) {
                 readyAtPage.append(pipe.send_page)
                 // The latch is at most 6 ms of bus time away, and less than one
                 // piece (35 bytes at 25.5 µs, 0.9 ms) closer than that.
@@ -166,7 +170,7 @@ import Testing
             if span > 0 { tilt_pipe_rendered(&pipe, span) }
             var count: UInt8 = 0
             // 1 ms between samples: pages go out in pieces, so READY can fall mid-page.
-            let step = tilt_pipe_next(&pipe, 1_000, Self.byteNanos, &count)
+            let step = tilt_pipe_next(&pipe, 1_000, Self.byteTime, &count)
             tilt_pipe_sent(&pipe, step, count)
             if tilt_pipe_idle(&pipe) { break }
         }

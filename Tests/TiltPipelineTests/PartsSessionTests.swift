@@ -43,8 +43,10 @@ import WireProtocol
                 == "sensor MPU-6050 (WHO_AM_I 0x68) at 0x68, display SSD1306 128x64 at 0x3C, 800 kHz (set by tiltserial setup)")
         #expect(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, flags: 2 << 2).displayClock == .megahertz1)
         #expect(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, flags: 0x03).displayClock == .kilohertz400)
-        #expect(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, flags: 3 << 2).summary
-                == "sensor MPU-6050 (WHO_AM_I 0x68) at 0x68, display SSD1306 128x64 at 0x3C, unknown clock")
+        // 3: 100 kHz, where the board goes when the display answers no faster (bit 4 says it fell back).
+        let slow = PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, flags: 0x10 | 3 << 2)
+        #expect(slow.summary == "sensor MPU-6050 (WHO_AM_I 0x68) at 0x68, display SSD1306 128x64 at 0x3C, 100 kHz")
+        #expect(slow.displayClock == .kilohertz100 && slow.clockFellBack)
     }
 
     @Test func aDriverToldNotToAskWritesNoDescribe() {

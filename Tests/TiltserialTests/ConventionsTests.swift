@@ -114,6 +114,32 @@ import TiltCore
         #expect(host.captured.err.components(separatedBy: line).count - 1 == 1, "\(host.captured.err)")
     }
 
+    /// A display run slower than its stored clock (PARTS bit 4) gets a warning
+    /// naming the fix, once: at 100 kHz the bus's pull-ups and wires; a
+    /// stored faster clock at 400 kHz the wires or the 8 MHz board. The same
+    /// clock chosen (no fall-back) gets none.
+    @Test(arguments: [(DisplayClock.kilohertz100, true, "does not answer at 400 kHz and runs at 100 kHz, so the glass draws fewer frames a second: check the pull-ups on SDA and SCL, 4.7 kΩ to VCC, and shorten the wires"),
+                      (.kilohertz400, true, "runs at 400 kHz, not the faster clock tiltserial setup stored: it did not answer that fast (shorten its wires) or the board runs at 8 MHz; tiltserial setup --display-clock 400k stores 400 kHz again"),
+                      (.kilohertz100, false, nil)] as [(DisplayClock, Bool, String?)])
+    func aDisplayThatFellBackToASlowerClockIsNamedWithItsFix(clock: DisplayClock, fellBack: Bool, warning: String?) throws {
+        let link = tempPath("board")
+        let board = try PtyPeer(boardAt: link)
+        defer { board.close() }
+        let host = InProcessHost(["run", link])
+        #expect(try board.read { _ in board.hostHellos == 1 })
+        try board.send(Stream.hello() + Stream.samples(0..<10).wire)
+        #expect(try board.read { _ in board.describes == 1 }, "DESCRIBE after HELLO")
+        let flags = clock.rawValue << 2 | (fellBack ? PartsFrame.clockFellBackFlag : 0)
+        let parts = PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, flags: flags).encoded()
+        try board.send(parts + Stream.hello() + parts)
+        #expect(try board.read { _ in board.describes == 2 }, "DESCRIBE after the second HELLO")
+        let line = "display SSD1306 128x64 at 0x3C\(clock == .kilohertz400 ? "" : ", " + clock.label)"
+        #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains(line) }, "\(host.captured.err)")
+        #expect(host.interrupt() == 0)
+        let warnings = host.captured.err.components(separatedBy: "\n").filter { $0.contains("warning") && $0.contains("display") }
+        #expect(warnings == (warning.map { ["tiltserial: warning: the board's display " + $0] } ?? []), "\(host.captured.err)")
+    }
+
     /// The boot HELLO and the answer to HOST_HELLO are one line; a HELLO after
     /// ticks (the board reset mid-run) is a line of its own.
     @Test func theHelloLineIsSaidOncePerIntroduction() throws {

@@ -163,11 +163,16 @@ import WireProtocol
         #expect(found["sensor"] as? String == "MPU-6500" && found["sensor_address"] as? Int == 0x69)
         #expect(found["display"] as? String == "SH1106 128x64" && found["display_kind"] as? Int == 1)
         #expect(found["display_clock_hz"] as? Int == 800_000 && found["display_stored"] as? Bool == true)
+        #expect(found["display_clock_fell_back"] as? Bool == false)
+        let slow = try line(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C,
+                                       flags: PartsFrame.clockFellBackFlag | DisplayClock.kilohertz100.rawValue << 2))
+        #expect(slow["display_clock_hz"] as? Int == 100_000 && slow["display_clock_fell_back"] as? Bool == true)
     }
 
     @Test func aPartNotFoundIsNull() throws {
         let none = try line(PartsFrame(sensorAddress: 0, sensorWhoAmI: 0, displayAddress: 0))
         #expect(none["sensor"] is NSNull && none["sensor_address"] as? Int == 0)
         #expect(none["display"] is NSNull && none["display_kind"] is NSNull && none["display_clock_hz"] is NSNull)
+        #expect(none["display_clock_fell_back"] is NSNull)
     }
 }

@@ -49,7 +49,7 @@ import WireProtocol
         #expect(back.out == "display SSD1306 128x64, detected; its clock 400 kHz, stored\n", "\(back.err)")
         let unknown = try Self.setup(["--display-clock", "2m"], on: board)
         #expect(unknown.code == 21)
-        #expect(unknown.err == "tiltserial: error: --display-clock 2m: not a display clock; give one of 400k, 800k, 1m\n")
+        #expect(unknown.err == "tiltserial: error: --display-clock 2m: not a display clock; give one of 100k, 400k, 800k, 1m\n")
     }
 
     @Test func theKindInUseIsShownFirstAndTheConfirmedOneStored() throws {

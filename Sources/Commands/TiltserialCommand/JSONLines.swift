@@ -49,7 +49,8 @@ enum JSONLines {
             let clock = present ? p.displayClock.map { "\($0.hertz)" } ?? "null" : "null"
             return "{\"event\":\"parts\",\"sensor_address\":\(p.sensorAddress),\"sensor_who_am_i\":\(p.sensorWhoAmI)"
                 + ",\"sensor\":\(sensor),\"display_address\":\(p.displayAddress),\"display_kind\":\(kind),\"display\":\(name)"
-                + ",\"display_clock_hz\":\(clock),\"display_stored\":\(p.kindStored)}\n"
+                + ",\"display_clock_hz\":\(clock),\"display_clock_fell_back\":\(present ? "\(p.clockFellBack)" : "null")"
+                + ",\"display_stored\":\(p.kindStored)}\n"
         case .drawer(let tick, let open):
             return "{\"event\":\"drawer\",\"open\":\(open),\"t_us\":\(tick.timeMicros)}\n"
         case .pulledOut(let tick, let item):

@@ -110,7 +110,10 @@ final class RunOutput: HostOutput {
             break
         case .parts(let p):
             // Once per board: a HELLO's PARTS after a reset names the same parts.
-            if p != saidParts { say("board: " + p.summary) }
+            if p != saidParts {
+                say("board: " + p.summary)
+                if p.displayAddress != 0, p.clockFellBack, let warning = Self.clockWarning(p.displayClock) { say(warning, level: .warning) }
+            }
             saidParts = p
         case .drawer, .pulledOut, .pinned:
             sayDrawer(event)
@@ -142,6 +145,20 @@ final class RunOutput: HostOutput {
             }
         case .pin(let tick, let dropped):
             firePinHook(tick, dropped)
+        }
+    }
+
+    /// The line for a display that did not answer at its stored clock (PARTS
+    /// says which it runs at instead).
+    static func clockWarning(_ clock: DisplayClock?) -> String? {
+        switch clock {
+        case .kilohertz100?:
+            "the board's display does not answer at 400 kHz and runs at 100 kHz, so the glass draws fewer frames a second: "
+                + Setup.slowBusFix
+        case .kilohertz400?:
+            "the board's display runs at 400 kHz, not the faster clock tiltserial setup stored: it did not answer that fast "
+                + "(shorten its wires) or the board runs at 8 MHz; tiltserial setup --display-clock 400k stores 400 kHz again"
+        default: nil
         }
     }
 

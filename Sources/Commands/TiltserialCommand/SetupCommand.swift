@@ -19,7 +19,8 @@ struct Setup: TiltserialSubcommand {
             right edge means another kind. The choice stays in the board's EEPROM across resets. --display sets it \
             without asking (auto: detect the display again). --display-clock 800k or 1m runs the display's \
             transfers faster (more frames a second; beyond the SSD1306 datasheet's 400 kHz, so try it: the \
-            board keeps 400k if the display does not answer). Exit code 28 when no choice was stored \
+            board keeps 400k if the display does not answer, and goes to 100k by itself if it does not answer at \
+            400k). Exit code 28 when no choice was stored \
             (docs/usage.md).
             """)
 
@@ -31,7 +32,7 @@ struct Setup: TiltserialSubcommand {
     var display: String?
 
     @Option(help: ArgumentHelp(
-        "Store the display's I2C clock: 400k (the default), 800k or 1m (many modules take them with short wires: more frames a second). The sensor stays at 400 kHz.",
+        "Store the display's I2C clock: 400k (the default), 800k or 1m (many modules take them with short wires: more frames a second), or 100k (a bus that garbles the picture at 400k). The sensor stays at 400 kHz.",
         valueName: "CLOCK"))
     var displayClock: String?
 
@@ -145,14 +146,24 @@ struct Setup: TiltserialSubcommand {
     static func store(_ clock: DisplayClock, on board: DisplaySetupLink) throws(Failure) -> PartsFrame {
         let parts = try board.parts(after: DisplayFrame(setClock: clock))
         guard parts.displayClock == clock else {
-            if clock != .kilohertz400 { _ = try board.parts(after: DisplayFrame(setClock: .kilohertz400)) }
-            throw Failure(.setupFailed, "the board runs its display at \(parts.displayClock?.label ?? "an unknown clock"), "
-                + "not \(clock.label): the display did not answer that fast (shorten its wires, or keep 400k), the "
-                + "board runs at 8 MHz (its I2C tops out at 500 kHz), or the board's firmware predates the setting "
-                + "(flash the new one); the display stays at 400 kHz")
+            let now = clock == .kilohertz400 ? parts : try board.parts(after: DisplayFrame(setClock: .kilohertz400))
+            let why = switch clock {
+            case .kilohertz100: "the board's firmware predates the setting (flash the new one)"
+            case .kilohertz400: "the display did not answer that fast (\(Self.slowBusFix))"
+            case .kilohertz800, .megahertz1:
+                "the display did not answer that fast (shorten its wires, or keep 400k), the board runs at 8 MHz "
+                    + "(its I2C tops out at 500 kHz), or the board's firmware predates the setting (flash the new one)"
+            }
+            throw Failure(.setupFailed, "the board runs its display at \(Self.label(parts)), not \(clock.label): \(why); "
+                + "the display stays at \(Self.label(now))")
         }
         return parts
     }
+
+    /// What to do about a display that does not answer at 400 kHz.
+    static let slowBusFix = "check the pull-ups on SDA and SCL, 4.7 kΩ to VCC, and shorten the wires"
+
+    private static func label(_ parts: PartsFrame) -> String { parts.displayClock?.label ?? "an unknown clock" }
 
     /// The test pattern as each kind in turn, the one in use first, until the
     /// person confirms one (stored) or refuses them all.

@@ -52,8 +52,14 @@ public struct DisplayFrame: WireFrame {
 
 /// The display's I2C clock, a board setting (DISPLAY set-clock, PARTS flags
 /// bits 2–3): 400 kHz is the SSD1306 datasheet's; many modules take 800 kHz
-/// or 1 MHz with short wires, an opt-in (docs/hardware.md). The sensor stays at 400 kHz.
+/// or 1 MHz with short wires, an opt-in (docs/hardware.md); 100 kHz is where
+/// the firmware goes by itself when the display does not answer at 400 kHz.
+/// The sensor stays at 400 kHz. In order of speed (`allCases`); the wire's
+/// numbers are the order the settings came in.
 public enum DisplayClock: UInt8, CaseIterable, Hashable, Sendable {
+    /// Standard mode: for a bus too slow for fast mode (weak pull-ups, long
+    /// wires); older firmware never runs it and refuses to store it.
+    case kilohertz100 = 3
     /// The SSD1306 datasheet's fast mode, and the sensor's; what older firmware runs.
     case kilohertz400 = 0
     /// Fast mode's double (TWBR 2 on a 16 MHz board).
@@ -64,24 +70,27 @@ public enum DisplayClock: UInt8, CaseIterable, Hashable, Sendable {
     /// SCL, Hz.
     public var hertz: Int {
         switch self {
+        case .kilohertz100: 100_000
         case .kilohertz400: 400_000
         case .kilohertz800: 800_000
         case .megahertz1: 1_000_000
         }
     }
 
-    /// For people: "400 kHz", "800 kHz", "1 MHz".
+    /// For people: "100 kHz", "400 kHz", "800 kHz", "1 MHz".
     public var label: String {
         switch self {
+        case .kilohertz100: "100 kHz"
         case .kilohertz400: "400 kHz"
         case .kilohertz800: "800 kHz"
         case .megahertz1: "1 MHz"
         }
     }
 
-    /// For the command line: "400k", "800k", "1m".
+    /// For the command line: "100k", "400k", "800k", "1m".
     public var name: String {
         switch self {
+        case .kilohertz100: "100k"
         case .kilohertz400: "400k"
         case .kilohertz800: "800k"
         case .megahertz1: "1m"

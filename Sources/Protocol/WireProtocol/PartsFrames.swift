@@ -19,7 +19,8 @@ public struct PartsFrame: WireFrame {
     /// Bit 0 (`kindStoredFlag`): the display kind came from the board's EEPROM
     /// (`tiltserial setup`), not detection; bit 1 (`patternFlag`): the test
     /// pattern shows; bits 2–3 (`clockMask`): the display's clock in use
-    /// (`displayClock`); others zero (older firmware sends zero).
+    /// (`displayClock`); bit 4 (`clockFellBackFlag`): that clock is not the
+    /// stored one; others zero (older firmware sends zero).
     public var flags: UInt8
 
     /// Bit 0 of `flags`: the display kind was set (stored in the EEPROM), not detected.
@@ -35,6 +36,13 @@ public struct PartsFrame: WireFrame {
     /// The display's I2C clock in use (400 kHz from older firmware; nil for a
     /// value this host does not know).
     public var displayClock: DisplayClock? { DisplayClock(rawValue: (flags & Self.clockMask) >> 2) }
+    /// Bit 4 of `flags`: the display runs slower than the clock stored in the
+    /// board, as it did not answer at that one (or the board cannot make it).
+    public static let clockFellBackFlag: UInt8 = 0x10
+    /// True when the display runs slower than its stored clock: a stored
+    /// 800 kHz or 1 MHz it did not answer at, or 400 kHz (the default) on a bus
+    /// it answers on only at 100 kHz.
+    public var clockFellBack: Bool { flags & Self.clockFellBackFlag != 0 }
 
     /// A PARTS frame from its fields.
     public init(sensorAddress: UInt8, sensorWhoAmI: UInt8, displayAddress: UInt8, displayKind: UInt8 = 0, flags: UInt8 = 0) {

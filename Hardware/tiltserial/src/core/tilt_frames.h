@@ -70,20 +70,25 @@ enum tilt_body_length {
 
 /** The display's I2C clock (DISPLAY set-clock, PARTS flags bits 2-3):
  *  400 kHz is the SSD1306 datasheet's; many modules take 800 kHz or 1 MHz
- *  with short wires (docs/hardware.md), an opt-in. The sensor stays at 400. */
+ *  with short wires (docs/hardware.md), an opt-in; 100 kHz (standard mode)
+ *  is where a display that does not answer at 400 kHz falls back to (weak
+ *  pull-ups, long wires). The sensor stays at 400. */
 #define TILT_DISPLAY_CLOCK_400KHZ 0u
 #define TILT_DISPLAY_CLOCK_800KHZ 1u
 #define TILT_DISPLAY_CLOCK_1MHZ 2u
-#define TILT_DISPLAY_CLOCK_LAST TILT_DISPLAY_CLOCK_1MHZ
+#define TILT_DISPLAY_CLOCK_100KHZ 3u
+#define TILT_DISPLAY_CLOCK_LAST TILT_DISPLAY_CLOCK_100KHZ
 
 /** PARTS flag bits: the display kind came from the board's EEPROM (a stored
  *  choice, `tiltserial setup`) rather than detection; the test pattern shows;
  *  bits 2-3: the display's clock in use (TILT_DISPLAY_CLOCK_*; 0 from older
- *  firmware, which runs it at 400 kHz). */
+ *  firmware, which runs it at 400 kHz); bit 4: that clock is not the one
+ *  stored, as the display did not answer at it (or the board cannot make it). */
 #define TILT_PARTS_KIND_STORED 0x01u
 #define TILT_PARTS_PATTERN 0x02u
 #define TILT_PARTS_CLOCK_SHIFT 2u
 #define TILT_PARTS_CLOCK_MASK 0x0Cu
+#define TILT_PARTS_CLOCK_FELL_BACK 0x10u
 
 /** DISPLAY operations (the frame's first byte). */
 #define TILT_DISPLAY_TRY 0u   /* begin the display as `kind` (not stored) and show the test pattern */

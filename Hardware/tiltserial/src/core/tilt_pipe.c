@@ -1,5 +1,8 @@
 #include "tilt_pipe.h"
 
+/* A microsecond in byte-time units (TILT_PIPE_BYTE_TIME_NS). */
+#define UNITS_PER_US (1000u / TILT_PIPE_BYTE_TIME_NS)
+
 void tilt_pipe_reset(tilt_pipe *pipe) {
     pipe->rendering = false;
     pipe->render_page = 0;
@@ -22,7 +25,8 @@ void tilt_pipe_reset(tilt_pipe *pipe) {
  * and SAMPLEs then leave the CPU, not the bus, the scarcer one). */
 static void update_worth(tilt_pipe *pipe) {
     uint32_t cost_ns = (uint32_t)TILT_PIPE_COMPARE_COST_US * 1000u * (pipe->fast_sensor ? 2u : 1u);
-    uint32_t columns = pipe->byte_ns ? (cost_ns + pipe->byte_ns - 1u) / pipe->byte_ns : TILT_PIPE_COLUMNS;
+    uint32_t byte_ns = (uint32_t)pipe->byte_time * TILT_PIPE_BYTE_TIME_NS;
+    uint32_t columns = byte_ns ? (cost_ns + byte_ns - 1u) / byte_ns : TILT_PIPE_COLUMNS;
     pipe->worth_skipping = (uint8_t)(columns < TILT_PIPE_COLUMNS ? columns : TILT_PIPE_COLUMNS);
 }
 
@@ -32,8 +36,8 @@ void tilt_pipe_set_sample_period(tilt_pipe *pipe, uint32_t period_us) {
     update_worth(pipe);
 }
 
-void tilt_pipe_set_byte_time(tilt_pipe *pipe, uint16_t byte_ns) {
-    pipe->byte_ns = byte_ns;
+void tilt_pipe_set_byte_time(tilt_pipe *pipe, uint16_t byte_time) {
+    pipe->byte_time = byte_time;
     update_worth(pipe);
 }
 
@@ -236,35 +240,35 @@ void tilt_pipe_compared(tilt_pipe *pipe, uint8_t count, const uint8_t *fresh, co
 
 void tilt_pipe_rendered(tilt_pipe *pipe, uint8_t count) { tilt_pipe_compared(pipe, count, 0, 0); }
 
-uint16_t tilt_pipe_bytes_fitting(int32_t left_us, uint16_t byte_ns) {
+uint16_t tilt_pipe_bytes_fitting(int32_t left_us, uint16_t byte_time) {
     if (left_us == TILT_PIPE_NO_DEADLINE) return 0xFFFFu;
     int32_t usable = left_us - TILT_PIPE_SAMPLE_MARGIN_US;
-    if (usable <= 0 || byte_ns == 0) return 0;
-    uint32_t bytes = (uint32_t)usable * 1000u / byte_ns;
+    if (usable <= 0 || byte_time == 0) return 0;
+    uint32_t bytes = (uint32_t)usable * UNITS_PER_US / byte_time;
     return bytes > 0xFFFFu ? 0xFFFFu : (uint16_t)bytes;
 }
 
-/* tilt_pipe_bytes_fitting(left_us, byte_ns) >= bytes, by multiplying: the
+/* tilt_pipe_bytes_fitting(left_us, byte_time) >= bytes, by multiplying: the
  * common case (the rest of a page fits) without a 32-bit division, which
  * costs about 40 µs on the AVR before every piece while the bus waits. */
-static bool fits_whole(int32_t left_us, uint16_t byte_ns, uint16_t bytes) {
+static bool fits_whole(int32_t left_us, uint16_t byte_time, uint16_t bytes) {
     if (left_us == TILT_PIPE_NO_DEADLINE) return true;
     int32_t usable = left_us - TILT_PIPE_SAMPLE_MARGIN_US;
-    if (usable <= 0 || byte_ns == 0) return false;
+    if (usable <= 0 || byte_time == 0) return false;
     if (usable >= 1000000) return true; /* a second: far more than a page */
-    return (uint32_t)usable * 1000u >= (uint32_t)bytes * byte_ns;
+    return (uint32_t)usable * UNITS_PER_US >= (uint32_t)bytes * byte_time;
 }
 
-/* tilt_pipe_bytes_fitting(left_us, byte_ns) once fits_whole said it is less
+/* tilt_pipe_bytes_fitting(left_us, byte_time) once fits_whole said it is less
  * than a page and its command (under 256): the quotient by shift and
  * subtract, 8 steps without a multiplication, not avr-gcc's 32-bit division
  * (about 40 µs before every piece that does not finish its page, with the
  * bus idle: 1.5 ms of each frame at 1 kHz, docs/perf/render.md). */
-static uint8_t bytes_fitting_short(int32_t left_us, uint16_t byte_ns) {
+static uint8_t bytes_fitting_short(int32_t left_us, uint16_t byte_time) {
     int32_t usable = left_us - TILT_PIPE_SAMPLE_MARGIN_US;
-    if (usable <= 0 || byte_ns == 0) return 0;
-    uint32_t rest = (uint32_t)usable * 1000u; /* < whole * byte_ns < 256 * byte_ns */
-    uint32_t step = (uint32_t)byte_ns << 7;
+    if (usable <= 0 || byte_time == 0) return 0;
+    uint32_t rest = (uint32_t)usable * UNITS_PER_US; /* < whole * byte_time < 256 * byte_time */
+    uint32_t step = (uint32_t)byte_time << 7;
     uint8_t bytes = 0;
     for (uint8_t bit = 0x80; bit; bit >>= 1, step >>= 1) {
         if (rest >= step) {
@@ -277,15 +281,15 @@ static uint8_t bytes_fitting_short(int32_t left_us, uint16_t byte_ns) {
 
 /* The piece to send now: `rest` columns in a row to send from the send
  * position, `open` if the cursor is there (else a command goes first). */
-static tilt_pipe_step piece(const tilt_pipe *pipe, uint8_t rest, bool open, int32_t left_us, uint16_t byte_ns,
+static tilt_pipe_step piece(const tilt_pipe *pipe, uint8_t rest, bool open, int32_t left_us, uint16_t byte_time,
                             uint8_t *count) {
     *count = 0;
     uint16_t whole = (uint16_t)(rest + TILT_PIPE_DATA_OVERHEAD + (open ? 0u : command_bytes(pipe)));
-    if (fits_whole(left_us, byte_ns, whole)) {
+    if (fits_whole(left_us, byte_time, whole)) {
         *count = rest;
         return open ? TILT_PIPE_DATA : TILT_PIPE_COMMAND;
     }
-    uint16_t fits = bytes_fitting_short(left_us, byte_ns);
+    uint16_t fits = bytes_fitting_short(left_us, byte_time);
     tilt_pipe_step step = TILT_PIPE_DATA;
     if (!open) {
         /* The command, and as much of the data as fits after it. */
@@ -304,15 +308,15 @@ static tilt_pipe_step piece(const tilt_pipe *pipe, uint8_t rest, bool open, int3
     return step;
 }
 
-tilt_pipe_step tilt_pipe_next(const tilt_pipe *pipe, int32_t left_us, uint16_t byte_ns, uint8_t *count) {
+tilt_pipe_step tilt_pipe_next(const tilt_pipe *pipe, int32_t left_us, uint16_t byte_time, uint8_t *count) {
     *count = 0;
     if (pipe->pending == 0) return TILT_PIPE_WAIT;
     uint8_t rest = run_from(pipe, pipe->send_page & 1u, pipe->send_column);
-    return piece(pipe, rest, pipe->page_open, left_us, byte_ns, count);
+    return piece(pipe, rest, pipe->page_open, left_us, byte_time, count);
 }
 
 bool tilt_pipe_next_chained(const tilt_pipe *pipe, tilt_pipe_step step, uint8_t count, int32_t left_us,
-                            uint16_t byte_ns, uint8_t *page, uint8_t *column, uint8_t *chained) {
+                            uint16_t byte_time, uint8_t *page, uint8_t *column, uint8_t *chained) {
     *chained = 0;
     if (step == TILT_PIPE_WAIT) return false;
     /* Where the cursor is once the piece in flight is out. */
@@ -325,7 +329,7 @@ bool tilt_pipe_next_chained(const tilt_pipe *pipe, tilt_pipe_step step, uint8_t 
     } else if (first_to_send(pipe, p & 1u, c) != c) {
         return false; /* a gap: the next piece needs a command */
     }
-    if (piece(pipe, run_from(pipe, p & 1u, c), true, left_us, byte_ns, chained) != TILT_PIPE_DATA || *chained == 0)
+    if (piece(pipe, run_from(pipe, p & 1u, c), true, left_us, byte_time, chained) != TILT_PIPE_DATA || *chained == 0)
         return false;
     *page = p;
     *column = c;
@@ -368,19 +372,19 @@ uint16_t tilt_pipe_bytes_to_latch(const tilt_pipe *pipe) {
     return (uint16_t)(this_page + per_page * (uint16_t)(last - 1u - pipe->send_page));
 }
 
-uint32_t tilt_pipe_ns_to_latch(const tilt_pipe *pipe, uint16_t byte_ns, uint16_t sent) {
+uint32_t tilt_pipe_ns_to_latch(const tilt_pipe *pipe, uint16_t byte_time, uint16_t sent) {
     uint16_t bytes = tilt_pipe_bytes_to_latch(pipe);
     bytes = bytes > sent ? (uint16_t)(bytes - sent) : 0u;
-    return (uint32_t)bytes * byte_ns;
+    return (uint32_t)bytes * byte_time * TILT_PIPE_BYTE_TIME_NS;
 }
 
-bool tilt_pipe_ready_due(const tilt_pipe *pipe, uint16_t byte_ns, uint16_t sent, uint32_t *until_latch_us) {
+bool tilt_pipe_ready_due(const tilt_pipe *pipe, uint16_t byte_time, uint16_t sent, uint32_t *until_latch_us) {
     if (pipe->ready_sent || pipe->pending == 0) return false;
     /* Compared before dividing: this runs on every loop pass, and a 32-bit
      * division is about 40 µs on the AVR. The lead in 32 bits: int is 16 on
      * the AVR, where 6000u * 1000u wraps to 37 224 (READY then went out only
      * as the latch came, too late for the host's answer). */
-    uint32_t ns = tilt_pipe_ns_to_latch(pipe, byte_ns, sent);
+    uint32_t ns = tilt_pipe_ns_to_latch(pipe, byte_time, sent);
     if (ns > (uint32_t)TILT_PIPE_READY_LEAD_US * 1000u) return false;
     *until_latch_us = ns / 1000u;
     return true;

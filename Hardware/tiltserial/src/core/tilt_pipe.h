@@ -93,11 +93,12 @@ typedef struct {
     /* Per page: 0 compare it whole, 1 probe it, more: frames to the probe. */
     uint8_t compare_wait[TILT_PIPE_PAGES];
     /* Set by the caller (tilt_pipe_set_byte_time, tilt_pipe_set_sample_period),
-     * kept by tilt_pipe_reset: the display's bus time a byte, whether the
+     * kept by tilt_pipe_reset: the display's bus time a byte (in
+     * TILT_PIPE_BYTE_TIME_NS units), whether the
      * sensor samples faster than every TILT_PIPE_SHORT_SPAN_PERIOD_US, and
      * from them the skipped columns that pay for a comparison and the
      * columns a render pass takes at most (0: TILT_PIPE_RENDER_SPAN). */
-    uint16_t byte_ns;
+    uint16_t byte_time;
     bool fast_sensor;
     uint8_t worth_skipping;
     uint8_t span;
@@ -140,8 +141,15 @@ uint8_t tilt_pipe_render_span(const tilt_pipe *pipe);
 /** The sensor's sample period, µs (0: no sensor): sets span and, with the
  *  byte time, worth_skipping. */
 void tilt_pipe_set_sample_period(tilt_pipe *pipe, uint32_t period_us);
-/** The display's bus time a byte, ns (its clock): sets worth_skipping. */
-void tilt_pipe_set_byte_time(tilt_pipe *pipe, uint16_t byte_ns);
+/** The unit of a display byte's bus time (`byte_time` below): 2 ns, so that
+ *  16 bits reach 131 us, 100 kHz's 90.8 us included, while the sizing below
+ *  keeps 16-bit arguments: 32-bit ones cost the glass at 1 kHz 3 % of its
+ *  frames and the firmware 110 bytes of flash. Every clock's byte time is an
+ *  even number of ns (i2c_display_byte_ns), so nothing is rounded. */
+#define TILT_PIPE_BYTE_TIME_NS 2u
+/** The display's bus time a byte (its clock), in TILT_PIPE_BYTE_TIME_NS
+ *  units: sets worth_skipping. */
+void tilt_pipe_set_byte_time(tilt_pipe *pipe, uint16_t byte_time);
 /** True when the span about to be rendered is worth comparing with the
  *  glass: its page's last comparison paid, or a probe is due and (past its
  *  first span) the page's columns so far skipped their share. Once false
@@ -155,16 +163,16 @@ void tilt_pipe_rendered(tilt_pipe *pipe, uint8_t count);
 void tilt_pipe_compared(tilt_pipe *pipe, uint8_t count, const uint8_t *fresh, const uint8_t *glass);
 
 /** Data bytes that fit on the bus in `left_us` (until the sensor's next sample
- *  is due, TILT_PIPE_NO_DEADLINE if none) at `byte_ns` per bus byte. */
-uint16_t tilt_pipe_bytes_fitting(int32_t left_us, uint16_t byte_ns);
+ *  is due, TILT_PIPE_NO_DEADLINE if none) at `byte_time` per bus byte. */
+uint16_t tilt_pipe_bytes_fitting(int32_t left_us, uint16_t byte_time);
 /** What to send now, with the bus free and `left_us` before the next sample. */
-tilt_pipe_step tilt_pipe_next(const tilt_pipe *pipe, int32_t left_us, uint16_t byte_ns, uint8_t *count);
+tilt_pipe_step tilt_pipe_next(const tilt_pipe *pipe, int32_t left_us, uint16_t byte_time, uint8_t *count);
 /** While `step` with `count` data bytes (from send_page, send_column) is on
  *  the bus: the data piece that can follow it with no command, chained to
  *  it, and fits in `left_us` (measured from the end of the one in flight);
  *  false if none. `*page`, `*column`: where it starts. */
 bool tilt_pipe_next_chained(const tilt_pipe *pipe, tilt_pipe_step step, uint8_t count, int32_t left_us,
-                            uint16_t byte_ns, uint8_t *page, uint8_t *column, uint8_t *chained);
+                            uint16_t byte_time, uint8_t *page, uint8_t *column, uint8_t *chained);
 /** The step went out with `count` data bytes. */
 void tilt_pipe_sent(tilt_pipe *pipe, tilt_pipe_step step, uint8_t count);
 
@@ -174,16 +182,16 @@ bool tilt_pipe_idle(const tilt_pipe *pipe);
  *  the frame starts going out), counting whole pages: at most that, as
  *  unchanged columns are skipped; 0 when a latch is possible now. */
 uint16_t tilt_pipe_bytes_to_latch(const tilt_pipe *pipe);
-/** Bus time (ns at `byte_ns` a byte) until the next latch can happen, with
+/** Bus time (ns at `byte_time` a byte) until the next latch can happen, with
  *  `sent` bytes of the piece in flight already on the bus: the pipe counts a
  *  piece only when it ends, and a page is 3 ms at 400 kHz, too coarse to time
  *  READY by. 0 when a latch is possible now. */
-uint32_t tilt_pipe_ns_to_latch(const tilt_pipe *pipe, uint16_t byte_ns, uint16_t sent);
+uint32_t tilt_pipe_ns_to_latch(const tilt_pipe *pipe, uint16_t byte_time, uint16_t sent);
 /** True when a frame READY is due now (the latch is within
  *  TILT_PIPE_READY_LEAD_US of bus time, `sent` as for tilt_pipe_ns_to_latch);
  *  the caller sends it and calls tilt_pipe_ready_sent. Its time field:
  *  now + *until_latch_us (set only when true). */
-bool tilt_pipe_ready_due(const tilt_pipe *pipe, uint16_t byte_ns, uint16_t sent, uint32_t *until_latch_us);
+bool tilt_pipe_ready_due(const tilt_pipe *pipe, uint16_t byte_time, uint16_t sent, uint32_t *until_latch_us);
 void tilt_pipe_ready_sent(tilt_pipe *pipe);
 /** True when the idle READY is due: one is owed (SYNC 1 or a latch since the
  *  last), nothing is being drawn and the view did not change. */

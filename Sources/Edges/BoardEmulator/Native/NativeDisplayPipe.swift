@@ -16,16 +16,18 @@ struct NativeDisplayPipe {
     /// Bus time per byte, ns, at the display's clock (TILT_DISPLAY_CLOCK_*):
     /// the firmware's i2c_display_byte_ns() on a 16 MHz board, nine SCL
     /// periods of 16 + 2 TWBR cycles and 0.8 µs of the driver's own per-byte
-    /// time (most bytes are fed by polling): 23.3 µs at 400 kHz.
-    static func byteNanos(clock: UInt8) -> UInt16 {
+    /// time (most bytes are fed by polling): 23.3 µs at 400 kHz, 90.8 µs at 100.
+    static func byteNanos(clock: UInt8) -> UInt32 {
         let hz = UInt32((DisplayClock(rawValue: clock) ?? .kilohertz400).hertz)
         let twbr = (16_000_000 / hz - 16) / 2
-        return UInt16(9 * (16 + 2 * twbr) * 1000 / 16 + Self.byteStretchNanos)
+        return 9 * (16 + 2 * twbr) * 1000 / 16 + Self.byteStretchNanos
     }
     /// The firmware's DISPLAY_BYTE_STRETCH_NS (Hardware/tiltserial/config.h).
     static let byteStretchNanos: UInt32 = 800
     /// Bus time per byte now (`byteNanos(clock:)` of the firmware's clock in use).
     private var byteNanos = byteNanos(clock: UInt8(TILT_DISPLAY_CLOCK_400KHZ))
+    /// `byteNanos` in the pipe's unit (TILT_PIPE_BYTE_TIME_NS).
+    private var byteTime: UInt16 { UInt16(byteNanos / UInt32(TILT_PIPE_BYTE_TIME_NS)) }
     /// Bus time the sensor takes at each sample it reads, µs: INT_STATUS and
     /// the 14-byte burst from 0x3B (about 22 bus bytes at 23-25 µs, and the
     /// loop around them). At most half the time between two reads.
@@ -94,7 +96,7 @@ struct NativeDisplayPipe {
                       render: (tilt_view?, DrawerScene) -> Screen, ready: (_ at: UInt64, _ idle: Bool) -> Void) -> Bool {
         var changed = false
         byteNanos = Self.byteNanos(clock: firmware.displayClock)
-        tilt_pipe_set_byte_time(&pipe, byteNanos)
+        tilt_pipe_set_byte_time(&pipe, byteTime)
         tilt_pipe_set_sample_period(&pipe, nextSample == nil ? 0 : UInt32(clamping: period))
         let samples = period >= Self.shortestSensorPeriodMicros ? nextSample : nil
         let busPeriod = Self.busPeriod(samplePeriod: period)
@@ -121,7 +123,7 @@ struct NativeDisplayPipe {
                     left = Int32(clamping: Int64(sample) - window - Int64(now) + Int64(TILT_PIPE_SAMPLE_MARGIN_US))
                 }
                 var count: UInt8 = 0
-                let step = tilt_pipe_next(&pipe, left, byteNanos, &count)
+                let step = tilt_pipe_next(&pipe, left, byteTime, &count)
                 if step != TILT_PIPE_WAIT {
                     piece = (Int(pipe.send_page), Int(pipe.send_column), Int(count))
                     var header = count > 0 ? UInt64(TILT_PIPE_DATA_OVERHEAD) : 0
@@ -137,7 +139,7 @@ struct NativeDisplayPipe {
             if firmware.syncOn {
                 var untilLatch: UInt32 = 0
                 let sent = sentOfPiece
-                if tilt_pipe_ready_due(&pipe, byteNanos, sent, &untilLatch) {
+                if tilt_pipe_ready_due(&pipe, byteTime, sent, &untilLatch) {
                     ready(now + UInt64(untilLatch), false)
                     tilt_pipe_ready_sent(&pipe)
                 } else if tilt_pipe_idle_ready_due(&pipe, firmware.idleReadyOwed, firmware.redrawDue) {
@@ -145,7 +147,7 @@ struct NativeDisplayPipe {
                     firmware.idleReadySent()
                 } else if !pipe.ready_sent && pipe.pending > 0 && inFlight != TILT_PIPE_WAIT {
                     let lead = UInt64(TILT_PIPE_READY_LEAD_US) * 1000
-                    let ns = UInt64(tilt_pipe_ns_to_latch(&pipe, byteNanos, sent))
+                    let ns = UInt64(tilt_pipe_ns_to_latch(&pipe, byteTime, sent))
                     if ns > lead { readyAt = now + (ns - lead + 999) / 1000 }
                 }
             }
