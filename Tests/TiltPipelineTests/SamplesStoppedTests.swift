@@ -51,6 +51,28 @@ import WireProtocol
         #expect(h.ending == nil, "the run goes on")
     }
 
+    /// The host stopped by Ctrl-Z for 4 s while the board streamed on: on
+    /// `fg` its timer ends before it reads what queued (a sleep's wake-up).
+    /// Told it was stopped, it names nothing; untold, it named the board
+    /// silent and then "samples again, after 4.0 s without" (a tester's).
+    @Test(arguments: [true, false])
+    func aHostStoppedByCtrlZDoesNotNameTheBoardSilent(told: Bool) {
+        var (h, _) = Self.streaming(seconds: 10)
+        h.run(until: 2 * Self.second)
+        h.advance(to: 6 * Self.second)  // stopped: the board's samples queue up
+        if told { let at = h.now; h.driver.resumed(at: at) }
+        h.timePassed()
+        h.readQueue()
+        h.run(until: 9 * Self.second)
+        let news = Self.watchNews(h).map(\.news)
+        if told {
+            #expect(news.isEmpty, "\(news)")
+        } else {
+            #expect(news.count == 2, "the control: \(news)")
+        }
+        #expect(h.ending == nil)
+    }
+
     /// Bytes that are no sample (the board now at another baud rate) are
     /// counted, so the line can point at the baud rate instead of the wiring.
     @Test func bytesThatAreNoSampleAreCounted() {

@@ -76,6 +76,22 @@ import Testing
         #expect(!Failure(.portBusy(port: "/dev/ttyUSB0", holder: nil), systemRoot: root).message.contains("brltty"))
     }
 
+    /// Several boards: each named with what USB says, four at most, on the error's one line.
+    @Test func severalBoardsAreNamedOnTheErrorsLine() {
+        func uno(_ n: Int) -> PortInfo {
+            PortInfo(path: "/dev/ttyACM\(n)", transport: .usb, usbVendorID: 0x2341, usbProductID: 0x0043, manufacturer: "Arduino")
+        }
+        for (count, tail) in [(2, ""), (6, "; 2 more: tiltserial list")] {
+            do {
+                _ = try PortPicker.pick(say: { _ in }, ports: (0..<count).map(uno))
+                Issue.record("a port was picked")
+            } catch {
+                let named = (0..<min(count, 4)).map { "/dev/ttyACM\($0): 2341:0043, Arduino" }.joined(separator: "; ")
+                #expect(error.message == "\(count) boards found; name one: tiltserial PORT (\(named)\(tail))", "\(error.message)")
+            }
+        }
+    }
+
     @Test func noBoardFoundNamesBrlttyWhenItTookTheBridge() throws {
         let root = NSTemporaryDirectory() + "tiltserial-root-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -85,7 +101,9 @@ import Testing
             Issue.record("a port was picked")
         } catch {
             #expect(error.code == .noBoardFound)
-            #expect(error.message.hasPrefix("no board found; plug one in"))
+            // One line, with the ports present (they came out as "\n  /dev/ttyS0").
+            #expect(error.message == "no board found; plug one in, or name the port: tiltserial PORT (ports present: /dev/ttyS0)",
+                    "\(error.message)")
         }
         try Self.fakeBrlttyConflict(root: root)
         do {

@@ -161,6 +161,21 @@ import WireProtocol
         #expect(keys == [.recalibrate, .stop, .stop, .recalibrate], "c, q, Q, C: q stops the run")
     }
 
+    /// Esc alone, then q in a later read: q stops (it was taken for Alt+q).
+    /// Alt+q, ESC and q in one read, stays a key with Alt.
+    @Test func anEscAloneDoesNotSwallowTheNextKey() {
+        var decoder = KeyDecoder()
+        var keys: [WakeRequest] = []
+        decoder.feed(0x1B) { keys.append($0) }
+        decoder.endOfRead()
+        decoder.feed(UInt8(ascii: "q")) { keys.append($0) }
+        #expect(keys == [.stop])
+        keys = []
+        for byte in [0x1B, UInt8(ascii: "q")] { decoder.feed(byte) { keys.append($0) } }
+        decoder.endOfRead()
+        #expect(keys.isEmpty, "Alt+q")
+    }
+
     @Test func linesClipByTerminalColumns() {
         var line = StyledLine("ab", .bad)
         line.append("遠い", .plain)

@@ -16,6 +16,9 @@ extension HostRunner {
             switch WakeRequest(rawValue: byte) {
             case .redraw?:
                 redraw = true
+            case .resumed?:
+                driver.resumed(at: tick())
+                redraw = true
             case .recalibrate?:
                 recorder?.append(UnsafeRawBufferPointer(start: nil, count: 0), .recalibrated, at: tick())
                 if let outcome = driver.recalibrate(at: lastNow) { output.recalibrated(outcome) }

@@ -25,11 +25,23 @@ enum PortPicker {
         if boards.isEmpty, let conflict = BrlttyConflict.find(root: systemRoot) {
             throw Failure(.noBoardFound, "no board found: " + conflict.message)
         }
-        let listing = (boards.isEmpty ? ports : boards).map { "  " + $0.preferredName + "  " + describe($0) }
         let head = boards.isEmpty
             ? "no board found; plug one in, or name the port: tiltserial PORT"
             : "\(boards.count) boards found; name one: tiltserial PORT"
-        throw Failure(.noBoardFound, ([head] + listing).joined(separator: "\n"))
+        throw Failure(.noBoardFound, head + listing(boards.isEmpty ? ports : boards, present: boards.isEmpty))
+    }
+
+    /// The ports on the error's one line (it was a list under it, which the
+    /// error line's escaping turned into "\n"): " (ports present: A; B)" or
+    /// " (A: what it is; B: ...)", at most `shown`, then how many more.
+    static func listing(_ ports: [PortInfo], present: Bool, shown: Int = 4) -> String {
+        guard !ports.isEmpty else { return "" }
+        let named = ports.prefix(shown).map { port -> String in
+            let what = describe(port)
+            return what.isEmpty ? port.preferredName : port.preferredName + ": " + what
+        }
+        let more = ports.count > shown ? "; \(ports.count - shown) more: tiltserial list" : ""
+        return " (" + (present ? "ports present: " : "") + named.joined(separator: "; ") + more + ")"
     }
 
     static func describe(_ p: PortInfo) -> String {

@@ -9,7 +9,7 @@ extension ExitStatus {
         case .noSuchPort, .danglingLink: self = .noSuchPort
         case .permissionDenied: self = .permissionDenied
         case .portBusy: self = .portBusy
-        case .notASerialDevice: self = .notASerialDevice
+        case .notASerialDevice, .someonesTerminal: self = .notASerialDevice
         case .deviceGone: self = .deviceGone
         case .unsupportedBaudRate: self = .badSettings
         case .writeTimedOut, .ioError: self = .ioError

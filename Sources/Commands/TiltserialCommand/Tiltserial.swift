@@ -117,6 +117,7 @@ public enum TiltserialMain {
 
     /// `main.swift` calls this.
     public static func main() -> Never {
+        StandardDescriptors.reserve()  // before the wake-up pipe and the port take a closed one's number
         // A closed stdout (`--json | head`) shows up as EPIPE and stops the run
         // with its summary, rather than killing the process mid-write.
         Signal.brokenPipe.ignore()

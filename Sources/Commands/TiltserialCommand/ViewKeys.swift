@@ -3,7 +3,9 @@ import SerialIO
 /// The live view's keys, from the bytes a terminal sends, as the requests the
 /// run loop reads: `q` stops, `c` makes the current pose the rest pose. Escape
 /// sequences (arrow keys, function keys, Alt+key) are skipped whole, so the `C`
-/// of the right arrow's `ESC [ C` is not a `c`.
+/// of the right arrow's `ESC [ C` is not a `c`. An Esc that ends what one read
+/// brought is the Esc key alone: a terminal sends a sequence in one write, and
+/// the `q` pressed after Esc was taken for Alt+q (a tester's reflex).
 struct KeyDecoder: Sendable {
     private enum State { case text, escape, sequence }
     private var state = State.text
@@ -23,6 +25,11 @@ struct KeyDecoder: Sendable {
         case .sequence:
             if (0x40...0x7E).contains(byte) { state = .text }
         }
+    }
+
+    /// The bytes one read brought are done: an Esc last among them was alone.
+    mutating func endOfRead() {
+        if state == .escape { state = .text }
     }
 }
 
@@ -62,5 +69,6 @@ final class ViewKeys: @unchecked Sendable {
         for byte in bytes {
             decoder.feed(byte) { wake.send($0) }
         }
+        decoder.endOfRead()
     }
 }

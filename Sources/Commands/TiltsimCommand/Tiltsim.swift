@@ -1,6 +1,7 @@
 import ArgumentParser
 import BoardEmulator
 import Foundation
+import SerialIO
 import TiltAssets
 import TiltDisplay
 import TiltExitStatus
@@ -107,6 +108,7 @@ extension Tiltsim {
     /// Parses and runs; option errors print as one line (`tiltsim: …`) without the usage block
     /// and end with `ExitStatus.badSettings`, as in tiltserial.
     public static func runMain(_ arguments: [String]? = nil) -> Never {
+        StandardDescriptors.reserve()  // before the pty and the signal pipe take a closed one's number
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

@@ -23,6 +23,10 @@ public enum SerialError: Error, Equatable, Sendable {
     case danglingLink(port: String, target: String)
     /// The path is not a terminal device (a regular file, a directory, ...).
     case notASerialDevice(port: String)
+    /// The path is a pseudo-terminal that is someone's terminal (`member`'s
+    /// controlling tty, `TerminalSessions`): an emulator's old pty number
+    /// that a terminal window has since been given. Never opened.
+    case someonesTerminal(port: String, member: DeviceOpener)
     /// The device disappeared (unplugged, or the other end of a pty closed).
     case deviceGone(port: String)
     /// A write could not complete within its bounded wait (nobody is reading, or flow is stuck).
@@ -57,6 +61,9 @@ public enum SerialError: Error, Equatable, Sendable {
                 + "(or start the emulator)"
         case .notASerialDevice:
             return "\(port): not a serial device; pass a tty such as /dev/ttyUSB0 or /dev/ttyACM0"
+        case .someonesTerminal(_, let member):
+            return "\(port): a terminal in use (\(member.command), pid \(member.pid), runs in it), not a board; an emulator's "
+                + "pseudo-terminal gets a new name each run: give the one tiltsim printed (tiltsim --link PATH keeps one name)"
         case .deviceGone:
             return "\(port): device gone (unplugged or closed); reconnect it and start again"
         case .writeTimedOut(_, let written, let total):
@@ -72,6 +79,7 @@ public enum SerialError: Error, Equatable, Sendable {
     public var port: String {
         switch self {
         case .noSuchPort(let p), .permissionDenied(let p, _), .portBusy(let p, _), .danglingLink(let p, _), .notASerialDevice(let p),
+             .someonesTerminal(let p, _),
              .deviceGone(let p), .writeTimedOut(let p, _, _), .unsupportedBaudRate(let p, _), .ioError(let p, _, _):
             return p
         }

@@ -15,6 +15,10 @@ public enum SerialPort {
         path: String, baud: Int = defaultBaud, options: SerialOptions = SerialOptions()
     ) throws(SerialError) -> any SerialTransport {
         let port = try PortPath.resolve(path)
+        // A pty that is someone's terminal now: opening it would take their keystrokes.
+        if port.isPseudoTerminal, let member = TerminalSessions.member(of: port.resolved) {
+            throw .someonesTerminal(port: path, member: member)
+        }
         let useTermios = switch options.backend {
         case .automatic: port.isPseudoTerminal
         case .termios: true

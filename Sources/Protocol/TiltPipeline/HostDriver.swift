@@ -292,6 +292,17 @@ public struct HostDriver: Sendable {
         }
     }
 
+    /// This process was stopped (Ctrl-Z, SIGSTOP) and runs again at `now`:
+    /// the time it stood still was its own, so the watch for a silent board
+    /// and the wait for a first frame start over (the board streamed all
+    /// along; it was named silent, then "samples again after 4.0 s without").
+    public mutating func resumed(at now: HostTime) {
+        sampleWatch.hostResumed(at: now)
+        if case .open(_, let reopened, let verified, let heard) = link {
+            link = .open(openedAt: now, reopened: reopened, verified: verified, heard: heard)
+        }
+    }
+
     /// The doze `nextWait` asked for ended at `now` (its timer, not the stop
     /// pipe): how late it was tells how much earlier the next one must end.
     public mutating func dozeEnded(at now: HostTime) {

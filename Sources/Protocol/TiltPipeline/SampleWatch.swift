@@ -34,6 +34,12 @@ struct SampleWatch: Sendable, Equatable {
         return .samplesResumed(afterMicros: now.micros(since: last))
     }
 
+    /// This process was stopped (Ctrl-Z) and runs again at `now`: the wait
+    /// starts over, as samples queued meanwhile are not read yet.
+    mutating func hostResumed(at now: HostTime) {
+        if lastLife != nil { lastLife = now }
+    }
+
     /// The port closed: a reopen has its own silence rule.
     mutating func forget() { self = SampleWatch() }
 

@@ -85,7 +85,7 @@ public enum TerminalViewSignals {
         SignalAction.set(SIGTSTP) { _ in TerminalViewSignals.suspend() }
         TerminalKeyMode.resume()
         put(enterScreen)
-        request(.redraw)
+        request(.resumed)
     }
 
     private static func crashed(_ sig: Int32) {

@@ -36,6 +36,9 @@ public final class WakeUpPipe: Sendable {
         case redraw = 2
         /// Make the current pose the rest pose (the view's `c`).
         case recalibrate = 3
+        /// The run continued after Ctrl-Z (`fg`): redraw, and the time it was
+        /// stopped is the host's own silence, not the board's.
+        case resumed = 4
     }
 
     /// Makes the next (or current) wait return `.wokenUp` with a stop request.
