@@ -277,6 +277,16 @@ import TiltDisplay
         #expect(now < 100_000)
     }
 
+    /// A long last line is shown by its end in "serial so far ends with"
+    /// (its first 120 characters were: "0,1,2,…,42,4…", not "…,99,THE-END").
+    @Test func aLongLineIsQuotedByItsEndWhereItsEndMatters() {
+        let line = (0..<100).map(String.init).joined(separator: ",") + ",THE-END"
+        let end = SketchRun.quoted(line, keepingEnd: true)
+        #expect(end.hasPrefix("…") && end.hasSuffix(",98,99,THE-END") && end.unicodeScalars.count == 121, "\(end)")
+        #expect(SketchRun.quoted(line).hasPrefix("0,1,2,") && SketchRun.quoted(line).hasSuffix("…"))
+        #expect(SketchRun.quoted("short\r", keepingEnd: true) == "short\\r")
+    }
+
     @Test func waitingPastAStepsTimeoutOrTheRunsTimesOutAtThatSimulatedInstant() throws {
         let echo = try SketchFixtures.bootEcho.get()
         let (step, _, stepEnd) = try run(echo.elf, RunPlan(timeoutMicros: 5_000_000, steps: [

@@ -12,6 +12,42 @@ import TiltDisplay
         FileManager.default.temporaryDirectory.appendingPathComponent("tiltsim-run-\(getpid())-\(UUID().uuidString.prefix(6))-\(name)").path
     }
 
+    /// `--eeprom` keeps the EEPROM of a run in simulated time too, so CI can
+    /// test what a sketch keeps across power cycles (it was parsed and
+    /// dropped: every run printed "boot 0"); `tiltsim wokwi` keeps it as well.
+    @Test func runAndWokwiKeepTheEEPROMFile() throws {
+        let sketch = try SketchFixtures.eepromBoots.get()
+        let file = temporary("eeprom.bin")
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        for boots in 0...1 {
+            let run = try tiltsim.run(["run", sketch.elf, "--eeprom", file, "--expect-serial", "^boot \(boots)$", "--timeout", "0.5"])
+            #expect(run.code == 0, "\(run.err)")
+        }
+        let project = temporary("wokwi")
+        try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: project) }
+        try #"{"version": 1, "parts": [{"type": "wokwi-arduino-uno", "id": "uno"}], "connections": []}"#
+            .write(toFile: project + "/diagram.json", atomically: true, encoding: .utf8)
+        let wokwi = try tiltsim.run(["wokwi", project, "--elf", sketch.elf, "--eeprom", file, "--expect-text", "boot 2", "--timeout", "500"])
+        #expect(wokwi.code == 0, "\(wokwi.out)\(wokwi.err)")
+        #expect(FileManager.default.contents(atPath: file)?.first == UInt8(2), "the third boot counted (boot 2)")
+    }
+
+    /// The pty board's options are refused by `run` and `wokwi`, which took
+    /// and dropped them (`--firmware X` ran the sketch named, `--png` wrote
+    /// nothing); `wokwi` also refuses wiring, motion and board, the diagram's.
+    @Test func thePtyBoardsOptionsAreRefusedWhereTheyMeanNothing() throws {
+        let sketch = try SketchFixtures.bootEcho.get()
+        let run = try tiltsim.run(["run", sketch.elf, "--png", "/tmp/never.png", "--firmware", "/nonexistent.elf", "--timeout", "0.1"])
+        #expect(run.code == 21)
+        #expect(run.err == "tiltsim: --firmware, --png: for tiltsim's board on a pseudo-terminal, not tiltsim run (its own: "
+                + "--screenshot, --timeout, --board, --serial-log; tiltsim run --help)\n", "\(run.err)")
+        let wokwi = try tiltsim.run(["wokwi", "/nonexistent", "--sensor-address", "none", "--duration", "1"])
+        #expect(wokwi.code != 0)
+        #expect(wokwi.err.contains("--duration, the wiring options: not for tiltsim wokwi, whose board, parts and wiring come from diagram.json"),
+                "\(wokwi.err)")
+    }
+
     @Test func exitCodesSayHowTheRunWent() throws {
         let echo = try SketchFixtures.bootEcho.get()
         let passed = try tiltsim.run(["run", echo.hex, "--expect-serial", "ready", "--expect-serial", "tick 500"])

@@ -26,26 +26,35 @@ enum EEPROMFile {
         FileSystem.remove(temporary)
     }
 
-    /// Reads `file` into the board's EEPROM; a missing file leaves it erased.
-    static func load(_ file: String, into board: AVRBoard) throws(CommandFailure) {
-        guard FileManager.default.fileExists(atPath: file) else { return }
+    /// The bytes `file` keeps for an EEPROM of `size` bytes; nil for a
+    /// missing file (the EEPROM stays erased).
+    static func load(_ file: String, size: Int) throws(CommandFailure) -> [UInt8]? {
+        guard FileManager.default.fileExists(atPath: file) else { return nil }
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CommandFailure(.badFile, "\(file): cannot read this EEPROM file; check its permissions")
         }
-        let size = board.eeprom.count
         guard data.count <= size else {
             throw CommandFailure(.badFile, "\(file): \(data.count) bytes, more than the board's EEPROM holds (\(size)); "
                 + "give another file, or delete it to start erased")
         }
-        board.eeprom = Array(data)
+        return Array(data)
     }
 
-    /// Writes the board's EEPROM to `file` all at once; says so in one line if it cannot.
-    static func save(_ board: AVRBoard, to file: String) {
-        let bytes = board.eeprom
+    /// Writes an EEPROM's `bytes` to `file` all at once; says so in one line if it cannot.
+    static func save(_ bytes: [UInt8], to file: String) {
         guard !bytes.isEmpty else { return }
         if case .failure(let failure) = AtomicFile.replace(target(file), with: bytes) {
             FileHandle.standardError.write(Data("tiltsim: \(CommandFailure.shown(file)): cannot save the EEPROM (\(failure.reason)); it is lost with this run\n".utf8))
         }
+    }
+
+    /// `--eeprom` for a run in simulated time (`tiltsim run`, `tiltsim
+    /// wokwi`): `file` (if any) checked and read into `machine` before it
+    /// runs; call what comes back when the run ends, to write it back.
+    static func keep(_ file: String?, in machine: AVRMachine) throws(CommandFailure) -> () -> Void {
+        guard let file else { return {} }
+        try checkWritable(file)
+        if let bytes = try load(file, size: machine.eeprom.count) { machine.eeprom = bytes }
+        return { save(machine.eeprom, to: file) }
     }
 }

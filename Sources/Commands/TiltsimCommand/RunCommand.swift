@@ -26,6 +26,9 @@ struct RunSketch: ParsableCommand {
 
     @OptionGroup var board: BoardOption
 
+    /// `--eeprom`, and the pty board's options this refuses (`Tiltsim.ptyBoardOptions`).
+    @ParentCommand var root: Tiltsim
+
     private var arduinoBoard: ArduinoBoard { board.arduino }
 
     @Option(help: ArgumentHelp("Steps to take (YAML, or JSON by the .json extension): wait for serial text, set the motion, send serial input, wait, save or expect the screen.", valueName: "file"))
@@ -58,6 +61,11 @@ struct RunSketch: ParsableCommand {
     static let defaultTimeoutSeconds = 30.0
 
     func validate() throws {
+        let dropped = root.ptyBoardOptions(forWokwi: false)
+        if !dropped.isEmpty {
+            throw ValidationError("\(dropped.joined(separator: ", ")): for tiltsim's board on a pseudo-terminal, not tiltsim run "
+                + "(its own: --screenshot, --timeout, --board, --serial-log; tiltsim run --help)")
+        }
         try motion.validate()
         try wiring.validate(on: arduinoBoard)
         for pattern in expectSerial + failSerial {
@@ -123,6 +131,8 @@ struct RunSketch: ParsableCommand {
         do { machine = try AVRMachine(configuration) } catch {
             throw .firmware(error.description)
         }
+        let saveEEPROM = try EEPROMFile.keep(root.engine.eeprom, in: machine)
+        defer { saveEEPROM() }
         let plan = RunPlan(timeoutMicros: timeoutMicros, failPatterns: (file?.failPatterns ?? []) + failSerial,
                            steps: (file?.steps ?? []) + expectSerial.map { .waitSerial(pattern: $0, timeoutMicros: nil) },
                            timedScreens: timed)

@@ -42,6 +42,24 @@ public struct Tiltsim: ParsableCommand {
     /// An empty command, as ArgumentParser needs; `parse` fills the option groups.
     public init() {}
 
+    /// The options given that only the pty board (tiltsim without a
+    /// subcommand) reads: `run` and `wokwi` refuse them, where they were
+    /// parsed and dropped (`tiltsim run SKETCH --eeprom F` kept nothing,
+    /// `--firmware X` ran SKETCH). `--eeprom` is theirs too; `wokwi` takes
+    /// its board, wiring and motion from the diagram (`forWokwi`).
+    func ptyBoardOptions(forWokwi: Bool) -> [String] {
+        let given: [(Bool, String)] = [
+            (engine.engine != nil, "--engine"), (engine.firmware != nil, "--firmware"), (engine.rate != nil, "--rate"),
+            (engine.speed != nil, "--speed"), (engine.freeRunning, "--free-running"), (engine.link != nil, "--link"),
+            (engine.boards != nil, "--boards"), (engine.faults != nil, "--faults"), (engine.runNow, "--run-now"),
+            (output.screen, "--screen"), (output.png != nil, "--png"), (output.duration != nil, "--duration"),
+            (output.stats, "--stats"), (output.exitWithParent, "--exit-with-parent"),
+            (forWokwi && engine.board != nil, "--board"), (forWokwi && wiring.isGiven, "the wiring options"),
+            (forWokwi && motion.isGiven, "the motion options"),
+        ]
+        return given.filter(\.0).map(\.1)
+    }
+
     /// Rejects option combinations the groups cannot check alone (ArgumentParser calls it after parsing).
     public mutating func validate() throws {
         try engine.validate()
@@ -82,12 +100,12 @@ public struct Tiltsim: ParsableCommand {
         }
         let kept = engine.eeprom.flatMap { file in (boards.first as? AVRBoard).map { (file, $0) } }
         if let (file, avr) = kept {
-            do throws(CommandFailure) { try EEPROMFile.load(file, into: avr) } catch {
+            do throws(CommandFailure) { if let bytes = try EEPROMFile.load(file, size: avr.eeprom.count) { avr.eeprom = bytes } } catch {
                 error.report()
                 throw ExitCode(error.code.rawValue)
             }
         }
-        defer { if let (file, avr) = kept { EEPROMFile.save(avr, to: file) } }  // runs before the boards stop: a stopped board has none
+        defer { if let (file, avr) = kept { EEPROMFile.save(avr.eeprom, to: file) } }  // runs before the boards stop: a stopped board has none
         for board in boards {
             if output.stats, let avr = board as? AVRBoard, let art = try? TiltAssets.load() {
                 avr.recordGlassStats(renderer: art.renderer)

@@ -62,6 +62,17 @@ struct WokwiCommand: ParsableCommand {
     @Flag(name: [.customShort("q"), .customLong("quiet")], help: "No status messages (the serial output and errors still show).")
     var quiet = false
 
+    /// `--eeprom`, and the pty board's options this refuses (`Tiltsim.ptyBoardOptions`).
+    @ParentCommand var root: Tiltsim
+
+    func validate() throws {
+        let dropped = root.ptyBoardOptions(forWokwi: true)
+        if !dropped.isEmpty {
+            throw ValidationError("\(dropped.joined(separator: ", ")): not for tiltsim wokwi, whose board, parts and wiring come "
+                + "from diagram.json (tiltsim wokwi --help)")
+        }
+    }
+
     func run() throws {
         SignalPipe.unblock([.interrupt, .terminate])
         let code: Int32

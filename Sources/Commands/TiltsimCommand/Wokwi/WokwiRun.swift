@@ -74,6 +74,8 @@ struct WokwiRun {
             throw .firmware(Self.describe(error, board: setup.board))
         }
         for input in setup.analogInputs { machine.setAnalogInput(channel: input.channel, millivolts: input.millivolts) }
+        let saveEEPROM = try EEPROMFile.keep(options.root.engine.eeprom, in: machine)
+        defer { saveEEPROM() }
         let run = SketchRun(machine: machine, plan: plan)
         if options.interactive { run.input = StdinBytes.shared.take }
         status("Starting simulation...")

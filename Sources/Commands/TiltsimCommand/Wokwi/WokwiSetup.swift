@@ -43,7 +43,9 @@ struct WokwiSetup {
         guard let boardPart = boards.first, let board = WokwiBoard(rawValue: boardPart.type) else {
             let others = diagram.parts.filter { $0.type.contains("arduino") || $0.type.contains("esp32") || $0.type.contains("pi-pico") }.map(\.type)
             return .failure(WokwiProblem("\(file): no Arduino Uno, Nano or Mega (\(WokwiBoard.allCases.map(\.rawValue).joined(separator: ", ")))"
-                                         + (others.isEmpty ? "" : "; \(others[0]) is not modelled by tiltsim") + "; tiltsim runs AVR Arduinos only"))
+                                         + (others.isEmpty ? "" : "; \(others[0]) is not modelled by tiltsim wokwi")
+                                         + (others.first.map { $0.contains("leonardo") || $0.contains("micro") } == true
+                                            ? "; tiltsim run --board leonardo runs an ATmega32U4 sketch" : "")))
         }
         if boards.count > 1 { return .failure(WokwiProblem("\(file): \(boards.count) boards; tiltsim runs one board a project")) }
         var setup = WokwiSetup(board: board, boardID: boardPart.id, wiring: .standard,

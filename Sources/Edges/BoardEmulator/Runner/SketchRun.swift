@@ -184,7 +184,7 @@ public final class SketchRun {
                     sink(.note("serial matched /\(pattern)/: \(Self.quoted(line))", atMicros: nowMicros))
                 } else if let timeout, nowMicros >= stepStartedMicros + timeout {
                     return .timedOut("/\(pattern)/ did not appear within \(Self.seconds(timeout)) (step \(stepIndex + 1)); "
-                                     + "serial so far ends with '\(Self.quoted(lastLine()))'")
+                                     + "serial so far ends with '\(Self.quoted(lastLine(), keepingEnd: true))'")
                 } else {
                     return nil
                 }
@@ -303,9 +303,9 @@ public final class SketchRun {
     private func pending() -> String {
         if stepIndex < plan.steps.count {
             let what: String = switch plan.steps[stepIndex] {
-            case .waitSerial(let pattern, _): "waiting for /\(pattern)/; serial so far ends with '\(Self.quoted(lastLine()))'"
+            case .waitSerial(let pattern, _): "waiting for /\(pattern)/; serial so far ends with '\(Self.quoted(lastLine(), keepingEnd: true))'"
             case .wait: "during a wait"
-            case .waitBytes(let needle): "waiting for \"\(Self.quoted(String(decoding: needle, as: UTF8.self)))\"; serial so far ends with '\(Self.quoted(lastLine()))'"
+            case .waitBytes(let needle): "waiting for \"\(Self.quoted(String(decoding: needle, as: UTF8.self)))\"; serial so far ends with '\(Self.quoted(lastLine(), keepingEnd: true))'"
             default: "at a step"
             }
             return "\(what) (step \(stepIndex + 1) of \(plan.steps.count))"
@@ -323,9 +323,12 @@ public final class SketchRun {
     public static func seconds(_ micros: UInt64) -> String { DurationText.seconds(micros: micros, places: 3) }
 
     /// A line as it can be shown in one line: control characters escaped, long ones cut.
-    static func quoted(_ line: String) -> String {
+    /// `keepingEnd`: a long line loses its start, not its end ("serial so
+    /// far ends with" showed the first 120 characters of a long last line).
+    static func quoted(_ line: String, keepingEnd: Bool = false) -> String {
+        let scalars = line.unicodeScalars, cut = scalars.count > 120
         var out = ""
-        for scalar in line.unicodeScalars.prefix(120) {
+        for scalar in keepingEnd ? Array(scalars.suffix(120)) : Array(scalars.prefix(120)) {
             switch scalar {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
@@ -335,6 +338,6 @@ public final class SketchRun {
             default: out.unicodeScalars.append(scalar)
             }
         }
-        return line.unicodeScalars.count > 120 ? out + "…" : out
+        return !cut ? out : keepingEnd ? "…" + out : out + "…"
     }
 }

@@ -304,7 +304,7 @@ public struct MPU6050Model: Sendable {
         let accel = [r.accel.x, r.accel.y, r.accel.z], gyro = [r.gyro.x, r.gyro.y, r.gyro.z]
         for axis in 0..<3 {
             if standby & (0x20 >> UInt8(axis)) == 0 {
-                // XA_OFFS: ±16 g format, bit 0 unused: 8 counts at ±2 g per step of 2.
+                // XA_OFFS: ±16 g format, bit 0 unused: 8 counts at ±2 g a unit, 16 a step of 2.
                 let offset = Int(word(at: Register.accelOffsetXHigh + UInt8(2 * axis)) & ~1) * 8
                 put(Int((accel[axis]).rounded()) + offset, shift: accelShift, at: 2 * axis)
             }
