@@ -72,6 +72,8 @@ enum SketchFixtures {
     static let eepromBoots = built("eeprom_boots")
     /// Idle, power-down until the watchdog or INT0, SLEEP without SE, the watchdog's interrupt mode.
     static let sleepModes = built("sleep_modes")
+    /// The reboot idiom: the watchdog at 15 ms and a loop, 100 ms after each start.
+    static let wdtReboot = built("wdt_reboot")
 
     /// Sketch NAME's ELF and HEX.
     static func built(_ name: String, folder sketches: String = "sketches") -> Result<Built, AVRTestFailure> {

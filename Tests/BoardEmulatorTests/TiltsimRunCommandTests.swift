@@ -48,6 +48,18 @@ import TiltDisplay
                 "\(wokwi.err)")
     }
 
+    /// A watchdog reset reboots the sketch as a board's bootloader hands it
+    /// over: MCUSR cleared and the watchdog off, so a start every 100 ms and
+    /// 16 ms. simavr left the watchdog on at 16 ms (WDRF forces WDE), and the
+    /// board reset 16 ms into every start from then on, never printing
+    /// "rebooting" again; the sketch read MCUSR=1 at power-on.
+    @Test func theRebootIdiomRebootsOnceEachTime() throws {
+        let sketch = try SketchFixtures.wdtReboot.get()
+        let boots = (0..<8).flatMap { ["--expect-serial", "^boot \($0) MCUSR=0$", "--expect-serial", "^rebooting$"] }
+        let run = try tiltsim.run(["run", sketch.elf, "--timeout", "1", "--quiet"] + boots)
+        #expect(run.code == 0, "\(run.err)")
+    }
+
     @Test func exitCodesSayHowTheRunWent() throws {
         let echo = try SketchFixtures.bootEcho.get()
         let passed = try tiltsim.run(["run", echo.hex, "--expect-serial", "ready", "--expect-serial", "tick 500"])

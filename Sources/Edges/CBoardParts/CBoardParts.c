@@ -135,7 +135,7 @@ bool cbp_avr_install_models(avr_t *avr) {
     cbp_uart_timing_install(avr);
     cbp_timer_slopes_install(avr);
     cbp_adc_scale_install(avr);
-    if (!cbp_extint_level_install(avr) || !cbp_sleep_modes_install(avr)) {
+    if (!cbp_extint_level_install(avr) || !cbp_sleep_modes_install(avr) || !cbp_bootloader_install(avr)) {
         free(hooks);
         return false;
     }
@@ -251,7 +251,7 @@ avr_t *cbp_avr_create_from_image(const uint8_t *image, uint32_t size, const char
 // The modules cbp_avr_install_models adds, each a calloc'd struct with its
 // avr_io_t first; avr_terminate unlinks them but frees none.
 static const char *const cbp_our_modules[] = {
-    "twi-bus", "soft-i2c", "core-hooks", "usb-serial", "extint-level", "io-after", "sleep-modes",
+    "twi-bus", "soft-i2c", "core-hooks", "usb-serial", "extint-level", "io-after", "sleep-modes", "bootloader",
 };
 
 static bool cbp_is_ours(const avr_io_t *io) {

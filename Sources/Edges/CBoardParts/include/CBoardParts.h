@@ -191,6 +191,11 @@ bool cbp_extint_level_install(struct avr_t *avr);
 /// while the core sleeps below idle) and `avr->custom.data`.
 bool cbp_sleep_modes_install(struct avr_t *avr);
 
+/// What an Arduino's bootloader does before each start of the sketch (power
+/// on, external or watchdog reset): MCUSR cleared and the watchdog off, so a
+/// watchdog reset reboots the sketch once instead of every 16 ms for good.
+bool cbp_bootloader_install(struct avr_t *avr);
+
 // MARK: SSD1306 (cbp_ssd1306.c)
 
 /// The SSD1306's GDDRAM and registers, as the glass model (Swift) needs them.
