@@ -74,6 +74,8 @@ enum SketchFixtures {
     static let sleepModes = built("sleep_modes")
     /// The reboot idiom: the watchdog at 15 ms and a loop, 100 ms after each start.
     static let wdtReboot = built("wdt_reboot")
+    /// Timer0 powered down (PRR) over delays, a clock write and an idle sleep.
+    static let powerReduction = built("power_reduction")
 
     /// Sketch NAME's ELF and HEX.
     static func built(_ name: String, folder sketches: String = "sketches") -> Result<Built, AVRTestFailure> {

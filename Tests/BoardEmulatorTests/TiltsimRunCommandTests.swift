@@ -60,6 +60,17 @@ import TiltDisplay
         #expect(run.code == 0, "\(run.err)")
     }
 
+    /// PRR's timer bits: Timer0 powered down stops millis() (a write to its
+    /// clock register does not start it) and goes on when powered up; an
+    /// idle sleep with it down wakes once, at the watchdog, not every
+    /// millisecond as LowPower's idle(..., TIMER0_OFF, ...) did here.
+    @Test func aTimerPoweredDownStopsUntilPoweredUp() throws {
+        let sketch = try SketchFixtures.powerReduction.get()
+        let run = try tiltsim.run(["run", sketch.elf, "--timeout", "1",
+                                   "--expect-serial", "^millis off 0 kept 0 on (9[5-9]|10[0-2])$", "--expect-serial", "^idle wakes 1$"])
+        #expect(run.code == 0, "\(run.out)\(run.err)")
+    }
+
     @Test func exitCodesSayHowTheRunWent() throws {
         let echo = try SketchFixtures.bootEcho.get()
         let passed = try tiltsim.run(["run", echo.hex, "--expect-serial", "ready", "--expect-serial", "tick 500"])

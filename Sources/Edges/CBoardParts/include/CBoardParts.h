@@ -196,6 +196,11 @@ bool cbp_sleep_modes_install(struct avr_t *avr);
 /// watchdog reset reboots the sketch once instead of every 16 ms for good.
 bool cbp_bootloader_install(struct avr_t *avr);
 
+/// The power reduction registers' timer bits (PRTIMn in PRR/PRR0/PRR1), which
+/// simavr 1.6 ignores: a timer powered down stops counting and interrupting,
+/// and goes on as before when powered up again.
+bool cbp_power_reduction_install(struct avr_t *avr);
+
 // MARK: SSD1306 (cbp_ssd1306.c)
 
 /// The SSD1306's GDDRAM and registers, as the glass model (Swift) needs them.
