@@ -72,7 +72,7 @@ import TiltserialSettings
         defer { board.stop() }
         let result = try Self.run(["calibrate"], on: board, environment: environment)
         #expect(result.code == 0, "\(result.err)")
-        #expect(result.out == "saved to \(file): rest pose 60° from face-up, leaning 0° (right side down); sensor axes x,y,z\n")
+        #expect(result.out == "saved to \(file): rest pose 60° from face-up, level side to side; sensor axes x,y,z\n")
         for step in 1...3 { #expect(result.err.contains("step \(step) of 3: "), "\(result.err)") }
         // The first instruction comes once the board is named, not before its line.
         let named = result.err.range(of: "board: firmware "), first = result.err.range(of: "step 1 of 3: ")

@@ -147,7 +147,10 @@ struct Calibrate: TiltserialSubcommand {
 
     static func describe(_ r: CalibrationSolver.Result) -> String {
         let n = { (v: Double) in SettingSpec.spec(key: "restAngleDegrees")!.optionText(.number(v)) }
-        return "rest pose \(n(r.restAngleDegrees))° from face-up, leaning \(n(r.restRollDegrees))° (right side down); sensor axes \(r.axes)"
+        let roll = r.restRollDegrees, lean = n(abs(roll))
+        // Which side is down, in words: "leaning 0° (right side down)" read oddly, and a negative lean as a minus.
+        let side = lean == n(0) ? "level side to side" : "leaning \(lean)° \(roll > 0 ? "right" : "left") side down"
+        return "rest pose \(n(r.restAngleDegrees))° from face-up, \(side); sensor axes \(r.axes)"
     }
 }
 

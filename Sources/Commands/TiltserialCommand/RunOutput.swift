@@ -148,6 +148,15 @@ final class RunOutput: HostOutput {
         }
     }
 
+    /// The warning for frames lost or damaged in the last second, naming only
+    /// what happened ("0 frames lost and 1 damaged" read as a loss).
+    static func trouble(lost: UInt64, errors: UInt64, totalLost: UInt64, totalErrors: UInt64) -> String {
+        let what = [lost > 0 ? ForPeople.count(lost, "frame") + " lost" : nil,
+                    errors > 0 ? (lost > 0 ? "\(errors)" : ForPeople.count(errors, "frame")) + " damaged" : nil]
+        return "\(what.compactMap { $0 }.joined(separator: " and ")) in the last second (\(totalLost) lost, "
+            + "\(ForPeople.count(totalErrors, "error")) in all); check the cable, the baud rate and that nothing else reads the port"
+    }
+
     /// The line for a display that did not answer at its stored clock (PARTS
     /// says which it runs at instead).
     static func clockWarning(_ clock: DisplayClock?) -> String? {
@@ -191,7 +200,7 @@ final class RunOutput: HostOutput {
         case .silentAfterReopen(let micros):
             say("\(shownPort): reopened, but nothing valid arrived for \(DurationText.seconds(micros: micros, places: 1, rounding: .down)); looking the name up again until the board answers (Ctrl-C to quit)", level: .warning)
         case .trouble(let lost, let errors, let totalLost, let totalErrors):
-            say("\(ForPeople.count(lost, "frame")) lost and \(errors) damaged in the last second (\(totalLost) lost, \(ForPeople.count(totalErrors, "error")) in all); check the cable, the baud rate and that nothing else reads the port", level: .warning)
+            say(Self.trouble(lost: lost, errors: errors, totalLost: totalLost, totalErrors: totalErrors), level: .warning)
         case .samplesStopped(let micros, let bytes):
             say(Self.samplesStopped(micros: micros, bytes: bytes), level: .warning)
         case .samplesResumed(let micros):
