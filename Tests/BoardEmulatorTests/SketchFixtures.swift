@@ -76,6 +76,8 @@ enum SketchFixtures {
     static let wdtReboot = built("wdt_reboot")
     /// Timer0 powered down (PRR) over delays, a clock write and an idle sleep.
     static let powerReduction = built("power_reduction")
+    /// How long EEPE stays set, 100 EEPROM.write calls, 100 updates.
+    static let eepromTime = built("eeprom_time")
 
     /// Sketch NAME's ELF and HEX.
     static func built(_ name: String, folder sketches: String = "sketches") -> Result<Built, AVRTestFailure> {

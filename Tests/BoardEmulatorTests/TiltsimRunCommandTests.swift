@@ -71,6 +71,16 @@ import TiltDisplay
         #expect(run.code == 0, "\(run.out)\(run.err)")
     }
 
+    /// An EEPROM write takes its 3.4 ms with EEPE set, so 100 EEPROM.write
+    /// calls take about 340 ms as on a board (0.2 ms here before); updates
+    /// that write nothing stay quick, and every byte reads back.
+    @Test func anEEPROMWriteTakesItsTime() throws {
+        let sketch = try SketchFixtures.eepromTime.get()
+        let run = try tiltsim.run(["run", sketch.elf, "--timeout", "1", "--expect-serial", "^EEPE set 3400 us$",
+                                   "--expect-serial", "^100 writes 3[34][0-9]{4} us, 0 wrong, 100 updates [0-9]{1,4} us$"])
+        #expect(run.code == 0, "\(run.out)\(run.err)")
+    }
+
     @Test func exitCodesSayHowTheRunWent() throws {
         let echo = try SketchFixtures.bootEcho.get()
         let passed = try tiltsim.run(["run", echo.hex, "--expect-serial", "ready", "--expect-serial", "tick 500"])

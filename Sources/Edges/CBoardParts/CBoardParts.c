@@ -136,7 +136,7 @@ bool cbp_avr_install_models(avr_t *avr) {
     cbp_timer_slopes_install(avr);
     cbp_adc_scale_install(avr);
     if (!cbp_extint_level_install(avr) || !cbp_sleep_modes_install(avr) || !cbp_bootloader_install(avr)
-        || !cbp_power_reduction_install(avr)) {
+        || !cbp_power_reduction_install(avr) || !cbp_eeprom_timing_install(avr)) {
         free(hooks);
         return false;
     }
@@ -253,7 +253,7 @@ avr_t *cbp_avr_create_from_image(const uint8_t *image, uint32_t size, const char
 // avr_io_t first; avr_terminate unlinks them but frees none.
 static const char *const cbp_our_modules[] = {
     "twi-bus", "soft-i2c", "core-hooks", "usb-serial", "extint-level", "io-after", "sleep-modes", "bootloader",
-    "power-reduction",
+    "power-reduction", "eeprom-timing",
 };
 
 static bool cbp_is_ours(const avr_io_t *io) {

@@ -201,6 +201,10 @@ bool cbp_bootloader_install(struct avr_t *avr);
 /// and goes on as before when powered up again.
 bool cbp_power_reduction_install(struct avr_t *avr);
 
+/// An EEPROM write's 3.4 ms, EEPE set until it ends (simavr 1.6 cleared it
+/// at once, so a block of EEPROM.write calls took no time).
+bool cbp_eeprom_timing_install(struct avr_t *avr);
+
 // MARK: SSD1306 (cbp_ssd1306.c)
 
 /// The SSD1306's GDDRAM and registers, as the glass model (Swift) needs them.
