@@ -27,4 +27,14 @@ import Testing
         #expect(MessageFit.fit(lines[1], columns: 80).hasSuffix("tiltserial calibrate saves one)"))
         #expect(MessageFit.fit("drawer opened: tilt sideways to choose", columns: 80) == "drawer opened: tilt sideways to choose")
     }
+
+    /// A line that starts with a port's path gives up the path's start first.
+    @Test func aPortsPathGivesWayBeforeTheNews() {
+        let gone = "/tmp/hosttest/simlink: device gone; waiting for it to come back (Ctrl-C to quit)…"
+        #expect(gone.count == 81)
+        #expect(MessageFit.fit(gone, columns: 80) == "…mp/hosttest/simlink: device gone; waiting for it to come back (Ctrl-C to quit)…")
+        // A path too short to give way enough: the cut as before, the advice whole.
+        let short = "/dev/ttyS0: " + String(repeating: "news ", count: 20) + "; fix it"
+        #expect(MessageFit.fit(short, columns: 40).hasSuffix("… fix it"))
+    }
 }

@@ -4,6 +4,7 @@ import TiltDisplay
 import TiltPhysics
 import TiltPipeline
 @testable import TiltserialCommand
+import SerialIO
 import WireProtocol
 
 /// The live view's pure parts: which layout a terminal size gets, and that the
@@ -128,12 +129,16 @@ import WireProtocol
     }
 
     @Test func noColorAndDumbTerminalsTurnColourOff() {
-        #expect(TerminalScreen.colourAllowed(noColor: nil, term: "xterm-256color", isTerminal: true))
-        #expect(TerminalScreen.colourAllowed(noColor: "", term: "screen", isTerminal: true), "an empty NO_COLOR does not count")
-        #expect(!TerminalScreen.colourAllowed(noColor: "1", term: "xterm", isTerminal: true))
-        #expect(!TerminalScreen.colourAllowed(noColor: "false", term: "xterm", isTerminal: true), "any value at all")
-        #expect(!TerminalScreen.colourAllowed(noColor: nil, term: "dumb", isTerminal: true))
-        #expect(!TerminalScreen.colourAllowed(noColor: nil, term: "xterm", isTerminal: false))
+        #expect(TerminalInfo.colourAllowed(noColor: nil, term: "xterm-256color", isTerminal: true))
+        #expect(TerminalInfo.colourAllowed(noColor: "", term: "screen", isTerminal: true), "an empty NO_COLOR does not count")
+        #expect(!TerminalInfo.colourAllowed(noColor: "1", term: "xterm", isTerminal: true))
+        #expect(!TerminalInfo.colourAllowed(noColor: "false", term: "xterm", isTerminal: true), "any value at all")
+        #expect(!TerminalInfo.colourAllowed(noColor: nil, term: "dumb", isTerminal: true))
+        #expect(!TerminalInfo.colourAllowed(noColor: nil, term: "xterm", isTerminal: false))
+        // terminfo's monochrome kinds (xterm-mono was sent colour); the Linux console has colour.
+        #expect(!TerminalInfo.colourAllowed(noColor: nil, term: "xterm-mono", isTerminal: true))
+        #expect(!TerminalInfo.colourAllowed(noColor: nil, term: "vt100-m", isTerminal: true))
+        #expect(TerminalInfo.colourAllowed(noColor: nil, term: "linux", isTerminal: true))
     }
 
     @Test func whetherToDraw() throws {

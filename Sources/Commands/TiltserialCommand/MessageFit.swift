@@ -4,12 +4,19 @@
 /// and "tiltserial calibrate saves one"). Too long, the line keeps its
 /// ending after its last separator whole, and as much of its start as fits,
 /// joined by "…" (without a separator, or with an ending too long, the last
-/// three fifths).
+/// three fifths). A line that starts with a port's path loses the path's
+/// start first, as far as that is enough: "…/simlink: device gone; …" kept
+/// the news where a cut in the middle took "gone" (a tester's, 81 columns).
 enum MessageFit {
     /// `text` in at most `columns` characters.
     static func fit(_ text: String, columns: Int) -> String {
         guard text.count > columns, columns >= 20 else { return text }
         let characters = Array(text)
+        let firstColon = characters.indices.dropLast().first { characters[$0] == ":" && characters[$0 + 1] == " " }
+        if characters.first == "/", let colon = firstColon {
+            let keep = colon - (characters.count - columns) - 1
+            if keep >= 8 { return "…" + String(characters[(colon - keep)...]) }
+        }
         // The ending after the last separator (the advice), when it fits beside a head of at least 10.
         var tailStart: Int?
         for i in stride(from: characters.count - 2, through: 0, by: -1)

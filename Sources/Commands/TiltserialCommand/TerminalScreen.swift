@@ -50,15 +50,9 @@ public struct TerminalScreen: Sendable {
         return TerminalScreen(
             size: { windowSize(2) },
             outIsSameTerminal: errIsTerminal && sameDevice(1, 2),
-            colour: colourAllowed(noColor: environment("NO_COLOR"), term: term, isTerminal: errIsTerminal),
+            colour: TerminalInfo.colourAllowed(noColor: environment("NO_COLOR"), term: term, isTerminal: errIsTerminal),
             dumb: term == nil || term == "dumb" || term == "",
             keyInput: TerminalInfo.isTerminal(0) ? 0 : nil)
-    }
-
-    /// Colour only on a terminal, never with NO_COLOR set to anything
-    /// (no-color.org: any non-empty value) or on a dumb terminal.
-    static func colourAllowed(noColor: String?, term: String?, isTerminal: Bool) -> Bool {
-        isTerminal && (noColor ?? "").isEmpty && term != "dumb"
     }
 
     static func environment(_ name: String) -> String? { ProcessEnvironment.value(name) }

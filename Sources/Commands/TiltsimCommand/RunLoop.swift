@@ -103,10 +103,10 @@ struct RunLoop {
         FileHandle.standardError.write(Data("tiltsim: \(line)\n".utf8))
     }
 
-    /// Colour on stderr: a terminal, NO_COLOR unset or empty, TERM not `dumb`.
+    /// Colour on stderr (`TerminalInfo.colourAllowed`).
     static let colour: Bool = {
         let environment = ProcessInfo.processInfo.environment
-        return TerminalInfo.isTerminal(2) && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        return TerminalInfo.colourAllowed(noColor: environment["NO_COLOR"], term: environment["TERM"], isTerminal: TerminalInfo.isTerminal(2))
     }()
 }
 

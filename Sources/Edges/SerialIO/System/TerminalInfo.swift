@@ -9,6 +9,16 @@ public enum TerminalInfo {
     /// `fd` is a terminal (isatty).
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
+    /// Colour only on a terminal, never with NO_COLOR set to anything
+    /// (no-color.org: any non-empty value), nor on a terminal without it:
+    /// `dumb`, or a terminfo name of the monochrome kind (`xterm-mono`,
+    /// `vt100-m`: ncurses' "-mono"/"-m"), which was sent colour. One rule
+    /// for tiltserial's view and tiltsim's screen.
+    public static func colourAllowed(noColor: String?, term: String?, isTerminal: Bool) -> Bool {
+        let mono = term.map { $0 == "dumb" || $0.hasSuffix("-mono") || $0.hasSuffix("-m") } ?? false
+        return isTerminal && (noColor ?? "").isEmpty && !mono
+    }
+
     /// TIOCGWINSZ on `fd`: (columns, rows); nil when it is not a terminal or reports 0 × 0.
     public static func windowSize(_ fd: Int32) -> (columns: Int, rows: Int)? {
         var size = winsize()
