@@ -31,6 +31,17 @@ import Testing
         #expect(try runProduct("tiltserial", ["--version"]).out == expected)
     }
 
+    /// `help` with a word that names no command is a usage error (it printed
+    /// the main help and exit 0); a command's help still works.
+    @Test func helpForNoSuchCommandIsAnError() {
+        let unknown = runTiltserial(["help", "nosuch"])
+        #expect(unknown.code == 21)
+        #expect(unknown.err == "tiltserial: error: help nosuch: no such command; tiltserial --help lists them\n")
+        #expect(unknown.out.isEmpty)
+        let known = runTiltserial(["help", "pins"])
+        #expect(known.code == 0 && known.out.contains("USAGE: tiltserial pins"), "\(known.out)")
+    }
+
     @Test func anythingElseIsParsed() {
         for arguments in [["--help", "--version"], ["run", "--help"], ["--helpx"], ["help"], []] {
             let console = CapturedConsole(errIsTerminal: false, screen: .fixed(columns: 80, rows: 24))

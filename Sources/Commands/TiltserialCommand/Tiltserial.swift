@@ -70,6 +70,12 @@ public enum TiltserialMain {
     /// Parses `arguments` (without the program name), runs, returns the exit code.
     public static func run(arguments: [String], context: CommandContext) -> Int32 {
         if answeredWithoutParsing(arguments, context.console) { return 0 }
+        if let unknown = unknownHelpTopic(arguments) {
+            // ArgumentParser printed the main help for it and exit 0.
+            context.console.writeErr("tiltserial: error: help \(OneLineText.escaped(unknown, limit: 80)): no such command; "
+                + "tiltserial --help lists them\n")
+            return ExitStatus.badSettings.rawValue
+        }
         var command: ParsableCommand
         do {
             command = try Tiltserial.parseAsRoot(arguments)
@@ -102,6 +108,13 @@ public enum TiltserialMain {
         default: return false
         }
         return true
+    }
+
+    /// The word after `help` when it names no command (`tiltserial help nosuch`).
+    static func unknownHelpTopic(_ arguments: [String]) -> String? {
+        guard arguments.count >= 2, arguments[0] == "help", !arguments[1].hasPrefix("-") else { return nil }
+        let names = Tiltserial.configuration.subcommands.map { $0._commandName } + ["help"]
+        return names.contains(arguments[1]) ? nil : arguments[1]
     }
 
     /// Help, `--version` and completion scripts go to stdout with code 0; usage
