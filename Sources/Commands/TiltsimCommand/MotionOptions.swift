@@ -15,7 +15,7 @@ struct MotionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A recorded sample CSV (\(SampleCSV.header)).", valueName: "file"))
     var csv: String?
 
-    @Option(help: ArgumentHelp("Sensor noise, times the MPU-6050 datasheet density (0 = none; default 1).", valueName: "scale"))
+    @Option(help: ArgumentHelp("Sensor noise, times the MPU-6050 datasheet density (0 = none).", valueName: "scale"))
     var noise: Double = 1
 
     @Flag(help: "Play the motion again and again (default: hold its last pose).")
