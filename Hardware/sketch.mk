@@ -6,6 +6,10 @@
 #   make -f Hardware/sketch.mk SKETCH_DIR=path/to/echo OUT=/tmp/build [CORE_OUT=/tmp/core]
 #        [LIBS="~/Arduino/libraries/Adafruit_SSD1306 ~/Arduino/libraries/Adafruit_GFX_Library …"]
 # gives OUT/echo.elf and OUT/echo.hex (avr-objcopy -O ihex, as the IDE exports).
+# The folder is built as the IDE builds it: its .ino tabs (echo.ino first) merged into
+# OUT/echo.ino.cpp with #include <Arduino.h>, #line directives and the function prototypes
+# arduino-cli would add (tools/ino_sketch.py: Debian has no arduino-cli nor its ctags), then
+# every .c, .cpp, .cc, .cxx and .S beside them and below its src/ compiled and linked too.
 # LIBS: library folders as the IDE keeps them (each its src/ when it has one,
 # else the folder; every .c/.cpp below it except in examples/, test*/ and hidden folders is built,
 # and every folder below it is on the include path, as the IDE's recursive
@@ -14,7 +18,9 @@
 # the command line still gets the board suffix, so boards never share objects). BOARD=nano|mega|leonardo|micro
 # builds for another board (boards.mk; the core then goes to CORE_OUT-BOARD).
 
-include $(dir $(lastword $(MAKEFILE_LIST)))boards.mk
+HARDWARE_DIR := $(dir $(lastword $(MAKEFILE_LIST)))
+include $(HARDWARE_DIR)boards.mk
+INO_SKETCH  := $(HARDWARE_DIR)tools/ino_sketch.py
 CORE_DIR    := $(ARDUINO_AVR)/cores/arduino
 WIRE_DIR    := $(ARDUINO_AVR)/libraries/Wire/src
 HID_DIR     := $(ARDUINO_AVR)/libraries/HID/src
@@ -37,7 +43,8 @@ endif
 ifndef OUT
 $(error give OUT=build folder)
 endif
-NAME     := $(notdir $(patsubst %/,%,$(SKETCH_DIR)))
+override SKETCH_DIR := $(patsubst %/,%,$(SKETCH_DIR))
+NAME     := $(notdir $(SKETCH_DIR))
 CORE_OUT ?= $(OUT)/core
 override CORE_OUT := $(CORE_OUT)$(if $(filter-out uno,$(BOARD)),-$(BOARD))
 
@@ -53,18 +60,51 @@ LDFLAGS   := $(MCU_FLAGS) -Os -flto -fuse-linker-plugin -Wl,--gc-sections
 CORE_SRCS := $(wildcard $(CORE_DIR)/*.c $(CORE_DIR)/*.cpp $(CORE_DIR)/*.S)
 CORE_OBJS := $(patsubst $(CORE_DIR)/%,$(CORE_OUT)/%.o,$(CORE_SRCS)) $(CORE_OUT)/Wire.o $(CORE_OUT)/twi.o $(CORE_OUT)/HID.o \
              $(CORE_OUT)/SPI.o $(CORE_OUT)/SoftwareSerial.o
-APP_OBJS  := $(OUT)/$(NAME).ino.o $(patsubst $(SKETCH_DIR)/%.cpp,$(OUT)/%.o,$(wildcard $(SKETCH_DIR)/*.cpp))
 
-.PHONY: all
+# The sketch as the IDE builds it: its .ino tabs merged into OUT/NAME.ino.cpp with
+# prototypes (tools/ino_sketch.py), and every .c, .cpp, .cc, .cxx and .S in the
+# folder and anywhere below its src/ (hidden ones aside), objects under OUT/sketch/.
+SKETCH_EXTS := c cpp cc cxx S
+SKETCH_SRCS := $(foreach e,$(SKETCH_EXTS),$(wildcard $(SKETCH_DIR)/*.$(e))) \
+               $(if $(wildcard $(SKETCH_DIR)/src),$(shell find $(SKETCH_DIR)/src -name '.*' -prune -o -type f \
+                 \( -name '*.c' -o -name '*.cpp' -o -name '*.cc' -o -name '*.cxx' -o -name '*.S' \) -print | sort))
+APP_OBJS    := $(OUT)/$(NAME).ino.o $(patsubst $(SKETCH_DIR)/%,$(OUT)/sketch/%.o,$(SKETCH_SRCS))
+DEPFLAGS     = -MMD -MP  # headers a sketch file includes (OUT/…d); the core and libraries are not tracked
+
+.PHONY: all FORCE
 all: $(OUT)/$(NAME).hex
 
-$(OUT)/$(NAME).ino.o: $(SKETCH_DIR)/$(NAME).ino
-	@mkdir -p $(@D)
-	avr-g++ $(CXXFLAGS) $(LIB_INCLUDES) -Wall -x c++ -include Arduino.h -c $< -o $@
+# -iquote: #include "tab.h" and "src/x.h" in a tab find the sketch folder's files, as in the IDE.
+INO_CXX := avr-g++ $(CXXFLAGS) $(LIB_INCLUDES) -iquote $(SKETCH_DIR)
 
-$(OUT)/%.o: $(SKETCH_DIR)/%.cpp
+# Made every time (a tab added or deleted changes it too), with the flags it is
+# compiled with (ino_sketch.py preprocesses before it looks for functions, as
+# arduino-cli); rewritten only when its text changes, so nothing is recompiled for nothing.
+$(OUT)/$(NAME).ino.cpp: FORCE
 	@mkdir -p $(@D)
-	avr-g++ $(CXXFLAGS) $(LIB_INCLUDES) -Wall -c $< -o $@
+	python3 $(INO_SKETCH) $(SKETCH_DIR) $@ $(INO_CXX)
+FORCE:
+
+$(OUT)/$(NAME).ino.o: $(OUT)/$(NAME).ino.cpp
+	$(INO_CXX) -Wall $(DEPFLAGS) -c $< -o $@
+
+$(OUT)/sketch/%.c.o: $(SKETCH_DIR)/%.c
+	@mkdir -p $(@D)
+	avr-gcc $(CFLAGS) $(LIB_INCLUDES) -Wall $(DEPFLAGS) -c $< -o $@
+$(OUT)/sketch/%.S.o: $(SKETCH_DIR)/%.S
+	@mkdir -p $(@D)
+	avr-gcc $(ASFLAGS) $(LIB_INCLUDES) $(DEPFLAGS) -c $< -o $@
+$(OUT)/sketch/%.cpp.o: $(SKETCH_DIR)/%.cpp
+	@mkdir -p $(@D)
+	avr-g++ $(CXXFLAGS) $(LIB_INCLUDES) -Wall $(DEPFLAGS) -c $< -o $@
+$(OUT)/sketch/%.cc.o: $(SKETCH_DIR)/%.cc
+	@mkdir -p $(@D)
+	avr-g++ $(CXXFLAGS) $(LIB_INCLUDES) -Wall $(DEPFLAGS) -c $< -o $@
+$(OUT)/sketch/%.cxx.o: $(SKETCH_DIR)/%.cxx
+	@mkdir -p $(@D)
+	avr-g++ $(CXXFLAGS) $(LIB_INCLUDES) -Wall $(DEPFLAGS) -c $< -o $@
+
+-include $(APP_OBJS:.o=.d)
 
 # Every library source into one archive (numbered: two libraries may both have a util.cpp).
 $(OUT)/libraries.a: $(LIB_SRCS)

@@ -53,6 +53,8 @@ enum SketchFixtures {
     static let intPinLeonardo = built("int_pin", folder: "sketches-leonardo")
     /// A sketch built with a library of its own (Hardware/sketch.mk's LIBS) and the core's SPI.
     static let libUser = built("lib_user")
+    /// Two .ino tabs that call functions defined later, a .c file and a .S under src/ (the IDE's preprocessing).
+    static let inoTabs = built("ino_tabs")
     /// A master that toggles SDA and SCL itself, open drain and push-pull (Uno and Leonardo builds).
     static let softI2C = built("soft_i2c")
     static let softI2CLeonardo = built("soft_i2c", folder: "sketches-leonardo")

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// Hardware/sketch.mk builds a sketch folder as the Arduino IDE does: its .ino
+/// tabs merged into NAME.ino.cpp with the prototypes arduino-cli would add
+/// (Hardware/tools/ino_sketch.py), its .c, .cpp and .S files (src/ too) beside.
+@Suite struct InoSketchTests {
+    let tiltsim = TiltsimCommandTests()
+
+    /// ino_tabs compiles only with those prototypes (a function called before
+    /// its multi-line definition, one from the other tab, a template, one whose
+    /// address a global takes) and none for a class's inline method or a
+    /// default argument; its C and assembly functions link.
+    @Test func aSketchThatCallsFunctionsDefinedLaterRunsInTiltsim() throws {
+        let sketch = try SketchFixtures.inoTabs.get()
+        let result = try tiltsim.run(["run", sketch.hex, "--expect-serial", "^ino_tabs done$", "--timeout", "1"])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out == "sum 62\r\nc 42\r\nasm 42\r\nmax 42\r\nhook 1\r\nino_tabs done\r\n")
+    }
+
+    /// The sketch folder NAME with `files`, preprocessed by sketch.mk's own
+    /// rule (the compiler's -E for the Uno, then ino_sketch.py): NAME.ino.cpp.
+    func merged(_ name: String, _ files: [String: String]) throws -> (text: String, folder: String) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ino-sketch-\(getpid())-\(UUID().uuidString.prefix(6))").path
+        let folder = root + "/" + name
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (file, text) in files {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + file))
+        }
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        make.arguments = ["make", "-s", "-f", BuiltFirmware.root + "/Hardware/sketch.mk",
+                          "SKETCH_DIR=" + folder, "OUT=" + root + "/out", root + "/out/\(name).ino.cpp"]
+        let err = Pipe()
+        make.standardError = err
+        try make.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        make.waitUntilExit()
+        try #require(make.terminationStatus == 0, "\(message)")
+        return (try String(contentsOfFile: root + "/out/\(name).ino.cpp", encoding: .utf8), folder)
+    }
+
+    /// What arduino-cli leaves out: a function in an #ifdef the board does not
+    /// take (its types may not exist there), in a namespace or struct, one
+    /// already declared; what it keeps: static, extern "C" from its block.
+    /// They go before the first definition, here ISR()'s (a macro: the -E
+    /// output shows it). The main file includes Arduino.h: no second include;
+    /// a BOM and CRLF line ends are dropped.
+    @Test func prototypesAreTheOnesArduinoCLIWritesWhereItWritesThem() throws {
+        let source = [
+            "#include <Arduino.h>", "#ifdef ESP32", "void onlyOnEsp(WiFiClient client) {}", "#endif",
+            "namespace tools { int hidden() { return 1; } }", "struct Point { int x; int y() const { return x; } };",
+            "void declared(int n);", "ISR(TIMER1_COMPA_vect) { tick(); }", "static void tick() {}",
+            "void declared(int n) {}", "extern \"C\" {", "void from_c(void) {}", "}",
+            "int used() { return tools::hidden(); }",
+        ]
+        let (text, folder) = try merged("guards", ["guards.ino": "\u{FEFF}" + source.joined(separator: "\r\n") + "\r\n"])
+        let main = "#line 8 \"\(folder)/guards.ino\""
+        let expected = ["#line 1 \"\(folder)/guards.ino\""] + source[0..<7] + [
+            "#line 9 \"\(folder)/guards.ino\"", "static void tick();",
+            "#line 12 \"\(folder)/guards.ino\"", "extern \"C\" void from_c(void);",
+            "#line 14 \"\(folder)/guards.ino\"", "int used();",
+            main,
+        ] + source[7...] + ["", ""]
+        #expect(text == expected.joined(separator: "\n"))
+    }
+
+    /// Tabs come after the main file in byte order; with no function in the
+    /// main file the prototypes go before it, as arduino-cli puts them.
+    @Test func tabsFollowTheMainFileAndPrototypesPrecedeAMainFileWithoutFunctions() throws {
+        let (text, folder) = try merged("tabs", [
+            "tabs.ino": "int count;\n", "b.ino": "void loop() { count++; }\n", "a.ino": "void setup() {\n  loop();\n}\n",
+        ])
+        #expect(text == """
+            #include <Arduino.h>
+            #line 1 "\(folder)/a.ino"
+            void setup();
+            #line 1 "\(folder)/b.ino"
+            void loop();
+            #line 1 "\(folder)/tabs.ino"
+            int count;
+
+            #line 1 "\(folder)/a.ino"
+            void setup() {
+              loop();
+            }
+
+            #line 1 "\(folder)/b.ino"
+            void loop() { count++; }
+
+
+            """)
+    }
+}
