@@ -98,6 +98,14 @@ import TiltCore
     /// says the answer once: a second, identical PARTS (the next HELLO's) is not
     /// news.
     @Test func thePartsLineNamesTheSensorAndTheDisplayOnce() throws {
+        let line = "board: sensor MPU-6500 family (WHO_AM_I 0x98) at 0x69, display SSD1306 128x64 at 0x3D"
+        let err = try Self.partsTwice(PartsFrame(sensorAddress: 0x69, sensorWhoAmI: 0x98, displayAddress: 0x3D), saying: line)
+        #expect(err.components(separatedBy: line).count - 1 == 1, "\(err)")
+    }
+
+    /// A run on a fake board that says HELLO, streams, answers DESCRIBE with
+    /// `parts`, then says HELLO and `parts` again; stderr once `line` is in it.
+    static func partsTwice(_ parts: PartsFrame, saying line: String) throws -> String {
         let link = tempPath("board")
         let board = try PtyPeer(boardAt: link)
         defer { board.close() }
@@ -105,13 +113,11 @@ import TiltCore
         #expect(try board.read { _ in board.hostHellos == 1 })
         try board.send(Stream.hello() + Stream.samples(0..<10).wire)
         #expect(try board.read { _ in board.describes == 1 }, "DESCRIBE after HELLO")
-        let parts = PartsFrame(sensorAddress: 0x69, sensorWhoAmI: 0x98, displayAddress: 0x3D).encoded()
-        try board.send(parts + Stream.hello() + parts)
-        let line = "board: sensor MPU-6500 family (WHO_AM_I 0x98) at 0x69, display SSD1306 128x64 at 0x3D"
-        #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains(line) }, "\(host.captured.err)")
+        try board.send(parts.encoded() + Stream.hello() + parts.encoded())
         #expect(try board.read { _ in board.describes == 2 }, "DESCRIBE after the second HELLO")
+        #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains(line) }, "\(host.captured.err)")
         #expect(host.interrupt() == 0)
-        #expect(host.captured.err.components(separatedBy: line).count - 1 == 1, "\(host.captured.err)")
+        return host.captured.err
     }
 
     /// A display run slower than its stored clock (PARTS bit 4) gets a warning
@@ -122,22 +128,11 @@ import TiltCore
                       (.kilohertz400, true, "runs at 400 kHz, not the faster clock tiltserial setup stored: it did not answer that fast (shorten its wires) or the board runs at 8 MHz; tiltserial setup --display-clock 400k stores 400 kHz again"),
                       (.kilohertz100, false, nil)] as [(DisplayClock, Bool, String?)])
     func aDisplayThatFellBackToASlowerClockIsNamedWithItsFix(clock: DisplayClock, fellBack: Bool, warning: String?) throws {
-        let link = tempPath("board")
-        let board = try PtyPeer(boardAt: link)
-        defer { board.close() }
-        let host = InProcessHost(["run", link])
-        #expect(try board.read { _ in board.hostHellos == 1 })
-        try board.send(Stream.hello() + Stream.samples(0..<10).wire)
-        #expect(try board.read { _ in board.describes == 1 }, "DESCRIBE after HELLO")
         let flags = clock.rawValue << 2 | (fellBack ? PartsFrame.clockFellBackFlag : 0)
-        let parts = PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, flags: flags).encoded()
-        try board.send(parts + Stream.hello() + parts)
-        #expect(try board.read { _ in board.describes == 2 }, "DESCRIBE after the second HELLO")
         let line = "display SSD1306 128x64 at 0x3C\(clock == .kilohertz400 ? "" : ", " + clock.label)"
-        #expect(host.captured.waitFor(timeout: .seconds(20)) { _, err in err.contains(line) }, "\(host.captured.err)")
-        #expect(host.interrupt() == 0)
-        let warnings = host.captured.err.components(separatedBy: "\n").filter { $0.contains("warning") && $0.contains("display") }
-        #expect(warnings == (warning.map { ["tiltserial: warning: the board's display " + $0] } ?? []), "\(host.captured.err)")
+        let err = try Self.partsTwice(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, flags: flags), saying: line)
+        let warnings = err.components(separatedBy: "\n").filter { $0.contains("warning") && $0.contains("display") }
+        #expect(warnings == (warning.map { ["tiltserial: warning: the board's display " + $0] } ?? []), "\(err)")
     }
 
     /// The boot HELLO and the answer to HOST_HELLO are one line; a HELLO after
