@@ -72,6 +72,23 @@ import TestSupport
         #expect(try screen(bar.elf, ["--display-address", "3d"]).allSatisfy { $0 == 0 })
     }
 
+    /// A sketch that calls the display (or the sensor) one address off, and
+    /// never at its own, is told so once at the end with the option that
+    /// wires it there (Adafruit's 128x64 example talks to 0x3D and stayed
+    /// dark without a word); one that finds the part (u8x8_tiles tries 0x3C,
+    /// then 0x3D) or calls its own address is told nothing.
+    @Test func aPartCalledOneAddressOffIsNamed() throws {
+        let tiles = try SketchFixtures.built("u8x8_tiles").get(), bar = try SketchFixtures.tiltBar.get()
+        let note = "the sketch called I2C address 0x3C, where nothing answers, and never 0x3D, where the display is; "
+            + "wire it at 0x3C (--display-address 0x3C; in a diagram, the display's i2cAddress)\n"
+        let off = try tiltsim.run(["run", bar.elf, "--quiet", "--timeout", "0.5", "--display-address", "0x3D"])
+        #expect(off.code == 0 && off.err.contains("tiltsim run: 0.500 s: " + note), "\(off.err)")
+        for (sketch, options) in [(tiles.elf, ["--display-address", "0x3D"]), (bar.elf, [])] {
+            let quiet = try tiltsim.run(["run", sketch, "--quiet", "--timeout", "0.5"] + options)
+            #expect(quiet.code == 0 && !quiet.err.contains("nothing answers"), "\(quiet.err)")
+        }
+    }
+
     /// `--display` names the module; the run's first line says which.
     @Test(arguments: [("sh1106", "SH1106"), ("SSD1306-128x32", "SSD1306 128x32")])
     func theDisplayIsTheModuleNamed(option: String, name: String) throws {

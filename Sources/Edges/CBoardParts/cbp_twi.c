@@ -74,6 +74,8 @@ struct cbp_twi {
     bool answer_ack;
     uint8_t answer_data;
     uint64_t bus_cycles;         // total cycles the bus was busy (for figures)
+    uint8_t addressed[16];       // 7-bit addresses the sketch called, one bit each,
+    uint8_t acknowledged[16];    // and those a part answered (cbp_twi_addressed)
 };
 
 static const char *cbp_twi_irq_names[2] = { "8<twi.bus.in", "32>twi.bus.out" };
@@ -164,6 +166,9 @@ static void cbp_twi_begin(cbp_twi *t) {
     case PHASE_STARTED: {
         t->address = byte;
         cbp_twi_send(t, TWI_COND_START | TWI_COND_ADDR, 0);
+        uint8_t seven = byte >> 1, bit = (uint8_t)(1u << (seven & 7));
+        t->addressed[seven >> 3] |= bit;
+        if (t->answer_ack) t->acknowledged[seven >> 3] |= bit;
         bool read = byte & 1;
         uint8_t status = read ? (t->answer_ack ? ST_MR_SLA_ACK : ST_MR_SLA_NACK)
                               : (t->answer_ack ? ST_MT_SLA_ACK : ST_MT_SLA_NACK);
@@ -367,4 +372,12 @@ uint16_t cbp_twi_bit_rate(avr_t *avr) {
 
 bool cbp_twi_enabled(avr_t *avr) {
     return (avr->data[R_TWCR] >> B_TWEN) & 1;
+}
+
+int cbp_twi_addressed(avr_t *avr, uint8_t address) {
+    cbp_twi *t = cbp_twi_find(avr);
+    if (!t || address > 0x7F) return 0;
+    uint8_t bit = (uint8_t)(1u << (address & 7));
+    if (!(t->addressed[address >> 3] & bit)) return 0;
+    return t->acknowledged[address >> 3] & bit ? 2 : 1;
 }

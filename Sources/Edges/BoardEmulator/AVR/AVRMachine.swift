@@ -341,6 +341,26 @@ public final class AVRMachine {
         return cbp_soft_i2c_blocked_edges(avr)
     }
 
+    /// How the sketch called a 7-bit I2C address on the TWI since power-on.
+    public enum AddressCall: Sendable, Equatable {
+        /// Not called.
+        case never
+        /// Called, and no part answered (NACK) each time.
+        case unanswered
+        /// A part answered (ACK) at least once.
+        case answered
+    }
+
+    /// How the sketch called `address` on the TWI since power-on.
+    public func called(address: UInt8) -> AddressCall {
+        guard let avr else { return .never }
+        switch cbp_twi_addressed(avr, address) {
+        case 0: return .never
+        case 1: return .unanswered
+        default: return .answered
+        }
+    }
+
     /// CPU cycles the I2C bus has been busy since power-on (START, bytes, STOP).
     public var busCycles: UInt64 {
         guard let avr else { return 0 }

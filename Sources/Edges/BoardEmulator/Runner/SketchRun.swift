@@ -67,9 +67,34 @@ public final class SketchRun {
     /// Runs to the end and says how it ended; `sink` sees every event in order.
     public func run(_ sink: (RunEvent) -> Void) -> RunOutcome {
         while true {
-            if let outcome = checkpoint(sink) { return outcome }
+            if let outcome = checkpoint(sink) {
+                noteAddressesOneOff(sink)
+                return outcome
+            }
             advance(sink)
-            if let failure { return failure }
+            if let failure {
+                noteAddressesOneOff(sink)
+                return failure
+            }
+        }
+    }
+
+    /// A part the sketch called one address off and never at its own (0x3D
+    /// for a display at 0x3C, 0x69 for a sensor at 0x68), said once at the
+    /// end: Adafruit's 128×64 example talks to 0x3D, and its screen stayed
+    /// dark without a word (an outside tester's).
+    private func noteAddressesOneOff(_ sink: (RunEvent) -> Void) {
+        let parts: [(address: UInt8?, name: String, option: String, diagram: String)] = [
+            (machine.configuration.displayAddress, "the display", "--display-address", "the display's i2cAddress"),
+            (machine.configuration.sensorAddress, "the MPU-6050", "--sensor-address", "AD0 high"),
+        ]
+        for part in parts {
+            guard let own = part.address, own < 0x7F else { continue }  // 0x7F: no display in the diagram
+            let other = own ^ 1
+            guard machine.called(address: other) == .unanswered, machine.called(address: own) == .never else { continue }
+            let (asked, at) = (HexText.prefixed(other), HexText.prefixed(own))
+            sink(.note("the sketch called I2C address \(asked), where nothing answers, and never \(at), where \(part.name) is; "
+                       + "wire it at \(asked) (\(part.option) \(asked); in a diagram, \(part.diagram))", atMicros: nowMicros))
         }
     }
 

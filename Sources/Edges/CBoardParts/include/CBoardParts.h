@@ -319,6 +319,10 @@ cbp_soft_i2c *cbp_soft_i2c_find(struct avr_t *avr);
 /// owns the pins then, so they reached nothing. 0 without one installed.
 uint32_t cbp_soft_i2c_blocked_edges(struct avr_t *avr);
 
+/// Whether the sketch called a 7-bit `address` on the TWI since the board
+/// was made: 0 never, 1 only unanswered (NACK), 2 a part answered at least once.
+int cbp_twi_addressed(struct avr_t *avr, uint8_t address);
+
 // MARK: Timers and pins for part models (cbp_timer.c)
 
 /// A one-shot timer on the core's cycle counter that survives core resets
