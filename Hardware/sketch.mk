@@ -68,6 +68,12 @@ SKETCH_EXTS := c cpp cc cxx S
 SKETCH_SRCS := $(foreach e,$(SKETCH_EXTS),$(wildcard $(SKETCH_DIR)/*.$(e))) \
                $(if $(wildcard $(SKETCH_DIR)/src),$(shell find $(SKETCH_DIR)/src -name '.*' -prune -o -type f \
                  \( -name '*.c' -o -name '*.cpp' -o -name '*.cc' -o -name '*.cxx' -o -name '*.S' \) -print | sort))
+# make splits names at spaces ("c file.c" came out as "No rule to make target c.o"):
+# such a source file, or a folder under src/ holding one, is named in one line instead.
+SPACED_SRCS := $(shell cd '$(SKETCH_DIR)' && find . -maxdepth 1 -type f -name '* *' \( -name '*.c' -o -name '*.cpp' \
+                 -o -name '*.cc' -o -name '*.cxx' -o -name '*.S' \) -printf '"%P" '; \
+                 $(if $(wildcard $(SKETCH_DIR)/src),cd src && find . -name '* *' -printf '"src/%P" '))
+$(if $(SPACED_SRCS),$(error $(SPACED_SRCS)in $(SKETCH_DIR): a name with a space in it, which make cannot build; rename it (the .ino tabs may have spaces)))
 APP_OBJS    := $(OUT)/$(NAME).ino.o $(patsubst $(SKETCH_DIR)/%,$(OUT)/sketch/%.o,$(SKETCH_SRCS))
 DEPFLAGS     = -MMD -MP  # headers a sketch file includes (OUT/…d); the core and libraries are not tracked
 

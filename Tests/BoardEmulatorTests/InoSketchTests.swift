@@ -41,6 +41,28 @@ import Testing
         return (try String(contentsOfFile: root + "/out/\(name).ino.cpp", encoding: .utf8), folder)
     }
 
+    /// A source file whose name has a space is named in one line (make split
+    /// it: "No rule to make target .../c.o"); a tab's name may have one.
+    @Test func aSourceNameWithASpaceIsNamed() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ino-space-\(getpid())-\(UUID().uuidString.prefix(6))").path
+        let folder = root + "/spaced"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Data("void setup() {}\nvoid loop() {}\n".utf8).write(to: URL(fileURLWithPath: folder + "/spaced.ino"))
+        try Data("int x;\n".utf8).write(to: URL(fileURLWithPath: folder + "/c file.c"))
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        make.arguments = ["make", "-s", "-f", BuiltFirmware.root + "/Hardware/sketch.mk", "SKETCH_DIR=" + folder, "OUT=" + root + "/out"]
+        let err = Pipe()
+        make.standardError = err
+        make.standardOutput = FileHandle.nullDevice
+        try make.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        make.waitUntilExit()
+        #expect(make.terminationStatus != 0)
+        #expect(message.contains("\"c file.c\" in \(folder): a name with a space in it, which make cannot build; rename it"), "\(message)")
+    }
+
     /// What arduino-cli leaves out: a function in an #ifdef the board does not
     /// take (its types may not exist there), in a namespace or struct, one
     /// already declared; what it keeps: static, extern "C" from its block.

@@ -92,7 +92,12 @@ import WireProtocol
         try Data(repeating: 0, count: 2000).write(to: URL(fileURLWithPath: file))
         let big = try run(["--firmware", sketch.elf, "--duration", "1", "--eeprom", file])
         #expect(big.code == 18)
-        #expect(big.err == "tiltsim: \(file): 2000 bytes, more than the board's EEPROM holds (1024); give another file, or delete it to start erased\n")
+        #expect(big.err == "tiltsim: \(file): 2000 bytes, not this board's EEPROM (1024 bytes); give another file, or delete it to start erased\n")
+        // A shorter file is no EEPROM either: it was overwritten (a text file named by mistake).
+        try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: file))
+        let short = try run(["--firmware", sketch.elf, "--duration", "1", "--eeprom", file])
+        #expect(short.code == 18 && short.err.contains("9 bytes, not this board's EEPROM (1024 bytes)"), "\(short.err)")
+        #expect(FileManager.default.contents(atPath: file) == Data("my notes\n".utf8), "left as it was")
     }
 
     /// `--eeprom` through a symlink writes the file it names (the link was
@@ -104,7 +109,7 @@ import WireProtocol
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let target = folder + "/kept.bin", link = folder + "/link.bin"
-        try Data([0]).write(to: URL(fileURLWithPath: target))
+        try Data([0] + [UInt8](repeating: 0xFF, count: 1023)).write(to: URL(fileURLWithPath: target))  // an Uno EEPROM, one boot counted
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "kept.bin")
         let run = try run(["--firmware", sketch.elf, "--run-now", "--free-running", "--duration", "1", "--eeprom", link])
         #expect(run.code == 0, "\(run.err)")

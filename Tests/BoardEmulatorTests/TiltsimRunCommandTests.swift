@@ -41,7 +41,7 @@ import TiltDisplay
         let run = try tiltsim.run(["run", sketch.elf, "--png", "/tmp/never.png", "--firmware", "/nonexistent.elf", "--timeout", "0.1"])
         #expect(run.code == 21)
         #expect(run.err == "tiltsim: --firmware, --png: for tiltsim's board on a pseudo-terminal, not tiltsim run (its own: "
-                + "--screenshot, --timeout, --board, --serial-log; tiltsim run --help)\n", "\(run.err)")
+                + "--screenshot, --timeout, --board, --serial-log, --eeprom; tiltsim run --help)\n", "\(run.err)")
         let wokwi = try tiltsim.run(["wokwi", "/nonexistent", "--sensor-address", "none", "--duration", "1"])
         #expect(wokwi.code != 0)
         #expect(wokwi.err.contains("--duration, the wiring options: not for tiltsim wokwi, whose board, parts and wiring come from diagram.json"),
@@ -61,7 +61,8 @@ import TiltDisplay
     }
 
     /// PRR's timer bits: Timer0 powered down stops millis() (a write to its
-    /// clock register does not start it) and goes on when powered up; an
+    /// clock register does not start it, and is lost as on the chip) and goes
+    /// on as before when powered up; an
     /// idle sleep with it down wakes once, at the watchdog, not every
     /// millisecond as LowPower's idle(..., TIMER0_OFF, ...) did here.
     @Test func aTimerPoweredDownStopsUntilPoweredUp() throws {

@@ -124,7 +124,7 @@ import TiltCore
     /// naming the fix, once: at 100 kHz the bus's pull-ups and wires; a
     /// stored faster clock at 400 kHz the wires or the 8 MHz board. The same
     /// clock chosen (no fall-back) gets none.
-    @Test(arguments: [(DisplayClock.kilohertz100, true, "does not answer at 400 kHz and runs at 100 kHz, so the glass draws fewer frames a second: check the pull-ups on SDA and SCL, 4.7 kΩ to VCC, and shorten the wires"),
+    @Test(arguments: [(DisplayClock.kilohertz100, true, "runs at 100 kHz: it does not answer at 400 kHz (SDA and SCL need pull-ups, 4.7 kΩ to VCC, and short wires), so the glass draws fewer frames a second; check its pull-ups and wires"),
                       (.kilohertz400, true, "runs at 400 kHz, not the faster clock tiltserial setup stored: it did not answer that fast (shorten its wires) or the board runs at 8 MHz; tiltserial setup --display-clock 400k stores 400 kHz again"),
                       (.kilohertz100, false, nil)] as [(DisplayClock, Bool, String?)])
     func aDisplayThatFellBackToASlowerClockIsNamedWithItsFix(clock: DisplayClock, fellBack: Bool, warning: String?) throws {

@@ -28,6 +28,14 @@ import Testing
         #expect(MessageFit.fit("drawer opened: tilt sideways to choose", columns: 80) == "drawer opened: tilt sideways to choose")
     }
 
+    /// The slow-display warning keeps its fact at 80 columns (it kept only its
+    /// advice, and "100 kHz" was nowhere in the view: a tester's).
+    @Test func theSlowDisplayWarningKeepsItsFact() throws {
+        let warning = "warning: " + (try #require(RunOutput.clockWarning(.kilohertz100)))
+        let shown = MessageFit.fit(warning, columns: 80)
+        #expect(shown.contains("runs at 100 kHz") && shown.hasSuffix("check its pull-ups and wires"), "\(shown)")
+    }
+
     /// A line that starts with a port's path gives up the path's start first.
     @Test func aPortsPathGivesWayBeforeTheNews() {
         let gone = "/tmp/hosttest/simlink: device gone; waiting for it to come back (Ctrl-C to quit)…"

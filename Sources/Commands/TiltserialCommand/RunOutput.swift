@@ -162,8 +162,9 @@ final class RunOutput: HostOutput {
     static func clockWarning(_ clock: DisplayClock?) -> String? {
         switch clock {
         case .kilohertz100?:
-            "the board's display does not answer at 400 kHz and runs at 100 kHz, so the glass draws fewer frames a second: "
-                + Setup.slowBusFix
+            // The fact before the last "; ", the view's message line keeps what follows it whole.
+            "the board's display runs at 100 kHz: it does not answer at 400 kHz (SDA and SCL need pull-ups, 4.7 kΩ to VCC, "
+                + "and short wires), so the glass draws fewer frames a second; check its pull-ups and wires"
         case .kilohertz400?:
             "the board's display runs at 400 kHz, not the faster clock tiltserial setup stored: it did not answer that fast "
                 + "(shorten its wires) or the board runs at 8 MHz; tiltserial setup --display-clock 400k stores 400 kHz again"

@@ -150,6 +150,9 @@ struct Setup: TiltserialSubcommand {
             let why = switch clock {
             case .kilohertz100: "the board's firmware predates the setting (flash the new one)"
             case .kilohertz400: "the display did not answer that fast (\(Self.slowBusFix))"
+            case .kilohertz800 where parts.displayClock == .kilohertz100, .megahertz1 where parts.displayClock == .kilohertz100:
+                // Keeping 400k would not help: the display does not answer at 400 kHz either.
+                "the display does not answer at 400 kHz either (\(Self.slowBusFix))"
             case .kilohertz800, .megahertz1:
                 "the display did not answer that fast (shorten its wires, or keep 400k), the board runs at 8 MHz "
                     + "(its I2C tops out at 500 kHz), or the board's firmware predates the setting (flash the new one)"
@@ -204,6 +207,8 @@ struct Setup: TiltserialSubcommand {
             : kindAsked ? "the board detects its display again: \(parts.displayName) found"
             : "display \(parts.displayName), detected"
         guard let clock = parts.displayClock, clockAsked || clock != .kilohertz400 else { return kind }
+        // Slower than stored: the stored clock stays, the display does not answer at it.
+        if parts.clockFellBack { return kind + "; its clock \(clock.label), slower than the one stored, which it does not answer at" }
         let back = clock == .kilohertz400 ? "" : " (tiltserial setup --display-clock 400k goes back)"
         return kind + "; its clock \(clock.label)" + (clockAsked ? ", stored" : "") + back
     }

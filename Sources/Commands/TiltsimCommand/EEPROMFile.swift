@@ -33,8 +33,11 @@ enum EEPROMFile {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CommandFailure(.badFile, "\(file): cannot read this EEPROM file; check its permissions")
         }
-        guard data.count <= size else {
-            throw CommandFailure(.badFile, "\(file): \(data.count) bytes, more than the board's EEPROM holds (\(size)); "
+        // A file of another size is no EEPROM of this board (a text file named by
+        // mistake was overwritten with 1024 bytes); an empty one is erased.
+        if data.isEmpty { return nil }
+        guard data.count == size else {
+            throw CommandFailure(.badFile, "\(file): \(data.count) bytes, not this board's EEPROM (\(size) bytes); "
                 + "give another file, or delete it to start erased")
         }
         return Array(data)

@@ -12,7 +12,8 @@ struct RunSketch: ParsableCommand {
         discussion: """
             Runs as fast as the machine allows; every time is simulated, so a run gives the same \
             bytes and screens every time. The sketch's serial output goes to stdout (unless --quiet), \
-            what the run checks to stderr. Exit codes: 0 passed; 24 an expectation missed (a screen \
+            what the run checks to stderr. --eeprom FILE keeps the board's EEPROM between runs (read at \
+            the start, written at the end; an empty or missing file is an erased EEPROM). Exit codes: 0 passed; 24 an expectation missed (a screen \
             differed, or the sketch halted first) or the sketch crashed; 25 a --fail-serial pattern matched; 26 the time ran out \
             while waiting; 27 the sketch file is missing or bad; 21 bad options; 18 a scenario, motion, \
             reference or output file that is missing, bad or cannot be written (docs/usage.md, "Exit codes").
@@ -64,7 +65,7 @@ struct RunSketch: ParsableCommand {
         let dropped = root.ptyBoardOptions(forWokwi: false)
         if !dropped.isEmpty {
             throw ValidationError("\(dropped.joined(separator: ", ")): for tiltsim's board on a pseudo-terminal, not tiltsim run "
-                + "(its own: --screenshot, --timeout, --board, --serial-log; tiltsim run --help)")
+                + "(its own: --screenshot, --timeout, --board, --serial-log, --eeprom; tiltsim run --help)")
         }
         try motion.validate()
         try wiring.validate(on: arduinoBoard)

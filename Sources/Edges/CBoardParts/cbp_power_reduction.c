@@ -6,8 +6,10 @@
 // the core every millisecond; here it did (an outside tester's). The timer is
 // stopped by taking its clock-select bits out through simavr's own handler,
 // and the register keeps the sketch's value, which is written back through
-// the handler when the bit clears. A write to the clock bits while the timer
-// is off is kept for then too.
+// the handler when the bit clears. Writes to the timer's registers while it
+// is off are lost, as the datasheet has it ("the I/O registers can not be
+// read or written"): they are undone when it powers up (they set up a timer
+// here that stayed unset on a board, an outside tester's).
 #include "CBoardParts.h"
 
 #include <stdlib.h>
@@ -20,6 +22,7 @@
 #define CBP_PRR0 0x64
 #define CBP_PRR1 0x65
 #define CBP_POWER_TIMERS 6
+#define CBP_TIMER_REGISTERS 16
 
 typedef struct {
     avr_timer_t *timer;
@@ -28,6 +31,9 @@ typedef struct {
     uint16_t cs_reg;    // TCCRnB
     uint8_t cs_mask;    // its clock-select bits
     bool off;
+    uint16_t registers[CBP_TIMER_REGISTERS];  // the timer's I/O registers, clock register last
+    uint8_t kept[CBP_TIMER_REGISTERS];        // their values when it powered down
+    int register_count;
 } cbp_timer_power;
 
 typedef struct {
@@ -70,13 +76,30 @@ static void cbp_power_after_prr(avr_t *avr, avr_io_addr_t addr, uint8_t value, v
         bool off = value & (1u << t->prr_bit);
         if (off == t->off) continue;
         t->off = off;
-        uint8_t kept = avr->data[t->cs_reg];
-        uint8_t stopped = (uint8_t)(kept & ~t->cs_mask);
-        cbp_clock_store(avr, m, t, off ? kept : stopped, off ? stopped : kept, kept);
+        if (off) {
+            for (int r = 0; r < t->register_count; r++) t->kept[r] = avr->data[t->registers[r]];
+            uint8_t clock = avr->data[t->cs_reg];
+            cbp_clock_store(avr, m, t, clock, (uint8_t)(clock & ~t->cs_mask), clock);
+            continue;
+        }
+        // Powered up: what was written meanwhile is undone, the clock goes last.
+        for (int r = 0; r < t->register_count; r++) {
+            uint16_t reg = t->registers[r];
+            if (reg == t->cs_reg) {
+                cbp_clock_store(avr, m, t, (uint8_t)(t->kept[r] & ~t->cs_mask), t->kept[r], t->kept[r]);
+            } else if (avr->data[reg] != t->kept[r]) {
+                avr_io_addr_t io = AVR_DATA_TO_IO(reg);
+                m->storing = true;
+                if (avr->io[io].w.c) avr->io[io].w.c(avr, reg, t->kept[r], avr->io[io].w.param);
+                else avr->data[reg] = t->kept[r];
+                m->storing = false;
+            }
+        }
     }
 }
 
-// A write to the clock register while the timer is off: kept, not started.
+// A write to the clock register while the timer is off must not start it
+// (the write itself is undone at power-up).
 static void cbp_power_after_clock(avr_t *avr, avr_io_addr_t addr, uint8_t value, void *param) {
     cbp_power_reduction *m = param;
     if (m->storing) return;
@@ -84,6 +107,12 @@ static void cbp_power_after_clock(avr_t *avr, avr_io_addr_t addr, uint8_t value,
         cbp_timer_power *t = &m->timers[i];
         if (t->cs_reg == addr && t->off) cbp_clock_store(avr, m, t, value, (uint8_t)(value & ~t->cs_mask), value);
     }
+}
+
+static void cbp_add_register(cbp_timer_power *t, uint16_t reg) {
+    if (!reg || reg == t->cs_reg || t->register_count >= CBP_TIMER_REGISTERS - 1) return;
+    for (int r = 0; r < t->register_count; r++) if (t->registers[r] == reg) return;
+    t->registers[t->register_count++] = reg;
 }
 
 static void cbp_power_reduction_reset(avr_io_t *io) {
@@ -103,6 +132,20 @@ bool cbp_power_reduction_install(avr_t *avr) {
         for (int c = 0; c < 4; c++) {
             if (p->cs[c].reg == t.cs_reg) t.cs_mask |= (uint8_t)(p->cs[c].mask << p->cs[c].bit);
         }
+        // Its registers: high bytes before low ones (a 16-bit write goes through TEMP), the clock last.
+        for (int w = 0; w < 4; w++) cbp_add_register(&t, p->wgm[w].reg);
+        cbp_add_register(&t, p->r_tcnth);
+        cbp_add_register(&t, p->r_tcnt);
+        cbp_add_register(&t, p->r_icrh);
+        cbp_add_register(&t, p->r_icr);
+        for (int c = 0; c < AVR_TIMER_COMP_COUNT; c++) {
+            cbp_add_register(&t, p->comp[c].com.reg);
+            cbp_add_register(&t, p->comp[c].r_ocrh);
+            cbp_add_register(&t, p->comp[c].r_ocr);
+            cbp_add_register(&t, p->comp[c].interrupt.enable.reg);
+        }
+        cbp_add_register(&t, p->overflow.enable.reg);
+        t.registers[t.register_count++] = t.cs_reg;
         prr1 = prr1 || t.prr == CBP_PRR1;
         m->timers[m->count++] = t;
     }

@@ -15,6 +15,7 @@ struct WokwiCommand: ParsableCommand {
             A drop-in for `wokwi-cli [PROJECT_DIR]` on AVR Arduinos (Uno, Nano, Mega) with the parts \
             tiltsim models: no token (WOKWI_CLI_TOKEN is ignored), no network. Time is simulated, so a \
             run gives the same bytes, pins and screenshots every time. The serial output goes to stdout. \
+            --eeprom FILE keeps the board's EEPROM between runs. \
             Exit codes: 0 passed; 1 failed (fail text, a failed step, a file or configuration error); \
             42 (or --timeout-exit-code) timed out, also when --expect-text never appeared. \
             docs/emulator.md, "tiltsim wokwi", lists what is supported and what differs.

@@ -1,7 +1,8 @@
 // power_reduction: a fixture sketch for PRR's timer bits. Prints
 //   "millis off A kept B on C": how far millis() moved over 100 ms of
 //   delayMicroseconds with Timer0 powered down (A), still down after its
-//   clock register was written (B), and powered up again (C);
+//   clock register was written (B), and powered up again (C), where that
+//   write is lost, as the chip ignores writes to a module powered down;
 //   "idle wakes N": the wake-ups of an idle sleep with Timer0 down until the
 //   watchdog's interrupt (64 ms), as LowPower's idle(..., TIMER0_OFF, ...).
 #include <avr/power.h>
@@ -21,7 +22,7 @@ void setup() {
     Serial.begin(115200);
     power_timer0_disable();
     unsigned long off = millisOver100ms();
-    TCCR0B = _BV(CS01) | _BV(CS00);  // the prescaler the core set, written again
+    TCCR0B = _BV(CS00);  // no prescaler: millis() 64 times too fast, were the write kept
     unsigned long kept = millisOver100ms();
     power_timer0_enable();
     unsigned long on = millisOver100ms();
