@@ -55,6 +55,8 @@ import Testing
         demo.standardError = err
         demo.standardOutput = FileHandle.nullDevice
         try demo.run()
+        // A --forever demo never ends by itself: killed however this test ends (one outlived a failed run).
+        defer { if demo.isRunning { kill(demo.processIdentifier, SIGKILL) } }
         // "tiltserial: demo: native board on /dev/pts/N; playing ..."
         let line = try #require(Self.line(from: err.fileHandleForReading, containing: " board on ", seconds: 60), "the demo never named its board")
         let path = try #require(line.components(separatedBy: " board on ").last?.components(separatedBy: ";").first)
