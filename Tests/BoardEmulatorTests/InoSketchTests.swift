@@ -18,6 +18,20 @@ import Testing
         #expect(result.out == "sum 62\r\nc 42\r\nasm 42\r\nmax 42\r\nhook 1\r\nino_tabs done\r\n")
     }
 
+    /// `make -s -f Hardware/sketch.mk ARGUMENTS`: its exit status and stderr.
+    static func sketchMake(_ arguments: [String]) throws -> (status: Int32, err: String) {
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        make.arguments = ["make", "-s", "-f", BuiltFirmware.root + "/Hardware/sketch.mk"] + arguments
+        let err = Pipe()
+        make.standardError = err
+        make.standardOutput = FileHandle.nullDevice
+        try make.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        make.waitUntilExit()
+        return (make.terminationStatus, message)
+    }
+
     /// The sketch folder NAME with `files`, preprocessed by sketch.mk's own
     /// rule (the compiler's -E for the Uno, then ino_sketch.py): NAME.ino.cpp.
     func merged(_ name: String, _ files: [String: String]) throws -> (text: String, folder: String) {
@@ -28,16 +42,8 @@ import Testing
             try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + file))
         }
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        make.arguments = ["make", "-s", "-f", BuiltFirmware.root + "/Hardware/sketch.mk",
-                          "SKETCH_DIR=" + folder, "OUT=" + root + "/out", root + "/out/\(name).ino.cpp"]
-        let err = Pipe()
-        make.standardError = err
-        try make.run()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        make.waitUntilExit()
-        try #require(make.terminationStatus == 0, "\(message)")
+        let made = try Self.sketchMake(["SKETCH_DIR=" + folder, "OUT=" + root + "/out", root + "/out/\(name).ino.cpp"])
+        try #require(made.status == 0, "\(made.err)")
         return (try String(contentsOfFile: root + "/out/\(name).ino.cpp", encoding: .utf8), folder)
     }
 
@@ -50,16 +56,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         try Data("void setup() {}\nvoid loop() {}\n".utf8).write(to: URL(fileURLWithPath: folder + "/spaced.ino"))
         try Data("int x;\n".utf8).write(to: URL(fileURLWithPath: folder + "/c file.c"))
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        make.arguments = ["make", "-s", "-f", BuiltFirmware.root + "/Hardware/sketch.mk", "SKETCH_DIR=" + folder, "OUT=" + root + "/out"]
-        let err = Pipe()
-        make.standardError = err
-        make.standardOutput = FileHandle.nullDevice
-        try make.run()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        make.waitUntilExit()
-        #expect(make.terminationStatus != 0)
+        let made = try Self.sketchMake(["SKETCH_DIR=" + folder, "OUT=" + root + "/out"])
+        let message = made.err
+        #expect(made.status != 0)
         #expect(message.contains("\"c file.c\" in \(folder): a name with a space in it, which make cannot build; rename it"), "\(message)")
     }
 

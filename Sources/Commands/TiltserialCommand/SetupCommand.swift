@@ -150,9 +150,8 @@ struct Setup: TiltserialSubcommand {
             let why = switch clock {
             case .kilohertz100: "the board's firmware predates the setting (flash the new one)"
             case .kilohertz400: "the display did not answer that fast (\(Self.slowBusFix))"
-            case .kilohertz800 where parts.displayClock == .kilohertz100, .megahertz1 where parts.displayClock == .kilohertz100:
-                // Keeping 400k would not help: the display does not answer at 400 kHz either.
-                "the display does not answer at 400 kHz either (\(Self.slowBusFix))"
+            // Keeping 400k would not help: the display does not answer at 400 kHz either.
+            case _ where parts.displayClock == .kilohertz100: "the display does not answer at 400 kHz either (\(Self.slowBusFix))"
             case .kilohertz800, .megahertz1:
                 "the display did not answer that fast (shorten its wires, or keep 400k), the board runs at 8 MHz "
                     + "(its I2C tops out at 500 kHz), or the board's firmware predates the setting (flash the new one)"

@@ -22,20 +22,13 @@ typedef struct {
     avr_watchdog_t *watchdog;
 } cbp_bootloader;
 
-// A store to an I/O register as the core makes it (its write callback runs).
-static void cbp_store(avr_t *avr, avr_io_addr_t addr, uint8_t value) {
-    avr_io_addr_t io = AVR_DATA_TO_IO(addr);
-    if (avr->io[io].w.c) avr->io[io].w.c(avr, addr, value, avr->io[io].w.param);
-    else avr->data[addr] = value;
-}
-
 static avr_cycle_count_t cbp_bootloader_hand_off(avr_t *avr, avr_cycle_count_t when, void *param) {
     (void)when;
     avr_watchdog_t *wd = ((cbp_bootloader *)param)->watchdog;
     avr->data[wd->wdrf.reg] = 0;  // MCUSR = 0: WDRF no longer forces WDE
     // wdt_disable(): WDCE and WDE, then 0, within four cycles.
-    cbp_store(avr, wd->wde.reg, (uint8_t)((1u << wd->wdce.bit) | (1u << wd->wde.bit)));
-    cbp_store(avr, wd->wde.reg, 0);
+    cbp_io_store(avr, wd->wde.reg, (uint8_t)((1u << wd->wdce.bit) | (1u << wd->wde.bit)));
+    cbp_io_store(avr, wd->wde.reg, 0);
     return 0;
 }
 

@@ -66,3 +66,9 @@ bool cbp_io_after(avr_t *avr, avr_io_addr_t addr, avr_io_write_t after, void *pa
     avr->io[a].w.param = slot;
     return true;
 }
+
+void cbp_io_store(avr_t *avr, avr_io_addr_t addr, uint8_t value) {
+    avr_io_addr_t a = AVR_DATA_TO_IO(addr);
+    if (addr >= 32 && a < MAX_IOs && avr->io[a].w.c) avr->io[a].w.c(avr, addr, value, avr->io[a].w.param);
+    else avr->data[addr] = value;
+}

@@ -60,10 +60,9 @@ static bool cbp_prr_bit(char name, uint16_t *prr, uint8_t *bit) {
 // which reconfigures the timer when it differs from what the register holds
 // (`was`: the clock simavr runs the timer at), then leaves `shown` there.
 static void cbp_clock_store(avr_t *avr, cbp_power_reduction *m, cbp_timer_power *t, uint8_t was, uint8_t value, uint8_t shown) {
-    avr_io_addr_t io = AVR_DATA_TO_IO(t->cs_reg);
     avr->data[t->cs_reg] = was;
     m->storing = true;
-    if (avr->io[io].w.c) avr->io[io].w.c(avr, t->cs_reg, value, avr->io[io].w.param);
+    cbp_io_store(avr, t->cs_reg, value);
     m->storing = false;
     avr->data[t->cs_reg] = shown;
 }
@@ -88,10 +87,8 @@ static void cbp_power_after_prr(avr_t *avr, avr_io_addr_t addr, uint8_t value, v
             if (reg == t->cs_reg) {
                 cbp_clock_store(avr, m, t, (uint8_t)(t->kept[r] & ~t->cs_mask), t->kept[r], t->kept[r]);
             } else if (avr->data[reg] != t->kept[r]) {
-                avr_io_addr_t io = AVR_DATA_TO_IO(reg);
                 m->storing = true;
-                if (avr->io[io].w.c) avr->io[io].w.c(avr, reg, t->kept[r], avr->io[io].w.param);
-                else avr->data[reg] = t->kept[r];
+                cbp_io_store(avr, reg, t->kept[r]);
                 m->storing = false;
             }
         }

@@ -160,6 +160,9 @@ bool cbp_twi_enabled(struct avr_t *avr);
 /// register for the same handler and parameter. Not simavr's io muxer, which
 /// has room for four shared registers a chip. False when out of room.
 bool cbp_io_after(struct avr_t *avr, uint16_t addr, void (*after)(struct avr_t *, uint16_t, uint8_t, void *), void *param);
+/// A store to an I/O register as the core makes it: its write handler runs
+/// (simavr's and any `cbp_io_after`), or the plain store when it has none.
+void cbp_io_store(struct avr_t *avr, uint16_t addr, uint8_t value);
 
 /// Recounts every UART's byte time after the sketch sets its baud rate or
 /// frame format: start, data, a parity bit only when UPMn asks for one, stop
