@@ -85,11 +85,15 @@ RELEASE_BIN := $(RELEASE_DIR)/release
 STAGE       := $(RELEASE_DIR)/stage
 MANUAL_TOOL := $(RELEASE_DIR)/manual-tool/debug/generate-manual
 TOOLS       := tiltserial tiltsim
-FIRMWARE    := Hardware/build/tiltserial.elf
+# Every board's firmware (Hardware/boards.mk), installed as Hardware/build lays it out:
+# the Uno's in share/tiltserial, another board's in share/tiltserial/BOARD.
+BOARDS      := $(shell sed -n "s/^BOARDS := //p" Hardware/boards.mk)
+OTHER_BOARDS := $(filter-out uno,$(BOARDS))
 
 # Every file install writes, relative to $(DESTDIR)$(PREFIX); uninstall removes exactly these.
 INSTALLED := $(addprefix bin/,$(TOOLS)) \
              share/tiltserial/tiltserial.elf \
+             $(foreach board,$(OTHER_BOARDS),share/tiltserial/$(board)/tiltserial.elf) \
              $(addprefix share/bash-completion/completions/,$(TOOLS)) \
              $(addprefix share/zsh/site-functions/_,$(TOOLS)) \
              $(addsuffix .fish,$(addprefix share/fish/vendor_completions.d/,$(TOOLS))) \
@@ -124,10 +128,11 @@ manpages: release manual-tool
 	  $(MANUAL_TOOL) $(RELEASE_BIN)/$$tool --output-directory $(STAGE)/man || exit 1; done
 
 install: release completions manpages
+	$(Q)$(MAKE) -C Hardware boards
 	$(Q)for file in $(INSTALLED); do \
 	  case $$file in \
 	    bin/*) source=$(RELEASE_BIN)/$${file#bin/}; mode=0755 ;; \
-	    share/tiltserial/*) source=$(FIRMWARE); mode=0644 ;; \
+	    share/tiltserial/*) source=Hardware/build/$${file#share/tiltserial/}; mode=0644 ;; \
 	    share/bash-completion/*) source=$(STAGE)/bash/$${file##*/}; mode=0644 ;; \
 	    share/zsh/*) source=$(STAGE)/zsh/$${file##*/}; mode=0644 ;; \
 	    share/fish/*) source=$(STAGE)/fish/$${file##*/}; mode=0644 ;; \
@@ -141,6 +146,7 @@ uninstall:
 	  if [ -e "$(DESTDIR)$(PREFIX)/$$file" ]; then \
 	    $(say) RM "$(DESTDIR)$(PREFIX)/$$file"; \
 	    rm -f "$(DESTDIR)$(PREFIX)/$$file" || exit 1; fi; done
+	$(Q)for board in $(OTHER_BOARDS); do rmdir "$(DESTDIR)$(PREFIX)/share/tiltserial/$$board" 2>/dev/null || true; done
 	$(Q)rmdir "$(DESTDIR)$(PREFIX)/share/tiltserial" 2>/dev/null || true
 
 install-check:

@@ -32,6 +32,23 @@ import Testing
         #expect(FirmwareLocation.installed(executable: nil) == nil)
     }
 
+    /// `make install` puts every board's build beside the tools, in
+    /// share/tiltserial/BOARD as Hardware/build does, so an installed
+    /// `tiltsim --board mega` runs a Mega without the source tree.
+    @Test func anotherBoardsInstalledFirmwareIsFoundInItsOwnFolder() throws {
+        let prefix = try scratch("boards")
+        defer { try? FileManager.default.removeItem(atPath: prefix) }
+        try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+        let tiltsim = prefix + "/bin/tiltsim"
+        #expect(FirmwareLocation.candidates(executable: tiltsim, board: "mega") == [prefix + "/bin/../share/tiltserial/mega/tiltserial.elf"])
+        #expect(FirmwareLocation.find(executable: tiltsim, board: "mega") == nil)
+        try touch(prefix + "/share/tiltserial/tiltserial.elf")
+        #expect(FirmwareLocation.find(executable: tiltsim, board: "mega") == nil, "the Uno's build is not a Mega's")
+        try touch(prefix + "/share/tiltserial/mega/tiltserial.elf")
+        #expect(FirmwareLocation.find(executable: tiltsim, board: "mega") == prefix + "/bin/../share/tiltserial/mega/tiltserial.elf")
+        #expect(FirmwareLocation.find(executable: tiltsim, board: "uno") == prefix + "/bin/../share/tiltserial/tiltserial.elf")
+    }
+
     /// A tree with Package.swift and Hardware/Makefile above the executable
     /// (where `swift build` puts it) is a source tree; its built ELF is found.
     @Test func aSourceTreeIsFoundAboveTheExecutable() throws {

@@ -127,7 +127,8 @@ import WireProtocol
     /// (here the package root, which has Hardware/build/tiltserial.elf): a copy
     /// of tiltsim outside any source tree finds none, says so naming `make -C
     /// Hardware` and runs the native board; given one installed beside it
-    /// (PREFIX/share/tiltserial), it runs that in simavr.
+    /// (PREFIX/share/tiltserial, another board's in its own folder there), it
+    /// runs that in simavr.
     @Test func aCopyOutsideTheTreeFindsOnlyTheFirmwareInstalledBesideIt() throws {
         let files = FileManager.default
         let prefix = files.temporaryDirectory.appendingPathComponent("tiltsim-copy-\(getpid())-\(UUID().uuidString.prefix(8))")
@@ -153,6 +154,19 @@ import WireProtocol
         #expect(avr.code == 0, "\(avr.err)")
         #expect(!avr.err.contains("no firmware"), "\(avr.err)")
         #expect(avr.err.contains("avr  held in reset until a host opens"), "\(avr.err)")
+
+        // Another board's build lives in its own folder (make install puts every board's there).
+        let noMega = try run(["--board", "mega", "--motion", "rest", "--duration", "0.5"], executable: copy)
+        #expect(noMega.err.contains("tiltsim: no firmware at \(prefix.path)/bin/../share/tiltserial/mega/tiltserial.elf; "
+                                    + "build it with make -C Hardware BOARD=mega (or install it: make install); using the native engine\n"),
+                "\(noMega.err)")
+        let mega = prefix.appendingPathComponent("share/tiltserial/mega/tiltserial.elf")
+        try files.createDirectory(at: mega.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try files.copyItem(atPath: BuiltFirmware.tiltserial(for: .mega), toPath: mega.path)
+        let onMega = try run(["--board", "mega", "--motion", "rest", "--screen", "--duration", "0.5"], executable: copy)
+        #expect(onMega.code == 0, "\(onMega.err)")
+        #expect(!onMega.err.contains("no firmware"), "\(onMega.err)")
+        #expect(onMega.err.contains("avr  held in reset until a host opens"), "\(onMega.err)")
     }
 
     @Test func badOptionsGetOneLineAndAUsageCode() throws {

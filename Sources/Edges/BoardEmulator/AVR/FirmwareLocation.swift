@@ -3,9 +3,10 @@ import Foundation
 /// Where `--engine avr` finds the firmware when no `--firmware` is given, in
 /// this order (docs/emulator.md, "Finding the firmware"), always from the
 /// running executable and never from the working directory:
-/// 1. Installed: `../share/tiltserial/tiltserial.elf` from the executable's
-///    folder, where `make install` puts it (`$PREFIX/bin/tiltsim` →
-///    `$PREFIX/share/tiltserial/tiltserial.elf`). Relative to the executable
+/// 1. Installed: `../share/tiltserial/tiltserial.elf` (another board's:
+///    `../share/tiltserial/BOARD/tiltserial.elf`) from the executable's
+///    folder, where `make install` puts every board's build (`$PREFIX/bin/tiltsim`
+///    → `$PREFIX/share/tiltserial/tiltserial.elf`). Relative to the executable
 ///    rather than a prefix compiled in, so a `DESTDIR` staging copy or a moved
 ///    tree finds its own firmware.
 /// 2. A source tree: the executable lives under the package root (`swift
@@ -16,8 +17,15 @@ import Foundation
 public enum FirmwareLocation {
     /// What `make -C Hardware` builds, relative to the package root.
     public static let inSourceTree = "Hardware/build/tiltserial.elf"
-    /// Where `make install` puts the firmware, relative to the tools' folder.
+    /// Where `make install` puts the Uno's firmware, relative to the tools' folder.
     public static let besideInstalledTools = "../share/tiltserial/tiltserial.elf"
+
+    /// Where `make install` puts a board's firmware, relative to the tools'
+    /// folder (share/tiltserial for the Uno, share/tiltserial/BOARD for the
+    /// others, as in Hardware/build).
+    public static func besideInstalledTools(board: String) -> String {
+        board == "uno" ? besideInstalledTools : "../share/tiltserial/\(board)/tiltserial.elf"
+    }
 
     /// What `make -C Hardware BOARD=board` builds, relative to the package root
     /// (build/ for the Uno, build/BOARD for the others, as Hardware/boards.mk says).
@@ -31,11 +39,10 @@ public enum FirmwareLocation {
     }
 
     /// Every path the search tries, in order (for a message naming them when
-    /// none exists). `make install` installs the Uno's build only; another
-    /// board's comes from the source tree.
+    /// none exists): the installed build for `board`, then the source tree's.
     public static func candidates(executable: String?, board: String = "uno") -> [String] {
         guard let executable, let folder = folder(of: executable) else { return [] }
-        var paths = board == "uno" ? [folder + "/" + besideInstalledTools] : []
+        var paths = [folder + "/" + besideInstalledTools(board: board)]
         if let root = packageRoot(above: folder) { paths.append(root + "/" + inSourceTree(board: board)) }
         return paths
     }

@@ -120,7 +120,7 @@ public struct EmulatedBoardFactory: Sendable {
             firmware = found
         } else {
             let searched = FirmwareLocation.candidates(executable: FirmwareLocation.runningExecutable(), board: board)
-            let make = board == "uno" ? "make -C Hardware (or install it: make install)" : "make -C Hardware BOARD=\(board)"
+            let make = "make -C Hardware" + (board == "uno" ? "" : " BOARD=\(board)") + " (or install it: make install)"
             notice("no firmware at \(searched.isEmpty ? FirmwareLocation.inSourceTree(board: board) : searched.joined(separator: " nor "))"
                    + "; build it with \(make); using the native engine")
             return nil
