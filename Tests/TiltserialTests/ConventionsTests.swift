@@ -40,6 +40,9 @@ import TiltCore
         (["demo", "--speed", "fast"], "tiltserial: error: The value 'fast' is invalid for '--speed <N>'; see `tiltserial demo --help` for the options\n"),
         (["monitor", "--baud"], "tiltserial: error: Missing value for '--baud <N>'; see `tiltserial monitor --help` for the options\n"),
         (["list", "extra"], "tiltserial: error: Unexpected argument 'extra'; see `tiltserial list --help` for the options\n"),
+        (["pins", "frob"], "tiltserial: error: pins frob: no such command; use pins list, pins clear or pins remove "
+            + "(see `tiltserial pins --help`)\n"),
+        (["pins", "list", "frob"], "tiltserial: error: Unexpected argument 'frob'; see `tiltserial pins list --help` for the options\n"),
         (["replay", "/nonexistent.tiltrec", "--no-reconnect"],
          "tiltserial: error: --reconnect sets up a serial link and replay reads a file, where it does nothing: leave it out\n"),
         (["setup", "/dev/null", "--reconnect", "false"],

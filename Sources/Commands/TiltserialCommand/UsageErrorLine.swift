@@ -16,10 +16,29 @@ enum UsageErrorLine {
             .joined(separator: " ")
         // ArgumentParser ends some messages with a full stop ("… or 'none'."); the fix follows after "; ".
         while what.last == "." || what.last == " " { what.removeLast() }
+        if let group = groupGivenAnUnknownCommand(what, arguments: arguments) { return group }
         let fix = attachedNegativeValue(arguments)
             .map { "a value that starts with '-' must be attached with '=': \($0)" }
             ?? "see `\(helpCommand(for: error))` for the options"
         return "tiltserial: error: \(what.isEmpty ? "bad arguments" : OneLineText.escaped(what, limit: 4096)); \(fix)"
+    }
+
+    /// `pins frob`: the word after a command that has commands of its own
+    /// names none of them. ArgumentParser hands it to the default command
+    /// (`pins list`: "Unexpected argument 'frob'"); the person meant a command.
+    static func groupGivenAnUnknownCommand(_ what: String, arguments: [String]) -> String? {
+        let prefix = "Unexpected argument '"
+        guard what.hasPrefix(prefix), what.hasSuffix("'") else { return nil }
+        let word = String(what.dropFirst(prefix.count).dropLast())
+        for group in Tiltserial.configuration.subcommands where !group.configuration.subcommands.isEmpty {
+            let name = group._commandName
+            guard let at = arguments.firstIndex(of: name), arguments.index(after: at) < arguments.endIndex,
+                  arguments[arguments.index(after: at)] == word else { continue }
+            let commands = group.configuration.subcommands.map { "\(name) \($0._commandName)" }
+            return "tiltserial: error: \(name) \(OneLineText.escaped(word, limit: 200)): no such command; "
+                + "use \(commands.dropLast().joined(separator: ", ")) or \(commands.last ?? name) (see `tiltserial \(name) --help`)"
+        }
+        return nil
     }
 
     /// `--opt=-5` for the first option followed by a negative number (which
