@@ -14,6 +14,7 @@ struct Calibrate: TiltserialSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "calibrate",
         abstract: "Measure how you hold the board and how its sensor is mounted; save them for later runs.",
+        usage: "tiltserial calibrate [<port>] [<options>]",  // ArgumentParser's spelled every option out on one line past 80 columns
         discussion: """
             Three steps, each done when the board keeps still for a second: hold it as you would to look at it; \
             tilt it to the right (right side down); level it and tilt it back (top edge away from you). The rest \

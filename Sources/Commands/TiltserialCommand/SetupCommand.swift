@@ -13,6 +13,7 @@ struct Setup: TiltserialSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "setup",
         abstract: "Choose the board's display with a test pattern and store the choice in the board.",
+        usage: "tiltserial setup [<port>] [--display <KIND>] [<options>]",  // ArgumentParser's spelled every option out on one line past 80 columns
         discussion: """
             The board shows a border around its display as each kind in turn; answer y when the border is whole \
             on all four edges. A screen of noise, a picture shifted by two columns, or a stripe at the left or \
