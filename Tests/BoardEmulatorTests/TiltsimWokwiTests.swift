@@ -69,6 +69,63 @@ import TiltDisplay
         #expect(refused.err.contains("set-control pot1: position 2.0 is outside 0.0 to 1.0"), "\(refused.err)")
     }
 
+    /// Wiring as Wokwi's own examples and tutorials write it: the button to a
+    /// `wokwi-gnd` symbol, the pot on the Nano's analog-only A6, the older
+    /// `wokwi-ssd1306` with DATA/CLK and a decimal address, and a typo. The
+    /// button holds D2 low while the sketch writes D4 on the same port all the
+    /// time (simavr's pull-up won at every PORTD write: the press was lost).
+    @Test func aButtonOnAGroundSymbolHoldsItsPinWhileTheSketchWritesThePort() throws {
+        let sketch = try SketchFixtures.buttonPort.get()
+        let folder = temporary("button-port")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: sketch.hex, toPath: folder + "/button_port.hex")
+        try "[wokwi]\nversion = 1\nfirmware = 'button_port.hex'\n".write(toFile: folder + "/wokwi.toml", atomically: true, encoding: .utf8)
+        try """
+            {"version": 1, "author": "test", "editor": "wokwi",
+             "parts": [
+               {"type": "wokwi-arduino-nano", "id": "nano", "top": 0, "left": 0, "attrs": {}},
+               {"type": "wokwi-pushbutton", "id": "btn1", "top": 0, "left": 0, "attrs": {"color": "green"}},
+               {"type": "wokwi-gnd", "id": "gnd1", "top": 0, "left": 0, "attrs": {}},
+               {"type": "wokwi-led", "id": "led1", "top": 0, "left": 0, "attrs": {"color": "red"}},
+               {"type": "wokwi-potentiometer", "id": "pot1", "top": 0, "left": 0, "attrs": {"value": "700"}},
+               {"type": "wokwi-ssd1306", "id": "oled1", "top": 0, "left": 0, "attrs": {"i2cAddress": "61"}}
+             ],
+             "connections": [
+               ["btn1:1.l", "nano:2", "green", []], ["btn1:2.l", "gnd1:GND", "black", []],
+               ["led1:A", "nano:4", "red", []], ["led1:C", "nano:GND.1", "black", []],
+               ["pot1:SIG", "nano:A6", "green", []], ["pot1:GND", "nano:GND.2", "black", []], ["pot1:VCC", "nano:5V", "red", []],
+               ["oled1:DATA", "nano:A4", "blue", []], ["oled1:CLK", "nano:A5", "blue", []],
+               ["led1:K", "nano:GND.2", "black", []], ["led2:A", "nano:5", "red", []]
+             ]}
+            """.write(toFile: folder + "/diagram.json", atomically: true, encoding: .utf8)
+        try """
+            name: button
+            version: 1
+            steps:
+              - wait-serial: 'A6=700'
+              - set-control: {part-id: btn1, control: pressed, value: 1}
+              - wait-serial: 'D2=0'
+              - delay: 50ms
+              - expect-pin: {part-id: btn1, name: 2.l, value: 0}
+              - set-control: {part-id: btn1, control: pressed, value: 0}
+              - wait-serial: 'D2=1'
+            """.write(toFile: folder + "/button.test.yaml", atomically: true, encoding: .utf8)
+        let result = try tiltsim.run(["wokwi", folder, "--scenario", "button.test.yaml", "--timeout", "5000"])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.contains("[button] 0.") && result.out.contains("btn1:2.l (GND) is 0"), "\(result.out)")
+        #expect(result.out.hasSuffix("[button] Scenario completed successfully\n"), "\(result.out)")
+        // The display on DATA/CLK at 61 (0x3D) is on the bus; the typos are named, one line each.
+        #expect(!result.out.contains("oled1") && !result.err.contains("oled1"), "\(result.out)\n\(result.err)")
+        #expect(result.out.contains("diagram.json: wokwi-led 'led1' has no pin 'K' (it has A, C): its wire is ignored\n"), "\(result.out)")
+        #expect(result.out.contains("diagram.json: a wire to led2:A, and no part has the id 'led2': ignored\n"), "\(result.out)")
+        let screenshot = folder + "/shot.png"
+        let shot = try tiltsim.run(["wokwi", folder, "--timeout", "200", "--screenshot-part", "oled1", "--screenshot-time", "100",
+                                    "--screenshot-file", screenshot])
+        #expect(shot.code == 42, "\(shot.err)")
+        #expect(FileManager.default.fileExists(atPath: screenshot), "the wokwi-ssd1306 is the display a screenshot takes")
+    }
+
     @Test func aFailedStepExitsOneAndNamesThePin() throws {
         let folder = try project("nano-tilt")
         let scenario = folder + "/wrong-pin.tmp.yaml"

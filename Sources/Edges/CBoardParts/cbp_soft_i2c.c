@@ -12,7 +12,7 @@
 //     that drives high (DDR 1, PORT 1, U8g2's fast path) is high unless a
 //     slave pulls: a push-pull master reads its own level back;
 //   - what the AVR reads from a released pin is the line, given to simavr's
-//     port as its external input (AVR_IOCTL_IOPORT_SET_EXTERNAL), so PIN
+//     port as its external input (cbp_pin_drive.c), so PIN
 //     reads the pull-up, or the slave's low;
 //   - START: SDA falls while SCL is high; STOP: SDA rises while SCL is high;
 //     a bit is sampled as SCL rises; a slave changes SDA after SCL falls (it
@@ -66,20 +66,8 @@ static bool cbp_soft_i2c_send(cbp_soft_i2c *s, uint8_t conditions, uint8_t data,
 
 /// Tells the port what a released pin reads: the pull-up, or a slave's low on SDA.
 static void cbp_soft_i2c_publish(cbp_soft_i2c *s) {
-    avr_t *avr = s->io.avr;
     uint8_t value = (uint8_t)(s->scl_mask | (s->slave_low ? 0 : s->sda_mask));
-    avr_ioport_external_t external = { .name = (unsigned long)s->port->name, .mask = (uint8_t)(s->sda_mask | s->scl_mask), .value = value };
-    avr_ioctl(avr, AVR_IOCTL_IOPORT_SET_EXTERNAL(s->port->name), &external);
-    // A released pin reads it now, not at the port's next write (PIN set
-    // directly too: the pin irq is filtered, and may hold an older value).
-    uint8_t ddr = avr->data[s->port->r_ddr];
-    for (int bit = 0; bit < 8; bit++) {
-        uint8_t mask = (uint8_t)(1u << bit);
-        if (!((s->sda_mask | s->scl_mask) & mask) || (ddr & mask)) continue;
-        uint8_t *pin = &avr->data[s->port->r_pin];
-        *pin = (value & mask) ? (uint8_t)(*pin | mask) : (uint8_t)(*pin & ~mask);
-        avr_raise_irq(s->port->io.irq + bit, (value & mask) ? 1 : 0);
-    }
+    cbp_pin_drive(s->io.avr, s->port->name, (uint8_t)(s->sda_mask | s->scl_mask), value);
 }
 
 static void cbp_soft_i2c_set_slave_low(cbp_soft_i2c *s, bool low) {
@@ -199,15 +187,8 @@ static void cbp_soft_i2c_reset(avr_io_t *io) {
     cbp_soft_i2c_publish(s);
 }
 
-static avr_ioport_t *cbp_soft_i2c_port(avr_t *avr, char name) {
-    for (avr_io_t *io = avr->io_port; io; io = io->next) {
-        if (io->kind && strcmp(io->kind, "port") == 0 && ((avr_ioport_t *)io)->name == name) return (avr_ioport_t *)io;
-    }
-    return NULL;
-}
-
 cbp_soft_i2c *cbp_soft_i2c_install(avr_t *avr, char port, uint8_t sda_bit, uint8_t scl_bit) {
-    avr_ioport_t *p = cbp_soft_i2c_port(avr, port);
+    avr_ioport_t *p = cbp_ioport(avr, port);
     if (!p || sda_bit > 7 || scl_bit > 7 || sda_bit == scl_bit) return NULL;
     cbp_soft_i2c *s = calloc(1, sizeof *s);
     if (!s) return NULL;

@@ -27,9 +27,12 @@ enum WokwiBoard: String, CaseIterable {
     /// The bus pins' header names, for messages ("A4/A5", "20/21").
     var busNames: String { arduino.busNames }
 
-    /// What a header pin is: a port pin, a supply, ground, or something we do not model (RESET, AREF…).
+    /// What a header pin is: a port pin, an analog-only input (the Nano's A6
+    /// and A7: ADC6 and ADC7, no port behind them), a supply, ground, or
+    /// something we do not model (RESET, AREF…).
     enum Pin: Equatable {
         case io(AVRPin)
+        case analogOnly(channel: Int)
         case ground
         case supply
         case other
@@ -47,6 +50,7 @@ enum WokwiBoard: String, CaseIterable {
         if upper == "GND" { return .ground }
         if ["5V", "3.3V", "VIN", "IOREF", "VCC"].contains(upper) { return .supply }
         if ["RESET", "AREF", "RST"].contains(upper) || upper.hasPrefix("ICSP") { return .other }
+        if self == .nano, upper == "A6" || upper == "A7" { return .analogOnly(channel: upper == "A6" ? 6 : 7) }
         if upper == "SDA" { return .io(sda) }
         if upper == "SCL" { return .io(scl) }
         guard upper.hasPrefix("A") || Int(upper.hasPrefix("D") ? String(upper.dropFirst()) : upper) != nil else { return nil }
@@ -59,6 +63,16 @@ enum WokwiBoard: String, CaseIterable {
         switch self {
         case .uno, .nano: [(0, "1", "0")]
         case .mega: [(0, "1", "0"), (1, "18", "19"), (2, "16", "17"), (3, "14", "15")]
+        }
+    }
+
+    /// The ADC input a header pin reaches: a port pin's (A0 = 0…) or an
+    /// analog-only pin's; nil for a pin without one.
+    func analogChannel(of pin: Pin) -> Int? {
+        switch pin {
+        case .io(let io): analogChannel(of: io)
+        case .analogOnly(let channel): channel
+        default: nil
         }
     }
 

@@ -23,13 +23,19 @@ struct WokwiRun {
             throw .file("diagram.json not found in \(diagramPath); add one or name it with --diagram-file")
         }
         var firmware = elf
+        var configElf: String?
         if hasConfig {
             let config = try Self.read(configPath, WokwiConfig.parse)
             for notice in config.notices { status(notice) }
             firmware = elf ?? folder + "/" + config.firmware
+            configElf = elf == nil ? config.elf.map { folder + "/" + $0 } : nil
         }
         guard let firmware, FileManager.default.fileExists(atPath: firmware) else {
             throw .file("firmware file not found: \(firmware ?? "?"); check the firmware path in wokwi.toml (build the sketch first)")
+        }
+        // wokwi-cli uploads the ELF too, and stops when wokwi.toml names one that is missing.
+        if let configElf, !FileManager.default.fileExists(atPath: configElf) {
+            throw .file("ELF file not found: \(configElf); check the elf path in wokwi.toml (build the sketch first)")
         }
         let diagram = try Self.read(diagramPath, WokwiDiagram.parse)
         let setup: WokwiSetup

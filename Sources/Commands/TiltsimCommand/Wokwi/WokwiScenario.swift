@@ -133,6 +133,16 @@ struct WokwiScenario {
             guard let expected = map["value"]?.int, expected == 0 || expected == 1 else { throw fail(value, "expect-pin: value is 0 or 1") }
             let pin: AVRPin?
             if id == setup.boardID, case .io(let io)? = setup.board.pin(pinName) { pin = io } else { pin = setup.ioPin(of: "\(id):\(pinName)") }
+            if pin == nil {
+                // On ground or the supply (no port pin): it reads that, as in Wokwi.
+                let wired = setup.boardPins(of: "\(id):\(pinName)")
+                if wired.contains(.ground) || (id == setup.boardID && setup.board.pin(pinName) == .ground) {
+                    return .expectWired(high: false, expected: expected == 1, label: "\(id):\(pinName)", wire: "GND")
+                }
+                if wired.contains(.supply) || (id == setup.boardID && setup.board.pin(pinName) == .supply) {
+                    return .expectWired(high: true, expected: expected == 1, label: "\(id):\(pinName)", wire: "5V")
+                }
+            }
             guard let pin else { throw fail(value, "expect-pin \(id):\(pinName) is not wired to a pin of the \(setup.board.title)") }
             return .expectPin(pin, high: expected == 1, label: "\(id):\(pinName)")
         }

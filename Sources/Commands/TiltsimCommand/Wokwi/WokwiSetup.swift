@@ -32,8 +32,26 @@ struct WokwiSetup {
     let nets: WokwiNets
     let strictNets: WokwiNets
 
-    /// Parts that carry no behaviour here (their wires still count).
-    static let passiveTypes = ["wokwi-led", "wokwi-resistor", "wokwi-breadboard", "wokwi-breadboard-half", "wokwi-breadboard-mini"]
+    /// Parts that carry no behaviour here (their wires still count; Wokwi's
+    /// ground and supply symbols are the board's GND and 5V).
+    static let passiveTypes = ["wokwi-led", "wokwi-resistor", "wokwi-breadboard", "wokwi-breadboard-half", "wokwi-breadboard-mini",
+                               "wokwi-gnd", "wokwi-vcc"]
+
+    /// The pins of the parts tiltsim models, as Wokwi's part references name
+    /// them: a wire to another name is a typo, said in one line.
+    static let partPins: [String: [String]] = [
+        "wokwi-mpu6050": ["INT", "AD0", "XCL", "XDA", "SDA", "SCL", "GND", "VCC"],
+        "board-ssd1306": ["GND", "VCC", "SCL", "SDA"],
+        "wokwi-ssd1306": ["DATA", "CLK", "DC", "RST", "CS", "3V3", "GND", "VIN"],
+        "wokwi-pushbutton": ["1.l", "2.l", "1.r", "2.r"],
+        "wokwi-pushbutton-6mm": ["1.l", "2.l", "1.r", "2.r"],
+        "wokwi-potentiometer": ["GND", "SIG", "VCC"],
+        "wokwi-slide-potentiometer": ["VCC", "SIG", "GND"],
+        "wokwi-led": ["A", "C"],
+        "wokwi-resistor": ["1", "2"],
+        "wokwi-gnd": ["GND"],
+        "wokwi-vcc": ["VCC"],
+    ]
 
     /// The address nothing answers at: the SSD1306 model goes there when the diagram has none (0x7F is reserved by the I2C specification).
     static let absentDisplayAddress: UInt8 = 0x7F
@@ -69,6 +87,7 @@ struct WokwiSetup {
         for name in unknown {
             setup.notices.append("\(file): \(board.rawValue) '\(boardPart.id)' has no pin '\(name)' (Wokwi names them 13, A4, SDA, GND.1, 5V…): its wires are ignored")
         }
+        setup.notices += misnamedEnds(diagram, file: file)
         for part in diagram.parts where part.id != boardPart.id {
             if let problem = setup.add(part, file: file) { return .failure(problem) }
         }
@@ -77,6 +96,27 @@ struct WokwiSetup {
         case .failure(let problem): return .failure(problem)
         }
         return .success(setup)
+    }
+
+    /// One line for each wire end that names no part, or a pin the part
+    /// does not have (of the parts whose pins tiltsim knows): Wokwi leaves
+    /// such a wire unconnected, and a typo (`imu1:ADO`) is easy to miss.
+    private static func misnamedEnds(_ diagram: WokwiDiagram, file: String) -> [String] {
+        let types = Dictionary(diagram.parts.map { ($0.id, $0.type) }, uniquingKeysWith: { first, _ in first })
+        var seen: Set<String> = []
+        var lines: [String] = []
+        for end in diagram.connections.flatMap({ [$0.0, $0.1] }) where !end.hasPrefix("$") && seen.insert(end).inserted {
+            guard let colon = end.firstIndex(of: ":") else { continue }
+            let id = String(end[..<colon]), pin = String(end[end.index(after: colon)...])
+            guard let type = types[id] else {
+                lines.append("\(file): a wire to \(end), and no part has the id '\(id)': ignored")
+                continue
+            }
+            if let pins = partPins[type], !pins.contains(pin) {
+                lines.append("\(file): \(type) '\(id)' has no pin '\(pin)' (it has \(pins.joined(separator: ", "))): its wire is ignored")
+            }
+        }
+        return lines
     }
 
     /// "8m", "16m", "20m", "12000000": hertz from 1 MHz to the chip's 20 MHz.
@@ -111,11 +151,17 @@ struct WokwiSetup {
         return .success(first)
     }
 
-    /// The board's header pins a part's pin is wired to (through resistors when `nets` is the loose one).
+    /// The board's header pins a part's pin is wired to (through resistors
+    /// when `nets` is the loose one); Wokwi's ground and supply symbols
+    /// (`wokwi-gnd`, `wokwi-vcc`) count as the board's GND and 5V.
     func boardPins(of pin: String, in nets: WokwiNets? = nil) -> [WokwiBoard.Pin] {
         (nets ?? self.nets).net(of: pin).compactMap { member in
-            guard member.hasPrefix(boardID + ":") else { return nil }
-            return board.pin(String(member.dropFirst(boardID.count + 1)))
+            if member.hasPrefix(boardID + ":") { return board.pin(String(member.dropFirst(boardID.count + 1))) }
+            switch member.firstIndex(of: ":").flatMap({ partTypes[String(member[..<$0])] }) {
+            case "wokwi-gnd": return .ground
+            case "wokwi-vcc": return .supply
+            default: return nil
+            }
         }
     }
 
@@ -125,8 +171,16 @@ struct WokwiSetup {
         return nil
     }
 
-    private func onBus(_ id: String) -> Bool {
-        ioPin(of: id + ":SDA", in: strictNets) == board.sda && ioPin(of: id + ":SCL", in: strictNets) == board.scl
+    /// Whether a part's data and clock pins reach the board's bus.
+    private func onBus(_ id: String, data: String = "SDA", clock: String = "SCL") -> Bool {
+        ioPin(of: id + ":" + data, in: strictNets) == board.sda && ioPin(of: id + ":" + clock, in: strictNets) == board.scl
+    }
+
+    /// An SSD1306's `i2cAddress`: "0x3c" or "0x3d", or in decimal (60, 61) as Wokwi's docs also give it.
+    static func displayAddress(_ text: String?) -> UInt8? {
+        let text = (text ?? "0x3c").trimmingCharacters(in: .whitespaces).lowercased()
+        let value = text.hasPrefix("0x") ? UInt8(text.dropFirst(2), radix: 16) : UInt8(text)
+        return value == 0x3C || value == 0x3D ? value : nil
     }
 
     private mutating func add(_ part: WokwiDiagram.Part, file: String) -> WokwiProblem? {
@@ -146,15 +200,18 @@ struct WokwiSetup {
             case .failure(let problem): return WokwiProblem("\(at): \(problem.message)")
             }
             sensorID = part.id
-        case "board-ssd1306":
+        case "board-ssd1306", "wokwi-ssd1306":
+            // wokwi-ssd1306 is Wokwi's older part: the same display, its bus pins named DATA and CLK.
+            let (data, clock) = part.type == "board-ssd1306" ? ("SDA", "SCL") : ("DATA", "CLK")
             guard displayID == nil else { return WokwiProblem("\(at): a second SSD1306; tiltsim models one a board") }
-            guard onBus(part.id) else {
-                notices.append("\(at): SDA/SCL are not wired to the \(board.title)'s bus (\(board.busNames)): absent, nothing answers at 0x3C")
+            guard onBus(part.id, data: data, clock: clock) else {
+                notices.append("\(at): \(data)/\(clock) are not wired to the \(board.title)'s bus (\(board.busNames)): absent, nothing answers at 0x3C")
                 return nil
             }
-            let text = (part.attrs["i2cAddress"] ?? "0x3c").lowercased()
-            guard text == "0x3c" || text == "0x3d" else { return WokwiProblem("\(at): i2cAddress \(text): an SSD1306 answers at 0x3c or 0x3d") }
-            wiring.displayAddress = text == "0x3d" ? 0x3D : 0x3C
+            guard let address = Self.displayAddress(part.attrs["i2cAddress"]) else {
+                return WokwiProblem("\(at): i2cAddress \(part.attrs["i2cAddress"] ?? ""): an SSD1306 answers at 0x3c or 0x3d (60 or 61)")
+            }
+            wiring.displayAddress = address
             displayID = part.id
         case "wokwi-pushbutton", "wokwi-pushbutton-6mm":
             // Pressing joins side 1 (1.l, 1.r) to side 2 (2.l, 2.r): one side on a port pin, the other on ground or a supply.
@@ -167,7 +224,7 @@ struct WokwiSetup {
                 notices.append("\(at): not wired between a pin and GND or 5V: pressing it changes nothing")
             }
         case "wokwi-potentiometer", "wokwi-slide-potentiometer":
-            guard let pin = ioPin(of: part.id + ":SIG", in: strictNets), let channel = board.analogChannel(of: pin) else {
+            guard let channel = boardPins(of: part.id + ":SIG", in: strictNets).lazy.compactMap(board.analogChannel(of:)).first else {
                 notices.append("\(at): SIG is not wired to an analog input: ignored")
                 return nil
             }

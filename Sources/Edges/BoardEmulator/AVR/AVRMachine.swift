@@ -208,11 +208,12 @@ public final class AVRMachine {
     }
 
     /// Drives an input pin from outside (a button to ground or to 5 V): the
-    /// firmware reads this level, and pin-change or external interrupts follow.
+    /// firmware reads this level, whatever it writes to the pin's PORT bit
+    /// meanwhile, and pin-change or external interrupts follow.
     public func drivePin(_ pin: AVRPin, high: Bool) {
-        guard let avr, let port = pin.port.asciiValue,
-              let irq = cbp_ioport_pin_irq(avr, CChar(bitPattern: port), Int32(pin.bit)) else { return }
-        cbp_irq_raise(irq, high ? 1 : 0)
+        guard let avr, let port = pin.port.asciiValue else { return }
+        let mask = UInt8(1) << pin.bit
+        cbp_pin_drive(avr, CChar(bitPattern: port), mask, high ? mask : 0)
     }
 
     /// Puts `millivolts` on ADC input `channel` (0…7, or 0…15 on the Mega):

@@ -57,6 +57,9 @@ public enum RunStep: Sendable {
     case setSensor(any MotionSource, label: String)
     /// The pin must read high (or low) now; `label` names it for messages ("led1:A").
     case expectPin(AVRPin, high: Bool, label: String)
+    /// A part's pin wired to ground (`high` false) or the supply, not to a
+    /// port pin: it must read `expected`; `label` names it, `wire` what it is on ("GND").
+    case expectWired(high: Bool, expected: Bool, label: String, wire: String)
     /// Drives an input pin from now on (a pushbutton pressed or released).
     case drivePin(AVRPin, high: Bool, label: String)
     /// Puts `millivolts` on ADC input `channel` from now on (a potentiometer turned).

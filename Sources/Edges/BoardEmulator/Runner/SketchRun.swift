@@ -242,6 +242,11 @@ public final class SketchRun {
                     return .missedExpectation("at \(Self.seconds(nowMicros)) \(label) (\(pin)) was \(level ? 1 : 0), expected \(high ? 1 : 0)")
                 }
                 sink(.note("\(label) (\(pin)) is \(high ? 1 : 0)", atMicros: nowMicros))
+            case .expectWired(let high, let expected, let label, let wire):
+                guard high == expected else {
+                    return .missedExpectation("at \(Self.seconds(nowMicros)) \(label) (\(wire)) was \(high ? 1 : 0), expected \(expected ? 1 : 0)")
+                }
+                sink(.note("\(label) (\(wire)) is \(high ? 1 : 0)", atMicros: nowMicros))
             case .drivePin(let pin, let high, let label):
                 machine.drivePin(pin, high: high)
                 sink(.note("\(label) drives \(pin) \(high ? "high" : "low")", atMicros: nowMicros))

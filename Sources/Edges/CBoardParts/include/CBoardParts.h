@@ -344,9 +344,19 @@ bool cbp_timer_take_reset(cbp_timer *timer);
 /// Cancels and frees; call before the core is destroyed.
 void cbp_timer_destroy(cbp_timer *timer);
 
-/// The irq that drives an I/O pin from outside (port 'B', 'C', 'D'; bit 0..7):
-/// raise 1 or 0 to set the level the AVR reads (external interrupts follow).
+/// An I/O pin's irq (port 'B', 'C', 'D'; bit 0..7): its value is the pin's
+/// level. To drive a pin from outside, use `cbp_pin_drive`.
 struct avr_irq_t *cbp_ioport_pin_irq(struct avr_t *avr, char port, int bit);
+
+// MARK: Parts that drive the chip's pins (cbp_pin_drive.c)
+
+/// The I/O port named `name` ('B', 'C', 'D', …), or NULL.
+struct avr_ioport_t *cbp_ioport(struct avr_t *avr, char name);
+/// A part outside the chip drives the pins of `port` in `mask` to `value`'s
+/// bits: while a pin is an input it reads that level, whatever the sketch
+/// writes to PORT (its pull-up) meanwhile; pin-change and external
+/// interrupts follow. An output pin keeps its own level. False: no such port.
+bool cbp_pin_drive(struct avr_t *avr, char port, uint8_t mask, uint8_t value);
 
 /// An irq's last value: for a pin's irq, the level the firmware last wrote to
 /// its PORT bit or the level last driven from outside, whichever came later.

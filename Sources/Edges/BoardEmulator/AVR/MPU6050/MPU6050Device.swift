@@ -16,7 +16,6 @@ final class MPU6050Device {
     private let avr: OpaquePointer
     private let twiInput: OpaquePointer
     private let twiOutput: OpaquePointer
-    private var pin: OpaquePointer?
     private var timer: OpaquePointer?
     private var pinLevel = false
     /// Called at each read transaction that starts at ACCEL_XOUT_H (0x3B), the
@@ -49,8 +48,7 @@ final class MPU6050Device {
         guard address != nil else { return }
         let context = Unmanaged.passUnretained(self).toOpaque()
         cbp_irq_register(twiOutput, hook, context)
-        if let interruptPin, let ascii = interruptPin.port.asciiValue {
-            pin = cbp_ioport_pin_irq(avr, CChar(bitPattern: ascii), Int32(interruptPin.bit))
+        if interruptPin != nil {
             timer = cbp_timer_create(avr, timerHook, context)
         }
     }
@@ -127,15 +125,15 @@ final class MPU6050Device {
     /// when inactive, read as high through the line's pull-up) and sets the
     /// timer for the next moment it may change.
     private func updateInterrupt(forceLevel: Bool = false) {
-        guard let pin, let timer else { return }
+        guard let pin = interruptPin, let timer else { return }
         let now = nowMicros
         let config = model.registers[Int(MPU6050Model.Register.intPinConfig)]
         let active = model.interruptLineActive(atMicros: now)
         let activeLow = config & 0x80 != 0, openDrain = config & 0x40 != 0
         let level = active ? !activeLow : (openDrain ? true : activeLow)
         if level != pinLevel || forceLevel {
-            if forceLevel && level { cbp_irq_raise(pin, 0) }  // the core's reset cleared PIN; make the level felt again
-            cbp_irq_raise(pin, level ? 1 : 0)
+            if forceLevel && level { drive(pin, high: false) }  // the core's reset cleared PIN; make the level felt again
+            drive(pin, high: level)
             pinLevel = level
         }
         if let next = model.nextInterruptMicros(after: now) {
@@ -143,6 +141,14 @@ final class MPU6050Device {
         } else {
             cbp_timer_cancel(timer)
         }
+    }
+
+    /// INT is a push-pull output (or open drain with the line's pull-up): the
+    /// pin reads it whatever the sketch writes to its PORT bit.
+    private func drive(_ pin: AVRPin, high: Bool) {
+        guard let port = pin.port.asciiValue else { return }
+        let mask = UInt8(1) << pin.bit
+        cbp_pin_drive(avr, CChar(bitPattern: port), mask, high ? mask : 0)
     }
 
     private func reply(_ conditions: Int32, _ address: UInt8, _ data: UInt8) {
