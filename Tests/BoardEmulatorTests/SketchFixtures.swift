@@ -49,6 +49,8 @@ enum SketchFixtures {
     static let bootEcho = built("boot_echo")
     /// A button on D2 beside an LED the loop toggles on the same port, and analogRead(A6).
     static let buttonPort = built("button_port")
+    /// Prints a joystick's axes and SEL (A1, A0, D2) and a light module's AO and DO (A2, D7).
+    static let analogParts = built("analog_parts")
     static let tiltBar = built("tilt_bar")
     static let intPin = built("int_pin")
     /// int_pin built for the Leonardo (its Serial on the ATmega32U4's USB).

@@ -69,19 +69,66 @@ import TiltDisplay
         #expect(refused.err.contains("set-control pot1: position 2.0 is outside 0.0 to 1.0"), "\(refused.err)")
     }
 
+    /// A project folder in the temporary directory: the sketch's HEX, a
+    /// wokwi.toml naming it, `diagram` and `scenario` (as scenario.test.yaml).
+    func projectFolder(_ sketch: Result<SketchFixtures.Built, AVRTestFailure>, named name: String, diagram: String,
+                       scenario: String) throws -> String {
+        let hex = try sketch.get().hex
+        let folder = temporary(name)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: hex, toPath: folder + "/sketch.hex")
+        try "[wokwi]\nversion = 1\nfirmware = 'sketch.hex'\n".write(toFile: folder + "/wokwi.toml", atomically: true, encoding: .utf8)
+        try diagram.write(toFile: folder + "/diagram.json", atomically: true, encoding: .utf8)
+        try scenario.write(toFile: folder + "/scenario.test.yaml", atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    /// Wokwi's joystick rests at VCC/2 on both axes (analogRead 512), its x
+    /// and y controls run -1…1 and pressed shorts SEL; the photoresistor
+    /// module's AO follows lux through its LDR and 10 kΩ (500 lux: 250, 10
+    /// lux: 853, the table in Wokwi's docs) and DO goes high in the dark.
+    /// Both read 0 before: the parts were ignored.
+    @Test func aJoystickAndALightSensorGiveTheirVoltages() throws {
+        let folder = try projectFolder(SketchFixtures.analogParts, named: "analog-parts", diagram: """
+            {"version": 1, "author": "test", "editor": "wokwi",
+             "parts": [
+               {"type": "wokwi-arduino-uno", "id": "uno", "top": 0, "left": 0, "attrs": {}},
+               {"type": "wokwi-analog-joystick", "id": "stick", "top": 0, "left": 0, "attrs": {}},
+               {"type": "wokwi-photoresistor-sensor", "id": "ldr", "top": 0, "left": 0, "attrs": {}}
+             ],
+             "connections": [
+               ["stick:HORZ", "uno:A1", "green", []], ["stick:VERT", "uno:A0", "green", []], ["stick:SEL", "uno:2", "blue", []],
+               ["stick:GND", "uno:GND.1", "black", []], ["stick:VCC", "uno:5V", "red", []],
+               ["ldr:AO", "uno:A2", "green", []], ["ldr:DO", "uno:7", "blue", []], ["ldr:GND", "uno:GND.2", "black", []], ["ldr:VCC", "uno:5V", "red", []]
+             ]}
+            """, scenario: """
+            name: analog
+            version: 1
+            steps:
+              - wait-serial: 'H=512 V=512 S=1 L=250 D=0'
+              - set-control: {part-id: stick, control: x, value: -1}
+              - wait-serial: 'H=0 V=512 S=1'
+              - set-control: {part-id: stick, control: y, value: 0.5}
+              - wait-serial: 'H=0 V=768 S=1'
+              - set-control: {part-id: stick, control: pressed, value: 1}
+              - wait-serial: 'H=0 V=768 S=0'
+              - set-control: {part-id: ldr, control: lux, value: 10}
+              - wait-serial: 'L=853 D=1'
+            """)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--timeout", "5000"])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.hasSuffix("[analog] Scenario completed successfully\n"), "\(result.out)")
+        #expect(!result.out.contains("not modelled"), "\(result.out)")
+    }
+
     /// Wiring as Wokwi's own examples and tutorials write it: the button to a
     /// `wokwi-gnd` symbol, the pot on the Nano's analog-only A6, the older
     /// `wokwi-ssd1306` with DATA/CLK and a decimal address, and a typo. The
     /// button holds D2 low while the sketch writes D4 on the same port all the
     /// time (simavr's pull-up won at every PORTD write: the press was lost).
     @Test func aButtonOnAGroundSymbolHoldsItsPinWhileTheSketchWritesThePort() throws {
-        let sketch = try SketchFixtures.buttonPort.get()
-        let folder = temporary("button-port")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.copyItem(atPath: sketch.hex, toPath: folder + "/button_port.hex")
-        try "[wokwi]\nversion = 1\nfirmware = 'button_port.hex'\n".write(toFile: folder + "/wokwi.toml", atomically: true, encoding: .utf8)
-        try """
+        let folder = try projectFolder(SketchFixtures.buttonPort, named: "button-port", diagram: """
             {"version": 1, "author": "test", "editor": "wokwi",
              "parts": [
                {"type": "wokwi-arduino-nano", "id": "nano", "top": 0, "left": 0, "attrs": {}},
@@ -98,8 +145,7 @@ import TiltDisplay
                ["oled1:DATA", "nano:A4", "blue", []], ["oled1:CLK", "nano:A5", "blue", []],
                ["led1:K", "nano:GND.2", "black", []], ["led2:A", "nano:5", "red", []]
              ]}
-            """.write(toFile: folder + "/diagram.json", atomically: true, encoding: .utf8)
-        try """
+            """, scenario: """
             name: button
             version: 1
             steps:
@@ -110,8 +156,9 @@ import TiltDisplay
               - expect-pin: {part-id: btn1, name: 2.l, value: 0}
               - set-control: {part-id: btn1, control: pressed, value: 0}
               - wait-serial: 'D2=1'
-            """.write(toFile: folder + "/button.test.yaml", atomically: true, encoding: .utf8)
-        let result = try tiltsim.run(["wokwi", folder, "--scenario", "button.test.yaml", "--timeout", "5000"])
+            """)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--timeout", "5000"])
         #expect(result.code == 0, "\(result.err)")
         #expect(result.out.contains("[button] 0.") && result.out.contains("btn1:2.l (GND) is 0"), "\(result.out)")
         #expect(result.out.hasSuffix("[button] Scenario completed successfully\n"), "\(result.out)")

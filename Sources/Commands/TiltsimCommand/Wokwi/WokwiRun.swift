@@ -80,6 +80,10 @@ struct WokwiRun {
             throw .firmware(Self.describe(error, board: setup.board))
         }
         for input in setup.analogInputs { machine.setAnalogInput(channel: input.channel, millivolts: input.millivolts) }
+        for (_, light) in setup.lightSensors {
+            if let channel = light.channel { machine.setAnalogInput(channel: channel, millivolts: light.sensor.millivolts) }
+            if let pin = light.digital { machine.drivePin(pin, high: light.sensor.digitalHigh) }
+        }
         let saveEEPROM = try EEPROMFile.keep(options.root.engine.eeprom, in: machine)
         defer { saveEEPROM() }
         let run = SketchRun(machine: machine, plan: plan)

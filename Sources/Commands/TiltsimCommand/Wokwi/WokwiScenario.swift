@@ -34,12 +34,15 @@ struct WokwiScenario {
         let folder: String
         let setup: WokwiSetup
         var sensor: WokwiSensorState
+        /// Each photoresistor module's attrs as the steps so far set them.
+        var lightSensors: [String: WokwiLightSensor]
 
         init(file: String, folder: String, setup: WokwiSetup) {
             self.file = file
             self.folder = folder
             self.setup = setup
             sensor = setup.sensorState
+            lightSensors = setup.lightSensors.mapValues(\.sensor)
         }
 
         mutating func scenario(_ node: Node?, _ tree: Any?) throws(CommandFailure) -> WokwiScenario {
@@ -90,7 +93,7 @@ struct WokwiScenario {
                     throw fail(value, "write-serial takes text or a list of byte values")
                 }
             case "set-control":
-                result.steps.append(try setControl(value))
+                result.steps += try setControl(value)
             case "expect-pin":
                 result.steps.append(try expectPin(value))
             case "take-screenshot":
@@ -101,7 +104,7 @@ struct WokwiScenario {
             }
         }
 
-        private mutating func setControl(_ value: Node) throws(CommandFailure) -> RunStep {
+        private mutating func setControl(_ value: Node) throws(CommandFailure) -> [RunStep] {
             let map = try params(value, "set-control", allowed: ["part-id", "name", "control", "value"])
             let (id, type) = try part(map, value, "set-control")
             guard let control = map["name"]?.string ?? map["control"]?.string else { throw fail(value, "set-control: missing required parameter `name`") }
@@ -109,20 +112,45 @@ struct WokwiScenario {
             switch type {
             case "wokwi-mpu6050":
                 if let problem = sensor.set(control, number) { throw fail(value, "set-control \(id): \(problem.message)") }
-                guard id == setup.sensorID else { return .wait(micros: 0) }  // not on the bus: nothing reads it
-                return .setSensor(ConstantMotionSource(sensor.sample), label: "\(id) \(sensor.summary)")
+                guard id == setup.sensorID else { return [] }  // not on the bus: nothing reads it
+                return [.setSensor(ConstantMotionSource(sensor.sample), label: "\(id) \(sensor.summary)")]
             case "wokwi-pushbutton", "wokwi-pushbutton-6mm":
                 guard control == "pressed" else { throw fail(value, "set-control \(id): a pushbutton's control is pressed (0 or 1)") }
-                guard let button = setup.buttons[id] else { return .wait(micros: 0) }
+                guard let button = setup.buttons[id] else { return [] }
                 let pressed = number != 0
-                return .drivePin(button.pin, high: pressed == button.pressedHigh, label: "\(id) \(pressed ? "pressed" : "released")")
+                return [.drivePin(button.pin, high: pressed == button.pressedHigh, label: "\(id) \(pressed ? "pressed" : "released")")]
             case "wokwi-potentiometer", "wokwi-slide-potentiometer":
                 guard control == "position" else { throw fail(value, "set-control \(id): a potentiometer's control is position (0.0 to 1.0)") }
                 guard (0...1).contains(number) else { throw fail(value, "set-control \(id): position \(number) is outside 0.0 to 1.0") }
-                guard let input = setup.analogInputs.first(where: { $0.id == id }) else { return .wait(micros: 0) }  // SIG on no analog input
-                return .setAnalog(channel: input.channel, millivolts: UInt32((number * 5000).rounded()), label: "\(id) at \(number)")
+                guard let input = setup.analogInputs.first(where: { $0.id == id }) else { return [] }  // SIG on no analog input
+                return [.setAnalog(channel: input.channel, millivolts: UInt32((number * 5000).rounded()), label: "\(id) at \(number)")]
+            case "wokwi-analog-joystick":
+                // Wokwi's own part test: x and y from -1 to 1 (x -1 reads 0 on HORZ, y 1 reads 1023 on VERT); pressed shorts SEL to GND.
+                guard let stick = setup.joysticks[id] else { return [] }
+                switch control {
+                case "x", "y":
+                    guard (-1...1).contains(number) else { throw fail(value, "set-control \(id): \(control) \(number) is outside -1 to 1") }
+                    guard let channel = control == "x" ? stick.horizontal : stick.vertical else { return [] }
+                    return [.setAnalog(channel: channel, millivolts: UInt32(((number + 1) / 2 * 5000).rounded()), label: "\(id) \(control) at \(number)")]
+                case "pressed":
+                    guard let pin = stick.select else { return [] }
+                    let pressed = number != 0
+                    return [.drivePin(pin, high: !pressed, label: "\(id) \(pressed ? "pressed" : "released")")]
+                default:
+                    throw fail(value, "set-control \(id): a joystick's controls are x, y (-1 to 1) and pressed (0 or 1)")
+                }
+            case "wokwi-photoresistor-sensor":
+                guard var light = lightSensors[id], let wired = setup.lightSensors[id] else { return [] }
+                guard control == "lux" else { throw fail(value, "set-control \(id): a photoresistor module's control is lux") }
+                if let problem = light.set("lux", number) { throw fail(value, "set-control \(id): \(problem.message)") }
+                lightSensors[id] = light
+                var steps: [RunStep] = []
+                if let channel = wired.channel { steps.append(.setAnalog(channel: channel, millivolts: light.millivolts, label: "\(id) at \(number) lux")) }
+                if let pin = wired.digital { steps.append(.drivePin(pin, high: light.digitalHigh, label: "\(id) DO at \(number) lux")) }
+                return steps
             default:
-                throw fail(value, "set-control \(id): tiltsim has no controls for \(type); it takes the MPU-6050's, a pushbutton's pressed and a potentiometer's position")
+                throw fail(value, "set-control \(id): tiltsim has no controls for \(type); it takes the MPU-6050's, a pushbutton's pressed, "
+                           + "a potentiometer's position, a joystick's x, y and pressed, and a photoresistor's lux")
             }
         }
 

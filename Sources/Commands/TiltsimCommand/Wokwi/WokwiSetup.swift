@@ -17,8 +17,13 @@ struct WokwiSetup {
     var displayID: String?
     /// Pushbuttons by id: the pin they drive and the level pressing gives.
     var buttons: [String: (pin: AVRPin, pressedHigh: Bool)] = [:]
-    /// Potentiometers' wipers on analog inputs: the ADC channel and the millivolts it reads.
+    /// Potentiometers' wipers (a joystick's axes, a light sensor's AO) on
+    /// analog inputs: the ADC channel and the millivolts it reads.
     var analogInputs: [(id: String, channel: Int, millivolts: UInt32)] = []
+    /// Analog joysticks: the ADC channels HORZ and VERT reach, and the pin SEL is on (each when wired).
+    var joysticks: [String: (horizontal: Int?, vertical: Int?, select: AVRPin?)] = [:]
+    /// Photoresistor modules: their AO's channel and DO's pin (when wired), and their attrs.
+    var lightSensors: [String: (channel: Int?, digital: AVRPin?, sensor: WokwiLightSensor)] = [:]
     /// The Uno's `frequency` attr ("8m", "16m", "20m", or hertz): the chip's
     /// clock; nil keeps the board's crystal.
     var frequency: UInt32?
@@ -49,6 +54,8 @@ struct WokwiSetup {
         "wokwi-slide-potentiometer": ["VCC", "SIG", "GND"],
         "wokwi-led": ["A", "C"],
         "wokwi-resistor": ["1", "2"],
+        "wokwi-analog-joystick": ["VCC", "VERT", "HORZ", "SEL", "GND"],
+        "wokwi-photoresistor-sensor": ["VCC", "GND", "DO", "AO"],
         "wokwi-gnd": ["GND"],
         "wokwi-vcc": ["VCC"],
     ]
@@ -232,6 +239,24 @@ struct WokwiSetup {
             guard let value = Int(text), (0...1023).contains(value) else { return WokwiProblem("\(at): value \"\(text)\" is a whole number from 0 to 1023") }
             // The smallest voltage analogRead converts to `value` against 5 V (Vin · 1024 / 5 V, floored).
             analogInputs.append((part.id, channel, UInt32((value * 5000 + 1023) / 1024)))
+        case "wokwi-analog-joystick":
+            // At rest both axes sit at VCC/2 (analogRead 512, as Wokwi's docs give it); SEL is open until pressed.
+            let axes = ["HORZ", "VERT"].map { axis in
+                boardPins(of: part.id + ":" + axis, in: strictNets).lazy.compactMap(board.analogChannel(of:)).first
+            }
+            if axes.allSatisfy({ $0 == nil }) { notices.append("\(at): neither HORZ nor VERT is wired to an analog input: its axes are ignored") }
+            for case let channel? in axes { analogInputs.append((part.id, channel, 2500)) }
+            joysticks[part.id] = (axes[0], axes[1], ioPin(of: part.id + ":SEL", in: strictNets))
+        case "wokwi-photoresistor-sensor":
+            let sensor: WokwiLightSensor
+            switch WokwiLightSensor.parse(part.attrs) {
+            case .success(let parsed): sensor = parsed
+            case .failure(let problem): return WokwiProblem("\(at): \(problem.message)")
+            }
+            let channel = boardPins(of: part.id + ":AO", in: strictNets).lazy.compactMap(board.analogChannel(of:)).first
+            let digital = ioPin(of: part.id + ":DO", in: strictNets)
+            if channel == nil && digital == nil { notices.append("\(at): neither AO nor DO is wired to a pin: ignored") }
+            lightSensors[part.id] = (channel, digital, sensor)
         default:
             if !Self.passiveTypes.contains(part.type) {
                 notices.append("\(at) is not modelled by tiltsim: ignored (a scenario step that names it is refused)")

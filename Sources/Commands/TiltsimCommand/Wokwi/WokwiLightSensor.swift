@@ -1,0 +1,55 @@
+import Foundation
+
+/// Wokwi's photoresistor module (`wokwi-photoresistor-sensor`): an LDR in
+/// series with 10 kΩ, AO between them, and DO high in the dark (AO above
+/// `threshold` volts). The LDR's resistance follows its datasheet's line:
+/// R = rl10 · (10 / lux)^gamma (rl10 kΩ at 10 lux). With Wokwi's defaults
+/// (500 lux, rl10 50, gamma 0.7) AO is 1.22 V, analogRead 250, as in Wokwi.
+struct WokwiLightSensor: Equatable {
+    var lux = 500.0
+    var threshold = 2.5
+    var rl10 = 50.0
+    var gamma = 0.7
+
+    /// AO in millivolts at a 5 V supply.
+    var millivolts: UInt32 {
+        let ohms = rl10 * 1000 * pow(10 / lux, gamma)
+        return UInt32((5000 * ohms / (ohms + 10_000)).rounded())
+    }
+
+    /// DO: high while the light is below the threshold (AO above it).
+    var digitalHigh: Bool { Double(millivolts) > threshold * 1000 }
+
+    /// The attrs, each a number in the range a module has; Wokwi's defaults for the rest.
+    static func parse(_ attrs: [String: String]) -> Result<WokwiLightSensor, WokwiProblem> {
+        var sensor = WokwiLightSensor()
+        for (key, text) in attrs.sorted(by: { $0.key < $1.key }) where ["lux", "threshold", "rl10", "gamma"].contains(key) {
+            guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+                return .failure(WokwiProblem("attrs \(key) \"\(text)\" is not a number"))
+            }
+            if let problem = sensor.set(key, value) { return .failure(problem) }
+        }
+        return .success(sensor)
+    }
+
+    /// Sets one attr (set-control's `lux` too); a problem if it is outside what the module takes.
+    mutating func set(_ name: String, _ value: Double) -> WokwiProblem? {
+        switch name {
+        case "lux":
+            guard value > 0 && value <= 1_000_000 else { return WokwiProblem("lux \(value): use more than 0, up to 1000000") }
+            lux = value
+        case "threshold":
+            guard value >= 0 && value <= 5 else { return WokwiProblem("threshold \(value): use 0…5 V") }
+            threshold = value
+        case "rl10":
+            guard value > 0 else { return WokwiProblem("rl10 \(value): a resistance in kΩ, more than 0") }
+            rl10 = value
+        case "gamma":
+            guard value > 0 && value <= 2 else { return WokwiProblem("gamma \(value): use more than 0, up to 2") }
+            gamma = value
+        default:
+            return WokwiProblem("no control '\(name)'; the photoresistor module has lux")
+        }
+        return nil
+    }
+}
