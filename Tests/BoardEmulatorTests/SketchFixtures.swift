@@ -51,6 +51,8 @@ enum SketchFixtures {
     static let buttonPort = built("button_port")
     /// Prints a joystick's axes and SEL (A1, A0, D2) and a light module's AO and DO (A2, D7).
     static let analogParts = built("analog_parts")
+    /// An HC-SR04 read as Wokwi's example does (TRIG D3, ECHO D2, pulseIn / 58).
+    static let ranger = built("ranger")
     static let tiltBar = built("tilt_bar")
     static let intPin = built("int_pin")
     /// int_pin built for the Leonardo (its Serial on the ATmega32U4's USB).

@@ -139,6 +139,11 @@ struct WokwiScenario {
                 default:
                     throw fail(value, "set-control \(id): a joystick's controls are x, y (-1 to 1) and pressed (0 or 1)")
                 }
+            case "wokwi-hc-sr04":
+                guard control == "distance" else { throw fail(value, "set-control \(id): an HC-SR04's control is distance (cm)") }
+                guard (2...400).contains(number) else { throw fail(value, "set-control \(id): distance \(number) is outside 2 to 400 cm") }
+                guard let index = setup.rangers.firstIndex(where: { $0.id == id }) else { return [] }
+                return [.setRangerDistance(ranger: index, centimetres: number, label: id)]
             case "wokwi-photoresistor-sensor":
                 guard var light = lightSensors[id], let wired = setup.lightSensors[id] else { return [] }
                 guard control == "lux" else { throw fail(value, "set-control \(id): a photoresistor module's control is lux") }
@@ -150,7 +155,7 @@ struct WokwiScenario {
                 return steps
             default:
                 throw fail(value, "set-control \(id): tiltsim has no controls for \(type); it takes the MPU-6050's, a pushbutton's pressed, "
-                           + "a potentiometer's position, a joystick's x, y and pressed, and a photoresistor's lux")
+                           + "a potentiometer's position, a joystick's x, y and pressed, a photoresistor's lux and an HC-SR04's distance")
             }
         }
 

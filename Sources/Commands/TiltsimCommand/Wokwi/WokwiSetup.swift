@@ -20,6 +20,8 @@ struct WokwiSetup {
     /// Potentiometers' wipers (a joystick's axes, a light sensor's AO) on
     /// analog inputs: the ADC channel and the millivolts it reads.
     var analogInputs: [(id: String, channel: Int, millivolts: UInt32)] = []
+    /// HC-SR04 rangers with TRIG and ECHO on pins, in the order the machine adds them.
+    var rangers: [(id: String, trigger: AVRPin, echo: AVRPin, centimetres: Double)] = []
     /// Analog joysticks: the ADC channels HORZ and VERT reach, and the pin SEL is on (each when wired).
     var joysticks: [String: (horizontal: Int?, vertical: Int?, select: AVRPin?)] = [:]
     /// Photoresistor modules: their AO's channel and DO's pin (when wired), and their attrs.
@@ -56,6 +58,7 @@ struct WokwiSetup {
         "wokwi-resistor": ["1", "2"],
         "wokwi-analog-joystick": ["VCC", "VERT", "HORZ", "SEL", "GND"],
         "wokwi-photoresistor-sensor": ["VCC", "GND", "DO", "AO"],
+        "wokwi-hc-sr04": ["VCC", "TRIG", "ECHO", "GND"],
         "wokwi-gnd": ["GND"],
         "wokwi-vcc": ["VCC"],
     ]
@@ -183,6 +186,11 @@ struct WokwiSetup {
         ioPin(of: id + ":" + data, in: strictNets) == board.sda && ioPin(of: id + ":" + clock, in: strictNets) == board.scl
     }
 
+    /// An HC-SR04's distance in cm (attr or control): 2 to 400, the module's range.
+    static func rangerDistance(_ text: String) -> Double? {
+        Double(text.trimmingCharacters(in: .whitespaces)).flatMap { (2...400).contains($0) ? $0 : nil }
+    }
+
     /// An SSD1306's `i2cAddress`: "0x3c" or "0x3d", or in decimal (60, 61) as Wokwi's docs also give it.
     static func displayAddress(_ text: String?) -> UInt8? {
         let text = (text ?? "0x3c").trimmingCharacters(in: .whitespaces).lowercased()
@@ -247,6 +255,14 @@ struct WokwiSetup {
             if axes.allSatisfy({ $0 == nil }) { notices.append("\(at): neither HORZ nor VERT is wired to an analog input: its axes are ignored") }
             for case let channel? in axes { analogInputs.append((part.id, channel, 2500)) }
             joysticks[part.id] = (axes[0], axes[1], ioPin(of: part.id + ":SEL", in: strictNets))
+        case "wokwi-hc-sr04":
+            let text = part.attrs["distance"] ?? "400"
+            guard let centimetres = Self.rangerDistance(text) else { return WokwiProblem("\(at): distance \"\(text)\" is in cm, 2 to 400") }
+            guard let trigger = ioPin(of: part.id + ":TRIG", in: strictNets), let echo = ioPin(of: part.id + ":ECHO", in: strictNets) else {
+                notices.append("\(at): TRIG and ECHO are not both wired to pins: ignored")
+                return nil
+            }
+            rangers.append((part.id, trigger, echo, centimetres))
         case "wokwi-photoresistor-sensor":
             let sensor: WokwiLightSensor
             switch WokwiLightSensor.parse(part.attrs) {

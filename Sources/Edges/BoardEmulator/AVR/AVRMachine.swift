@@ -73,6 +73,7 @@ public final class AVRMachine {
     private var displayCapture: SSD1306Capture?
     private var lastDisplay = AVRDisplayFrame()
     private var glassProbe: GlassStatsProbe?
+    private var rangers: [UltrasonicRanger] = []
 
     /// Loads the firmware (ELF or Intel HEX, told apart by content) and wires the parts.
     public init(_ configuration: Configuration) throws(AVRBoardError) {
@@ -106,6 +107,8 @@ public final class AVRMachine {
         glassProbe = nil
         uart.probe = nil
         sensor.detach()
+        for ranger in rangers { ranger.detach() }
+        rangers = []
         uart.detach()
         displayCapture?.detach()
         displayCapture = nil
@@ -214,6 +217,21 @@ public final class AVRMachine {
         guard let avr, let port = pin.port.asciiValue else { return }
         let mask = UInt8(1) << pin.bit
         cbp_pin_drive(avr, CChar(bitPattern: port), mask, high ? mask : 0)
+    }
+
+    /// Wires an HC-SR04 ultrasonic ranger to `trigger` and `echo`, its
+    /// obstacle `centimetres` away; returns its index for `setRangerDistance`.
+    @discardableResult
+    public func addUltrasonicRanger(trigger: AVRPin, echo: AVRPin, centimetres: Double) -> Int {
+        guard let avr else { return -1 }
+        rangers.append(UltrasonicRanger(avr: avr, trigger: trigger, echo: echo, centimetres: centimetres))
+        return rangers.count - 1
+    }
+
+    /// Moves ranger `index`'s obstacle: measurements from now on see `centimetres`.
+    public func setRangerDistance(_ index: Int, centimetres: Double) {
+        guard rangers.indices.contains(index) else { return }
+        rangers[index].centimetres = centimetres
     }
 
     /// Puts `millivolts` on ADC input `channel` (0…7, or 0…15 on the Mega):

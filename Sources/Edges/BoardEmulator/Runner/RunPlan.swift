@@ -62,6 +62,8 @@ public enum RunStep: Sendable {
     case expectWired(high: Bool, expected: Bool, label: String, wire: String)
     /// Drives an input pin from now on (a pushbutton pressed or released).
     case drivePin(AVRPin, high: Bool, label: String)
+    /// Moves the obstacle of ultrasonic ranger `ranger` (`AVRMachine.addUltrasonicRanger`'s index).
+    case setRangerDistance(ranger: Int, centimetres: Double, label: String)
     /// Puts `millivolts` on ADC input `channel` from now on (a potentiometer turned).
     case setAnalog(channel: Int, millivolts: UInt32, label: String)
     /// Takes the sensor module's wires off (false: nothing answers at its

@@ -250,6 +250,9 @@ public final class SketchRun {
             case .drivePin(let pin, let high, let label):
                 machine.drivePin(pin, high: high)
                 sink(.note("\(label) drives \(pin) \(high ? "high" : "low")", atMicros: nowMicros))
+            case .setRangerDistance(let ranger, let centimetres, let label):
+                machine.setRangerDistance(ranger, centimetres: centimetres)
+                sink(.note("\(label): obstacle at \(centimetres) cm", atMicros: nowMicros))
             case .setAnalog(let channel, let millivolts, let label):
                 machine.setAnalogInput(channel: channel, millivolts: millivolts)
                 sink(.note("\(label): \(millivolts) mV on ADC\(channel)", atMicros: nowMicros))

@@ -1,0 +1,96 @@
+import CBoardParts
+
+/// An HC-SR04 ultrasonic ranger (Wokwi's `wokwi-hc-sr04`) on two of the
+/// board's pins. A TRIG pulse of at least 10 µs starts a measurement: when
+/// TRIG falls the module sends its burst (eight 40 kHz cycles, 200 µs), then
+/// ECHO is high for the sound's round trip to the obstacle, 58.3 µs a
+/// centimetre at 343 m/s, so `pulseIn(ECHO, HIGH) / 58` is the distance in
+/// cm. A trigger while a measurement runs is ignored, as on the module.
+/// Simulation thread only.
+final class UltrasonicRanger {
+    /// Microseconds of echo a centimetre of distance: there and back at 343 m/s.
+    static let microsPerCentimetre = 2 / 0.0343
+    /// The burst before ECHO rises.
+    static let burstMicros: UInt64 = 200
+    /// The shortest TRIG pulse that starts a measurement (the datasheet's 10 µs).
+    static let triggerMicros: UInt64 = 10
+
+    private enum Phase { case idle, burst, echo }
+
+    private let avr: OpaquePointer
+    private let trigger: AVRPin
+    private let echo: AVRPin
+    private let triggerIRQ: OpaquePointer?
+    private var timer: OpaquePointer?
+    private var phase = Phase.idle
+    private var triggerRoseAt: UInt64?
+    /// The obstacle's distance, in cm.
+    var centimetres: Double
+
+    private let hook: cbp_irq_hook = { _, value, context in
+        Unmanaged<UltrasonicRanger>.fromOpaque(context!).takeUnretainedValue().triggerChanged(high: value != 0)
+    }
+    private let timerHook: cbp_timer_hook = { context in
+        Unmanaged<UltrasonicRanger>.fromOpaque(context!).takeUnretainedValue().timerFired()
+    }
+
+    init(avr: OpaquePointer, trigger: AVRPin, echo: AVRPin, centimetres: Double) {
+        self.avr = avr
+        self.trigger = trigger
+        self.echo = echo
+        self.centimetres = centimetres
+        triggerIRQ = trigger.port.asciiValue.flatMap { cbp_ioport_pin_irq(avr, CChar(bitPattern: $0), Int32(trigger.bit)) }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        if let triggerIRQ { cbp_irq_register(triggerIRQ, hook, context) }
+        timer = cbp_timer_create(avr, timerHook, context)
+        drive(high: false)
+    }
+
+    func detach() {
+        if let triggerIRQ { cbp_irq_unregister(triggerIRQ, hook, Unmanaged.passUnretained(self).toOpaque()) }
+        cbp_timer_destroy(timer)
+        timer = nil
+    }
+
+    private var cycle: UInt64 { cbp_avr_cycle(avr) }
+    private func cycles(_ micros: Double) -> UInt64 { UInt64(micros * Double(cbp_avr_frequency(avr)) / 1_000_000) }
+
+    private func triggerChanged(high: Bool) {
+        if high {
+            if triggerRoseAt == nil { triggerRoseAt = cycle }
+            return
+        }
+        guard let rose = triggerRoseAt else { return }
+        triggerRoseAt = nil
+        guard phase == .idle, let timer, cycle - rose >= cycles(Double(Self.triggerMicros)) else { return }
+        phase = .burst
+        cbp_timer_at(timer, cycle + cycles(Double(Self.burstMicros)))
+    }
+
+    private func timerFired() {
+        guard let timer else { return }
+        if cbp_timer_take_reset(timer) {  // the board reset: the module goes on, its measurement with it
+            phase = .idle
+            triggerRoseAt = nil
+            drive(high: false)
+            return
+        }
+        switch phase {
+        case .burst:
+            phase = .echo
+            drive(high: true)
+            cbp_timer_at(timer, cycle + cycles(centimetres * Self.microsPerCentimetre))
+        case .echo:
+            phase = .idle
+            drive(high: false)
+        case .idle:
+            break
+        }
+    }
+
+    private func drive(high: Bool) {
+        guard let port = echo.port.asciiValue else { return }
+        let mask = UInt8(1) << echo.bit
+        cbp_pin_drive(avr, CChar(bitPattern: port), mask, high ? mask : 0)
+    }
+}
