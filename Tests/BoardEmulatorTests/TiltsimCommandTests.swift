@@ -147,6 +147,11 @@ import WireProtocol
         #expect(kept.code == 21)
         #expect(kept.err.hasSuffix("tiltsim: --eeprom keeps the avr engine's EEPROM, and no firmware ran (see above); build it or drop --eeprom\n"), "\(kept.err)")
 
+        // So are the other avr-only options: --stats measures a glass the native model does not draw.
+        let stats = try run(["--stats", "--motion", "rest", "--duration", "0.5"], executable: copy)
+        #expect(stats.code == 21)
+        #expect(stats.err.hasSuffix("tiltsim: --stats needs the avr engine, and no firmware ran (see above); build it or drop it\n"), "\(stats.err)")
+
         let installed = prefix.appendingPathComponent("share/tiltserial/tiltserial.elf")
         try files.createDirectory(at: installed.deletingLastPathComponent(), withIntermediateDirectories: true)
         try files.copyItem(atPath: BuiltFirmware.tiltserial(), toPath: installed.path)
@@ -156,9 +161,12 @@ import WireProtocol
         #expect(avr.err.contains("avr  held in reset until a host opens"), "\(avr.err)")
 
         // Another board's build lives in its own folder (make install puts every board's there).
-        let noMega = try run(["--board", "mega", "--motion", "rest", "--duration", "0.5"], executable: copy)
-        #expect(noMega.err.contains("tiltsim: no firmware at \(prefix.path)/bin/../share/tiltserial/mega/tiltserial.elf; "
-                                    + "build it with make -C Hardware BOARD=mega (or install it: make install); using the native engine\n"),
+        // Without it the native model would stand in for a Mega, wired as asked: refused, not rehearsed on the wrong board.
+        let noMega = try run(["--board", "mega", "--sensor-address", "none", "--motion", "rest", "--duration", "0.5"], executable: copy)
+        #expect(noMega.code == 21)
+        #expect(noMega.err == "tiltsim: no firmware at \(prefix.path)/bin/../share/tiltserial/mega/tiltserial.elf; "
+                + "build it with make -C Hardware BOARD=mega (or install it: make install); using the native engine\n"
+                + "tiltsim: --board mega and the wiring options need the avr engine, and no firmware ran (see above); build it or drop them\n",
                 "\(noMega.err)")
         let mega = prefix.appendingPathComponent("share/tiltserial/mega/tiltserial.elf")
         try files.createDirectory(at: mega.deletingLastPathComponent(), withIntermediateDirectories: true)

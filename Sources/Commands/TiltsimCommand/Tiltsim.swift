@@ -60,6 +60,15 @@ public struct Tiltsim: ParsableCommand {
         return given.filter(\.0).map(\.1)
     }
 
+    /// The avr engine's options among those given ("--board mega and the
+    /// wiring options"), nil when none: refused when it fell back to native.
+    static func avrOnly(board: String?, wiring: Bool, stats: Bool) -> (options: String, count: Int)? {
+        let given = [(board.map { $0 != "uno" } ?? false, "--board \(board ?? "")"), (wiring, "the wiring options"), (stats, "--stats")]
+            .filter(\.0).map(\.1)
+        guard let last = given.last else { return nil }
+        return (given.count == 1 ? last : given.dropLast().joined(separator: ", ") + " and " + last, given.count)
+    }
+
     /// Rejects option combinations the groups cannot check alone (ArgumentParser calls it after parsing).
     public mutating func validate() throws {
         try engine.validate()
@@ -95,6 +104,13 @@ public struct Tiltsim: ParsableCommand {
         if engine.eeprom != nil && !(boards.first is AVRBoard) {
             // No firmware, so the native engine took over: it has no EEPROM to keep.
             let failure = CommandFailure.usage("--eeprom keeps the avr engine's EEPROM, and no firmware ran (see above); build it or drop --eeprom")
+            failure.report()
+            throw ExitCode(failure.code.rawValue)
+        }
+        if !(boards.first is AVRBoard), let given = Self.avrOnly(board: engine.board?.rawValue, wiring: wiring.isGiven, stats: output.stats) {
+            // The native model is no Mega and has no parts to wire: a run without them would rehearse the wrong board.
+            let failure = CommandFailure.usage("\(given.options) \(given.count == 1 ? "needs" : "need") the avr engine, and no firmware ran (see above); "
+                                               + "build it or drop \(given.count == 1 ? "it" : "them")")
             failure.report()
             throw ExitCode(failure.code.rawValue)
         }
