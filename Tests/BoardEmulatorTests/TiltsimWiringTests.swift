@@ -70,6 +70,10 @@ import TestSupport
         // tilt_bar talks to 0x3C only: with the module at 0x3D its glass stays dark.
         #expect(try screen(bar.elf, []).contains { $0 != 0 })
         #expect(try screen(bar.elf, ["--display-address", "3d"]).allSatisfy { $0 == 0 })
+        // none: nothing answers at either address (to rehearse a display that does not answer).
+        #expect(try screen(tiles.elf, ["--display-address", "none"]).allSatisfy { $0 == 0 })
+        let said = try tiltsim.run(["run", tiles.elf, "--timeout", "0.2", "--display-address", "none"])
+        #expect(said.err.contains("wired: no display, MPU-6050 at 0x68 (INT on D2)\n"), "\(said.err)")
     }
 
     /// A sketch that calls the display (or the sensor) one address off, and
@@ -145,7 +149,7 @@ import TestSupport
         #expect(bad.code == 18)
         #expect(bad.err == (format == "yaml"
             ? "tiltsim: \(typo): unknown board key 'display-adress'; use one of display, display-address, display-max-clock, sensor-address, sensor, sensor-int\n"
-            : "tiltsim: \(typo): board: display-address 62: an SSD1306 answers at 0x3C, or 0x3D with SA0 high\n"))
+            : "tiltsim: \(typo): board: display-address 62: an SSD1306 answers at 0x3C, or 0x3D with SA0 high (none: no display)\n"))
     }
 
     /// `--board` picks the firmware's build for the board (Hardware/boards.mk),
@@ -166,7 +170,7 @@ import TestSupport
     @Test func badWiringGetsOneLineAndTheUsageCode() throws {
         let sketch = try SketchFixtures.intPin.get()
         let cases: [([String], String)] = [
-            (["run", sketch.elf, "--display-address", "0x3E"], "tiltsim: --display-address 0x3E: an SSD1306 answers at 0x3C, or 0x3D with SA0 high\n"),
+            (["run", sketch.elf, "--display-address", "0x3E"], "tiltsim: --display-address 0x3E: an SSD1306 answers at 0x3C, or 0x3D with SA0 high (none: no display)\n"),
             (["run", sketch.elf, "--sensor-address", "0x70"], "tiltsim: --sensor-address 0x70: an MPU-6050 answers at 0x68, or 0x69 with AD0 high (none: no sensor)\n"),
             (["run", sketch.elf, "--sensor-int", "D1"], "tiltsim: --sensor-int D1: D1 is the UART's (the serial port); pick another pin\n"),
             (["run", sketch.elf, "--sensor-int", "A4"], "tiltsim: --sensor-int A4: A4 is the I2C bus's (SDA/SCL); pick another pin\n"),

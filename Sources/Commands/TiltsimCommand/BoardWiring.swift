@@ -31,11 +31,16 @@ struct BoardWiring: Equatable {
 
     /// "0x3C" or "0x3D" (also "3D", 60, 61).
     static func displayAddress(_ text: String) -> Result<UInt8, WiringProblem> {
+        if text.lowercased() == "none" { return .success(absentDisplayAddress) }
         guard let value = address(text), value == 0x3C || value == 0x3D else {
-            return .failure(WiringProblem("\(text): an SSD1306 answers at 0x3C, or 0x3D with SA0 high"))
+            return .failure(WiringProblem("\(text): an SSD1306 answers at 0x3C, or 0x3D with SA0 high (none: no display)"))
         }
         return .success(value)
     }
+
+    /// Where the display model goes when there is none on the bus: nothing
+    /// answers at 0x3C or 0x3D (0x7F is reserved by the I2C specification).
+    static let absentDisplayAddress: UInt8 = 0x7F
 
     /// "ssd1306", "sh1106" or "ssd1306-128x32".
     static func display(_ text: String) -> Result<EmulatedDisplay, WiringProblem> {
@@ -125,8 +130,8 @@ struct BoardWiring: Equatable {
         case .sh1106: "SH1106"
         case .ssd1306_128x32: "SSD1306 128x32"
         }
-        var display = part + " at " + HexText.prefixed(displayAddress)
-        if let displayMaxClockHz { display += " (up to \(displayMaxClockHz / 1000) kHz)" }
+        var display = displayAddress == Self.absentDisplayAddress ? "no display" : part + " at " + HexText.prefixed(displayAddress)
+        if let displayMaxClockHz, displayAddress != Self.absentDisplayAddress { display += " (up to \(displayMaxClockHz / 1000) kHz)" }
         guard let sensorAddress else { return display + ", no MPU-6050" }
         return display + ", \(sensorName) at \(HexText.prefixed(sensorAddress)) (INT " + (sensorInterrupt.pin(on: board).map { "on \(board.name(of: $0))" } ?? "not wired") + ")"
     }

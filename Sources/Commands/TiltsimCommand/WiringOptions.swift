@@ -5,7 +5,7 @@ import TiltExitStatus
 /// `--display`, `--display-address`, `--display-max-clock`, `--sensor-address`, `--sensor`,
 /// `--sensor-int`: how the AVR board's parts are wired, for sketches written for other modules.
 struct WiringOptions: ParsableArguments {
-    @Option(name: .customLong("display-address"), help: ArgumentHelp("The SSD1306's I2C address: 0x3C (default) or 0x3D (SA0 high). avr only.", valueName: "addr"))
+    @Option(name: .customLong("display-address"), help: ArgumentHelp("The SSD1306's I2C address: 0x3C (default), 0x3D (SA0 high) or none (no display). avr only.", valueName: "addr"))
     var displayAddress: String?
 
     @Option(name: .customLong("display"), help: ArgumentHelp("The display's controller: ssd1306 (0.96\" modules, default), sh1106 (1.3\" modules) or ssd1306-128x32 (0.91\" modules). avr only.", valueName: "part"))

@@ -63,9 +63,6 @@ struct WokwiSetup {
         "wokwi-vcc": ["VCC"],
     ]
 
-    /// The address nothing answers at: the SSD1306 model goes there when the diagram has none (0x7F is reserved by the I2C specification).
-    static let absentDisplayAddress: UInt8 = 0x7F
-
     static func resolve(_ diagram: WokwiDiagram, file: String) -> Result<WokwiSetup, WokwiProblem> {
         let boards = diagram.parts.filter { WokwiBoard(rawValue: $0.type) != nil }
         guard let boardPart = boards.first, let board = WokwiBoard(rawValue: boardPart.type) else {
@@ -80,7 +77,7 @@ struct WokwiSetup {
                                nets: WokwiNets(diagram, throughResistors: true), strictNets: WokwiNets(diagram, throughResistors: false))
         setup.wiring.sensorAddress = nil
         setup.wiring.sensorInterrupt = .notWired
-        setup.wiring.displayAddress = absentDisplayAddress
+        setup.wiring.displayAddress = BoardWiring.absentDisplayAddress
         for part in diagram.parts { setup.partTypes[part.id] = part.type }
         if let text = boardPart.attrs["frequency"], !text.isEmpty {
             guard let hertz = frequency(text) else {
