@@ -68,6 +68,40 @@ import Testing
         #expect(hungUp, "\(path): tiltsim still runs 30 s after its demo was killed")
     }
 
+    /// A board that dies under the demo (tiltsim killed, or crashed) ends the
+    /// demo with exit 20 and why; it waited for the board to come back for
+    /// good, and reopened the pty number when another program's pty got it.
+    @Test func aDemoWhoseBoardDiesEndsWithTheEmulatorCode() throws {
+        let demo = Process()
+        demo.executableURL = Bundle.main.bundleURL.appendingPathComponent("tiltserial")
+        demo.arguments = ["demo", "--engine", "native", "--forever", "--view", "none"]
+        let err = Pipe()
+        demo.standardError = err
+        demo.standardOutput = FileHandle.nullDevice
+        let ended = DispatchSemaphore(value: 0)
+        demo.terminationHandler = { _ in ended.signal() }
+        try demo.run()
+        defer { if demo.isRunning { kill(demo.processIdentifier, SIGKILL) } }
+        _ = try #require(Self.line(from: err.fileHandleForReading, containing: "board: sensor", seconds: 60), "the demo never reached its board")
+        let board = try #require(Self.children(of: demo.processIdentifier, named: "tiltsim").first, "no tiltsim child")
+        kill(board, SIGKILL)
+        #expect(ended.wait(timeout: .now() + 30) == .success, "the demo still runs 30 s after its board died")
+        #expect(demo.terminationStatus == 20)
+        let rest = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(rest.hasSuffix("tiltserial: error: tiltsim ended during the demo (killed by signal 9); run the demo again\n"), "\(rest)")
+    }
+
+    /// The pids of `parent`'s children whose command is `name` (/proc/PID/stat).
+    static func children(of parent: pid_t, named name: String) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            return stat[stat.index(after: open)..<close] == name && fields.count > 1 && pid_t(fields[1]) == parent ? pid : nil
+        }
+    }
+
     /// Reads `port` until it hangs up (true) or `seconds` pass (false).
     static func hangsUp(_ port: any SerialTransport, within seconds: Double) -> Bool {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)

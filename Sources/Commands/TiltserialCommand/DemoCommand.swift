@@ -47,8 +47,8 @@ struct Demo: TiltserialSubcommand {
         guard let script = Scenarios.named(scenario) else {
             throw Failure(.badSettings, "no scenario '\(scenario)'; choose one of \(Scenarios.names.joined(separator: ", "))")
         }
-        if let speed, !(speed > 0 && speed <= 1000) {
-            throw Failure(.badSettings, "--speed \(speed): give a factor from 0 (exclusive) to 1000, e.g. --speed 4")
+        if let speed, !(speed >= 0.01 && speed <= 1000) {
+            throw Failure(.badSettings, "--speed \(speed): give a factor from 0.01 to 1000, e.g. --speed 4")
         }
         let resolved = try settings.resolve().settings  // no default config file: the emulated board is mounted as the defaults say
         let store = pinsPath.map { PinStore(path: $0) }  // no default pins file either: the demo starts with none
@@ -56,6 +56,8 @@ struct Demo: TiltserialSubcommand {
         let logger = context.console.logger()
         let board = try EmulatorProcess(arguments: tiltsimArguments)
         defer { board.stop() }
+        let stop = context.stop
+        board.watch { stop.wake() }  // a board that dies ends the demo (exit 20), not a wait for it
         let kind = engine == .avr ? "avr (our firmware in simavr)" : "native"
         logger.info("demo: \(kind) board on \(board.serialPath); playing '\(scenario)' (\(Int(script.duration.rounded())) s)…")
 
@@ -66,6 +68,10 @@ struct Demo: TiltserialSubcommand {
                 if player.step(event) == .finished { context.stop.wake() }
             }, pinStore: store, pins: kept)
         board.stop()  // tiltsim writes the PNG and says how fast the board ran
+        if board.endedOnItsOwn {
+            throw Failure(.emulatorFailed, "tiltsim ended during the demo (\(board.exitDescription))"
+                          + (board.exitDescription.hasPrefix("exit") ? "; its message is above" : "; run the demo again"))
+        }
         context.console.writeErr("tiltserial: demo: \(ForPeople.count(summary.counters.fires, "ribbon pull")) fired, "
             + "\(ForPeople.count(summary.counters.pinsDropped, "pin")) dropped, \(summary.pinCount) on the map\n")
     }

@@ -1,4 +1,5 @@
 import SerialIO
+import Synchronization
 import SystemPackage
 
 /// `tiltsim` run as a child of `tiltserial demo`: the host binary links no
@@ -12,6 +13,8 @@ final class EmulatorProcess {
     /// The board's pty, as tiltsim printed it.
     let serialPath: String
     private let output: FileDescriptor
+    private let ending = Mutex((stopping: false, endedOnItsOwn: false))
+    private var watcher: ReaderThread?
 
     /// Starts `tiltsim ARGUMENTS` and waits (at most `timeout`) for the
     /// pty path it prints first.
@@ -53,15 +56,42 @@ final class EmulatorProcess {
 
     deinit { stop() }
 
+    /// Calls `onEnd` (on a thread of its own) if tiltsim ends before `stop`:
+    /// its stdout, which it keeps open after the pty line, reaches end of
+    /// file only when it ends. The demo then stops with an error, rather than
+    /// wait for a board that is gone (and whose pty number the next program
+    /// to open a pty gets).
+    func watch(onEnd: @escaping @Sendable () -> Void) {
+        watcher = ReaderThread(input: output.rawValue, bytes: { _ in }, ended: { [weak self] in
+            guard let self else { return }
+            let onItsOwn = ending.withLock { state in
+                state.endedOnItsOwn = !state.stopping
+                return state.endedOnItsOwn
+            }
+            if onItsOwn { onEnd() }
+        })
+    }
+
+    /// Whether tiltsim ended on its own while watched (before `stop`).
+    var endedOnItsOwn: Bool { ending.withLock { $0.endedOnItsOwn } }
+
+    /// How tiltsim ended, once `stop` reaped it.
+    private(set) var exit: ChildProcess.Ending?
+
     /// Ends tiltsim as Ctrl-C would (it writes its --png then), and reaps it;
     /// SIGKILL if it has not ended within `grace`. Idempotent.
     func stop(grace: Duration = .seconds(10)) {
         guard !stopped else { return }
         stopped = true
-        if let ending = child.reapIfEnded() {
-            stoppedEarly = true
-            _ = ending
+        ending.withLock { $0.stopping = true }
+        defer {
+            watcher?.stop()  // before the descriptor it polls is closed
+            watcher = nil
             try? output.close()
+        }
+        if let ended = child.reapIfEnded() {
+            stoppedEarly = true
+            exit = ended
             return
         }
         child.send(.interrupt)
@@ -75,11 +105,19 @@ final class EmulatorProcess {
             }
             ChildProcess.waitForAnExit([child], timeout: .microseconds(deadline.micros(since: now)))
         }
-        try? output.close()
     }
     private var stopped = false
     /// tiltsim had ended on its own when `stop` came.
     private(set) var stoppedEarly = false
+
+    /// "exit code 1", "signal 11": how tiltsim ended, for a message.
+    var exitDescription: String {
+        switch exit {
+        case .exited(let code)?: "exit code \(code)"
+        case .signalled(let signal)?: "killed by signal \(signal)"
+        case nil: "ended"
+        }
+    }
 
     /// `tiltsim` in this executable's folder if it is there, else the bare name (PATH).
     static func locate() -> String {
@@ -90,3 +128,4 @@ final class EmulatorProcess {
         return "tiltsim"
     }
 }
+
