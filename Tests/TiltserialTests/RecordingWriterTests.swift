@@ -79,6 +79,10 @@ import TiltPipeline
         do { _ = try RecordingWriter(path: folder, baud: 1); Issue.record("a directory accepted") } catch {
             #expect(error.message == "\(folder): is a directory; name a file for --record")
         }
+        do { _ = try RecordingWriter(path: "", baud: 1); Issue.record("an empty name accepted") } catch {
+            #expect(error.code == .badFile)
+            #expect(error.message == "--record: an empty file name; name the recording, e.g. --record session.tiltrec")
+        }
     }
 
     @Test func aWriteErrorIsReportedOnceWhenItHappensAndCounted() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TiltCore
+import TiltPipeline
 
 @Suite struct ReplayTests {
     @Test func csvReplayPrintsTheRecipesTicksAndRendersThePNG() throws {
@@ -21,6 +22,30 @@ import TiltCore
         let bytes = try Data(contentsOf: URL(fileURLWithPath: png))
         #expect(Array(bytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         #expect(r.err.contains("\(expected.count) ticks"))
+    }
+
+    /// A FIFO nobody reads as --render's file: one line and exit 18 at once
+    /// (open blocked until Ctrl-C, which then lost the summary).
+    @Test func renderingToAPipeNobodyReadsFailsAtOnce() throws {
+        var csv = "t_us,ax,ay,az,gx,gy,gz\n"
+        for s in Stream.heldTilt(0..<200).samples { csv += SampleCSV.line(s) + "\n" }
+        let file = tempPath("short.csv"), fifo = tempPath("render.fifo")
+        try Data(csv.utf8).write(to: URL(fileURLWithPath: file))
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let r = runTiltserial(["replay", file, "--render", fifo, "--no-config"], seconds: 20)
+        #expect(r.code == 18, "\(r.err)")
+        #expect(r.err.hasSuffix("tiltserial: error: \(fifo): a pipe nobody reads; start its reader first, or name a file\n"), "\(r.err)")
+    }
+
+    /// A recording with its header and no valid frame is a file that cannot
+    /// be used (18, as the docs list replay files), not a silent link (15).
+    @Test func aRecordingWithoutAValidFrameIsABadFile() throws {
+        let file = tempPath("empty.tiltrec")
+        try Data(Recording.header(baud: 115_200)).write(to: URL(fileURLWithPath: file))
+        let r = runTiltserial(["replay", file, "--no-config"])
+        #expect(r.code == 18, "\(r.err)")
+        #expect(r.err.contains("\(file): the recording holds no valid frames"), "\(r.err)")
     }
 
     @Test func physicsOptionsApplyToReplays() throws {

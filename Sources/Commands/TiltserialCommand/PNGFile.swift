@@ -10,6 +10,8 @@ enum PNGFile {
         let file: WritableFile
         switch WritableFile.create(path) {
         case .success(let created): file = created
+        case .failure(.noSuchAddressOrDevice):
+            throw Failure(code, "\(path): a pipe nobody reads; start its reader first, or name a file")
         case .failure(let error):
             throw Failure(code, "\(path): cannot write the PNG (\(error)); check the directory and permissions")
         }

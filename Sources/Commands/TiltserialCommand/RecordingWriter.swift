@@ -36,6 +36,8 @@ final class RecordingWriter {
     /// - Throws: `.badFile` in one line when it cannot (folder missing, no permission, a directory, disk full).
     init(path: String, baud: UInt32) throws(Failure) {
         self.path = path
+        // An empty name made a hidden temporary file in the current folder, and no rename could follow.
+        guard !path.isEmpty else { throw Failure(.badFile, "--record: an empty file name; name the recording, e.g. --record session.tiltrec") }
         let status = try? FileStatus.of(path).get()
         func failure(_ what: String, _ error: Errno) -> Failure {
             Failure(.badFile, "\(path): cannot \(what) (\(error)); check the path and permissions")

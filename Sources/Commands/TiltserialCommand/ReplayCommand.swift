@@ -127,7 +127,7 @@ struct Replay: TiltserialSubcommand {
                 throw Failure(.protocolMismatch, "\(file): recorded board speaks protocol version \(hello.protocolVersion), this tiltserial version \(HostSession.protocolVersion); replay it with a matching tiltserial")
             }
             if session.format == nil {
-                throw Failure(.noValidFrames, "\(file): the recording holds no valid frames (saw \(session.stream.seen.rawValue)); record again with the sketch from Hardware/ and the right --baud")
+                throw Failure(.badFile, "\(file): the recording holds no valid frames (saw \(session.stream.seen.rawValue)); record again with the sketch from Hardware/ and the right --baud")
             }
         case .sampleCSV:
             guard let first = csv.firstTimeMicros, let last = csv.lastTimeMicros else {

@@ -44,10 +44,14 @@ public final class WritableFile {
         return fd >= 0 ? .success(WritableFile(fd)) : .failure(Errno(rawValue: errno))
     }
 
-    /// `path` created, or emptied when it exists (0666 less the umask for a new file).
+    /// `path` created, or emptied when it exists (0666 less the umask for a
+    /// new file). A FIFO nobody reads fails at once (ENXIO) instead of
+    /// blocking in open; once open, writes block as for any file.
     public static func create(_ path: String) -> Result<WritableFile, Errno> {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        return fd >= 0 ? .success(WritableFile(fd)) : .failure(Errno(rawValue: errno))
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0o666)
+        guard fd >= 0 else { return .failure(Errno(rawValue: errno)) }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return .success(WritableFile(fd))
     }
 
     /// Writes all of `bytes` (EINTR retried); the error that stopped it (EIO when a write took nothing).
