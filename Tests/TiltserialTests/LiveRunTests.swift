@@ -114,6 +114,37 @@ import WireProtocol
         #expect(host.captured.err.contains("the board's display is not answering: check its four wires (VCC, GND, SDA, SCL) and its address (0x3C or 0x3D)"))
     }
 
+    /// A frame of a type this version does not know, with a good CRC (newer
+    /// firmware may add types within a protocol version), is skipped and
+    /// counted apart: it was an error, and a warning every second blamed the
+    /// cable for it.
+    @Test func framesOfAnUnknownTypeAreSkippedNotDamage() throws {
+        let link = tempPath("board")
+        let board = try PtyPeer(boardAt: link)
+        defer { board.close() }
+        let host = InProcessHost(["run", link, "--json", "--physics", "recipe"])
+        #expect(try board.read { _ in board.hostHellos == 1 })
+        var unknown = PingFrame(token: 5).payload.withUnsafeBytes { Array($0) }
+        unknown[0] = 0x7E
+        let crc = CRC16.checksum(unknown.dropLast(2))
+        unknown[unknown.count - 2] = UInt8(crc >> 8)
+        unknown[unknown.count - 1] = UInt8(crc & 0xFF)
+        let newType = COBS.encode(unknown) + [0x00]
+        let samples = Stream.heldTilt(0..<3000).wire
+        // 30 of them among the samples (frames end at 0x00: insert after every 100th delimiter).
+        var wire = Stream.hello(), delimiters = 0
+        for byte in samples {
+            wire.append(byte)
+            if byte == 0 { delimiters += 1; if delimiters % 100 == 0 { wire += newType } }
+        }
+        try board.sendChunked(wire)
+        #expect(try board.read { _ in board.offsets.count >= 99 })
+        #expect(host.interrupt() == 0)
+        #expect(!host.captured.err.contains("damaged"), "\(host.captured.err)")
+        #expect(host.captured.err.contains("3001 frames, 0 lost, 0 errors, 99 ticks, 0 fires, "
+                                           + "30 frames of a type this tiltserial does not know skipped (newer firmware?)"), "\(host.captured.err)")
+    }
+
     @Test func i2cdevlibTextIsDetectedAndSaidSo() throws {
         let link = tempPath("board")
         let board = try PtyPeer(boardAt: link)

@@ -21,7 +21,9 @@ public struct DecoderCounters: Hashable, Sendable {
     public var framingErrors: UInt64 = 0
     /// Runs longer than the 65 encoded bytes a 64-byte payload can take.
     public var oversizeFrames: UInt64 = 0
-    /// Valid CRC but a type this version does not know.
+    /// Valid CRC but a type this version does not know: skipped, and not an
+    /// error (protocol.md, "Versioning": newer firmware may add types; damage
+    /// that slips past the CRC lands here too, at most the CRC's false-accept rate).
     public var unknownTypes: UInt64 = 0
     /// SAMPLE frames missing according to sequence numbers (and time, for gaps
     /// of 256 or more; see `SampleTracker`); a late (reordered) frame takes
@@ -51,10 +53,11 @@ public struct DecoderCounters: Hashable, Sendable {
     /// duplicate and reordered SAMPLEs.
     public var deliveredFrames: UInt64 { framesDecoded - duplicates - reorderedFrames }
 
-    /// Runs that did not produce a frame.
-    public var errors: UInt64 { crcErrors + framingErrors + oversizeFrames + unknownTypes }
+    /// Damaged runs: those that did not produce a frame, frames of an unknown
+    /// type aside.
+    public var errors: UInt64 { crcErrors + framingErrors + oversizeFrames }
 
     /// Non-empty runs seen: frames not recovered from a damaged run, errors,
-    /// and the partial frames at joins.
-    public var runs: UInt64 { framesDecoded - recoveredFrames + errors + partialAtJoin }
+    /// frames of an unknown type, and the partial frames at joins.
+    public var runs: UInt64 { framesDecoded - recoveredFrames + errors + unknownTypes + partialAtJoin }
 }
