@@ -82,6 +82,17 @@ import WireProtocol
         #expect(out == [.text("a"), .text("b"), .text(""), .text("c"), .text("d"), .text("°C: 21.5\tok")])
     }
 
+    /// A bidirectional override, mark or isolate, or a line separator, would
+    /// reorder or split what the terminal shows (the board could make a line
+    /// read as another): such a line is shown as its bytes. Other UTF-8 stays text.
+    @Test func aLineWithBidiControlsIsShownAsBytes() {
+        for control in ["\u{202E}", "\u{2066}", "\u{200F}", "\u{2028}"] {
+            let line = Array("temp \(control)12.5\n".utf8)
+            #expect(pieces(line) == [.bytes(Array(line.dropLast()))], "\(control.unicodeScalars.first!.value)")
+        }
+        #expect(pieces(Array("zero\u{200B}width ok\n".utf8)) == [.text("zero\u{200B}width ok")])
+    }
+
     @Test func aLineIsShownWhenItsEndArrives() {
         var reader = MonitorReader()
         var out: [Piece] = []

@@ -26,7 +26,14 @@ public enum OneLineText {
     }
 
     private static func needsEscape(_ value: UInt32) -> Bool {
-        value < 0x20 || value == 0x7F || (0x80..<0xA0).contains(value) || value == 0x2028 || value == 0x2029
+        value < 0x20 || value == 0x7F || reordersOrBreaksLines(value)
+    }
+
+    /// C1 controls, line and paragraph separators and the bidirectional
+    /// marks, embeddings, overrides and isolates: characters that can split a
+    /// line or reorder what a terminal shows after them.
+    public static func reordersOrBreaksLines(_ value: UInt32) -> Bool {
+        (0x80..<0xA0).contains(value) || value == 0x200E || value == 0x200F || value == 0x2028 || value == 0x2029
             || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
     }
 }

@@ -1,3 +1,5 @@
+import TiltCore
+
 /// One piece of what a board sent, as `tiltserial monitor` shows it. The
 /// buffers are valid only during the `emit` call that hands them out.
 public enum MonitorItem {
@@ -275,7 +277,8 @@ public struct MonitorReader: Sendable {
         while true {
             switch decoder.decode(&iterator) {
             case .scalarValue(let scalar):
-                if (0x80...0x9F).contains(scalar.value) { return false }
+                // C1 controls, separators and bidi controls would reorder or split the terminal's line: shown as bytes.
+                if OneLineText.reordersOrBreaksLines(scalar.value) { return false }
             case .emptyInput:
                 return true
             case .error:
