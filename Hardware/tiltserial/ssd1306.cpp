@@ -7,9 +7,9 @@
 #include "src/core/tilt_frames.h"
 
 /* The set-up both controllers share, then each one's own: the SSD1306's
- * charge pump, addressing modes and scroll-off are not SH1106 commands (it
- * would read their parameter bytes as commands), and the SH1106's DC-DC
- * converter (0xAD) is not an SSD1306 command. */
+ * addressing modes and scroll-off are not SH1106 commands (it would read
+ * their parameter bytes as commands), and the SH1106's DC-DC converter (0xAD)
+ * is not an SSD1306 command. The charge pump goes to both (init_sh1106). */
 static const uint8_t init_common[] PROGMEM = {
     0xAE,       /* display off */
     0xD5, 0x80, /* clock divide / oscillator */
@@ -43,6 +43,11 @@ static const uint8_t init_sh1106[] PROGMEM = {
                    `tiltserial setup` tries) leaves it at 63, its window command's
                    0x7F being the SH1106's "start line 63" */
     0xAD, 0x8B, /* DC-DC converter on */
+    0x8D, 0x14, /* the SSD1306's charge pump: an SSD1306 wrongly stored as an
+                   SH1106 then shows its picture two columns off, as the docs
+                   say, instead of staying dark after a reset. An SH1106 ignores
+                   0x8D and takes 0x14 as a column address, which every page
+                   write sets again (U8g2's SH1106 set-up sends it too). */
     0xAF,       /* display on */
 };
 

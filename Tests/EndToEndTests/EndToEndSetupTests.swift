@@ -47,7 +47,7 @@ import WireProtocol
         board.start()
         let path = try #require(board.serialPath)
         let detected = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "115200 BAUD", 7: "SH1106"])
-        let stored = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "SH1106 SET"])
+        let stored = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "115200 BAUD", 7: "SH1106 SET"])
         #expect(board.waitFor(timeout: .seconds(20)) { $0.display.glass == detected } != nil, "detected at first")
 
         let set = Self.tiltserial(["setup", "--display", "sh1106", "--no-dtr", path])
@@ -68,6 +68,34 @@ import WireProtocol
         let forgotten = try #require(try Self.describe(path))
         #expect(forgotten.displayKind == 1 && !forgotten.kindStored, "\(forgotten)")
         #expect(board.waitFor(timeout: .seconds(20)) { $0.display.glass == detected } != nil, "detected again")
+    }
+
+    /// An SSD1306 stored as an SH1106 (the wrong answer in `tiltserial
+    /// setup`): after a power cycle the waiting screen shows two columns off, as
+    /// the docs and the troubleshooting table say, not a dark glass (the
+    /// SH1106 set-up left the SSD1306's charge pump off).
+    @Test func anSSD1306StoredAsAnSH1106ShowsItsPictureTwoColumnsOff() throws {
+        let board = try Firmware.board(displayPart: .ssd1306)
+        defer { board.stop() }
+        board.start()
+        let path = try #require(board.serialPath)
+        let set = Self.tiltserial(["setup", "--display", "sh1106", "--no-dtr", path])
+        #expect(set.code == 0, "\(set.err)")
+        let before = try #require(board.waitFor(timeout: .seconds(5)) { _ in true }).simulatedMicros
+        board.unplug()  // power off and on: the display starts over too (a reset alone keeps its charge pump on)
+        _ = try board.plugIn()
+        // The SH1106 set-up writes each page from column 2: on an SSD1306 the last two wrap to columns 0 and 1.
+        let stored = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "115200 BAUD", 7: "SH1106 SET"])
+        var shifted = [UInt8](repeating: 0, count: Screen.byteCount)
+        for page in 0..<8 {
+            for x in 0..<Screen.width { shifted[page * Screen.width + (x + 2) % Screen.width] = stored.bytes[page * Screen.width + x] }
+        }
+        let expected = try #require(Screen(bytes: shifted))
+        // Lit (the glass's brightness is 0 while the charge pump is off), a second after power-on.
+        let lit = board.waitFor(timeout: .seconds(20)) {
+            $0.simulatedMicros > before + 1_000_000 && $0.display.glass == expected && $0.display.brightness > 0
+        }
+        #expect(lit != nil, "two columns off after a power cycle, not dark")
     }
 
     /// `--display-clock` stores the display's clock beside the kind: PARTS
@@ -152,7 +180,7 @@ import WireProtocol
         let set = Self.tiltserial(["setup", "--display", "sh1106", path])
         #expect(set.code == 0, "\(set.err)")
         #expect(set.out == "stored in the board: display SH1106 128x64 (tiltserial setup --display auto goes back to detecting it)\n")
-        let stored = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "SH1106 SET"])
+        let stored = statusScreen([1: "TILTSERIAL 1.0.0", 3: "WAITING FOR HOST", 5: "115200 BAUD", 7: "SH1106 SET"])
         #expect(board.waitFor(timeout: .seconds(20)) { $0.screen == stored } != nil, "the waiting screen says SH1106 SET")
         board.reset()
         let parts = try #require(try Self.describe(path))

@@ -129,20 +129,17 @@ static uint8_t display_name(uint8_t kind, bool sized, char *text, uint8_t length
     return sized ? append_flash(text, length, name_128x64) : length;
 }
 
-/* A display kind that was set rather than detected: "SH1106 SET". */
-static uint8_t stored_line(const tilt_status_info *info, char *text) {
-    return append_flash(text, display_name(info->display_kind, false, text, 0), line_set);
-}
-
-/* Line 7: the sensor part (unless the usual one), then "SH1106" on the 1.3"
- * modules' controller ("MPU6500 AT 68 SH1106" is 20 of the 21 characters). */
+/* Line 7: the sensor part (unless the usual one), then the display when it
+ * is the 1.3" modules' SH1106 or a kind `tiltserial setup` stored ("SH1106
+ * SET"; "MPU6500 AT 68 SH1106" is 20 of the 21 characters, so beside such a
+ * sensor a stored kind goes without " SET": the host's parts line says it).
+ * Line 5 stays the serial line, the one the host must match. */
 static uint8_t parts_line(const tilt_status_info *info, char *text) {
     uint8_t length = info->sensor_ok ? sensor_line(info, text) : 0;
-    /* A stored kind is named on line 5 ("SH1106 SET"), or here without a sensor. */
-    if (info->display_stored) return info->sensor_ok ? length : stored_line(info, text);
-    if (info->display_kind != TILT_DISPLAY_SH1106_128X64) return length;
-    if (length > 0 && length < LINE_MAX) text[length++] = ' ';
-    return append_flash(text, length, name_sh1106);
+    if (!info->display_stored && info->display_kind != TILT_DISPLAY_SH1106_128X64) return length;
+    if (length > 0) text[length++] = ' ';
+    length = display_name(info->display_kind, false, text, length);
+    return info->display_stored && length + 4u <= LINE_MAX ? append_flash(text, length, line_set) : length;
 }
 
 /* The text on `page` (length 0 = blank). */
@@ -157,9 +154,7 @@ static uint8_t line_for(const tilt_status_info *info, uint8_t page, char *text) 
         if (length < LINE_MAX) text[length++] = '.';
         return append_number(text, length, info->fw_patch);
     case 3: return append_flash(text, 0, info->sensor_ok ? line_waiting : line_no_sensor);
-    case 5:
-        if (info->sensor_ok && info->display_stored) return stored_line(info, text);
-        return append_flash(text, 0, info->sensor_ok ? line_serial : line_check);
+    case 5: return append_flash(text, 0, info->sensor_ok ? line_serial : line_check);
     case 7: return parts_line(info, text);
     default: return 0;
     }
