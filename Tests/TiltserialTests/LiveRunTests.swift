@@ -110,8 +110,12 @@ import WireProtocol
         try board.send(Stream.hello(status: 0))
         #expect(host.captured.waitFor(timeout: .seconds(10)) { _, err in err.contains("display is not answering") })
         #expect(host.interrupt() == 0)
-        #expect(host.captured.err.contains("the board's sensor is not answering: check its four wires (VCC, GND, SDA, SCL)"))
-        #expect(host.captured.err.contains("the board's display is not answering: check its four wires (VCC, GND, SDA, SCL) and its address (0x3C or 0x3D)"))
+        // The bus pins of each board the sketch is built for (a maker with a Mega has them on 20/21, not A4/A5).
+        #expect(host.captured.err.contains("the board's sensor is not answering: check its four wires (VCC, GND, SDA, SCL; "
+                                           + "SDA/SCL are A4/A5 on an Uno or Nano, 20/21 on a Mega, 2/3 on a Leonardo or Micro)"))
+        #expect(host.captured.err.contains("the board's display is not answering: check its four wires (VCC, GND, SDA, SCL; "
+                                           + "SDA/SCL are A4/A5 on an Uno or Nano, 20/21 on a Mega, 2/3 on a Leonardo or Micro) "
+                                           + "and its address (0x3C or 0x3D)"))
     }
 
     /// A frame of a type this version does not know, with a good CRC (newer
@@ -143,6 +147,31 @@ import WireProtocol
         #expect(!host.captured.err.contains("damaged"), "\(host.captured.err)")
         #expect(host.captured.err.contains("3001 frames, 0 lost, 0 errors, 99 ticks, 0 fires, "
                                            + "30 frames of a type this tiltserial does not know skipped (newer firmware?)"), "\(host.captured.err)")
+    }
+
+    /// In the live view the message line is one line: the parts line that
+    /// follows HELLO took the place of the missing sensor's fix for the rest
+    /// of the run (a tester's Mega, whose pins are not A4/A5). The fix is said
+    /// again after it, in words that fit 80 columns with the pins whole.
+    @Test func theViewKeepsAMissingSensorsFixAfterThePartsLine() throws {
+        let link = tempPath("board")
+        let board = try PtyPeer(boardAt: link)
+        defer { board.close() }
+        let host = InProcessHost(["run", link], terminal: true, screen: .fixed(columns: 80, rows: 24))
+        #expect(try board.read { _ in board.hostHellos == 1 })
+        let short = "warning: no sensor: check VCC, GND, SDA/SCL (A4/A5; Mega 20/21; Leonardo 2/3)"
+        #expect(short.count <= 80)
+        try board.send(Stream.hello(status: 2))
+        #expect(host.captured.waitFor(timeout: .seconds(10)) { _, err in err.contains(short) }, "the warning on HELLO")
+        let mark = host.captured.err.endIndex
+        try board.send(PartsFrame(sensorAddress: 0, sensorWhoAmI: 0, displayAddress: 0x3C).encoded())
+        // Three redraws after PARTS: the message line is still the fix, never the parts line.
+        #expect(host.captured.waitFor(timeout: .seconds(10)) { _, err in
+            err[mark...].components(separatedBy: "samples 0").count > 3
+        })
+        let after = host.captured.err[mark...]
+        #expect(!after.contains("board: no sensor") && after.contains(short), "\(after.suffix(400))")
+        #expect(host.interrupt() == 0)
     }
 
     @Test func i2cdevlibTextIsDetectedAndSaidSo() throws {

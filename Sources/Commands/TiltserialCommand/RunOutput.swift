@@ -85,13 +85,8 @@ final class RunOutput: HostOutput {
             let accel = h.accelRange.map { "±\($0.fullScale) g" } ?? "AFS_SEL \(h.accelFullScaleSelect)"
             say("board: firmware \(h.firmwareMajor).\(h.firmwareMinor).\(h.firmwarePatch) (host: tiltserial \(TiltVersion.number)), protocol \(h.protocolVersion), \(accel), \(h.sampleRateHz) Hz, "
                 + "sensor \(h.sensorAnswered ? "ok" : "NOT answering"), display \(h.displayAnswered ? "ok" : "NOT answering")")
-            if !h.sensorAnswered {
-                say("the board's sensor is not answering: check its four wires (VCC, GND, SDA, SCL); samples start when it answers", level: .warning)
-            }
-            if !h.displayAnswered {
-                say("the board's display is not answering: check its four wires (VCC, GND, SDA, SCL) and its address (0x3C or 0x3D); "
-                    + "the view goes on here, not on the glass", level: .warning)
-            }
+            if !h.sensorAnswered { sayMissing(Self.sensorMissing) }
+            if !h.displayAnswered { sayMissing(Self.displayMissing) }
         case .tileMismatch(let board, let host):
             say("the board's content tile \(HexText.prefixed(board)) differs from this tiltserial's \(HexText.prefixed(host)); "
                 + "the live view will not match the OLED; reflash Hardware/ from this checkout", level: .warning)
@@ -113,6 +108,9 @@ final class RunOutput: HostOutput {
             if p != saidParts {
                 say("board: " + p.summary)
                 if p.displayAddress != 0, p.clockFellBack, let warning = Self.clockWarning(p.displayClock) { say(warning, level: .warning) }
+                // The view shows one message: the fix for a missing part again, not the parts line over it.
+                if view != nil, p.sensorAddress == 0 { sayMissing(Self.sensorMissing) }
+                if view != nil, p.displayAddress == 0 { sayMissing(Self.displayMissing) }
             }
             saidParts = p
         case .drawer, .pulledOut, .pinned:
@@ -146,6 +144,31 @@ final class RunOutput: HostOutput {
         case .pin(let tick, let dropped):
             firePinHook(tick, dropped)
         }
+    }
+
+    /// A part that did not answer: the line for the log, and the one for the
+    /// view's message line, which fits 80 columns with the pins whole.
+    struct Missing {
+        let line: String
+        let short: String
+    }
+
+    /// HELLO said the sensor did not answer. The bus pins are the ones the
+    /// board names on its NO SENSOR screen, for each board the sketch is built for.
+    static let sensorMissing = Missing(
+        line: "the board's sensor is not answering: check its four wires (VCC, GND, SDA, SCL; SDA/SCL are A4/A5 on an Uno or Nano, "
+            + "20/21 on a Mega, 2/3 on a Leonardo or Micro); samples start when it answers",
+        short: "no sensor: check VCC, GND, SDA/SCL (A4/A5; Mega 20/21; Leonardo 2/3)")
+
+    /// HELLO said the display did not answer.
+    static let displayMissing = Missing(
+        line: "the board's display is not answering: check its four wires (VCC, GND, SDA, SCL; SDA/SCL are A4/A5 on an Uno or Nano, "
+            + "20/21 on a Mega, 2/3 on a Leonardo or Micro) and its address (0x3C or 0x3D); the view goes on here, not on the glass",
+        short: "no display: check VCC, GND, SDA/SCL (A4/A5; Mega 20/21; Leonardo 2/3)")
+
+    /// The warning for a part that did not answer, in the view's words when the view is up.
+    func sayMissing(_ missing: Missing) {
+        say(view == nil ? missing.line : missing.short, level: .warning)
     }
 
     /// The warning for frames lost or damaged in the last second, naming only
