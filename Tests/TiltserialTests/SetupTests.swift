@@ -145,8 +145,33 @@ import WireProtocol
         try board.send(asIs)
         let code = host.wait(seconds: 30)
         #expect(code == 28, "\(host.captured.err)")
-        #expect(host.captured.err.contains("the board runs its display at 400 kHz, not 1 MHz"), "\(host.captured.err)")
+        // Only the cause that fits: its PARTS has no fall-back flag, so the firmware does not know the setting.
+        #expect(host.captured.err.contains("the board runs its display at 400 kHz, not 1 MHz: the board's firmware predates the setting "
+                                           + "(flash the new one); the display stays at 400 kHz"), "\(host.captured.err)")
         #expect(board.frames.contains { if case .display(let d) = $0 { d == DisplayFrame(setClock: .kilohertz400) } else { false } })
+    }
+
+    /// Firmware that knows the setting and could not keep it says so (PARTS
+    /// flag bit 4): the display was too slow, or the board is an 8 MHz one;
+    /// not "flash the new one", which it runs already.
+    @Test func aClockTheDisplayDidNotTakeNamesOnlyTheCausesThatFit() throws {
+        let link = tempPath("setup-clock-fell-back")
+        let board = try PtyPeer(boardAt: link)
+        defer { board.close() }
+        let host = InProcessHost(["setup", "--display-clock", "800k", link])
+        #expect(try board.read { _ in board.hostHellos >= 1 })
+        try board.send(Stream.hello())
+        let setClocks = { board.frames.filter { if case .display(let d) = $0 { d.operation == 4 } else { false } }.count }
+        let fellBack = PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C, flags: 0x10)  // 400 kHz, fell back
+        #expect(try board.read { _ in setClocks() >= 1 })
+        try board.send(fellBack)
+        #expect(try board.read { _ in setClocks() >= 2 })
+        try board.send(PartsFrame(sensorAddress: 0x68, sensorWhoAmI: 0x68, displayAddress: 0x3C))
+        #expect(host.wait(seconds: 30) == 28, "\(host.captured.err)")
+        #expect(host.captured.err.contains("the board runs its display at 400 kHz, not 800 kHz: the display did not answer that fast "
+                                           + "(shorten its wires, or keep 400k), or the board runs at 8 MHz (its I2C tops out at 500 kHz); "
+                                           + "the display stays at 400 kHz"), "\(host.captured.err)")
+        #expect(!host.captured.err.contains("predates"))
     }
 }
 

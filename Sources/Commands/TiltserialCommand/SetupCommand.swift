@@ -148,14 +148,16 @@ struct Setup: TiltserialSubcommand {
         let parts = try board.parts(after: DisplayFrame(setClock: clock))
         guard parts.displayClock == clock else {
             let now = clock == .kilohertz400 ? parts : try board.parts(after: DisplayFrame(setClock: .kilohertz400))
+            // Firmware that knows the setting says it fell back (PARTS flag bit 4); older firmware just answers as it stands.
             let why = switch clock {
+            case _ where !parts.clockFellBack && clock != .kilohertz400: "the board's firmware predates the setting (flash the new one)"
             case .kilohertz100: "the board's firmware predates the setting (flash the new one)"
             case .kilohertz400: "the display did not answer that fast (\(Self.slowBusFix))"
             // Keeping 400k would not help: the display does not answer at 400 kHz either.
             case _ where parts.displayClock == .kilohertz100: "the display does not answer at 400 kHz either (\(Self.slowBusFix))"
             case .kilohertz800, .megahertz1:
-                "the display did not answer that fast (shorten its wires, or keep 400k), the board runs at 8 MHz "
-                    + "(its I2C tops out at 500 kHz), or the board's firmware predates the setting (flash the new one)"
+                "the display did not answer that fast (shorten its wires, or keep 400k), or the board runs at 8 MHz "
+                    + "(its I2C tops out at 500 kHz)"
             }
             throw Failure(.setupFailed, "the board runs its display at \(Self.label(parts)), not \(clock.label): \(why); "
                 + "the display stays at \(Self.label(now))")
