@@ -178,14 +178,14 @@ struct WokwiSetup {
         return nil
     }
 
+    /// The ADC input a part's pin reaches (a port pin's, or the Nano's A6/A7), if one does.
+    func analogChannel(of pin: String) -> Int? {
+        boardPins(of: pin, in: strictNets).lazy.compactMap(board.analogChannel(of:)).first
+    }
+
     /// Whether a part's data and clock pins reach the board's bus.
     private func onBus(_ id: String, data: String = "SDA", clock: String = "SCL") -> Bool {
         ioPin(of: id + ":" + data, in: strictNets) == board.sda && ioPin(of: id + ":" + clock, in: strictNets) == board.scl
-    }
-
-    /// An HC-SR04's distance in cm (attr or control): 2 to 400, the module's range.
-    static func rangerDistance(_ text: String) -> Double? {
-        Double(text.trimmingCharacters(in: .whitespaces)).flatMap { (2...400).contains($0) ? $0 : nil }
     }
 
     /// An SSD1306's `i2cAddress`: "0x3c" or "0x3d", or in decimal (60, 61) as Wokwi's docs also give it.
@@ -236,7 +236,7 @@ struct WokwiSetup {
                 notices.append("\(at): not wired between a pin and GND or 5V: pressing it changes nothing")
             }
         case "wokwi-potentiometer", "wokwi-slide-potentiometer":
-            guard let channel = boardPins(of: part.id + ":SIG", in: strictNets).lazy.compactMap(board.analogChannel(of:)).first else {
+            guard let channel = analogChannel(of: part.id + ":SIG") else {
                 notices.append("\(at): SIG is not wired to an analog input: ignored")
                 return nil
             }
@@ -244,32 +244,9 @@ struct WokwiSetup {
             guard let value = Int(text), (0...1023).contains(value) else { return WokwiProblem("\(at): value \"\(text)\" is a whole number from 0 to 1023") }
             // The smallest voltage analogRead converts to `value` against 5 V (Vin · 1024 / 5 V, floored).
             analogInputs.append((part.id, channel, UInt32((value * 5000 + 1023) / 1024)))
-        case "wokwi-analog-joystick":
-            // At rest both axes sit at VCC/2 (analogRead 512, as Wokwi's docs give it); SEL is open until pressed.
-            let axes = ["HORZ", "VERT"].map { axis in
-                boardPins(of: part.id + ":" + axis, in: strictNets).lazy.compactMap(board.analogChannel(of:)).first
-            }
-            if axes.allSatisfy({ $0 == nil }) { notices.append("\(at): neither HORZ nor VERT is wired to an analog input: its axes are ignored") }
-            for case let channel? in axes { analogInputs.append((part.id, channel, 2500)) }
-            joysticks[part.id] = (axes[0], axes[1], ioPin(of: part.id + ":SEL", in: strictNets))
-        case "wokwi-hc-sr04":
-            let text = part.attrs["distance"] ?? "400"
-            guard let centimetres = Self.rangerDistance(text) else { return WokwiProblem("\(at): distance \"\(text)\" is in cm, 2 to 400") }
-            guard let trigger = ioPin(of: part.id + ":TRIG", in: strictNets), let echo = ioPin(of: part.id + ":ECHO", in: strictNets) else {
-                notices.append("\(at): TRIG and ECHO are not both wired to pins: ignored")
-                return nil
-            }
-            rangers.append((part.id, trigger, echo, centimetres))
-        case "wokwi-photoresistor-sensor":
-            let sensor: WokwiLightSensor
-            switch WokwiLightSensor.parse(part.attrs) {
-            case .success(let parsed): sensor = parsed
-            case .failure(let problem): return WokwiProblem("\(at): \(problem.message)")
-            }
-            let channel = boardPins(of: part.id + ":AO", in: strictNets).lazy.compactMap(board.analogChannel(of:)).first
-            let digital = ioPin(of: part.id + ":DO", in: strictNets)
-            if channel == nil && digital == nil { notices.append("\(at): neither AO nor DO is wired to a pin: ignored") }
-            lightSensors[part.id] = (channel, digital, sensor)
+        case "wokwi-analog-joystick": addJoystick(part, at: at)
+        case "wokwi-hc-sr04": return addRanger(part, at: at)
+        case "wokwi-photoresistor-sensor": return addLightSensor(part, at: at)
         default:
             if !Self.passiveTypes.contains(part.type) {
                 notices.append("\(at) is not modelled by tiltsim: ignored (a scenario step that names it is refused)")

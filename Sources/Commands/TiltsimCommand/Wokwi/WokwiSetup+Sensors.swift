@@ -1,0 +1,45 @@
+import BoardEmulator
+
+/// The input parts beyond buttons and potentiometers that real Wokwi
+/// projects wire most (an outside tester's count over 76 diagrams): the
+/// analog joystick, the HC-SR04 and the photoresistor module. Each reads
+/// as in Wokwi at its attrs' values; a scenario's set-control moves it.
+extension WokwiSetup {
+    /// At rest both axes sit at VCC/2 (analogRead 512, as Wokwi's docs give it); SEL is open until pressed.
+    mutating func addJoystick(_ part: WokwiDiagram.Part, at: String) {
+        let horizontal = analogChannel(of: part.id + ":HORZ"), vertical = analogChannel(of: part.id + ":VERT")
+        if horizontal == nil && vertical == nil { notices.append("\(at): neither HORZ nor VERT is wired to an analog input: its axes are ignored") }
+        for case let channel? in [horizontal, vertical] { analogInputs.append((part.id, channel, 2500)) }
+        joysticks[part.id] = (horizontal, vertical, ioPin(of: part.id + ":SEL", in: strictNets))
+    }
+
+    /// TRIG and ECHO on port pins, the obstacle at attr `distance` (cm, 400 unless set).
+    mutating func addRanger(_ part: WokwiDiagram.Part, at: String) -> WokwiProblem? {
+        let text = part.attrs["distance"] ?? "400"
+        guard let centimetres = Self.rangerDistance(text) else { return WokwiProblem("\(at): distance \"\(text)\" is in cm, 2 to 400") }
+        guard let trigger = ioPin(of: part.id + ":TRIG", in: strictNets), let echo = ioPin(of: part.id + ":ECHO", in: strictNets) else {
+            notices.append("\(at): TRIG and ECHO are not both wired to pins: ignored")
+            return nil
+        }
+        rangers.append((part.id, trigger, echo, centimetres))
+        return nil
+    }
+
+    /// AO on an analog input and DO on a pin (either may be unwired), at the attrs' light.
+    mutating func addLightSensor(_ part: WokwiDiagram.Part, at: String) -> WokwiProblem? {
+        let sensor: WokwiLightSensor
+        switch WokwiLightSensor.parse(part.attrs) {
+        case .success(let parsed): sensor = parsed
+        case .failure(let problem): return WokwiProblem("\(at): \(problem.message)")
+        }
+        let channel = analogChannel(of: part.id + ":AO"), digital = ioPin(of: part.id + ":DO", in: strictNets)
+        if channel == nil && digital == nil { notices.append("\(at): neither AO nor DO is wired to a pin: ignored") }
+        lightSensors[part.id] = (channel, digital, sensor)
+        return nil
+    }
+
+    /// An HC-SR04's distance in cm (attr or control): 2 to 400, the module's range.
+    static func rangerDistance(_ text: String) -> Double? {
+        Double(text.trimmingCharacters(in: .whitespaces)).flatMap { (2...400).contains($0) ? $0 : nil }
+    }
+}
