@@ -352,7 +352,7 @@ import TiltDisplay
     static func blankPNG() -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tiltsim-blank-\(getpid()).png").path
         if !FileManager.default.fileExists(atPath: path) {
-            FileManager.default.createFile(atPath: path, contents: Data(PNGEncoder.encode(Screen(), scale: 1)))
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(PNGEncoder.encode(Screen(), scale: 1))))
         }
         return path
     }
