@@ -131,7 +131,10 @@ import TiltDisplay
             {"version": 1, "author": "test", "editor": "wokwi",
              "parts": [
                {"type": "wokwi-arduino-uno", "id": "uno", "top": 0, "left": 0, "attrs": {}},
-               {"type": "wokwi-hc-sr04", "id": "sonar", "top": 0, "left": 0, "attrs": {"distance": "100"}}
+               {"type": "wokwi-hc-sr04", "id": "sonar", "top": 0, "left": 0, "attrs": {"distance": "100"}},
+               {"type": "wokwi-servo", "id": "s1", "top": 0, "left": 0, "attrs": {}},
+               {"type": "wokwi-buzzer", "id": "bz", "top": 0, "left": 0, "attrs": {}},
+               {"type": "wokwi-servo", "id": "s2", "top": 0, "left": 0, "attrs": {}}
              ],
              "connections": [
                ["sonar:TRIG", "uno:3", "green", []], ["sonar:ECHO", "uno:2", "blue", []],
@@ -151,6 +154,9 @@ import TiltDisplay
         let result = try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--timeout", "5000", "--serial-log-file", log])
         #expect(result.code == 0, "\(result.err)")
         #expect(result.out.hasSuffix("[sonar] Scenario completed successfully\n"), "\(result.out)")
+        // The parts it does not model, in one line, each type once.
+        #expect(result.out.contains("diagram.json: not modelled by tiltsim, so ignored (a scenario step that names one is refused): "
+                                    + "wokwi-servo 's1', 's2'; wokwi-buzzer 'bz'\n"), "\(result.out)")
         // The pulses: 100 cm is 5831 µs there and back at 343 m/s, 20 cm 1166. pulseIn counts
         // loop passes and misses the ones timer 0's interrupt takes (about 6 µs a millisecond, as
         // on a board: it reads 5795, "cm=99"), so within 1 %.

@@ -98,6 +98,7 @@ struct WokwiSetup {
         for part in diagram.parts where part.id != boardPart.id {
             if let problem = setup.add(part, file: file) { return .failure(problem) }
         }
+        if let line = unmodelled(diagram.parts.filter { $0.id != boardPart.id }, file: file) { setup.notices.append(line) }
         switch setup.serialMonitorPort(diagram.connections, file: file) {
         case .success(let port): setup.serialPort = port
         case .failure(let problem): return .failure(problem)
@@ -248,11 +249,25 @@ struct WokwiSetup {
         case "wokwi-hc-sr04": return addRanger(part, at: at)
         case "wokwi-photoresistor-sensor": return addLightSensor(part, at: at)
         default:
-            if !Self.passiveTypes.contains(part.type) {
-                notices.append("\(at) is not modelled by tiltsim: ignored (a scenario step that names it is refused)")
-            }
+            break  // passive, or not modelled: `unmodelled` names them all in one line
         }
         return nil
+    }
+
+    /// One line naming every part tiltsim does not model, each type once
+    /// ("wokwi-7segment 'seg1', 'seg2'"): a line a part made eight lines for
+    /// a game with three displays and their shift registers.
+    private static func unmodelled(_ parts: [WokwiDiagram.Part], file: String) -> String? {
+        let modelled = Set(partPins.keys).union(passiveTypes).union(["board-ssd1306", "wokwi-ssd1306"])
+        var types: [String] = []
+        var ids: [String: [String]] = [:]
+        for part in parts where !modelled.contains(part.type) {
+            if ids[part.type] == nil { types.append(part.type) }
+            ids[part.type, default: []].append("'\(part.id)'")
+        }
+        guard !types.isEmpty else { return nil }
+        let named = types.map { "\($0) \(ids[$0, default: []].joined(separator: ", "))" }.joined(separator: "; ")
+        return "\(file): not modelled by tiltsim, so ignored (a scenario step that names one is refused): \(named)"
     }
 }
 
