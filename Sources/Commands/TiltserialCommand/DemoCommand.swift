@@ -69,8 +69,8 @@ struct Demo: TiltserialSubcommand {
             }, pinStore: store, pins: kept)
         board.stop()  // tiltsim writes the PNG and says how fast the board ran
         if board.endedOnItsOwn {
-            throw Failure(.emulatorFailed, "tiltsim ended during the demo (\(board.exitDescription))"
-                          + (board.exitDescription.hasPrefix("exit") ? "; its message is above" : "; run the demo again"))
+            let fix = if case .exited? = board.exit { "its message is above" } else { "run the demo again" }  // a killed tiltsim said nothing
+            throw Failure(.emulatorFailed, "tiltsim ended during the demo (\(board.exitDescription)); \(fix)")
         }
         context.console.writeErr("tiltserial: demo: \(ForPeople.count(summary.counters.fires, "ribbon pull")) fired, "
             + "\(ForPeople.count(summary.counters.pinsDropped, "pin")) dropped, \(summary.pinCount) on the map\n")

@@ -110,7 +110,7 @@ final class EmulatorProcess {
     /// tiltsim had ended on its own when `stop` came.
     private(set) var stoppedEarly = false
 
-    /// "exit code 1", "signal 11": how tiltsim ended, for a message.
+    /// "exit code 1", "killed by signal 9": how tiltsim ended, for a message.
     var exitDescription: String {
         switch exit {
         case .exited(let code)?: "exit code \(code)"
@@ -128,4 +128,3 @@ final class EmulatorProcess {
         return "tiltsim"
     }
 }
-
