@@ -214,9 +214,8 @@ public final class AVRMachine {
     /// firmware reads this level, whatever it writes to the pin's PORT bit
     /// meanwhile, and pin-change or external interrupts follow.
     public func drivePin(_ pin: AVRPin, high: Bool) {
-        guard let avr, let port = pin.port.asciiValue else { return }
-        let mask = UInt8(1) << pin.bit
-        cbp_pin_drive(avr, CChar(bitPattern: port), mask, high ? mask : 0)
+        guard let avr else { return }
+        pin.drive(on: avr, high: high)
     }
 
     /// Wires an HC-SR04 ultrasonic ranger to `trigger` and `echo`, its

@@ -43,7 +43,7 @@ final class UltrasonicRanger {
         let context = Unmanaged.passUnretained(self).toOpaque()
         if let triggerIRQ { cbp_irq_register(triggerIRQ, hook, context) }
         timer = cbp_timer_create(avr, timerHook, context)
-        drive(high: false)
+        echo.drive(on: avr, high: false)
     }
 
     func detach() {
@@ -72,25 +72,19 @@ final class UltrasonicRanger {
         if cbp_timer_take_reset(timer) {  // the board reset: the module goes on, its measurement with it
             phase = .idle
             triggerRoseAt = nil
-            drive(high: false)
+            echo.drive(on: avr, high: false)
             return
         }
         switch phase {
         case .burst:
             phase = .echo
-            drive(high: true)
+            echo.drive(on: avr, high: true)
             cbp_timer_at(timer, cycle + cycles(centimetres * Self.microsPerCentimetre))
         case .echo:
             phase = .idle
-            drive(high: false)
+            echo.drive(on: avr, high: false)
         case .idle:
             break
         }
-    }
-
-    private func drive(high: Bool) {
-        guard let port = echo.port.asciiValue else { return }
-        let mask = UInt8(1) << echo.bit
-        cbp_pin_drive(avr, CChar(bitPattern: port), mask, high ? mask : 0)
     }
 }

@@ -132,8 +132,9 @@ final class MPU6050Device {
         let activeLow = config & 0x80 != 0, openDrain = config & 0x40 != 0
         let level = active ? !activeLow : (openDrain ? true : activeLow)
         if level != pinLevel || forceLevel {
-            if forceLevel && level { drive(pin, high: false) }  // the core's reset cleared PIN; make the level felt again
-            drive(pin, high: level)
+            // INT is a push-pull output (or open drain with the line's pull-up): the pin reads it whatever PORT says.
+            if forceLevel && level { pin.drive(on: avr, high: false) }  // the core's reset cleared PIN; make the level felt again
+            pin.drive(on: avr, high: level)
             pinLevel = level
         }
         if let next = model.nextInterruptMicros(after: now) {
@@ -141,14 +142,6 @@ final class MPU6050Device {
         } else {
             cbp_timer_cancel(timer)
         }
-    }
-
-    /// INT is a push-pull output (or open drain with the line's pull-up): the
-    /// pin reads it whatever the sketch writes to its PORT bit.
-    private func drive(_ pin: AVRPin, high: Bool) {
-        guard let port = pin.port.asciiValue else { return }
-        let mask = UInt8(1) << pin.bit
-        cbp_pin_drive(avr, CChar(bitPattern: port), mask, high ? mask : 0)
     }
 
     private func reply(_ conditions: Int32, _ address: UInt8, _ data: UInt8) {
