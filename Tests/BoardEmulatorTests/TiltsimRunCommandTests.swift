@@ -52,10 +52,13 @@ import TiltDisplay
     /// over: MCUSR cleared and the watchdog off, so a start every 100 ms and
     /// 16 ms. simavr left the watchdog on at 16 ms (WDRF forces WDE), and the
     /// board reset 16 ms into every start from then on, never printing
-    /// "rebooting" again; the sketch read MCUSR=1 at power-on.
+    /// "rebooting" again; the sketch read MCUSR=1 at power-on. A pull-up set
+    /// again after the reset reads high (simavr kept the pin's last level
+    /// and filtered the pull-up out as no change: D3 read 0 from the second
+    /// boot on).
     @Test func theRebootIdiomRebootsOnceEachTime() throws {
         let sketch = try SketchFixtures.wdtReboot.get()
-        let boots = (0..<8).flatMap { ["--expect-serial", "^boot \($0) MCUSR=0$", "--expect-serial", "^rebooting$"] }
+        let boots = (0..<8).flatMap { ["--expect-serial", "^boot \($0) MCUSR=0 D3=1$", "--expect-serial", "^rebooting$"] }
         let run = try tiltsim.run(["run", sketch.elf, "--timeout", "1", "--quiet"] + boots)
         #expect(run.code == 0, "\(run.err)")
     }

@@ -86,7 +86,8 @@ import TiltDisplay
     /// Wokwi's joystick rests at VCC/2 on both axes (analogRead 512), its x
     /// and y controls run -1…1 and pressed shorts SEL; the photoresistor
     /// module's AO follows lux through its LDR and 10 kΩ (500 lux: 250, 10
-    /// lux: 853, the table in Wokwi's docs) and DO goes high in the dark.
+    /// lux: 853, the table in Wokwi's docs; 100 000 lux 8, the exact voltage
+    /// floored as the ADC does, not 7 from whole millivolts) and DO goes high in the dark.
     /// Both read 0 before: the parts were ignored.
     @Test func aJoystickAndALightSensorGiveTheirVoltages() throws {
         let folder = try projectFolder(SketchFixtures.analogParts, named: "analog-parts", diagram: """
@@ -114,12 +115,83 @@ import TiltDisplay
               - wait-serial: 'H=0 V=768 S=0'
               - set-control: {part-id: ldr, control: lux, value: 10}
               - wait-serial: 'L=853 D=1'
+              - set-control: {part-id: ldr, control: lux, value: 100000}
+              - wait-serial: 'L=8 D=0'
             """)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let result = try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--timeout", "5000"])
         #expect(result.code == 0, "\(result.err)")
         #expect(result.out.hasSuffix("[analog] Scenario completed successfully\n"), "\(result.out)")
         #expect(!result.out.contains("not modelled"), "\(result.out)")
+    }
+
+    /// A pin follows every button on it: two to GND hold it low until both
+    /// are released, and a released button lets go (a button to 5V under
+    /// INPUT_PULLUP reads the pull-up again); before, a release drove the
+    /// other level (another held button let go of, a pull-up overruled).
+    @Test func aReleasedButtonLetsGoOfItsPin() throws {
+        let folder = try projectFolder(SketchFixtures.buttonPort, named: "buttons", diagram: """
+            {"version": 1, "author": "test", "editor": "wokwi",
+             "parts": [
+               {"type": "wokwi-arduino-uno", "id": "uno", "top": 0, "left": 0, "attrs": {}},
+               {"type": "wokwi-pushbutton", "id": "a", "top": 0, "left": 0, "attrs": {}},
+               {"type": "wokwi-pushbutton", "id": "b", "top": 0, "left": 0, "attrs": {}},
+               {"type": "wokwi-pushbutton", "id": "up", "top": 0, "left": 0, "attrs": {}}
+             ],
+             "connections": [
+               ["a:1.l", "uno:2", "green", []], ["a:2.r", "uno:GND.1", "black", []],
+               ["b:1.r", "uno:2", "green", []], ["b:2.l", "uno:GND.2", "black", []],
+               ["up:1.l", "uno:2", "green", []], ["up:2.l", "uno:5V", "red", []]
+             ]}
+            """, scenario: """
+            name: buttons
+            version: 1
+            steps:
+              - wait-serial: 'D2=1'
+              - set-control: {part-id: a, control: pressed, value: 1}
+              - wait-serial: 'D2=0'
+              - set-control: {part-id: b, control: pressed, value: 1}
+              - set-control: {part-id: a, control: pressed, value: 0}
+              - delay: 20ms
+              - expect-pin: {part-id: uno, pin: '2', value: 0}
+              - set-control: {part-id: b, control: pressed, value: 0}
+              - wait-serial: 'D2=1'
+              - set-control: {part-id: up, control: pressed, value: 1}
+              - set-control: {part-id: up, control: pressed, value: 0}
+              - delay: 20ms
+              - expect-pin: {part-id: uno, pin: '2', value: 1}
+            """)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--timeout", "2000"])
+        #expect(result.code == 0, "\(result.out)\(result.err)")
+        #expect(result.out.contains("a released drives PD2 low") && result.out.contains("b released lets go of PD2"), "\(result.out)")
+    }
+
+    /// A resistor from a pin to 5V pulls an input without a pull-up high; a
+    /// pin wired straight to 5V reads high; a pushbutton's legs on one side
+    /// are one contact (2.l on GND puts 2.r's pin on GND). All three read as
+    /// if nothing were there before.
+    @Test func resistorsStrapsAndButtonLegsReachThePin() throws {
+        func firstLine(_ connections: String) throws -> String {
+            let folder = try projectFolder(SketchFixtures.analogParts, named: "pulls", diagram: """
+                {"version": 1, "author": "test", "editor": "wokwi",
+                 "parts": [
+                   {"type": "wokwi-arduino-uno", "id": "uno", "top": 0, "left": 0, "attrs": {}},
+                   {"type": "wokwi-resistor", "id": "r1", "top": 0, "left": 0, "attrs": {"value": "10000"}},
+                   {"type": "wokwi-pushbutton", "id": "btn", "top": 0, "left": 0, "attrs": {}}
+                 ],
+                 "connections": [\(connections)]}
+                """, scenario: "name: line\nversion: 1\nsteps:\n  - wait-serial: \"\\n\"\n")  // the first line, whole
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let log = folder + "/serial.log"
+            let result = try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--serial-log-file", log])
+            #expect(result.code == 0, "\(result.err)")
+            return try String(contentsOfFile: log, encoding: .utf8).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        }
+        #expect(try firstLine(#"["r1:1", "uno:7", "green", []], ["r1:2", "uno:5V", "red", []]"#).hasSuffix(" D=1"))
+        #expect(try firstLine(#"["uno:7", "uno:5V", "red", []]"#).hasSuffix(" D=1"))
+        // 2.l on GND and 2.r on D2: one contact, so D2 is on GND whatever the button does (a real project's wiring).
+        #expect(try firstLine(#"["btn:2.l", "uno:GND.1", "black", []], ["btn:2.r", "uno:2", "green", []]"#).contains(" S=0 "))
     }
 
     /// Wokwi's HC-SR04: a 10 µs TRIG pulse gives an ECHO pulse of 58.3 µs a

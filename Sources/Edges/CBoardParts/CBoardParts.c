@@ -116,7 +116,8 @@ bool cbp_avr_install_models(avr_t *avr) {
     if (!cbp_pad_data_space(avr)) return false;
     cbp_core_hooks *hooks = calloc(1, sizeof *hooks);
     if (!hooks) return false;
-    if (!cbp_twi_install(avr)) {
+    // Before the bit-banged bus, whose lines it drives, and so its reset runs first.
+    if (!cbp_pin_drive_install(avr) || !cbp_twi_install(avr)) {
         free(hooks);
         return false;
     }
@@ -253,7 +254,7 @@ avr_t *cbp_avr_create_from_image(const uint8_t *image, uint32_t size, const char
 // avr_io_t first; avr_terminate unlinks them but frees none.
 static const char *const cbp_our_modules[] = {
     "twi-bus", "soft-i2c", "core-hooks", "usb-serial", "extint-level", "io-after", "sleep-modes", "bootloader",
-    "power-reduction", "eeprom-timing",
+    "power-reduction", "eeprom-timing", "pin-drive",
 };
 
 static bool cbp_is_ours(const avr_io_t *io) {

@@ -61,6 +61,11 @@ struct WokwiNets {
         if throughResistors {
             for part in diagram.parts where part.type == "wokwi-resistor" { union(part.id + ":1", part.id + ":2") }
         }
+        // A pushbutton's two legs on each side are one contact ("always connected", Wokwi's docs).
+        for part in diagram.parts where part.type.hasPrefix("wokwi-pushbutton") {
+            union(part.id + ":1.l", part.id + ":1.r")
+            union(part.id + ":2.l", part.id + ":2.r")
+        }
     }
 
     /// The node a pin name stands for: a breadboard's "12t.c" is its strip "12t", "tp.3" its rail "tp".

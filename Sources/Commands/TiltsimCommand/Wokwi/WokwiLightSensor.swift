@@ -11,14 +11,22 @@ struct WokwiLightSensor: Equatable {
     var rl10 = 50.0
     var gamma = 0.7
 
-    /// AO in millivolts at a 5 V supply.
-    var millivolts: UInt32 {
+    /// AO in volts at a 5 V supply.
+    var volts: Double {
         let ohms = rl10 * 1000 * pow(10 / lux, gamma)
-        return UInt32((5000 * ohms / (ohms + 10_000)).rounded())
+        return 5 * ohms / (ohms + 10_000)
+    }
+
+    /// AO as the ADC takes it: the smallest whole millivolts that convert to
+    /// the reading the exact voltage gives (floor(V · 1024 / 5 V), as a chip's
+    /// ADC and Wokwi's do); rounding to millivolts first read 100 000 lux as 7, not 8.
+    var millivolts: UInt32 {
+        let reading = min(1023, Int((volts * 1024 / 5).rounded(.down)))
+        return UInt32((reading * 5000 + 1023) / 1024)
     }
 
     /// DO: high while the light is below the threshold (AO above it).
-    var digitalHigh: Bool { Double(millivolts) > threshold * 1000 }
+    var digitalHigh: Bool { volts > threshold }
 
     /// The attrs, each a number in the range a module has; Wokwi's defaults for the rest.
     static func parse(_ attrs: [String: String]) -> Result<WokwiLightSensor, WokwiProblem> {

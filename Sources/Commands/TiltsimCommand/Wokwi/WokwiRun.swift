@@ -80,6 +80,8 @@ struct WokwiRun {
             throw .firmware(Self.describe(error, board: setup.board))
         }
         for input in setup.analogInputs { machine.setAnalogInput(channel: input.channel, millivolts: input.millivolts) }
+        for pull in setup.pulls { machine.pullPin(pull.pin, high: pull.high) }
+        for strap in setup.straps { machine.drivePin(strap.pin, high: strap.high) }
         for ranger in setup.rangers { machine.addUltrasonicRanger(trigger: ranger.trigger, echo: ranger.echo, centimetres: ranger.centimetres) }
         for (_, light) in setup.lightSensors {
             if let channel = light.channel { machine.setAnalogInput(channel: channel, millivolts: light.sensor.millivolts) }

@@ -36,6 +36,8 @@ struct WokwiScenario {
         var sensor: WokwiSensorState
         /// Each photoresistor module's attrs as the steps so far set them.
         var lightSensors: [String: WokwiLightSensor]
+        /// The pushbuttons pressed as the steps so far left them.
+        var pressed: Set<String> = []
 
         init(file: String, folder: String, setup: WokwiSetup) {
             self.file = file
@@ -117,8 +119,12 @@ struct WokwiScenario {
             case "wokwi-pushbutton", "wokwi-pushbutton-6mm":
                 guard control == "pressed" else { throw fail(value, "set-control \(id): a pushbutton's control is pressed (0 or 1)") }
                 guard let button = setup.buttons[id] else { return [] }
-                let pressed = number != 0
-                return [.drivePin(button.pin, high: pressed == button.pressedHigh, label: "\(id) \(pressed ? "pressed" : "released")")]
+                if number != 0 { pressed.insert(id) } else { pressed.remove(id) }
+                // The pin follows every button on it: held while any is pressed (GND's wins over 5V's), let go when none is.
+                let holding = pressed.compactMap { setup.buttons[$0] }.filter { $0.pin == button.pin }
+                let label = "\(id) \(number != 0 ? "pressed" : "released")"
+                guard !holding.isEmpty else { return [.releasePin(button.pin, label: label)] }
+                return [.drivePin(button.pin, high: holding.allSatisfy(\.pressedHigh), label: label)]
             case "wokwi-potentiometer", "wokwi-slide-potentiometer":
                 guard control == "position" else { throw fail(value, "set-control \(id): a potentiometer's control is position (0.0 to 1.0)") }
                 guard (0...1).contains(number) else { throw fail(value, "set-control \(id): position \(number) is outside 0.0 to 1.0") }
@@ -134,8 +140,7 @@ struct WokwiScenario {
                     return [.setAnalog(channel: channel, millivolts: UInt32(((number + 1) / 2 * 5000).rounded()), label: "\(id) \(control) at \(number)")]
                 case "pressed":
                     guard let pin = stick.select else { return [] }
-                    let pressed = number != 0
-                    return [.drivePin(pin, high: !pressed, label: "\(id) \(pressed ? "pressed" : "released")")]
+                    return number != 0 ? [.drivePin(pin, high: false, label: "\(id) pressed")] : [.releasePin(pin, label: "\(id) released")]
                 default:
                     throw fail(value, "set-control \(id): a joystick's controls are x, y (-1 to 1) and pressed (0 or 1)")
                 }

@@ -17,6 +17,10 @@ struct WokwiSetup {
     var displayID: String?
     /// Pushbuttons by id: the pin they drive and the level pressing gives.
     var buttons: [String: (pin: AVRPin, pressedHigh: Bool)] = [:]
+    /// Pins a resistor pulls to 5 V (`high`) or GND: they read it while nothing drives them.
+    var pulls: [(pin: AVRPin, high: Bool)] = []
+    /// Pins wired straight to GND or 5V (a strap): they read it.
+    var straps: [(pin: AVRPin, high: Bool)] = []
     /// Potentiometers' wipers (a joystick's axes, a light sensor's AO) on
     /// analog inputs: the ADC channel and the millivolts it reads.
     var analogInputs: [(id: String, channel: Int, millivolts: UInt32)] = []
@@ -99,6 +103,7 @@ struct WokwiSetup {
             if let problem = setup.add(part, file: file) { return .failure(problem) }
         }
         if let line = unmodelled(diagram.parts.filter { $0.id != boardPart.id }, file: file) { setup.notices.append(line) }
+        setup.findPullsAndStraps(diagram)
         switch setup.serialMonitorPort(diagram.connections, file: file) {
         case .success(let port): setup.serialPort = port
         case .failure(let problem): return .failure(problem)
@@ -179,6 +184,28 @@ struct WokwiSetup {
         return nil
     }
 
+    /// Resistors between a port pin and GND or 5V (a pull-down or pull-up),
+    /// and port pins wired straight to one.
+    private mutating func findPullsAndStraps(_ diagram: WokwiDiagram) {
+        func rails(_ pins: [WokwiBoard.Pin]) -> Bool? {
+            let ground = pins.contains(.ground), supply = pins.contains(.supply)
+            return ground == supply ? nil : supply  // neither, or a short: nothing to say
+        }
+        for part in diagram.parts where part.type == "wokwi-resistor" {
+            for (mine, other) in [("1", "2"), ("2", "1")] {
+                guard let pin = ioPin(of: part.id + ":" + mine, in: strictNets),
+                      let high = rails(boardPins(of: part.id + ":" + other, in: strictNets)) else { continue }
+                pulls.append((pin, high))
+            }
+        }
+        var seen: Set<AVRPin> = []
+        for name in diagram.connections.flatMap({ [$0.0, $0.1] }) where name.hasPrefix(boardID + ":") {
+            guard case .io(let pin)? = board.pin(String(name.dropFirst(boardID.count + 1))), seen.insert(pin).inserted,
+                  let high = rails(boardPins(of: name, in: strictNets)) else { continue }
+            straps.append((pin, high))
+        }
+    }
+
     /// The ADC input a part's pin reaches (a port pin's, or the Nano's A6/A7), if one does.
     func analogChannel(of pin: String) -> Int? {
         boardPins(of: pin, in: strictNets).lazy.compactMap(board.analogChannel(of:)).first
@@ -221,16 +248,18 @@ struct WokwiSetup {
                 notices.append("\(at): \(data)/\(clock) are not wired to the \(board.title)'s bus (\(board.busNames)): absent, nothing answers at 0x3C")
                 return nil
             }
-            guard let address = Self.displayAddress(part.attrs["i2cAddress"]) else {
-                return WokwiProblem("\(at): i2cAddress \(part.attrs["i2cAddress"] ?? ""): an SSD1306 answers at 0x3c or 0x3d (60 or 61)")
+            // wokwi-ssd1306 also takes the attr as "i2c-address" (wokwi-cli's part registry).
+            let attr = part.attrs["i2cAddress"] ?? part.attrs["i2c-address"]
+            guard let address = Self.displayAddress(attr) else {
+                return WokwiProblem("\(at): i2cAddress \(attr ?? ""): an SSD1306 answers at 0x3c or 0x3d (60 or 61)")
             }
             wiring.displayAddress = address
             displayID = part.id
         case "wokwi-pushbutton", "wokwi-pushbutton-6mm":
             // Pressing joins side 1 (1.l, 1.r) to side 2 (2.l, 2.r): one side on a port pin, the other on ground or a supply.
             for (mine, other) in [("1", "2"), ("2", "1")] {
-                guard let pin = ioPin(of: part.id + ":\(mine).l", in: strictNets) ?? ioPin(of: part.id + ":\(mine).r", in: strictNets) else { continue }
-                let far = boardPins(of: part.id + ":\(other).l", in: strictNets) + boardPins(of: part.id + ":\(other).r", in: strictNets)
+                guard let pin = ioPin(of: part.id + ":\(mine).l", in: strictNets) else { continue }  // the legs of a side are joined
+                let far = boardPins(of: part.id + ":\(other).l", in: strictNets)
                 if far.contains(.ground) { buttons[part.id] = (pin, false) } else if far.contains(.supply) { buttons[part.id] = (pin, true) }
             }
             if buttons[part.id] == nil {

@@ -218,6 +218,21 @@ public final class AVRMachine {
         pin.drive(on: avr, high: high)
     }
 
+    /// Lets go of a pin `drivePin` drove (a button released): it reads a
+    /// resistor's pull (`pullPin`) if one is there, else its own pull-up,
+    /// else what it last read (a floating input).
+    public func releasePin(_ pin: AVRPin) {
+        guard let avr else { return }
+        pin.release(on: avr)
+    }
+
+    /// A resistor from the pin to 5 V (`high`) or GND: the pin reads that
+    /// while nothing drives it (a pressed button wins over it).
+    public func pullPin(_ pin: AVRPin, high: Bool) {
+        guard let avr else { return }
+        pin.pull(on: avr, high: high)
+    }
+
     /// Wires an HC-SR04 ultrasonic ranger to `trigger` and `echo`, its
     /// obstacle `centimetres` away; returns its index for `setRangerDistance`.
     @discardableResult

@@ -60,8 +60,10 @@ public enum RunStep: Sendable {
     /// A part's pin wired to ground (`high` false) or the supply, not to a
     /// port pin: it must read `expected`; `label` names it, `wire` what it is on ("GND").
     case expectWired(high: Bool, expected: Bool, label: String, wire: String)
-    /// Drives an input pin from now on (a pushbutton pressed or released).
+    /// Drives an input pin from now on (a pushbutton pressed).
     case drivePin(AVRPin, high: Bool, label: String)
+    /// Lets go of a pin driven before (the last pushbutton on it released).
+    case releasePin(AVRPin, label: String)
     /// Moves the obstacle of ultrasonic ranger `ranger` (`AVRMachine.addUltrasonicRanger`'s index).
     case setRangerDistance(ranger: Int, centimetres: Double, label: String)
     /// Puts `millivolts` on ADC input `channel` from now on (a potentiometer turned).

@@ -247,6 +247,9 @@ public final class SketchRun {
                     return .missedExpectation("at \(Self.seconds(nowMicros)) \(label) (\(wire)) was \(high ? 1 : 0), expected \(expected ? 1 : 0)")
                 }
                 sink(.note("\(label) (\(wire)) is \(high ? 1 : 0)", atMicros: nowMicros))
+            case .releasePin(let pin, let label):
+                machine.releasePin(pin)
+                sink(.note("\(label) lets go of \(pin)", atMicros: nowMicros))
             case .drivePin(let pin, let high, let label):
                 machine.drivePin(pin, high: high)
                 sink(.note("\(label) drives \(pin) \(high ? "high" : "low")", atMicros: nowMicros))

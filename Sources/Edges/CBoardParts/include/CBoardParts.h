@@ -357,6 +357,14 @@ struct avr_ioport_t *cbp_ioport(struct avr_t *avr, char name);
 /// writes to PORT (its pull-up) meanwhile; pin-change and external
 /// interrupts follow. An output pin keeps its own level. False: no such port.
 bool cbp_pin_drive(struct avr_t *avr, char port, uint8_t mask, uint8_t value);
+/// The part lets go of the pins in `mask` (a button released): they read a
+/// resistor's pull if one is there, else their own pull-up, else what they last read.
+bool cbp_pin_release(struct avr_t *avr, char port, uint8_t mask);
+/// A resistor to 5 V (`value`'s bit 1) or GND (0), or a pin strapped to one,
+/// pulls the pins in `mask`: they read it while no part drives them.
+bool cbp_pin_pull(struct avr_t *avr, char port, uint8_t mask, uint8_t value);
+/// Installs the module behind the three above (cbp_avr_install_models does).
+bool cbp_pin_drive_install(struct avr_t *avr);
 
 /// An irq's last value: for a pin's irq, the level the firmware last wrote to
 /// its PORT bit or the level last driven from outside, whichever came later.

@@ -48,8 +48,10 @@ final class MPU6050Device {
         guard address != nil else { return }
         let context = Unmanaged.passUnretained(self).toOpaque()
         cbp_irq_register(twiOutput, hook, context)
-        if interruptPin != nil {
+        if let interruptPin {
             timer = cbp_timer_create(avr, timerHook, context)
+            // From power-on INT is driven (push-pull, active high: low while idle), before any sample.
+            interruptPin.drive(on: avr, high: false)
         }
     }
 
