@@ -53,6 +53,8 @@ enum SketchFixtures {
     static let analogParts = built("analog_parts")
     /// An HC-SR04 read as Wokwi's example does (TRIG D3, ECHO D2, pulseIn / 58).
     static let ranger = built("ranger")
+    /// An HC-SR04 on one pin (D7), triggered as NewPing's one-pin mode does.
+    static let rangerOnePin = built("ranger_one_pin")
     static let tiltBar = built("tilt_bar")
     static let intPin = built("int_pin")
     /// int_pin built for the Leonardo (its Serial on the ATmega32U4's USB).

@@ -239,6 +239,23 @@ import TiltDisplay
         #expect(abs(last - 1166) < 12, "\(pulses)")
     }
 
+    /// TRIG and ECHO on one pin (NewPing's one-pin mode, its 8.9 µs trigger):
+    /// one echo a ping, and the module's own echo does not trigger it again
+    /// (it did, 64 edges in 100 ms; and the 8.9 µs trigger was ignored).
+    @Test func anUltrasonicRangerOnOnePinEchoesOncePerPing() throws {
+        let folder = try projectFolder(SketchFixtures.rangerOnePin, named: "ranger-one-pin", diagram: """
+            {"version": 1, "author": "test", "editor": "wokwi",
+             "parts": [
+               {"type": "wokwi-arduino-uno", "id": "uno", "top": 0, "left": 0, "attrs": {}},
+               {"type": "wokwi-hc-sr04", "id": "sonar", "top": 0, "left": 0, "attrs": {"distance": "50"}}
+             ],
+             "connections": [["sonar:TRIG", "uno:7", "green", []], ["sonar:ECHO", "uno:7", "blue", []]]}
+            """, scenario: "name: one pin\nversion: 1\nsteps:\n  - wait-serial: 'cm=49 edges=0'\n  - wait-serial: 'cm=49 edges=0'\n")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--timeout", "1000"])
+        #expect(result.code == 0, "\(result.out)\(result.err)")
+    }
+
     /// Wiring as Wokwi's own examples and tutorials write it: the button to a
     /// `wokwi-gnd` symbol, the pot on the Nano's analog-only A6, the older
     /// `wokwi-ssd1306` with DATA/CLK and a decimal address, and a typo. The

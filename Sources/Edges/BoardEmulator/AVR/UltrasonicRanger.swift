@@ -1,7 +1,8 @@
 import CBoardParts
 
 /// An HC-SR04 ultrasonic ranger (Wokwi's `wokwi-hc-sr04`) on two of the
-/// board's pins. A TRIG pulse of at least 10 µs starts a measurement: when
+/// board's pins, or one (TRIG and ECHO joined, as NewPing's one-pin mode
+/// wires it). A TRIG pulse of at least 8 µs starts a measurement: when
 /// TRIG falls the module sends its burst (eight 40 kHz cycles, 200 µs), then
 /// ECHO is high for the sound's round trip to the obstacle, 58.3 µs a
 /// centimetre at 343 m/s, so `pulseIn(ECHO, HIGH) / 58` is the distance in
@@ -12,8 +13,10 @@ final class UltrasonicRanger {
     static let microsPerCentimetre = 2 / 0.0343
     /// The burst before ECHO rises.
     static let burstMicros: UInt64 = 200
-    /// The shortest TRIG pulse that starts a measurement (the datasheet's 10 µs).
-    static let triggerMicros: UInt64 = 10
+    /// The shortest TRIG pulse that starts a measurement. The datasheet asks
+    /// for 10 µs, but `delayMicroseconds(10)` between two port writes (NewPing)
+    /// gives 8.9 µs at 16 MHz, and modules take it.
+    static let triggerMicros: UInt64 = 8
 
     private enum Phase { case idle, burst, echo }
 
@@ -24,6 +27,9 @@ final class UltrasonicRanger {
     private var timer: OpaquePointer?
     private var phase = Phase.idle
     private var triggerRoseAt: UInt64?
+    /// ECHO is being driven: with TRIG on the same pin (the 3-wire use
+    /// NewPing offers) that edge is the module's own, not a new trigger.
+    private var drivingEcho = false
     /// The obstacle's distance, in cm.
     var centimetres: Double
 
@@ -43,7 +49,7 @@ final class UltrasonicRanger {
         let context = Unmanaged.passUnretained(self).toOpaque()
         if let triggerIRQ { cbp_irq_register(triggerIRQ, hook, context) }
         timer = cbp_timer_create(avr, timerHook, context)
-        echo.drive(on: avr, high: false)
+        setEcho(high: false)
     }
 
     func detach() {
@@ -56,6 +62,7 @@ final class UltrasonicRanger {
     private func cycles(_ micros: Double) -> UInt64 { UInt64(micros * Double(cbp_avr_frequency(avr)) / 1_000_000) }
 
     private func triggerChanged(high: Bool) {
+        guard !drivingEcho else { return }
         if high {
             if triggerRoseAt == nil { triggerRoseAt = cycle }
             return
@@ -72,19 +79,25 @@ final class UltrasonicRanger {
         if cbp_timer_take_reset(timer) {  // the board reset: the module goes on, its measurement with it
             phase = .idle
             triggerRoseAt = nil
-            echo.drive(on: avr, high: false)
+            setEcho(high: false)
             return
         }
         switch phase {
         case .burst:
             phase = .echo
-            echo.drive(on: avr, high: true)
+            setEcho(high: true)
             cbp_timer_at(timer, cycle + cycles(centimetres * Self.microsPerCentimetre))
         case .echo:
             phase = .idle
-            echo.drive(on: avr, high: false)
+            setEcho(high: false)
         case .idle:
             break
         }
+    }
+
+    private func setEcho(high: Bool) {
+        drivingEcho = true
+        echo.drive(on: avr, high: high)
+        drivingEcho = false
     }
 }
