@@ -97,7 +97,7 @@ import WireProtocol
         }, code: 18, says: ["pins.json", "40 pins", "at most 32", "pins remove"]),
         FileCase(name: "a pins file far too large", make: { dir in
             ["/dev/null", "--pins", try write(dir, "pins.json", [UInt8](repeating: 0x20, count: 1 << 20))]
-        }, code: 18, says: ["pins.json", "too large"]),
+        }, code: 18, says: ["pins.json", "too large", "fix it, or delete it to start afresh"]),
 
         // Replay files
         FileCase(name: "a CSV with Windows line endings", make: { dir in

@@ -34,8 +34,8 @@ import BoardEmulator
     }
 
     @Test(arguments: [
-        ("", 1, 1, "expected a pins file is a JSON object"),
-        ("[]", 1, 1, "expected a pins file is a JSON object"),
+        ("", 1, 1, "expected a JSON object, as a pins file is"),
+        ("[]", 1, 1, "expected a JSON object, as a pins file is"),
         ("{\"pin\": []}", 1, 2, "expected the key \"pins\""),
         ("{\"pins\": [\n  {\"item\": \"rocket\", \"x\": 1, \"y\": 2}]}", 2, 12, "no item \"rocket\""),
         ("{\"pins\": [{\"item\": \"star\", \"x\": 1}]}", 1, 11, "lacks \"y\""),

@@ -70,13 +70,13 @@ struct PinStore {
         if let info = file.status() {
             if info.kind == .directory { throw failure(.badFile, "is a directory; name a file for --pins") }
             if info.kind == .regular, info.size > Self.maxBytes {
-                throw failure(.badFile, "\(info.size) bytes is too large for a pins file (at most \(Self.maxBytes)); name another --pins")
+                throw failure(.badFile, "\(info.size) bytes is too large for a pins file (at most \(Self.maxBytes)); fix it, or delete it to start afresh")
             }
         }
         var bytes = [UInt8](repeating: 0, count: Self.maxBytes + 1)
         let (count, error) = bytes.withUnsafeMutableBytes { file.read(into: $0) }
         if let error { throw failure(.badFile, "cannot read the pins file (\(error)); check the path") }
-        guard count <= Self.maxBytes else { throw failure(.badFile, "more than \(Self.maxBytes) bytes is too large for a pins file; name another --pins") }
+        guard count <= Self.maxBytes else { throw failure(.badFile, "more than \(Self.maxBytes) bytes is too large for a pins file; fix it, or delete it to start afresh") }
         return Array(bytes[..<count])
     }
 

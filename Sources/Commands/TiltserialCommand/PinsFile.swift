@@ -66,7 +66,7 @@ enum PinsFile {
 
         mutating func file() throws(Problem) -> [Pin] {
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
-            try expect("{", "a pins file is a JSON object like {\"pins\": []}")
+            try expect("{", "a JSON object, as a pins file is: {\"pins\": []}")
             try key("pins")
             try expect(":", "':' after \"pins\"")
             try expect("[", "an array of pins after \"pins\":")
