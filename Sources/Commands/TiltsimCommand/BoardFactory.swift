@@ -23,7 +23,7 @@ struct BoardFactory {
         for index in 0..<count {
             do {
                 boards.append(try factory.makeBoard(index: index, linkPath: engine.linkPath(index, of: count)) { message in
-                    FileHandle.standardError.write(Data("tiltsim: \(CommandFailure.shown(message))\n".utf8))
+                    StandardStreams.err("tiltsim: \(CommandFailure.shown(message))\n")
                 })
             } catch {
                 boards.forEach { $0.stop() }

@@ -47,7 +47,7 @@ enum EEPROMFile {
     static func save(_ bytes: [UInt8], to file: String) {
         guard !bytes.isEmpty else { return }
         if case .failure(let failure) = AtomicFile.replace(target(file), with: bytes) {
-            FileHandle.standardError.write(Data("tiltsim: \(CommandFailure.shown(file)): cannot save the EEPROM (\(failure.reason)); it is lost with this run\n".utf8))
+            StandardStreams.err("tiltsim: \(CommandFailure.shown(file)): cannot save the EEPROM (\(failure.reason)); it is lost with this run\n")
         }
     }
 

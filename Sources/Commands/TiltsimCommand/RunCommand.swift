@@ -97,6 +97,10 @@ struct RunSketch: ParsableCommand {
             error.report()
             throw ExitCode(error.code.rawValue)
         }
+        if let failure = StandardStreams.outputFailure, code == 0 {
+            CommandFailure.system(StandardStreams.lostLine(failure)).report()
+            throw ExitCode(ExitStatus.ioError.rawValue)
+        }
         if code != 0 { throw ExitCode(code) }
     }
 
@@ -142,7 +146,7 @@ struct RunSketch: ParsableCommand {
         let outcome = SketchRun(machine: machine, plan: plan).run { event in
             switch event {
             case .serial(let bytes):
-                if !quiet { FileHandle.standardOutput.write(Data(bytes)) }
+                if !quiet { StandardStreams.out(bytes) }
                 log?.write(bytes)
             case .screen(let name, let screen, let brightness, let micros):
                 do throws(CommandFailure) {
@@ -201,7 +205,7 @@ struct RunSketch: ParsableCommand {
     }
 
     private func say(_ line: String) {
-        FileHandle.standardError.write(Data("tiltsim run: \(line)\n".utf8))
+        StandardStreams.err("tiltsim run: \(line)\n")
     }
 }
 

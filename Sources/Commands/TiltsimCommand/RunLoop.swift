@@ -19,7 +19,7 @@ struct RunLoop {
         let started = Date()
         var unread = boards.map { UnreadWatch(reported: $0.unreadOutput.count) }
         var baudSaid = boards.map { _ in BaudMismatch?.none }
-        if output.screen { FileHandle.standardError.write(Data("\u{1B}[2J".utf8)) }
+        if output.screen { StandardStreams.err("\u{1B}[2J") }
         loop: while true {
             var timeout: Duration = output.screen ? Self.refresh : .seconds(1)
             if let duration = output.duration {
@@ -78,7 +78,7 @@ struct RunLoop {
         let (on, off) = Self.colour ? ("\u{1B}[38;2;\(grey);\(grey);\(grey)m", "\u{1B}[0m") : ("", "")
         for line in HalfBlocks.lines(board.displayedScreen) { text += on + line + off + "\u{1B}[K\n" }
         text += statusLine(board) + "\u{1B}[K\n"
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardStreams.err(text)
     }
 
     private func writePNG() throws {
@@ -100,7 +100,7 @@ struct RunLoop {
     }
 
     private func say(_ line: String) {
-        FileHandle.standardError.write(Data("tiltsim: \(line)\n".utf8))
+        StandardStreams.err("tiltsim: \(line)\n")
     }
 
     /// Colour on stderr (`TerminalInfo.colourAllowed`).

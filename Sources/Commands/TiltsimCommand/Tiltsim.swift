@@ -128,7 +128,12 @@ public struct Tiltsim: ParsableCommand {
             }
             board.start()
             // Unbuffered, one line per board, so a script can read the paths at once.
-            FileHandle.standardOutput.write(Data("\(board.serialPath ?? "?")\n".utf8))
+            StandardStreams.out("\(board.serialPath ?? "?")\n")
+        }
+        if let failure = StandardStreams.outputFailure {
+            // Nobody learnt where the boards are: serving them would help no one.
+            CommandFailure.system(StandardStreams.lostLine(failure)).report()
+            throw ExitCode(ExitStatus.ioError.rawValue)
         }
         do {
             try RunLoop(boards: boards, output: output, signals: signals).run()
@@ -143,6 +148,8 @@ extension Tiltsim {
     /// and end with `ExitStatus.badSettings`, as in tiltserial.
     public static func runMain(_ arguments: [String]? = nil) -> Never {
         StandardDescriptors.reserve()  // before the pty and the signal pipe take a closed one's number
+        // A reader gone (`tiltsim run … | head`, a FIFO's reader) is an EPIPE to handle, not the end of the process.
+        Signal.brokenPipe.ignore()
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
@@ -151,7 +158,7 @@ extension Tiltsim {
             let code = exitCode(for: error)
             if code == .success { exit(withError: error) }  // --help
             let message = self.message(for: error)
-            if !message.isEmpty { FileHandle.standardError.write(Data("tiltsim: \(message)\n".utf8)) }
+            if !message.isEmpty { StandardStreams.err("tiltsim: \(message)\n") }
             // `tiltsim wokwi` exits as wokwi-cli does: 1 for any bad option.
             if (arguments ?? Array(CommandLine.arguments.dropFirst())).first == WokwiCommand.configuration.commandName, code != .success {
                 Foundation.exit(code == .validationFailure ? 1 : code.rawValue)

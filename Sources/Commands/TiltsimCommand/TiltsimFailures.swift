@@ -22,7 +22,7 @@ extension CommandFailure {
     /// (`OneLineText`): a path holding ESC or a newline must not drive the
     /// terminal or split the line.
     func report() {
-        FileHandle.standardError.write(Data("tiltsim: \(Self.shown(message))\n".utf8))
+        StandardStreams.err("tiltsim: \(Self.shown(message))\n")
     }
 
     /// A message as one line for the terminal.

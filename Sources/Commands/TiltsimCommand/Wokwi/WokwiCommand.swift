@@ -80,7 +80,12 @@ struct WokwiCommand: ParsableCommand {
         do throws(CommandFailure) {
             code = try WokwiRun(options: self).execute()
         } catch {
-            FileHandle.standardError.write(Data("Error: \(CommandFailure.shown(error.description))\n".utf8))
+            StandardStreams.err("Error: \(CommandFailure.shown(error.description))\n")
+            throw ExitCode(1)
+        }
+        if let failure = StandardStreams.outputFailure, code == 0 {
+            // A failed run, as wokwi-cli knows only 0, 1 and the timeout's code.
+            StandardStreams.err("Error: \(StandardStreams.lostLine(failure))\n")
             throw ExitCode(1)
         }
         if code != 0 { throw ExitCode(code) }

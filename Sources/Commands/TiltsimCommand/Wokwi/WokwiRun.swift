@@ -97,7 +97,7 @@ struct WokwiRun {
         let outcome = run.run { event in
             switch event {
             case .serial(let bytes):
-                FileHandle.standardOutput.write(Data(lines.serial(bytes)))
+                StandardStreams.out(Array(lines.serial(bytes)))
                 log?.write(bytes)
             case .screen(let name, let screen, _, _):
                 do throws(CommandFailure) { try WokwiScreenshot.write(screen, to: name) } catch { writeFailure = writeFailure ?? error }
@@ -124,20 +124,20 @@ struct WokwiRun {
             status("[\(scenario!.name)] Scenario completed successfully")
             return 0
         case .passed, .timedOut:
-            FileHandle.standardError.write(Data("\nTimeout: simulation did not finish in \(timeoutMillis)ms\n".utf8))
+            StandardStreams.err("\nTimeout: simulation did not finish in \(timeoutMillis)ms\n")
             return Int32(truncatingIfNeeded: timeoutExit)
         case .failureText:
-            FileHandle.standardError.write(Data("\n\nError: Unexpected text found: \"\(failText ?? "")\"\nTEST FAILED.\n".utf8))
+            StandardStreams.err("\n\nError: Unexpected text found: \"\(failText ?? "")\"\nTEST FAILED.\n")
             return 1
         case .missedExpectation(let why), .crashed(let why):
-            FileHandle.standardError.write(Data("Error: [\(nanos)ns] \(why)\n".utf8))
+            StandardStreams.err("Error: [\(nanos)ns] \(why)\n")
             return 1
         }
     }
 
     /// wokwi-cli's status lines: stdout, unless -q.
     private func status(_ line: String) {
-        if !options.quiet { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+        if !options.quiet { StandardStreams.out((line + "\n")) }
     }
 
     /// A whole number of milliseconds (or an exit code) from an option.
