@@ -19,11 +19,9 @@ enum EEPROMFile {
         if let status = try? FileStatus.of(file).get(), status.kind != .regular {
             throw CommandFailure(.badFile, "\(file): not a regular file; give a file for the EEPROM (it is created if missing)")
         }
-        let temporary = target(file) + ".tmp"
-        if let error = FileSystem.touch(temporary) {
+        if let error = OutputFile.probe(target(file)) {
             throw .cannotCreate("\(file): cannot keep the EEPROM there (\(error)); pick a writable directory")
         }
-        FileSystem.remove(temporary)
     }
 
     /// The bytes `file` keeps for an EEPROM of `size` bytes; nil for a

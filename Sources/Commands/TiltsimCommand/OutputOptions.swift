@@ -24,9 +24,8 @@ struct OutputOptions: ParsableArguments {
         if let png, png.isEmpty { throw ValidationError("--png needs a file name") }
     }
 
-    /// Fails now, not at exit, if the PNG could not be written where asked.
-    func checkPNGPath() throws(CommandFailure) {
-        guard let png else { return }
-        try PNGFile.checkWritable(png)
+    /// The PNG's file, checked now, not at exit (nil without --png).
+    func pngFile() throws(CommandFailure) -> OutputFile? {
+        try png.map { path throws(CommandFailure) in try OutputFile(path, what: "a PNG") }
     }
 }

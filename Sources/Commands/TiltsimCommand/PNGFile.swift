@@ -4,28 +4,11 @@ import SerialIO
 import TiltDisplay
 import TiltExitStatus
 
-/// The board's screen as a PNG file: written beside it, then renamed, so a
-/// reader never sees half a file.
+/// The board's screen as a PNG file (`OutputFile` writes it), and PNG files read.
 enum PNGFile {
-    /// Fails (one line naming the fix) unless a file can be created at `path`'s temporary name.
-    static func checkWritable(_ path: String) throws(CommandFailure) {
-        let temporary = path + ".tmp"
-        if let error = FileSystem.touch(temporary) {
-            throw .cannotCreate("\(path): cannot write a PNG there (\(error)); pick a writable directory")
-        }
-        FileSystem.remove(temporary)
-    }
-
     /// `lit`: the gray level of a lit pixel (the display's contrast as brightness).
-    static func write(_ screen: Screen, to path: String, scale: Int = 4, lit: UInt8 = 0xFF) throws(CommandFailure) {
-        try write(PNGEncoder.encode(screen, scale: scale, lit: lit), to: path)
-    }
-
-    /// Encoded PNG bytes to `path`, through a temporary file beside it (SerialIO's AtomicFile).
-    static func write(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
-        guard case .success = AtomicFile.replace(path, with: bytes) else {
-            throw .cannotCreate("\(path): cannot write the PNG; check the directory exists and is writable")
-        }
+    static func write(_ screen: Screen, to file: OutputFile, scale: Int = 4, lit: UInt8 = 0xFF) throws(CommandFailure) {
+        try file.write(PNGEncoder.encode(screen, scale: scale, lit: lit))
     }
 
     /// A PNG file's pixels in libpng's simplified `format` (PNG_FORMAT_GRAY, RGBA…),

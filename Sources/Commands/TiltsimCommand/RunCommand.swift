@@ -1,6 +1,7 @@
 import ArgumentParser
 import BoardEmulator
 import Foundation
+import SerialIO
 import TiltDisplay
 import TiltExitStatus
 
@@ -120,7 +121,7 @@ struct RunSketch: ParsableCommand {
             let reference = try ReferenceScreen.load(path)
             timed.append(TimedScreen(atMicros: micros, action: .expect(name: path, screen: reference.screen, brightness: reference.brightness)))
         }
-        for path in outputs { try PNGFile.checkWritable(path) }
+        let screenFiles = try OutputFile.each(outputs, what: "a PNG")
         let log = try serialLog.map { path throws(CommandFailure) in try LogFile(path) }
         let reportLog = try usbLog.map { path throws(CommandFailure) in try LogFile(path, what: "the USB report log") }
         var reportsSeen = false
@@ -150,14 +151,14 @@ struct RunSketch: ParsableCommand {
                 log?.write(bytes)
             case .screen(let name, let screen, let brightness, let micros):
                 do throws(CommandFailure) {
-                    try PNGFile.write(screen, to: name, lit: brightness)
+                    try PNGFile.write(screen, to: OutputFile.named(name, in: screenFiles, what: "a PNG"), lit: brightness)
                     say("\(SketchRun.seconds(micros)): saved the screen to \(name)")
                 } catch {
                     writeFailure = writeFailure ?? error
                 }
             case .screenMismatch(let name, let actual, let brightness, let micros):
                 let actualPath = Self.actualPath(for: name)
-                if (try? PNGFile.write(actual, to: actualPath, lit: brightness)) != nil {
+                if (try? PNGFile.write(actual, to: OutputFile(actualPath, what: "a PNG"), lit: brightness)) != nil {
                     say("\(SketchRun.seconds(micros)): the screen it showed instead is in \(actualPath)")
                 }
             case .note(let text, let micros):
@@ -170,9 +171,8 @@ struct RunSketch: ParsableCommand {
                 reportsSeen = true
             }
         }
-        log?.close()
-        reportLog?.close()
-        if let writeFailure { throw writeFailure }
+        let (logFailure, reportLogFailure) = (log?.close(), reportLog?.close())
+        if let failure = writeFailure ?? logFailure ?? reportLogFailure { throw failure }
         let (exit, verdict): (ExitStatus, String) = switch outcome {
         case .passed: (.success, "passed")
         case .missedExpectation(let why): (.expectationMissed, "FAILED, expectation missed: \(why)")
@@ -209,18 +209,36 @@ struct RunSketch: ParsableCommand {
     }
 }
 
-/// `--serial-log` (the raw bytes) and `--usb-log` (a line a report), written as they come.
+/// `--serial-log` (the raw bytes) and `--usb-log` (a line a report), written
+/// as they come: a regular file created afresh, a device or FIFO written in
+/// place (`OutputFile`). The first failed write stops the log; `close` says it.
 final class LogFile {
-    private let handle: FileHandle
+    private let file: WritableFile
+    private let path: String
+    private let what: String
+    private var failure: CommandFailure?
 
     init(_ path: String, what: String = "the serial log") throws(CommandFailure) {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw .cannotCreate("\(path): cannot write \(what) there; pick a writable path")
+        self.path = path
+        self.what = what
+        if let device = try OutputFile.openIfNotRegular(path, what: what) {
+            file = device
+            return
         }
-        self.handle = handle
+        switch WritableFile.create(path) {
+        case .success(let created): file = created
+        case .failure(let error): throw .cannotCreate("\(path): cannot write \(what) there (\(error)); pick a writable path")
+        }
     }
 
-    func write(_ bytes: [UInt8]) { handle.write(Data(bytes)) }
+    func write(_ bytes: [UInt8]) {
+        guard failure == nil, let error = file.write(bytes, patience: OutputFile.patience) else { return }
+        failure = OutputFile.writeFailure(path, what, timedOut: error == .timedOut, reason: "\(error)")
+    }
 
-    func close() { try? handle.close() }
+    /// Closes the file; the failure that stopped the log, if one did.
+    func close() -> CommandFailure? {
+        file.close()
+        return failure
+    }
 }

@@ -10,6 +10,8 @@ import TiltExitStatus
 struct RunLoop {
     let boards: [any EmulatedBoard]
     let output: OutputOptions
+    /// `--png`'s file.
+    let png: OutputFile?
     let signals: SignalPipe
 
     /// How often the screen is redrawn.
@@ -82,14 +84,14 @@ struct RunLoop {
     }
 
     private func writePNG() throws {
-        guard let file = output.png, let board = boards.first else { return }
+        guard let png, let board = boards.first else { return }
         do throws(CommandFailure) {
-            try PNGFile.write(board.displayedScreen, to: file, lit: board.displayedBrightness)
+            try PNGFile.write(board.displayedScreen, to: png, lit: board.displayedBrightness)
         } catch {
             error.report()
             throw error
         }
-        say("wrote the board's screen to \(file)")
+        say("wrote the board's screen to \(png.path)")
     }
 
     /// One line when a host opens the port at a baud rate the sketch does not use.

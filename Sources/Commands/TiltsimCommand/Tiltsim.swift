@@ -92,8 +92,9 @@ public struct Tiltsim: ParsableCommand {
         }
         if output.exitWithParent { SignalPipe.stopWhenParentEnds() }
         let boards: [any EmulatedBoard]
+        let png: OutputFile?
         do {
-            try output.checkPNGPath()
+            png = try output.pngFile()
             if let file = engine.eeprom { try EEPROMFile.checkWritable(file) }
             boards = try BoardFactory(engine: engine, motion: motion, wiring: try wiring.resolved(over: .standard, board: engine.arduinoBoard)).makeBoards()
         } catch {
@@ -136,7 +137,7 @@ public struct Tiltsim: ParsableCommand {
             throw ExitCode(ExitStatus.ioError.rawValue)
         }
         do {
-            try RunLoop(boards: boards, output: output, signals: signals).run()
+            try RunLoop(boards: boards, output: output, png: png, signals: signals).run()
         } catch let failure as CommandFailure {
             throw ExitCode(failure.code.rawValue)
         }

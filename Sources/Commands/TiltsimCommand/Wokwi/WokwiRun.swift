@@ -67,7 +67,7 @@ struct WokwiRun {
             plan.timedScreens = [TimedScreen(atMicros: UInt64(millis) * 1000, action: .save(name: screenshotFile))]
             outputs.append(screenshotFile)
         }
-        for path in outputs { try PNGFile.checkWritable(path) }
+        let screenFiles = try OutputFile.each(outputs, what: "a PNG")
         let log = try WokwiCommand.given(options.serialLogFile).map { path throws(CommandFailure) in try LogFile(path) }
 
         var configuration = AVRMachine.Configuration(firmwarePath: firmware, motionSource: ConstantMotionSource(setup.sensorState.sample))
@@ -100,10 +100,12 @@ struct WokwiRun {
                 StandardStreams.out(Array(lines.serial(bytes)))
                 log?.write(bytes)
             case .screen(let name, let screen, _, _):
-                do throws(CommandFailure) { try WokwiScreenshot.write(screen, to: name) } catch { writeFailure = writeFailure ?? error }
+                do throws(CommandFailure) { try WokwiScreenshot.write(screen, to: OutputFile.named(name, in: screenFiles, what: "a PNG")) } catch {
+                    writeFailure = writeFailure ?? error
+                }
             case .screenMismatch(let name, let actual, _, _):
                 let actualPath = RunSketch.actualPath(for: name)
-                if (try? WokwiScreenshot.write(actual, to: actualPath)) != nil { status("the screen it showed instead is in \(actualPath)") }
+                if (try? WokwiScreenshot.write(actual, to: OutputFile(actualPath, what: "a PNG"))) != nil { status("the screen it showed instead is in \(actualPath)") }
             case .usbReport:
                 break  // Wokwi has no native-USB board
             case .note(let text, let micros):
@@ -112,8 +114,7 @@ struct WokwiRun {
                 }
             }
         }
-        log?.close()
-        if let writeFailure { throw writeFailure }
+        if let failure = writeFailure ?? log?.close() { throw failure }
         let nanos = machine.simulatedMicros * 1000
         switch outcome {
         case .passed where run.passedBy != nil:

@@ -41,8 +41,8 @@ struct WokwiScreenshot {
         return .success(WokwiScreenshot(screen: Screen(bytes: bytes)!))
     }
 
-    /// Writes `screen` as Wokwi would (via a temporary file, renamed).
-    static func write(_ screen: Screen, to path: String) throws(CommandFailure) {
-        try PNGFile.write(PNGEncoder.encodeRGBA(screen), to: path)
+    /// Writes `screen` as Wokwi would.
+    static func write(_ screen: Screen, to file: OutputFile) throws(CommandFailure) {
+        try file.write(PNGEncoder.encodeRGBA(screen))
     }
 }

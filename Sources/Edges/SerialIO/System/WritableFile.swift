@@ -60,6 +60,31 @@ public final class WritableFile {
     /// Writes all of `bytes`; see `write(_:)` for raw bytes.
     public func write(_ bytes: [UInt8]) -> Errno? { bytes.withUnsafeBytes { write($0) } }
 
+    /// Writes all of `bytes` to a file opened without blocking
+    /// (`openDevice`), waiting while its reader takes them, but at most
+    /// `patience` with nothing taken: then ETIMEDOUT, so a reader that stopped
+    /// reading (a FIFO's, a paused terminal's) cannot hang the writer, nor a
+    /// slow one cut it off part way.
+    public func write(_ bytes: [UInt8], patience: Duration) -> Errno? {
+        let (seconds, attoseconds) = patience.components
+        let millis = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + done, $0.count - done) }
+            if n > 0 {
+                done += n
+                continue
+            }
+            if n < 0 && errno == EINTR { continue }
+            guard n < 0 && errno == EAGAIN else { return n == 0 ? .ioError : Errno(rawValue: errno) }
+            var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            let count = poll(&ready, 1, millis)
+            if count == 0 { return .timedOut }
+            if count < 0 && errno != EINTR { return Errno(rawValue: errno) }
+        }
+        return nil
+    }
+
     /// fsync(2): the bytes are on the disk.
     public func sync() -> Errno? { fsync(descriptor) == 0 ? nil : Errno(rawValue: errno) }
 
