@@ -129,6 +129,21 @@ struct BoardPacerTests {
         #expect(free.delay(beforeReaching: 1_000_000_000, wallNanos: 0) == 0)
     }
 
+    /// A factor of any size, as the API takes one: instants beyond any wall
+    /// time come out as UInt64.max, never a trap (`--speed 1e-20` trapped
+    /// converting 1e26 ns to UInt64; 1e300 overflowed the sum).
+    @Test func anExtremeFactorSaturatesInsteadOfTrapping() {
+        var slow = BoardPacer(pace: .speed(1e-20))
+        slow.anchor(boardMicros: 0, wallNanos: 1000)
+        #expect(slow.delay(beforeReaching: 1_000_000, wallNanos: 1000) == UInt64.max)
+        #expect(slow.microsUntil(boardMicros: 1_000_000, wallNanos: 1000) == Int((UInt64.max - 1000) / 1000 + 1))
+        #expect(slow.allowedBoardMicros(wallNanos: 2000, next: 10) == 0)
+        var fast = BoardPacer(pace: .speed(1e300))
+        fast.anchor(boardMicros: 5, wallNanos: 0)
+        #expect(fast.allowedBoardMicros(wallNanos: 1_000_000, next: .max) == .max)
+        #expect(fast.delay(beforeReaching: 1_000_000, wallNanos: 0) == 0)
+    }
+
     @Test func forgivesALongStallInsteadOfRacing() {
         var pacer = BoardPacer(pace: .realTime)
         // One second behind: re-anchor, so the next millisecond waits a millisecond.

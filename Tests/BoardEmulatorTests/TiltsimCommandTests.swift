@@ -51,6 +51,20 @@ import WireProtocol
         #expect(result.err.contains("tiltsim: wrote the board's screen to \(png)\n"))
     }
 
+    /// `--speed` outside 0.01…1000 is refused in one line (1e-20 passed and
+    /// trapped in the board's pacer, exit 132), as `tiltserial demo` refuses it.
+    @Test func aSpeedOutsideItsRangeIsRefused() throws {
+        for speed in ["1e-20", "0.001", "1001", "nan", "inf"] {
+            let refused = try run(["--engine", "native", "--speed", speed, "--duration", "1", "--run-now"])
+            #expect(refused.code == 21, "\(speed): \(refused.err)")
+            #expect(refused.err.hasPrefix("tiltsim: --speed ") && refused.err.hasSuffix(": give a factor from 0.01 to 1000, e.g. --speed 4\n")
+                    && refused.err.split(separator: "\n").count == 1, "\(speed): \(refused.err)")
+            #expect(refused.out.isEmpty, "no board started")
+        }
+        let slowest = try run(["--engine", "native", "--speed", "0.01", "--duration", "0.3", "--run-now"])
+        #expect(slowest.code == 0, "\(slowest.err)")
+    }
+
     @Test func theBoardIsHeldOffUntilAHostOpensItsPortUnlessRunNow() throws {
         let held = try run(["--engine", "native", "--screen", "--duration", "0.5"])
         #expect(held.code == 0, "\(held.err)")

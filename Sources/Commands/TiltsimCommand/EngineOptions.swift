@@ -23,7 +23,7 @@ struct EngineOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Samples per second (native).", valueName: "hz"))
     var rate: Int?
 
-    @Option(help: ArgumentHelp("Board seconds per wall second (default 1).", valueName: "factor"))
+    @Option(help: ArgumentHelp("Board seconds per wall second, 0.01 to 1000 (default 1).", valueName: "factor"))
     var speed: Double?
 
     @Flag(help: "Run as fast as the host allows (avr: as fast as simavr can; native: as fast as the reader reads).")
@@ -63,7 +63,7 @@ struct EngineOptions: ParsableArguments {
 
     func validate() throws {
         if let rate, !(1...20_000).contains(rate) { throw ValidationError("--rate \(rate): use 1 to 20000 samples per second") }
-        if let speed, !(speed > 0 && speed <= 1000) { throw ValidationError("--speed \(speed): use a factor above 0, at most 1000") }
+        if let speed, !(speed >= 0.01 && speed <= 1000) { throw ValidationError("--speed \(speed): give a factor from 0.01 to 1000, e.g. --speed 4") }
         if freeRunning && speed != nil { throw ValidationError("--speed and --free-running exclude each other; pick one") }
         if let boards, !(1...64).contains(boards) { throw ValidationError("--boards \(boards): use 1 to 64") }
         _ = try faultSpec

@@ -332,7 +332,7 @@ public final class AVRBoard: @unchecked Sendable {
         // Not woken by input the link holds back while a rate settles (it would spin until then).
         let fd = link.flatMap { $0.clientConnected && machine.uart.inputRoom > 0 && !bytesWait ? $0.fd : nil }
         simulation.unlock()
-        thread.wait(fd: fd ?? -1, events: Int16(POLLIN), timeoutMicros: Int(min((delay + 999) / 1000, 1_000_000)))
+        thread.wait(fd: fd ?? -1, events: Int16(POLLIN), timeoutMicros: Int((min(delay, 1_000_000_000) + 999) / 1000))
         return true
     }
 
