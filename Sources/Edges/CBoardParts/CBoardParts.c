@@ -44,7 +44,11 @@ static int cbp_check_avr_elf(const char *path, char *error, size_t error_size) {
         return -1;
     }
     unsigned machine = header[18] | (header[19] << 8);
-    if (header[4] != 1 /* ELFCLASS32 */ || machine != 83 /* EM_AVR */) {
+    if (header[4] != 1 /* ELFCLASS32 */) {
+        snprintf(error, error_size, "%s is not an AVR ELF (a %s file); build it with avr-gcc", path, header[4] == 2 ? "64-bit" : "damaged");
+        return -1;
+    }
+    if (machine != 83 /* EM_AVR */) {
         snprintf(error, error_size, "%s is not an AVR ELF (machine %u); build it with avr-gcc", path, machine);
         return -1;
     }
@@ -150,16 +154,19 @@ bool cbp_avr_install_models(avr_t *avr) {
 
 // An initialised `mmcu` core with room for `flash_end` bytes of flash, or NULL
 // with the reason (`what` names the firmware in it). avr_loadcode would abort
-// the process on a firmware larger than flash, so this checks first.
-static avr_t *cbp_core_new(const char *mmcu, uint32_t flash_end, const char *what, char *error, size_t error_size) {
+// the process on a firmware larger than flash, so this checks first, in 64
+// bits: an ELF's base (its __vectors symbol) plus its size wrapped in 32 and
+// passed, and avr_loadcode's own check wrapped the same way before its memcpy.
+static avr_t *cbp_core_new(const char *mmcu, uint64_t flash_end, const char *what, char *error, size_t error_size) {
     avr_t *avr = avr_make_mcu_by_name(mmcu);
     if (!avr) {
         snprintf(error, error_size, "simavr does not know the MCU %s", mmcu);
         return NULL;
     }
     avr_init(avr);
-    if (flash_end > (uint32_t)avr->flashend + 1) {
-        snprintf(error, error_size, "%s needs %u bytes of flash, the %s has %u", what, flash_end, mmcu, avr->flashend + 1);
+    if (flash_end > (uint64_t)avr->flashend + 1) {
+        snprintf(error, error_size, "%s needs %llu bytes of flash, the %s has %u", what, (unsigned long long)flash_end, mmcu,
+                 avr->flashend + 1);
         avr_terminate(avr);
         free(avr);
         return NULL;
@@ -208,7 +215,7 @@ avr_t *cbp_avr_create(const char *elf_path, const char *mmcu, uint32_t frequency
 
     char what[300];
     snprintf(what, sizeof what, "firmware %s", elf_path);
-    avr_t *avr = cbp_core_new(mmcu, fw->flashbase + fw->flashsize, what, error, error_size);
+    avr_t *avr = cbp_core_new(mmcu, (uint64_t)fw->flashbase + fw->flashsize, what, error, error_size);
     if (!avr) {
         cbp_firmware_free(fw);
         return NULL;

@@ -9,6 +9,9 @@ public enum AVRBoardError: Error, Equatable, CustomStringConvertible {
     case notFirmware(path: String)
     /// simavr's ELF reader refused the file; `reason` is simavr's own words.
     case elfRefused(path: String, reason: String)
+    /// The ELF's structure does not hold (`ELFStructure`: an offset past the
+    /// end of the file, a bad index or link); `reason` says where.
+    case damagedELF(path: String, reason: String)
     /// The file starts like Intel HEX but is not text.
     case hexNotText(path: String)
     /// An Intel HEX line is damaged (`IntelHex.ParseError` names it).
@@ -28,7 +31,7 @@ public enum AVRBoardError: Error, Equatable, CustomStringConvertible {
     /// rather than the system.
     public var isFirmwareProblem: Bool {
         switch self {
-        case .cannotOpenFirmware, .notFirmware, .elfRefused, .hexNotText, .badHex, .builtForAnotherChip, .imageRefused: true
+        case .cannotOpenFirmware, .notFirmware, .elfRefused, .damagedELF, .hexNotText, .badHex, .builtForAnotherChip, .imageRefused: true
         case .outOfMemory, .noSuchSerialPort, .link: false
         }
     }
@@ -42,6 +45,8 @@ public enum AVRBoardError: Error, Equatable, CustomStringConvertible {
             "\(path) is not an ELF file nor Intel HEX; pass the .elf or .hex that avr-gcc or the Arduino IDE built"
         case .elfRefused(_, let reason):
             reason
+        case .damagedELF(let path, let reason):
+            "\(path) is a damaged ELF file (\(reason)); build it again with avr-gcc or the Arduino IDE"
         case .hexNotText(let path):
             "\(path): cannot read it as text; give the .hex or .elf the compiler wrote"
         case .badHex(let path, let error):

@@ -472,6 +472,7 @@ public final class AVRMachine {
                 let why = reason()
                 return why.contains("is not an ELF file") ? .notFirmware(path: path) : .elfRefused(path: path, reason: why)
             }
+            if head.starts(with: [0x7F, 0x45, 0x4C, 0x46]) { try checkStructure(handle, path: path) }
             var flash = [UInt8](repeating: 0, count: AVRChip.headBytes)
             let copied = cbp_elf_flash_head(path, &flash, flash.count, &error, error.count)
             guard copied >= 0 else { throw refused() }
@@ -501,6 +502,17 @@ public final class AVRMachine {
             throw .outOfMemory(path: path)
         }
         return avr
+    }
+
+    /// An ELF's structure, checked before simavr's reader follows it (`ELFStructure`): read whole, up to its limit.
+    private static func checkStructure(_ handle: FileHandle, path: String) throws(AVRBoardError) {
+        try? handle.seek(toOffset: 0)
+        let bytes = Array((try? handle.read(upToCount: ELFStructure.maximumBytes + 1)) ?? Data())
+        guard bytes.count <= ELFStructure.maximumBytes else {
+            throw .elfRefused(path: path, reason: "\(path) is larger than any AVR ELF (over \(ELFStructure.maximumBytes >> 20) MiB); "
+                              + "pass the .elf or .hex that avr-gcc or the Arduino IDE built")
+        }
+        if let problem = ELFStructure.problem(in: bytes) { throw .damagedELF(path: path, reason: problem) }
     }
 
     /// Refuses an image linked for another of our boards' chips than the core's (`AVRChip`).
