@@ -331,6 +331,29 @@ import TiltDisplay
         }
     }
 
+    /// A YAML key that is a list or a mapping (`[a]: 1`, `? [a]`, a step
+    /// `{[x]: 1}`) is refused in one line naming its line, by `run` (18) and
+    /// `wokwi` (1), before anything is built from it: Yams force-unwraps a
+    /// key as text, and tiltsim trapped (exit 132).
+    @Test func aKeyThatIsNotTextIsRefusedWithItsLine() throws {
+        let echo = try SketchFixtures.bootEcho.get()
+        let folder = try ScratchFolder()
+        try #"{"version": 1, "parts": [{"type": "wokwi-arduino-uno", "id": "uno"}], "connections": []}"#
+            .write(toFile: folder.path + "/diagram.json", atomically: true, encoding: .utf8)
+        let cases = [("[a]: 1\n", "line 1: a key that is a list"), ("timeout: 1\n? [a]\nsteps: []\n", "line 2: a key that is a list"),
+                     ("steps:\n  - {[x]: 1}\n", "line 2: a key that is a list"), ("steps:\n  - wait: 1\n  - {{a: 1}: 2}\n", "line 3: a key that is a mapping")]
+        for (index, (yaml, problem)) in cases.enumerated() {
+            let file = folder.path + "/k\(index).yaml"
+            try yaml.write(toFile: file, atomically: true, encoding: .utf8)
+            let run = try tiltsim.run(["run", echo.elf, "--quiet", "--scenario", file])
+            #expect(run.code == 18, "\(yaml): \(run.err)")
+            #expect(run.err == "tiltsim: \(file): \(problem); a key is text (quote it)\n")
+            let wokwi = try tiltsim.run(["wokwi", folder.path, "--elf", echo.elf, "--scenario", "k\(index).yaml"])
+            #expect(wokwi.code == 1, "\(yaml): \(wokwi.err)")
+            #expect(wokwi.err == "Error: \(file): \(problem); a key is text (quote it)\n")
+        }
+    }
+
     /// A path holding ESC or a newline is escaped in the error line, so it
     /// can neither drive the terminal nor split the line (it was printed raw).
     @Test func aPathWithControlCharactersIsEscapedInTheErrorLine() throws {

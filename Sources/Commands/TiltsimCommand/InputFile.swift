@@ -33,6 +33,8 @@ enum InputFile {
     /// A YAML document's tree, with its aliases expanded at most to `nodes`
     /// nodes: nested anchors ("billion laughs") expand exponentially, and
     /// Yams builds every copy (a 389-byte file took gigabytes and never ended).
+    /// Every mapping key must be text: Yams's tree force-unwraps a key as a
+    /// string, and a list or mapping there (`[a]: 1`, `? [a]`) trapped.
     static func yaml(_ text: String, file: String, nodes limit: Int = 100_000) throws(CommandFailure) -> (node: Node?, tree: Any?) {
         let node: Node?
         do { node = try Yams.compose(yaml: text) } catch {
@@ -40,17 +42,24 @@ enum InputFile {
         }
         guard let node else { return (nil, nil) }
         var count = 0
+        var keyNotText: Node?
         func fits(_ node: Node) -> Bool {
             count += 1
             guard count <= limit else { return false }
             switch node {
-            case .mapping(let mapping): return mapping.allSatisfy { fits($0.key) && fits($0.value) }
+            case .mapping(let mapping):
+                if keyNotText == nil, let key = mapping.keys.first(where: { $0.scalar == nil }) { keyNotText = key }
+                return mapping.allSatisfy { fits($0.key) && fits($0.value) }
             case .sequence(let sequence): return sequence.allSatisfy(fits)
             case .scalar, .alias: return true
             }
         }
         guard fits(node) else {
             throw .file("\(file): expands to more than \(limit) YAML nodes (aliases of aliases?); write the steps out")
+        }
+        if let key = keyNotText {
+            let line = key.mark.map { "line \($0.line): " } ?? ""
+            throw .file("\(file): \(line)a key that is a \(key.sequence != nil ? "list" : "mapping"); a key is text (quote it)")
         }
         return (node, node.any)
     }
