@@ -29,6 +29,43 @@ import TiltCore
         #expect(throws: MotionScript.ParseError.self) { try MotionScript(parsing: "# nothing\n") }
     }
 
+    /// CRLF and CR line ends and a byte-order mark read as LF does, as the
+    /// sample CSV reader takes them (a CRLF script was refused as one line,
+    /// quoting the whole file).
+    @Test func windowsAndOldMacLineEndsReadAsLF() throws {
+        let lf = try MotionScript(parsing: "0 30 0\n1.5 30 25 # right\n3 10 25 90\n")
+        for text in ["0 30 0\r\n1.5 30 25 # right\r\n3 10 25 90\r\n", "0 30 0\r1.5 30 25 # right\r3 10 25 90\r",
+                     "\u{FEFF}0 30 0\n1.5 30 25 # right\n3 10 25 90\n"] {
+            #expect(try MotionScript(parsing: text) == lf, "\(text.debugDescription)")
+        }
+        #expect(throws: MotionScript.ParseError(line: 2, reason: "expected 'seconds back right [turn]', three or four numbers, found '1 x 0'")) {
+            try MotionScript(parsing: "0 30 0\r\n1 x 0\r\n")
+        }
+    }
+
+    /// A time that is not finite, negative or past a day is refused with its
+    /// line (inf was taken, and looping it trapped converting to UInt64).
+    @Test func timesMustBeFromZeroToADay() {
+        for time in ["inf", "nan", "-1", "1e300", "86400.5"] {
+            #expect(throws: MotionScript.ParseError(line: 2, reason: "time \(Double(time)!) s: give seconds from 0 to 86400"), "\(time)") {
+                try MotionScript(parsing: "0 30 0\n\(time) 30 0\n")
+            }
+        }
+        #expect((try? MotionScript(parsing: "0 30 0\n86400 30 0\n")) != nil)
+        // Keys made in code are not checked: a loop over them still never traps.
+        var motion = Motion(.script(MotionScript(keys: [.init(0, .rest), .init(.infinity, .rest)])), loops: true)
+        #expect(motion.loopMicros == 86_400_000_000)
+        _ = motion.sample(atMicros: 5_000_000)
+        #expect(Motion(.script(MotionScript(keys: [.init(.nan, .rest)])), loops: true).loopMicros == 0)
+    }
+
+    /// A long line is quoted at most 40 characters long.
+    @Test func aLongBadLineIsQuotedShort() {
+        #expect(throws: MotionScript.ParseError(line: 1, reason: "expected 'seconds back right [turn]', three or four numbers, found '\(String(repeating: "x", count: 40))…'")) {
+            try MotionScript(parsing: String(repeating: "x", count: 100_000))
+        }
+    }
+
     @Test func noiseIsRepeatableAndNearTheDatasheetRMS() {
         var a = SensorNoise(sampleRate: 100, seed: 7), b = SensorNoise(sampleRate: 100, seed: 7)
         var sumSquares = 0.0

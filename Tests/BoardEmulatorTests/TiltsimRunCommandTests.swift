@@ -354,6 +354,28 @@ import TiltDisplay
         }
     }
 
+    /// A motion script with an infinite time is refused with its line, by
+    /// `--script` (with `--loop` it trapped, exit 132) and by a wokwi
+    /// `tiltsim: {script: …}` step; a CRLF script runs.
+    @Test func aScriptsTimesAreCheckedAndItsCRLFRead() throws {
+        let echo = try SketchFixtures.bootEcho.get()
+        let folder = try ScratchFolder()
+        let infinite = folder.path + "/inf.txt", crlf = folder.path + "/crlf.txt"
+        try "0 30 0\ninf 30 0\n".write(toFile: infinite, atomically: true, encoding: .utf8)
+        try "0 30 0\r\n1 30 25\r\n".write(toFile: crlf, atomically: true, encoding: .utf8)
+        let run = try tiltsim.run(["run", echo.elf, "--quiet", "--timeout", "1", "--script", infinite, "--loop"])
+        #expect(run.code == 18)
+        #expect(run.err == "tiltsim: \(infinite): motion script line 2: time inf s: give seconds from 0 to 86400\n")
+        let windows = try tiltsim.run(["run", echo.elf, "--quiet", "--timeout", "0.1", "--script", crlf, "--loop"])
+        #expect(windows.code == 0, "\(windows.err)")
+        try #"{"version": 1, "parts": [{"type": "wokwi-arduino-uno", "id": "uno"}], "connections": []}"#
+            .write(toFile: folder.path + "/diagram.json", atomically: true, encoding: .utf8)
+        try "name: inf\nversion: 1\nsteps:\n  - tiltsim: {script: inf.txt}\n".write(toFile: folder.path + "/inf.yaml", atomically: true, encoding: .utf8)
+        let wokwi = try tiltsim.run(["wokwi", folder.path, "--elf", echo.elf, "--scenario", "inf.yaml"])
+        #expect(wokwi.code == 1)
+        #expect(wokwi.err == "Error: \(infinite): motion script line 2: time inf s: give seconds from 0 to 86400\n", "\(wokwi.err)")
+    }
+
     /// A path holding ESC or a newline is escaped in the error line, so it
     /// can neither drive the terminal nor split the line (it was printed raw).
     @Test func aPathWithControlCharactersIsEscapedInTheErrorLine() throws {

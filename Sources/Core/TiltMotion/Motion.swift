@@ -30,7 +30,7 @@ public struct Motion: MotionSource {
     /// last row's gap (so every row holds as long as it did when recorded).
     public var loopMicros: UInt64 {
         switch path {
-        case .script(let script): UInt64(max(0, script.duration) * 1e6)
+        case .script(let script): script.duration > 0 ? UInt64(min(script.duration, MotionScript.maximumSeconds) * 1e6) : 0  // NaN: 0
         case .recorded(let rows):
             rows.count < 2 ? 0 : rows.last!.timeMicros - rows[0].timeMicros + (rows[rows.count - 1].timeMicros - rows[rows.count - 2].timeMicros)
         }

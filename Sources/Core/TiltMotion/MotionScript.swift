@@ -42,16 +42,29 @@ public struct MotionScript: Hashable, Sendable {
         self.keys = keys.isEmpty ? [Key(0, .rest)] : keys
     }
 
-    /// Reads the text form (see the type's documentation): 3 or 4 numbers per line, `#` comments, times not decreasing.
+    /// The latest time a key may have, seconds (a day, as `tiltsim run --timeout`'s):
+    /// later ones are typos, and an infinite one trapped in `Motion.loopMicros`.
+    public static let maximumSeconds = 86_400.0
+
+    /// Reads the text form (see the type's documentation): 3 or 4 numbers per
+    /// line, `#` comments, times from 0 to `maximumSeconds`, not decreasing.
+    /// Lines end with LF, CRLF or CR, and a byte-order mark is skipped, as the
+    /// sample CSV reader takes them (a CRLF script was one line before: Swift
+    /// reads "\r\n" as one Character, not "\n").
     public init(parsing text: String) throws(ParseError) {
         var keys: [Key] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let lines = text.drop { $0 == "\u{FEFF}" }.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        for (index, rawLine) in lines.enumerated() {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," || $0 == "\r" })
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
             if fields.isEmpty { continue }
             let numbers = fields.compactMap { Double($0) }
             guard fields.count == 3 || fields.count == 4, numbers.count == fields.count else {
-                throw ParseError(line: index + 1, reason: "expected 'seconds back right [turn]', three or four numbers, found '\(line)'")
+                throw ParseError(line: index + 1, reason: "expected 'seconds back right [turn]', three or four numbers, "
+                                 + "found '\(OneLineText.escaped(line, limit: 40))'")
+            }
+            guard numbers[0] >= 0 && numbers[0] <= Self.maximumSeconds else {  // NaN fails both
+                throw ParseError(line: index + 1, reason: "time \(numbers[0]) s: give seconds from 0 to \(Int(Self.maximumSeconds))")
             }
             if let last = keys.last, numbers[0] < last.seconds {
                 throw ParseError(line: index + 1, reason: "time \(numbers[0]) s is before the previous key (\(last.seconds) s)")
