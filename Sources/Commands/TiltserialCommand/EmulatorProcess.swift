@@ -94,13 +94,20 @@ final class EmulatorProcess {
             exit = ended
             return
         }
+        // A child that ended on its own may not be reapable yet (its stdout closes
+        // before it is a zombie): how it ended is kept from the reap below too.
         child.send(.interrupt)
         let deadline = MonotonicClock.deadline(after: grace)
-        while child.reapIfEnded() == nil {
+        while true {
+            if let ended = child.reapIfEnded() {
+                exit = ended
+                break
+            }
             let now = MonotonicClock.now()
             if now >= deadline {
                 child.send(.kill)
                 child.waitUntilEnded()
+                exit = .signalled(Signal.kill.rawValue)
                 break
             }
             ChildProcess.waitForAnExit([child], timeout: .microseconds(deadline.micros(since: now)))
