@@ -107,6 +107,15 @@ import WireProtocol
         let big = try run(["--firmware", sketch.elf, "--duration", "1", "--eeprom", file])
         #expect(big.code == 18)
         #expect(big.err == "tiltsim: \(file): 2000 bytes, not this board's EEPROM (1024 bytes); give another file, or delete it to start erased\n")
+        // A 2 GiB file (sparse: no disk) is refused by its size, unread: it was read whole
+        // first (2.1 GB of memory), and under a 1 GB limit it failed as "cannot read".
+        let huge = file + ".huge"
+        #expect(FileManager.default.createFile(atPath: huge, contents: nil) && truncate(huge, 2 << 30) == 0)
+        defer { try? FileManager.default.removeItem(atPath: huge) }
+        let limited = try self.run(["-c", "ulimit -v 1000000; exec \"$0\" \"$@\"", Self.products.appendingPathComponent("tiltsim").path,
+                                    "run", sketch.elf, "--timeout", "0.1", "--quiet", "--eeprom", huge], executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(limited.code == 18)
+        #expect(limited.err == "tiltsim: \(huge): 2147483648 bytes, not this board's EEPROM (1024 bytes); give another file, or delete it to start erased\n")
         // A shorter file is no EEPROM either: it was overwritten (a text file named by mistake).
         try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: file))
         let short = try run(["--firmware", sketch.elf, "--duration", "1", "--eeprom", file])

@@ -25,19 +25,21 @@ enum EEPROMFile {
     }
 
     /// The bytes `file` keeps for an EEPROM of `size` bytes; nil for a
-    /// missing file (the EEPROM stays erased).
+    /// missing file (the EEPROM stays erased). Its size is checked before
+    /// anything is read (a 2 GiB file was read whole, then refused).
     static func load(_ file: String, size: Int) throws(CommandFailure) -> [UInt8]? {
-        guard FileManager.default.fileExists(atPath: file) else { return nil }
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw CommandFailure(.badFile, "\(file): cannot read this EEPROM file; check its permissions")
-        }
+        guard case .success(let status) = FileStatus.of(file) else { return nil }
         // A file of another size is no EEPROM of this board (a text file named by
         // mistake was overwritten with 1024 bytes); an empty one is erased.
-        if data.isEmpty { return nil }
-        guard data.count == size else {
-            throw CommandFailure(.badFile, "\(file): \(data.count) bytes, not this board's EEPROM (\(size) bytes); "
+        if status.size == 0 { return nil }
+        guard status.size == size else {
+            throw CommandFailure(.badFile, "\(file): \(status.size) bytes, not this board's EEPROM (\(size) bytes); "
                 + "give another file, or delete it to start erased")
         }
+        guard let handle = FileHandle(forReadingAtPath: file), let data = try? handle.read(upToCount: size), data.count == size else {
+            throw CommandFailure(.badFile, "\(file): cannot read this EEPROM file; check its permissions")
+        }
+        try? handle.close()
         return Array(data)
     }
 
