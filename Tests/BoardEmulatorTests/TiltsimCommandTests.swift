@@ -19,13 +19,32 @@ import WireProtocol
         let finished = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in finished.signal() }
         try process.run()
+        // Both pipes read as the child writes: more than a pipe holds (64 KiB) would block it for ever.
+        let (outText, errText) = (PipeText(out), PipeText(err))
         if finished.wait(timeout: .now() + seconds) == .timedOut {
             process.terminate()
             finished.wait()
         }
-        return (process.terminationStatus,
-                String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        return (process.terminationStatus, outText.whole(), errText.whole())
+    }
+
+    /// A pipe's text, read to its end on a thread of its own.
+    final class PipeText: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private var data = Data()
+
+        init(_ pipe: Pipe) {
+            Thread.detachNewThread { [self] in
+                data = pipe.fileHandleForReading.readDataToEndOfFile()
+                done.signal()
+            }
+        }
+
+        /// Everything written, once the writer closed the pipe.
+        func whole() -> String {
+            done.wait()
+            return String(decoding: data, as: UTF8.self)
+        }
     }
 
     @Test func nativeBoardServesItsPtyAndWritesItsScreenAtExit() throws {
@@ -49,6 +68,31 @@ import WireProtocol
         let result = try run(["--engine", "native", "--duration", "0.3", "--png", png])
         #expect(result.code == 0, "\(result.err)")
         #expect(result.err.contains("tiltsim: wrote the board's screen to \(png)\n"))
+    }
+
+    /// A value of 100 KB is quoted at most 40 characters long, as the docs
+    /// promise (`quoted`, the helper tiltserial uses): `--motion`,
+    /// `--expect-serial` (refused, or waited for in vain), `--screenshot`,
+    /// `--display` and `--faults` printed it whole on one line.
+    @Test func aLongValueIsQuotedShort() throws {
+        let echo = try SketchFixtures.bootEcho.get()
+        let long = String(repeating: "a", count: 100_000), cut = String(repeating: "a", count: 40) + "…"
+        let cases: [(arguments: [String], code: Int32, line: String)] = [
+            (["--motion", long], 21, "tiltsim: --motion \(cut): unknown; use one of "),
+            (["run", echo.elf, "--quiet", "--timeout", "0.1", "--expect-serial", "(" + long], 21,
+             "tiltsim: '(\(cut.dropFirst())' is not a regular expression (expected ')'); escape special characters with a backslash"),
+            (["run", echo.elf, "--quiet", "--timeout", "0.1", "--expect-serial", long], 26,
+             "tiltsim run: FAILED, timed out: the run's time (0.100 s) ran out waiting for /\(cut)/; "),
+            (["run", echo.elf, "--quiet", "--screenshot", long], 21, "tiltsim: --screenshot \(cut): write SECONDS:FILE.png"),
+            (["run", echo.elf, "--quiet", "--display", long], 21, "tiltsim: --display \(cut): name the display module"),
+            (["--faults", long], 21, "tiltsim: --faults: fault '\(cut)': write key=number"),
+        ]
+        for test in cases {
+            let result = try run(test.arguments)
+            #expect(result.code == test.code, "\(test.arguments.first!): \(result.err.prefix(300))")
+            #expect(result.err.split(separator: "\n").contains { $0.hasPrefix(test.line) }, "\(result.err.prefix(300))")
+            #expect(result.err.count < 400, "\(test.arguments.first!): \(result.err.count) characters")
+        }
     }
 
     /// `--speed` outside 0.01…1000 is refused in one line (1e-20 passed and

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TiltCore
 import TiltPhysics
 import TiltserialSettings
 @testable import TiltserialCommand

@@ -1,4 +1,5 @@
 import SerialIO
+import TiltCore
 import TiltPipeline
 import WireProtocol
 

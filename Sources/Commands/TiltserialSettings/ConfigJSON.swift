@@ -1,3 +1,5 @@
+import TiltCore
+
 /// A strict reader for the one shape a config file has: a flat JSON object
 /// (RFC 8259) whose values are strings, numbers, true/false, null or arrays
 /// of those.

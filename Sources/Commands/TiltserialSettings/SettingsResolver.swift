@@ -1,3 +1,4 @@
+import TiltCore
 import TiltPhysics
 
 /// Builds `HostSettings` from the defaults, a config file and options, in

@@ -33,7 +33,7 @@ struct BoardWiring: Equatable {
     static func displayAddress(_ text: String) -> Result<UInt8, WiringProblem> {
         if text.lowercased() == "none" { return .success(absentDisplayAddress) }
         guard let value = address(text), value == 0x3C || value == 0x3D else {
-            return .failure(WiringProblem("\(text): an SSD1306 answers at 0x3C, or 0x3D with SA0 high (none: no display)"))
+            return .failure(WiringProblem("\(shortened(text)): an SSD1306 answers at 0x3C, or 0x3D with SA0 high (none: no display)"))
         }
         return .success(value)
     }
@@ -45,7 +45,7 @@ struct BoardWiring: Equatable {
     /// "ssd1306", "sh1106" or "ssd1306-128x32".
     static func display(_ text: String) -> Result<EmulatedDisplay, WiringProblem> {
         guard let display = EmulatedDisplay(rawValue: text.lowercased()) else {
-            return .failure(WiringProblem("\(text): name the display module, \(EmulatedDisplay.allCases.map(\.rawValue).joined(separator: ", "))"))
+            return .failure(WiringProblem("\(shortened(text)): name the display module, \(EmulatedDisplay.allCases.map(\.rawValue).joined(separator: ", "))"))
         }
         return .success(display)
     }
@@ -56,7 +56,7 @@ struct BoardWiring: Equatable {
     static func displayMaxClock(_ text: String) -> Result<UInt32?, WiringProblem> {
         if text.lowercased() == "any" { return .success(nil) }
         guard let hz = ClockText.hertz(text), (100_000...1_000_000).contains(hz) else {
-            return .failure(WiringProblem("\(text): give the display's fastest clock, 100k to 1m (400k, 800k, 1m), or any"))
+            return .failure(WiringProblem("\(shortened(text)): give the display's fastest clock, 100k to 1m (400k, 800k, 1m), or any"))
         }
         return .success(hz)
     }
@@ -65,7 +65,7 @@ struct BoardWiring: Equatable {
     static func sensorAddress(_ text: String) -> Result<UInt8?, WiringProblem> {
         if text.lowercased() == "none" { return .success(nil) }
         guard let value = address(text), value == 0x68 || value == 0x69 else {
-            return .failure(WiringProblem("\(text): an MPU-6050 answers at 0x68, or 0x69 with AD0 high (none: no sensor)"))
+            return .failure(WiringProblem("\(shortened(text)): an MPU-6050 answers at 0x68, or 0x69 with AD0 high (none: no sensor)"))
         }
         return .success(value)
     }
@@ -74,7 +74,7 @@ struct BoardWiring: Equatable {
     static func sensorPart(_ text: String) -> Result<UInt8, WiringProblem> {
         if let part = sensorParts.first(where: { $0.name == text.lowercased() }) { return .success(part.whoAmI) }
         guard let value = address(text), value != 0x00, value != 0xFF else {
-            return .failure(WiringProblem("\(text): name a part (\(sensorParts.map(\.name).joined(separator: ", "))) or its WHO_AM_I, e.g. 0x98 (not 0x00 or 0xFF)"))
+            return .failure(WiringProblem("\(shortened(text)): name a part (\(sensorParts.map(\.name).joined(separator: ", "))) or its WHO_AM_I, e.g. 0x98 (not 0x00 or 0xFF)"))
         }
         return .success(value)
     }
@@ -83,9 +83,9 @@ struct BoardWiring: Equatable {
     static func interruptPin(_ text: String, on board: ArduinoBoard) -> Result<InterruptWiring, WiringProblem> {
         if text.lowercased() == "none" { return .success(.notWired) }
         guard let pin = board.pin(named: text) else {
-            return .failure(WiringProblem("\(text): name \(board.pinsForMessages) (or PD2-style), or none"))
+            return .failure(WiringProblem("\(shortened(text)): name \(board.pinsForMessages) (or PD2-style), or none"))
         }
-        if let conflict = board.conflict(pin) { return .failure(WiringProblem("\(text): \(conflict); pick another pin")) }
+        if let conflict = board.conflict(pin) { return .failure(WiringProblem("\(shortened(text)): \(conflict); pick another pin")) }
         return .success(.pin(pin))
     }
 

@@ -25,7 +25,7 @@ struct MotionOptions: ParsableArguments {
         let given = [motion, script, csv].compactMap { $0 }
         if given.count > 1 { throw ValidationError("give one of --motion, --script, --csv") }
         if let motion, Scenarios.named(motion) == nil {
-            throw ValidationError("--motion \(motion): unknown; use one of \(Scenarios.names.joined(separator: ", "))")
+            throw ValidationError("--motion \(shortened(motion)): unknown; use one of \(Scenarios.names.joined(separator: ", "))")
         }
         if !(noise >= 0 && noise <= 100) { throw ValidationError("--noise \(noise): use a scale from 0 to 100") }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import BoardEmulator
 import Foundation
 import SerialIO
+import TiltCore
 import TiltDisplay
 import TiltExitStatus
 
@@ -83,7 +84,7 @@ struct RunSketch: ParsableCommand {
     static func timedFile(_ value: String, _ option: String) throws -> (micros: UInt64, file: String) {
         guard let colon = value.firstIndex(of: ":"), let seconds = Double(value[..<colon]), seconds >= 0, seconds <= 86_400,
               value.index(after: colon) < value.endIndex else {
-            throw ValidationError("\(option) \(value): write SECONDS:FILE.png, e.g. \(option) 2.5:screen.png")
+            throw ValidationError("\(option) \(shortened(value)): write SECONDS:FILE.png, e.g. \(option) 2.5:screen.png")
         }
         return (UInt64((seconds * 1e6).rounded()), String(value[value.index(after: colon)...]))
     }
@@ -185,9 +186,9 @@ struct RunSketch: ParsableCommand {
     }
 
     private static func timed(_ value: String, _ option: String, before timeout: UInt64) throws(CommandFailure) -> (UInt64, String) {
-        guard let (micros, path) = try? timedFile(value, option) else { throw .usage("\(option) \(value): write SECONDS:FILE.png") }
+        guard let (micros, path) = try? timedFile(value, option) else { throw .usage("\(option) \(shortened(value)): write SECONDS:FILE.png") }
         guard micros <= timeout else {
-            throw .usage("\(option) \(value): after the run ends (\(SketchRun.seconds(timeout))); raise --timeout")
+            throw .usage("\(option) \(shortened(value)): after the run ends (\(SketchRun.seconds(timeout))); raise --timeout")
         }
         return (micros, path)
     }

@@ -137,7 +137,7 @@ struct ScenarioFile {
             case "motion":
                 let name = try string(value, at + "motion")
                 guard let script = Scenarios.named(name) else {
-                    throw fail(at + "motion '\(name)': unknown; use one of \(Scenarios.names.joined(separator: ", "))")
+                    throw fail(at + "motion \(quoted(name)): unknown; use one of \(Scenarios.names.joined(separator: ", "))")
                 }
                 return .script(script)
             case "pose":
@@ -210,7 +210,7 @@ struct ScenarioFile {
 
         private func unknownKeys(_ map: [String: Any], allowed: [String], what: String, at: String = "") throws(CommandFailure) {
             if let unknown = map.keys.sorted().first(where: { !allowed.contains($0) }) {
-                throw fail(at + "unknown \(what) '\(unknown)'; use one of \(allowed.joined(separator: ", "))")
+                throw fail(at + "unknown \(what) \(quoted(unknown)); use one of \(allowed.joined(separator: ", "))")
             }
         }
 

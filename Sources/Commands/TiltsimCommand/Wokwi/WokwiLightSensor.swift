@@ -1,4 +1,5 @@
 import Foundation
+import TiltCore
 
 /// Wokwi's photoresistor module (`wokwi-photoresistor-sensor`): an LDR in
 /// series with 10 kΩ, AO between them, and DO high in the dark (AO above
@@ -56,7 +57,7 @@ struct WokwiLightSensor: Equatable {
             guard value > 0 && value <= 2 else { return WokwiProblem("gamma \(value): use more than 0, up to 2") }
             gamma = value
         default:
-            return WokwiProblem("no control '\(name)'; the photoresistor module has lux")
+            return WokwiProblem("no control \(quoted(name)); the photoresistor module has lux")
         }
         return nil
     }

@@ -1,5 +1,6 @@
 import BoardEmulator
 import Foundation
+import TiltCore
 import TiltExitStatus
 
 /// One `tiltsim wokwi` run: reads the project, builds the machine, runs the
@@ -63,7 +64,7 @@ struct WokwiRun {
             if timeoutMillis > 0 && millis > timeoutMillis {
                 throw .usage("Screenshot time (\(millis)ms) can't be greater than the timeout (\(timeoutMillis)ms).")
             }
-            guard part == setup.displayID else { throw .usage("--screenshot-part \(part): tiltsim takes screenshots of the SSD1306 on the bus only") }
+            guard part == setup.displayID else { throw .usage("--screenshot-part \(shortened(part)): tiltsim takes screenshots of the SSD1306 on the bus only") }
             plan.timedScreens = [TimedScreen(atMicros: UInt64(millis) * 1000, action: .save(name: screenshotFile))]
             outputs.append(screenshotFile)
         }
@@ -118,7 +119,7 @@ struct WokwiRun {
         let nanos = machine.simulatedMicros * 1000
         switch outcome {
         case .passed where run.passedBy != nil:
-            status("\n\nExpected text found: \"\(run.passedBy!)\"")
+            status("\n\nExpected text found: \"\(shortened(run.passedBy!))\"")
             status("TEST PASSED.")
             return 0
         case .passed where scenario != nil:
@@ -128,7 +129,7 @@ struct WokwiRun {
             StandardStreams.err("\nTimeout: simulation did not finish in \(timeoutMillis)ms\n")
             return Int32(truncatingIfNeeded: timeoutExit)
         case .failureText:
-            StandardStreams.err("\n\nError: Unexpected text found: \"\(failText ?? "")\"\nTEST FAILED.\n")
+            StandardStreams.err("\n\nError: Unexpected text found: \"\(shortened(failText ?? ""))\"\nTEST FAILED.\n")
             return 1
         case .missedExpectation(let why), .crashed(let why):
             StandardStreams.err("Error: [\(nanos)ns] \(why)\n")
@@ -144,7 +145,7 @@ struct WokwiRun {
     /// A whole number of milliseconds (or an exit code) from an option.
     private static func integer(_ text: String, _ option: String) throws(CommandFailure) -> Int {
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0, value <= 86_400_000 else {
-            throw .usage("\(option) \(text): give a whole number, e.g. \(option) 30000")
+            throw .usage("\(option) \(shortened(text)): give a whole number, e.g. \(option) 30000")
         }
         return value
     }

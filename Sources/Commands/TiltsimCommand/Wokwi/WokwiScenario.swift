@@ -1,5 +1,6 @@
 import BoardEmulator
 import Foundation
+import TiltCore
 import TiltExitStatus
 import Yams
 
@@ -68,7 +69,7 @@ struct WokwiScenario {
                 if name == "name" || WokwiScenario.commands.contains(name) { continue }
                 if WokwiScenario.unmodelled.contains(name) { throw fail(key, "\(name) is not modelled by tiltsim (no touch screen or custom chip here)") }
                 _ = value
-                throw fail(key, "unknown step key '\(name)'; use one of \(WokwiScenario.commands.joined(separator: ", ")) (and name)")
+                throw fail(key, "unknown step key \(quoted(name)); use one of \(WokwiScenario.commands.joined(separator: ", ")) (and name)")
             }
             let commands = map.compactMap { pair in pair.key.string }.filter { WokwiScenario.commands.contains($0) }
             guard commands.count == 1, let command = commands.first, let value = map[Node(command)] else {
@@ -79,7 +80,7 @@ struct WokwiScenario {
                 guard let text = value.scalar?.string, value.int == nil || text.hasSuffix("s") else {
                     throw fail(value, "the delay must include units (e.g. 500ms)")
                 }
-                guard let nanos = Self.nanos(text) else { throw fail(value, "invalid time '\(text)'; write a number and ns, us, ms or s (e.g. 500ms)") }
+                guard let nanos = Self.nanos(text) else { throw fail(value, "invalid time \(quoted(text)); write a number and ns, us, ms or s (e.g. 500ms)") }
                 result.steps.append(.wait(micros: nanos / 1000))
             case "wait-serial":
                 guard let text = value.string else { throw fail(value, "wait-serial takes text") }
@@ -209,7 +210,7 @@ struct WokwiScenario {
 
         private func part(_ map: Node.Mapping, _ node: Node, _ command: String) throws(CommandFailure) -> (String, String) {
             guard let id = map["part-id"]?.string else { throw fail(node, "\(command): `part-id` is required") }
-            guard let type = setup.partTypes[id] else { throw fail(node, "\(command): no part '\(id)' in the diagram") }
+            guard let type = setup.partTypes[id] else { throw fail(node, "\(command): no part \(quoted(id)) in the diagram") }
             return (id, type)
         }
 
@@ -221,7 +222,7 @@ struct WokwiScenario {
 
         private func unknownKeys(_ map: Node.Mapping, allowed: [String]) throws(CommandFailure) {
             for (key, _) in map where !allowed.contains(key.string ?? "") {
-                throw fail(key, "unknown key '\(key.string ?? "?")'; use \(allowed.joined(separator: ", "))")
+                throw fail(key, "unknown key \(quoted(key.string ?? "?")); use \(allowed.joined(separator: ", "))")
             }
         }
 

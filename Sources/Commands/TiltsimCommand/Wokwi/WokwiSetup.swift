@@ -85,7 +85,7 @@ struct WokwiSetup {
         for part in diagram.parts { setup.partTypes[part.id] = part.type }
         if let text = boardPart.attrs["frequency"], !text.isEmpty {
             guard let hertz = frequency(text) else {
-                return .failure(WokwiProblem("\(file): \(board.rawValue) '\(boardPart.id)': frequency \"\(text)\" is not a clock tiltsim runs; give 1m to 20m (\"8m\", \"16m\", \"20m\") or hertz"))
+                return .failure(WokwiProblem("\(file): \(board.rawValue) \(quoted(boardPart.id)): frequency \"\(text)\" is not a clock tiltsim runs; give 1m to 20m (\"8m\", \"16m\", \"20m\") or hertz"))
             }
             setup.frequency = hertz
         }
@@ -96,7 +96,7 @@ struct WokwiSetup {
             if board.pin(name) == nil, !unknown.contains(name) { unknown.append(name) }
         }
         for name in unknown {
-            setup.notices.append("\(file): \(board.rawValue) '\(boardPart.id)' has no pin '\(name)' (Wokwi names them 13, A4, SDA, GND.1, 5V…): its wires are ignored")
+            setup.notices.append("\(file): \(board.rawValue) \(quoted(boardPart.id)) has no pin \(quoted(name)) (Wokwi names them 13, A4, SDA, GND.1, 5V…): its wires are ignored")
         }
         setup.notices += misnamedEnds(diagram, file: file)
         for part in diagram.parts where part.id != boardPart.id {
@@ -122,11 +122,11 @@ struct WokwiSetup {
             guard let colon = end.firstIndex(of: ":") else { continue }
             let id = String(end[..<colon]), pin = String(end[end.index(after: colon)...])
             guard let type = types[id] else {
-                lines.append("\(file): a wire to \(end), and no part has the id '\(id)': ignored")
+                lines.append("\(file): a wire to \(end), and no part has the id \(quoted(id)): ignored")
                 continue
             }
             if let pins = partPins[type], !pins.contains(pin) {
-                lines.append("\(file): \(type) '\(id)' has no pin '\(pin)' (it has \(pins.joined(separator: ", "))): its wire is ignored")
+                lines.append("\(file): \(type) \(quoted(id)) has no pin \(quoted(pin)) (it has \(pins.joined(separator: ", "))): its wire is ignored")
             }
         }
         return lines
@@ -224,7 +224,7 @@ struct WokwiSetup {
     }
 
     private mutating func add(_ part: WokwiDiagram.Part, file: String) -> WokwiProblem? {
-        let at = "\(file): \(part.type) '\(part.id)'"
+        let at = "\(file): \(part.type) \(quoted(part.id))"
         switch part.type {
         case "wokwi-mpu6050":
             guard sensorID == nil else { return WokwiProblem("\(at): a second MPU-6050; tiltsim models one a board") }
@@ -327,7 +327,7 @@ struct WokwiSensorState: Equatable {
         case "temperature":
             guard value >= -40 && value <= 85 else { return WokwiProblem("temperature \(value): use -40…85 °C") }
         default:
-            return WokwiProblem("no control '\(control)'; the MPU-6050 has \(Self.controls.joined(separator: ", "))")
+            return WokwiProblem("no control \(quoted(control)); the MPU-6050 has \(Self.controls.joined(separator: ", "))")
         }
         switch control {
         case "accelX": accel.x = value

@@ -1,3 +1,5 @@
+import TiltCore
+
 /// What a `NativeBoard` does wrong on purpose, so a host's error handling can be
 /// tested against exact counts (`FaultCounters`).
 ///
@@ -54,10 +56,10 @@ public struct FaultSpec: Hashable, Sendable, CustomStringConvertible {
         for item in text.split(separator: ",", omittingEmptySubsequences: true) {
             let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces }
             guard parts.count == 2, let value = Double(parts[1]), value.isFinite, value >= 0 else {
-                throw ParseError(description: "fault '\(item)': write key=number, e.g. flip=1e-3,drop=1e-3,insert=1e-3,garbage=1e-4,seed=1")
+                throw ParseError(description: "fault \(quoted(item)): write key=number, e.g. flip=1e-3,drop=1e-3,insert=1e-3,garbage=1e-4,seed=1")
             }
             func rate() throws(ParseError) -> Double {
-                guard value <= 0.5 else { throw ParseError(description: "fault rate \(parts[0])=\(parts[1]) is per byte: use 0 to 0.5") }
+                guard value <= 0.5 else { throw ParseError(description: "fault rate \(shortened(parts[0]))=\(shortened(parts[1])) is per byte: use 0 to 0.5") }
                 return value
             }
             switch parts[0] {
@@ -74,7 +76,7 @@ public struct FaultSpec: Hashable, Sendable, CustomStringConvertible {
             case "from": activeFromMicros = UInt64(min(value, 1e12) * 1e6)
             case "until": activeUntilMicros = UInt64(min(value, 1e12) * 1e6)
             default:
-                throw ParseError(description: "unknown fault '\(parts[0])': use flip, drop, insert, garbage, garbage-max, seed, from, until")
+                throw ParseError(description: "unknown fault \(quoted(parts[0])): use flip, drop, insert, garbage, garbage-max, seed, from, until")
             }
         }
     }

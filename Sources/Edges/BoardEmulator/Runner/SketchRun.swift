@@ -47,7 +47,7 @@ public final class SketchRun {
             _ = try Regex(pattern)
             return nil
         } catch {
-            return "'\(pattern)' is not a regular expression (\(error)); escape special characters with a backslash"
+            return "\(TiltCore.quoted(pattern)) is not a regular expression (\(shortened("\(error)", limit: 200))); escape special characters with a backslash"
         }
     }
 
@@ -113,7 +113,7 @@ public final class SketchRun {
         let screensDone = timedIndex == timed.count
         if let passedBy, !toldOfPass {
             toldOfPass = true
-            sink(.note("serial line contains \"\(passedBy)\"", atMicros: nowMicros))
+            sink(.note("serial line contains \"\(shortened(passedBy))\"", atMicros: nowMicros))
         }
         // A pass text seen passes, whatever steps are left; a screen still to
         // come is waited for first (wokwi-cli awaits its screenshot).
@@ -189,11 +189,11 @@ public final class SketchRun {
 
     private func checkFailure(_ line: String) {
         if let text = plan.failTexts.first(where: { line.contains($0) }) {
-            failure = .failureText("at \(Self.seconds(nowMicros)) the sketch printed '\(Self.quoted(line))', which contains \"\(text)\"")
+            failure = .failureText("at \(Self.seconds(nowMicros)) the sketch printed '\(Self.quoted(line))', which contains \"\(shortened(text))\"")
             return
         }
         for (pattern, regex) in failRegexes where line.contains(regex) {
-            failure = .failureText("at \(Self.seconds(nowMicros)) the sketch printed '\(Self.quoted(line))', which matches the failure pattern /\(pattern)/")
+            failure = .failureText("at \(Self.seconds(nowMicros)) the sketch printed '\(Self.quoted(line))', which matches the failure pattern /\(shortened(pattern))/")
             return
         }
     }
@@ -206,9 +206,9 @@ public final class SketchRun {
             switch plan.steps[stepIndex] {
             case .waitSerial(let pattern, let timeout):
                 if let line = match(stepIndex) {
-                    sink(.note("serial matched /\(pattern)/: \(Self.quoted(line))", atMicros: nowMicros))
+                    sink(.note("serial matched /\(shortened(pattern))/: \(Self.quoted(line))", atMicros: nowMicros))
                 } else if let timeout, nowMicros >= stepStartedMicros + timeout {
-                    return .timedOut("/\(pattern)/ did not appear within \(Self.seconds(timeout)) (step \(stepIndex + 1)); "
+                    return .timedOut("/\(shortened(pattern))/ did not appear within \(Self.seconds(timeout)) (step \(stepIndex + 1)); "
                                      + "serial so far ends with '\(Self.quoted(lastLine(), keepingEnd: true))'")
                 } else {
                     return nil
@@ -339,7 +339,7 @@ public final class SketchRun {
     private func pending() -> String {
         if stepIndex < plan.steps.count {
             let what: String = switch plan.steps[stepIndex] {
-            case .waitSerial(let pattern, _): "waiting for /\(pattern)/; serial so far ends with '\(Self.quoted(lastLine(), keepingEnd: true))'"
+            case .waitSerial(let pattern, _): "waiting for /\(shortened(pattern))/; serial so far ends with '\(Self.quoted(lastLine(), keepingEnd: true))'"
             case .wait: "during a wait"
             case .waitBytes(let needle): "waiting for \"\(Self.quoted(String(decoding: needle, as: UTF8.self)))\"; serial so far ends with '\(Self.quoted(lastLine(), keepingEnd: true))'"
             default: "at a step"
@@ -347,7 +347,7 @@ public final class SketchRun {
             return "\(what) (step \(stepIndex + 1) of \(plan.steps.count))"
         }
         if timedIndex < timed.count { return "before the screen at \(Self.seconds(timed[timedIndex].atMicros))" }
-        if !plan.passTexts.isEmpty { return "waiting for " + plan.passTexts.map { "\"\(Self.quoted($0))\"" }.joined(separator: " or ") }
+        if !plan.passTexts.isEmpty { return "waiting for " + plan.passTexts.map { "\"\(shortened($0))\"" }.joined(separator: " or ") }
         return "with nothing pending"
     }
 
