@@ -70,6 +70,29 @@ import WireProtocol
         #expect(result.err.contains("tiltsim: wrote the board's screen to \(png)\n"))
     }
 
+    /// ArgumentParser's own usage errors name the fix in one line, as
+    /// tiltserial's do (they named none: "tiltsim: Unknown option '-q'"):
+    /// the command's --help, or how to attach a negative value; exit 21, and
+    /// 1 for `tiltsim wokwi` (wokwi-cli's code for a bad option).
+    @Test func usageErrorsNameTheFixInOneLine() throws {
+        let echo = try SketchFixtures.bootEcho.get()
+        let long = String(repeating: "9", count: 100_000)
+        let cases: [(arguments: [String], code: Int32, line: String)] = [
+            (["-q"], 21, "tiltsim: Unknown option '-q'; see `tiltsim --help` for the options"),
+            (["run"], 21, "tiltsim: Missing expected argument '<sketch>'; see `tiltsim run --help` for the options"),
+            (["run", echo.elf, "--timeout"], 21, "tiltsim: Missing value for '--timeout <seconds>'; see `tiltsim run --help` for the options"),
+            (["run", echo.elf, "--timeout", "x" + long], 21,
+             "tiltsim: The value 'x\(long.prefix(39))…' is invalid for '--timeout <seconds>'; see `tiltsim run --help` for the options"),
+            (["wokwi", "-x"], 1, "tiltsim: Unknown option '-x'; see `tiltsim wokwi --help` for the options"),
+            (["--noise", "-1"], 21, "tiltsim: Missing value for '--noise <scale>'; a value that starts with '-' must be attached with '=': --noise=-1"),
+        ]
+        for test in cases {
+            let result = try run(test.arguments)
+            #expect(result.code == test.code, "\(test.arguments): \(result.err.prefix(300))")
+            #expect(result.err == test.line + "\n", "\(test.arguments)")
+        }
+    }
+
     /// A value of 100 KB is quoted at most 40 characters long, as the docs
     /// promise (`quoted`, the helper tiltserial uses): `--motion`,
     /// `--expect-serial` (refused, or waited for in vain), `--screenshot`,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoardEmulator
+import TiltExitStatus
 
 /// Which board model runs, how fast, and on which pty.
 struct EngineOptions: ParsableArguments {
@@ -57,34 +58,34 @@ struct EngineOptions: ParsableArguments {
     var faultSpec: FaultSpec {
         get throws {
             guard let faults else { return .none }
-            do { return try FaultSpec(parsing: faults) } catch { throw ValidationError("--faults: \(error.description)") }
+            do { return try FaultSpec(parsing: faults) } catch { throw CommandFailure.usage("--faults: \(error.description)") }
         }
     }
 
     func validate() throws {
-        if let rate, !(1...20_000).contains(rate) { throw ValidationError("--rate \(rate): use 1 to 20000 samples per second") }
-        if let speed, !(speed >= 0.01 && speed <= 1000) { throw ValidationError("--speed \(speed): give a factor from 0.01 to 1000, e.g. --speed 4") }
-        if freeRunning && speed != nil { throw ValidationError("--speed and --free-running exclude each other; pick one") }
-        if let boards, !(1...64).contains(boards) { throw ValidationError("--boards \(boards): use 1 to 64") }
+        if let rate, !(1...20_000).contains(rate) { throw CommandFailure.usage("--rate \(rate): use 1 to 20000 samples per second") }
+        if let speed, !(speed >= 0.01 && speed <= 1000) { throw CommandFailure.usage("--speed \(speed): give a factor from 0.01 to 1000, e.g. --speed 4") }
+        if freeRunning && speed != nil { throw CommandFailure.usage("--speed and --free-running exclude each other; pick one") }
+        if let boards, !(1...64).contains(boards) { throw CommandFailure.usage("--boards \(boards): use 1 to 64") }
         _ = try faultSpec
         if engine == .avr {
             for (given, name) in [(rate != nil, "--rate"), (boards != nil, "--boards"), (faults != nil, "--faults")] where given {
-                throw ValidationError("\(name) applies to --engine native only; drop it or use --engine native")
+                throw CommandFailure.usage("\(name) applies to --engine native only; drop it or use --engine native")
             }
         }
         if eeprom != nil && chosenEngine == .native {
-            throw ValidationError("--eeprom keeps the avr engine's EEPROM; drop it or use --engine avr")
+            throw CommandFailure.usage("--eeprom keeps the avr engine's EEPROM; drop it or use --engine avr")
         }
         if engine == .native && firmware != nil {
-            throw ValidationError("--firmware applies to --engine avr only; drop it or use --engine avr")
+            throw CommandFailure.usage("--firmware applies to --engine avr only; drop it or use --engine avr")
         }
         if board != nil && chosenEngine == .native {
             // --rate, --boards or --faults chose the native engine without saying so.
             guard engine == nil, let option = [(rate != nil, "--rate"), (boards != nil, "--boards"), (faults != nil, "--faults")]
                 .first(where: { $0.0 })?.1 else {
-                throw ValidationError("--board applies to --engine avr only; drop it or use --engine avr")
+                throw CommandFailure.usage("--board applies to --engine avr only; drop it or use --engine avr")
             }
-            throw ValidationError("--board runs the board's firmware (--engine avr), but \(option) chose the native engine; "
+            throw CommandFailure.usage("--board runs the board's firmware (--engine avr), but \(option) chose the native engine; "
                 + "drop \(option) (the firmware samples at the rate its host asks for) or drop --board")
         }
     }

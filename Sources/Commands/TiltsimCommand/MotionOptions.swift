@@ -23,11 +23,11 @@ struct MotionOptions: ParsableArguments {
 
     func validate() throws {
         let given = [motion, script, csv].compactMap { $0 }
-        if given.count > 1 { throw ValidationError("give one of --motion, --script, --csv") }
+        if given.count > 1 { throw CommandFailure.usage("give one of --motion, --script, --csv") }
         if let motion, Scenarios.named(motion) == nil {
-            throw ValidationError("--motion \(shortened(motion)): unknown; use one of \(Scenarios.names.joined(separator: ", "))")
+            throw CommandFailure.usage("--motion \(shortened(motion)): unknown; use one of \(Scenarios.names.joined(separator: ", "))")
         }
-        if !(noise >= 0 && noise <= 100) { throw ValidationError("--noise \(noise): use a scale from 0 to 100") }
+        if !(noise >= 0 && noise <= 100) { throw CommandFailure.usage("--noise \(noise): use a scale from 0 to 100") }
     }
 
     /// The motion's path, read from its file if one was named.

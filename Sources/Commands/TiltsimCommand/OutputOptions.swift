@@ -20,8 +20,8 @@ struct OutputOptions: ParsableArguments {
     var exitWithParent = false
 
     func validate() throws {
-        if let duration, !(duration > 0 && duration <= 31_536_000) { throw ValidationError("--duration \(duration): use seconds above 0") }
-        if let png, png.isEmpty { throw ValidationError("--png needs a file name") }
+        if let duration, !(duration > 0 && duration <= 31_536_000) { throw CommandFailure.usage("--duration \(duration): use seconds above 0") }
+        if let png, png.isEmpty { throw CommandFailure.usage("--png needs a file name") }
     }
 
     /// The PNG's file, checked now, not at exit (nil without --png).

@@ -66,15 +66,15 @@ struct RunSketch: ParsableCommand {
     func validate() throws {
         let dropped = root.ptyBoardOptions(forWokwi: false)
         if !dropped.isEmpty {
-            throw ValidationError("\(dropped.joined(separator: ", ")): for tiltsim's board on a pseudo-terminal, not tiltsim run "
+            throw CommandFailure.usage("\(dropped.joined(separator: ", ")): for tiltsim's board on a pseudo-terminal, not tiltsim run "
                 + "(its own: --screenshot, --timeout, --board, --serial-log, --eeprom; tiltsim run --help)")
         }
         try motion.validate()
         try wiring.validate(on: arduinoBoard)
         for pattern in expectSerial + failSerial {
-            if let problem = SketchRun.patternProblem(pattern) { throw ValidationError(problem) }
+            if let problem = SketchRun.patternProblem(pattern) { throw CommandFailure.usage(problem) }
         }
-        if let timeout, !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout \(timeout): use simulated seconds above 0, at most 86400") }
+        if let timeout, !(timeout > 0 && timeout <= 86_400) { throw CommandFailure.usage("--timeout \(timeout): use simulated seconds above 0, at most 86400") }
         for (option, values) in [("--screenshot", screenshot), ("--expect-screen", expectScreen)] {
             for value in values { _ = try Self.timedFile(value, option) }
         }
@@ -84,7 +84,7 @@ struct RunSketch: ParsableCommand {
     static func timedFile(_ value: String, _ option: String) throws -> (micros: UInt64, file: String) {
         guard let colon = value.firstIndex(of: ":"), let seconds = Double(value[..<colon]), seconds >= 0, seconds <= 86_400,
               value.index(after: colon) < value.endIndex else {
-            throw ValidationError("\(option) \(shortened(value)): write SECONDS:FILE.png, e.g. \(option) 2.5:screen.png")
+            throw CommandFailure.usage("\(option) \(shortened(value)): write SECONDS:FILE.png, e.g. \(option) 2.5:screen.png")
         }
         return (UInt64((seconds * 1e6).rounded()), String(value[value.index(after: colon)...]))
     }

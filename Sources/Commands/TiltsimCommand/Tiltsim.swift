@@ -74,12 +74,12 @@ public struct Tiltsim: ParsableCommand {
         try engine.validate()
         try wiring.validate(on: engine.arduinoBoard)
         if wiring.isGiven && engine.chosenEngine == .native {
-            throw ValidationError("--display, --display-address, --display-max-clock, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr")
+            throw CommandFailure.usage("--display, --display-address, --display-max-clock, --sensor-address, --sensor and --sensor-int wire the avr engine's parts; drop them or use --engine avr")
         }
         try motion.validate()
         try output.validate()
         if output.stats && engine.chosenEngine == .native {
-            throw ValidationError("--stats measures the avr engine's glass; drop it or use --engine avr")
+            throw CommandFailure.usage("--stats measures the avr engine's glass; drop it or use --engine avr")
         }
     }
 
@@ -145,12 +145,14 @@ public struct Tiltsim: ParsableCommand {
 }
 
 extension Tiltsim {
-    /// Parses and runs; option errors print as one line (`tiltsim: …`) without the usage block
-    /// and end with `ExitStatus.badSettings`, as in tiltserial.
+    /// Parses and runs; option errors print as one line (`tiltsim: …`, naming
+    /// the fix) without the usage block and end with `ExitStatus.badSettings`
+    /// (`tiltsim wokwi`: 1, as wokwi-cli), as in tiltserial.
     public static func runMain(_ arguments: [String]? = nil) -> Never {
         StandardDescriptors.reserve()  // before the pty and the signal pipe take a closed one's number
         // A reader gone (`tiltsim run … | head`, a FIFO's reader) is an EPIPE to handle, not the end of the process.
         Signal.brokenPipe.ignore()
+        let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
@@ -159,13 +161,19 @@ extension Tiltsim {
             let code = exitCode(for: error)
             if code == .success { exit(withError: error) }  // --help
             let message = self.message(for: error)
-            if !message.isEmpty { StandardStreams.err("tiltsim: \(message)\n") }
             // `tiltsim wokwi` exits as wokwi-cli does: 1 for any bad option.
-            if (arguments ?? Array(CommandLine.arguments.dropFirst())).first == WokwiCommand.configuration.commandName, code != .success {
-                Foundation.exit(code == .validationFailure ? 1 : code.rawValue)
+            let usage = arguments.first == WokwiCommand.configuration.commandName ? 1 : ExitStatus.badSettings.rawValue
+            if code == .validationFailure {
+                // ArgumentParser's own (EX_USAGE): the fix is ours to name.
+                StandardStreams.err(UsageErrorLine.line(for: error, arguments: arguments) + "\n")
+                Foundation.exit(usage)
             }
-            // ArgumentParser's usage errors (EX_USAGE) are badSettings in the tools' one table.
-            Foundation.exit(code == .validationFailure ? ExitStatus.badSettings.rawValue : code.rawValue)
+            if code == .failure && !message.isEmpty {
+                // A `CommandFailure` a validate() threw: its line names the fix.
+                CommandFailure.usage(message).report()
+                Foundation.exit(usage)
+            }
+            Foundation.exit(code.rawValue)  // run()'s ExitCode, its line said
         }
     }
 }

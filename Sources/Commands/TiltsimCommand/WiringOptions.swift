@@ -31,7 +31,7 @@ struct WiringOptions: ParsableArguments {
 
     /// Checks the options for `board` (the pin names are the board's).
     func validate(on board: ArduinoBoard) throws {
-        do { _ = try wiring(over: .standard, board: board) } catch { throw ValidationError(error.message) }
+        do { _ = try wiring(over: .standard, board: board) } catch { throw CommandFailure.usage(error.message) }
     }
 
     /// The options over `base` (a scenario's `board:`, or the standard wiring), pins named as on `board`.

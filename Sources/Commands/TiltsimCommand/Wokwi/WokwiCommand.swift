@@ -69,7 +69,7 @@ struct WokwiCommand: ParsableCommand {
     func validate() throws {
         let dropped = root.ptyBoardOptions(forWokwi: true)
         if !dropped.isEmpty {
-            throw ValidationError("\(dropped.joined(separator: ", ")): not for tiltsim wokwi, whose board, parts and wiring come "
+            throw CommandFailure.usage("\(dropped.joined(separator: ", ")): not for tiltsim wokwi, whose board, parts and wiring come "
                 + "from diagram.json (tiltsim wokwi --help)")
         }
     }
