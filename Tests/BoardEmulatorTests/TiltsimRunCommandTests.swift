@@ -331,6 +331,28 @@ import TiltDisplay
         }
     }
 
+    /// A JSON scenario that repeats a key in an object is refused with its
+    /// place, as a YAML one is (it ran with the last value); the same key in
+    /// two objects, or spelt with an escape, is told apart as JSON reads it.
+    @Test func aJSONScenarioThatRepeatsAKeyIsRefused() throws {
+        let echo = try SketchFixtures.bootEcho.get()
+        let folder = try ScratchFolder()
+        let cases = [(#"{"timeout":2,"timeout":3,"steps":[{"wait":0.1}]}"#, "1:14: key 'timeout' appears twice (first on line 1)"),
+                     ("{\"steps\": [{\"wait\": 0.1},\n  {\"wait-serial\": \"a\\\"b\", \"timeout\": 1, \"ti\\u006deout\": 2}]}",
+                      "2:41: key 'timeout' appears twice (first on line 2)")]
+        for (index, (json, problem)) in cases.enumerated() {
+            let file = folder.path + "/d\(index).json"
+            try json.write(toFile: file, atomically: true, encoding: .utf8)
+            let run = try tiltsim.run(["run", echo.elf, "--quiet", "--scenario", file])
+            #expect(run.code == 18, "\(json): \(run.err)")
+            #expect(run.err == "tiltsim: \(file):\(problem); keep one\n")
+        }
+        let apart = folder.path + "/apart.json"
+        try #"{"timeout": 0.2, "steps": [{"wait": 0.1, "timeout": 1}, {"wait": 0.1}]}"#.write(toFile: apart, atomically: true, encoding: .utf8)
+        let run = try tiltsim.run(["run", echo.elf, "--quiet", "--scenario", apart])
+        #expect(run.err == "tiltsim: \(apart): step 1: 'timeout' belongs to a wait-serial step\n", "not a repeat: \(run.err)")
+    }
+
     /// A YAML key that is a list or a mapping (`[a]: 1`, `? [a]`, a step
     /// `{[x]: 1}`) is refused in one line naming its line, by `run` (18) and
     /// `wokwi` (1), before anything is built from it: Yams force-unwraps a

@@ -48,6 +48,7 @@ struct ScenarioFile {
             do { tree = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) } catch {
                 throw .file("\(path):\(JSONSyntaxPlace.describe(error, in: data)); not valid JSON")
             }
+            if let problem = JSONDuplicateKey.problem(in: data) { throw .file("\(path):\(problem)") }
         } else {
             tree = try InputFile.yaml(text, file: path).tree
         }
