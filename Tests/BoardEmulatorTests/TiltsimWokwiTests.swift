@@ -437,6 +437,16 @@ import TiltDisplay
         #expect(nothing.out == "tilt_bubble: MPU-6050 found\r\npot=700\r\nax=0 ay=0 az=16384\r\nax=0 ay=0 az=16384\r\n")
     }
 
+    /// `--interactive` with a stdin that cannot be read (a folder: `< /`)
+    /// runs as one with nothing typed; reading it trapped (exit 132).
+    @Test func anInteractiveRunWhoseStdinCannotBeReadRunsOn() throws {
+        let folder = try project("nano-tilt")
+        let result = try tiltsim.run(["-c", "exec \"$0\" \"$@\" < /", TiltsimCommandTests.products.appendingPathComponent("tiltsim").path,
+                                      "wokwi", folder, "--interactive", "--timeout", "100", "-q"], executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(result.code == 42, "\(result.err)")
+        #expect(result.err == "\nTimeout: simulation did not finish in 100ms\n", "\(result.err)")
+    }
+
     @Test func aScreenshotAtATimeIsAWokwiRGBAPNG() throws {
         let folder = try project("nano-tilt")
         let shot = temporary("shot.png")

@@ -1,5 +1,6 @@
 import BoardEmulator
 import Foundation
+import SerialIO
 import TiltCore
 import TiltExitStatus
 
@@ -207,22 +208,21 @@ extension WokwiConfig {
     }
 }
 
-/// The terminal's keystrokes for `--interactive`: a thread reads stdin; the run takes what came.
+/// The terminal's keystrokes for `--interactive`: a thread reads stdin
+/// (SerialIO's `ReaderThread`: an error ends the reading, where FileHandle's
+/// `availableData` trapped, as on a folder, `< /`); the run takes what came.
 final class StdinBytes: @unchecked Sendable {
     static let shared = StdinBytes()
     private let lock = NSLock()
     private var bytes: [UInt8] = []
+    private var reader: ReaderThread?
 
     private init() {
-        Thread.detachNewThread { [self] in
-            while true {
-                let data = FileHandle.standardInput.availableData
-                if data.isEmpty { return }
-                lock.lock()
-                bytes += data
-                lock.unlock()
-            }
-        }
+        reader = ReaderThread(input: 0, bytes: { [unowned self] read in
+            lock.lock()
+            bytes += read
+            lock.unlock()
+        }, ended: {})
     }
 
     func take() -> [UInt8] {
