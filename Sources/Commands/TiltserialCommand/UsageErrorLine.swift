@@ -10,16 +10,11 @@ import TiltCore
 /// ArgumentParser's output.
 enum UsageErrorLine {
     static func line(for error: any Error, arguments: [String]) -> String {
-        var what = Tiltserial.message(for: error)
-            .split(separator: "\n", omittingEmptySubsequences: true)
-            .map { $0.trimmingSpaces() }
-            .joined(separator: " ")
-        // ArgumentParser ends some messages with a full stop ("… or 'none'."); the fix follows after "; ".
-        while what.last == "." || what.last == " " { what.removeLast() }
+        let what = UsageErrorText.sentence(Tiltserial.message(for: error))
         if let group = groupGivenAnUnknownCommand(what, arguments: arguments) { return group }
-        let fix = attachedNegativeValue(arguments)
+        let fix = UsageErrorText.attachedNegativeValue(arguments)
             .map { "a value that starts with '-' must be attached with '=': \($0)" }
-            ?? "see `\(helpCommand(for: error))` for the options"
+            ?? "see `\(UsageErrorText.helpCommand(in: Tiltserial.fullMessage(for: error, columns: 1000), tool: "tiltserial"))` for the options"
         return "tiltserial: error: \(what.isEmpty ? "bad arguments" : OneLineText.escaped(what, limit: 4096)); \(fix)"
     }
 
@@ -39,44 +34,5 @@ enum UsageErrorLine {
                 + "use \(commands.dropLast().joined(separator: ", ")) or \(commands.last ?? name) (see `tiltserial \(name) --help`)"
         }
         return nil
-    }
-
-    /// `--opt=-5` for the first option followed by a negative number (which
-    /// ArgumentParser reads as another option), nil when there is none.
-    static func attachedNegativeValue(_ arguments: [String]) -> String? {
-        for (option, value) in zip(arguments, arguments.dropFirst())
-        where option.hasPrefix("--") && !option.contains("=") && looksNegative(value) {
-            return "\(option)=\(value)"
-        }
-        return nil
-    }
-
-    /// `-5`, `-0.5`, `-.5`, `-1e3`, `-9223372036854775807`: a minus, then a number.
-    static func looksNegative(_ text: String) -> Bool {
-        guard text.hasPrefix("-"), text.count > 1 else { return false }
-        let rest = text.dropFirst()
-        guard let first = rest.first, first.isNumber || first == "." else { return false }
-        return rest.allSatisfy { $0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "-" || $0 == "+" }
-    }
-
-    /// `tiltserial SUBCOMMAND --help`, as ArgumentParser's usage text names it.
-    static func helpCommand(for error: any Error) -> String {
-        let full = Tiltserial.fullMessage(for: error, columns: 1000)
-        for line in full.split(separator: "\n") {
-            guard let start = line.firstRange(of: "See '"), let end = line[start.upperBound...].firstRange(of: " --help'") else {
-                continue
-            }
-            return String(line[start.upperBound..<end.lowerBound]) + " --help"
-        }
-        return "tiltserial --help"
-    }
-}
-
-extension Substring {
-    func trimmingSpaces() -> Substring {
-        var text = self
-        while text.first == " " { text = text.dropFirst() }
-        while text.last == " " { text = text.dropLast() }
-        return text
     }
 }

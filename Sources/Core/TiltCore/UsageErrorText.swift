@@ -1,0 +1,53 @@
+/// What both tools' usage-error lines share (tiltserial's and tiltsim's
+/// `UsageErrorLine`): ArgumentParser's message as one sentence, the command
+/// whose `--help` to name, and a negative value it took for an option.
+public enum UsageErrorText {
+    /// ArgumentParser's message on one line, without its closing full stop
+    /// ("… or 'none'."): the fix follows after "; ".
+    public static func sentence(_ message: String) -> String {
+        var what = message.split(separator: "\n", omittingEmptySubsequences: true)
+            .map { $0.trimmingCharacters(in: " ") }
+            .joined(separator: " ")
+        while what.last == "." || what.last == " " { what.removeLast() }
+        return what
+    }
+
+    /// `TOOL SUBCOMMAND --help`, as ArgumentParser's usage text (`fullMessage`)
+    /// names it in "See 'tiltsim run --help'"; `TOOL --help` without one.
+    public static func helpCommand(in fullMessage: String, tool: String) -> String {
+        for line in fullMessage.split(separator: "\n") {
+            guard let start = line.firstRange(of: "See '"), let end = line[start.upperBound...].firstRange(of: " --help'") else {
+                continue
+            }
+            return String(line[start.upperBound..<end.lowerBound]) + " --help"
+        }
+        return "\(tool) --help"
+    }
+
+    /// `--opt=-5` for the first option followed by a negative number (which
+    /// ArgumentParser reads as another option), nil when there is none.
+    public static func attachedNegativeValue(_ arguments: [String]) -> String? {
+        for (option, value) in zip(arguments, arguments.dropFirst())
+        where option.hasPrefix("--") && !option.contains("=") && looksNegative(value) {
+            return "\(option)=\(value)"
+        }
+        return nil
+    }
+
+    /// `-5`, `-0.5`, `-.5`, `-1e3`, `-9223372036854775807`: a minus, then a number.
+    public static func looksNegative(_ text: String) -> Bool {
+        guard text.hasPrefix("-"), text.count > 1 else { return false }
+        let rest = text.dropFirst()
+        guard let first = rest.first, first.isNumber || first == "." else { return false }
+        return rest.allSatisfy { $0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "-" || $0 == "+" }
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters(in character: Character) -> Substring {
+        var text = self
+        while text.first == character { text = text.dropFirst() }
+        while text.last == character { text = text.dropLast() }
+        return text
+    }
+}
