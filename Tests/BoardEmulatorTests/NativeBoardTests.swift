@@ -264,4 +264,18 @@ import WireProtocol
         #expect(throws: FaultSpec.ParseError.self) { try FaultSpec(parsing: "flip=2") }
         #expect(throws: FaultSpec.ParseError.self) { try FaultSpec(parsing: "flip") }
     }
+
+    @Test func aFaultWindowThatEndsBeforeItStartsIsRefused() throws {
+        let window = try FaultSpec(parsing: "drop=1e-3,from=1,until=2.5")
+        #expect(window.activeFromMicros == 1_000_000 && window.activeUntilMicros == 2_500_000)
+        for empty in ["drop=1e-3,from=5,until=1", "drop=1e-3,from=2,until=2", "drop=1e-3,until=0"] {
+            #expect(throws: FaultSpec.ParseError.self) { try FaultSpec(parsing: empty) }
+        }
+        do {
+            _ = try FaultSpec(parsing: "from=5,until=1.5")
+            Issue.record("an empty fault window was taken")
+        } catch {
+            #expect(error.description == "fault window from=5 until=1.5 is empty: make until later than from")
+        }
+    }
 }

@@ -79,12 +79,21 @@ public struct FaultSpec: Hashable, Sendable, CustomStringConvertible {
                 throw ParseError(description: "unknown fault \(quoted(parts[0])): use flip, drop, insert, garbage, garbage-max, seed, from, until")
             }
         }
+        guard activeUntilMicros > activeFromMicros else {
+            throw ParseError(description: "fault window from=\(seconds(activeFromMicros)) until=\(seconds(activeUntilMicros)) is empty: make until later than from")
+        }
     }
 
     /// The text form, as `init(parsing:)` reads it (without the window).
     public var description: String {
         "flip=\(flipRate),drop=\(dropRate),insert=\(insertRate),garbage=\(garbageRate),seed=\(seed)"
     }
+}
+
+/// Board-lifetime microseconds as the seconds a user wrote, e.g. 5 or 0.25.
+private func seconds(_ micros: UInt64) -> String {
+    let whole = Double(micros) / 1e6
+    return whole == whole.rounded() ? String(Int64(whole)) : String(whole)
 }
 
 extension Substring {
