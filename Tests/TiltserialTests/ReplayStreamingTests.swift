@@ -69,6 +69,24 @@ import TiltPipeline
         #expect(r.err.contains("replayed: 5124095576 h 2 min, 301 frames"), "\(r.err)")
     }
 
+    /// Garbage at the end of a recording with no delimiter after it (a megabyte
+    /// of a wrong baud rate's bytes, say) is an error in the summary, not "0 errors".
+    @Test func garbageWithNoDelimiterAtTheEndIsCounted() {
+        func recording(tail: [UInt8]) -> String {
+            var file = Recording.header(baud: 115_200)
+            (Stream.hello() + Stream.samples(0..<100).wire + tail).withUnsafeBytes {
+                Recording.append($0, direction: .fromBoard, at: HostTime(micros: 0), to: &file)
+            }
+            return write(file, "tail\(tail.count).tiltrec")
+        }
+        let junk = [UInt8](repeating: 0x55, count: 200_000)
+        let damaged = runTiltserial(["replay", recording(tail: junk), "--no-config"])
+        #expect(damaged.code == 0)
+        #expect(damaged.err.contains(", 101 frames, 0 lost, 1 error,"), "\(damaged.err)")
+        let cutShort = runTiltserial(["replay", recording(tail: Array(Stream.samples(100..<101).wire.prefix(10))), "--no-config"])
+        #expect(cutShort.err.contains(", 101 frames, 0 lost, 0 errors,"), "a frame cut short by the end is not damage: \(cutShort.err)")
+    }
+
     /// A HELLO naming a rate no board samples at is said, as an event and a warning.
     @Test func anImplausibleRateIsNamed() {
         var file = Recording.header(baud: 115_200)

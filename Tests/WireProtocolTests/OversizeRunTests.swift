@@ -87,4 +87,38 @@ import WireProtocol
         }
         #expect(whole.counters.oversizeFrames > 50 && whole.counters.recoveredFrames > 100)
     }
+
+    /// Garbage with no delimiter after it, at the end of the stream or before a
+    /// replug, is damage whatever would have followed: counted once it is
+    /// longer than any frame, never when it is a frame cut short.
+    @Test(arguments: chunkings)
+    func anOversizeRunLeftUnfinishedIsCountedWhenTheStreamEnds(chunks: [Int]) {
+        var stream: [UInt8] = []
+        hello().encode(into: &stream)
+        for index in 0..<3 { sampleFrame(index).encode(into: &stream) }
+        var decoder = FrameDecoder()
+        _ = decodeAll(stream + Self.garbage(5_000, seed: 6), chunks: chunks, decoder: &decoder)
+        #expect(decoder.counters.errors == 0, "no delimiter yet: the run may still be anything")
+        decoder.endOfStream()
+        #expect(decoder.counters.oversizeFrames == 1 && decoder.counters.errors == 1)
+        decoder.endOfStream()
+        #expect(decoder.counters.errors == 1, "counted once")
+
+        var cutShort = FrameDecoder()
+        _ = decodeAll(stream + sampleFrame(3).encoded().prefix(12), chunks: chunks, decoder: &cutShort)
+        cutShort.endOfStream()
+        #expect(cutShort.counters.errors == 0 && cutShort.counters.framesDecoded == 4)
+
+        var replugged = FrameDecoder()
+        _ = decodeAll(stream + Self.garbage(300, seed: 7), chunks: chunks, decoder: &replugged)
+        replugged.linkRestarted()
+        #expect(replugged.counters.oversizeFrames == 1)
+        _ = decodeAll(sampleFrame(9).encoded(), decoder: &replugged)
+        #expect(replugged.counters.errors == 1, "the next run starts afresh")
+
+        var joinedInGarbage = FrameDecoder()
+        _ = decodeAll(Self.garbage(300, seed: 8), chunks: chunks, decoder: &joinedInGarbage)
+        joinedInGarbage.endOfStream()
+        #expect(joinedInGarbage.counters.partialAtJoin == 1 && joinedInGarbage.counters.errors == 0)
+    }
 }

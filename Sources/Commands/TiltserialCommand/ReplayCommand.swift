@@ -70,6 +70,7 @@ struct Replay: TiltserialSubcommand {
                     do throws(Recording.ReadError) {
                         if block.isEmpty {
                             truncatedBytes = try recording.finish()
+                            driver.inputEnded()
                             done = true
                             return
                         }

@@ -334,6 +334,12 @@ public struct HostDriver: Sendable {
         arrivalOffset = WindowedMinimum(windowMicros: arrivalOffset.windowMicros)
     }
 
+    /// A replay's file is done: damage still waiting for a delimiter is
+    /// counted (`HostSession.endOfStream()`), as when a live run finishes.
+    public mutating func inputEnded() {
+        session.endOfStream()
+    }
+
     // MARK: - Questions
 
     /// How to wait after the last input: read the port, or leave it (doze, or
@@ -396,6 +402,7 @@ public struct HostDriver: Sendable {
 
     mutating func finish(_ failure: HostFailure?, at now: HostTime, _ emit: (HostAction) -> Void) {
         link = .finished
+        session.endOfStream()
         emit(.finish(HostEnding(failure: failure, summary: summary(at: now))))
     }
 

@@ -171,6 +171,13 @@ public struct HostSession: Sendable {
         sceneSync.restart(pins: &pins)
     }
 
+    /// The input ended (the host stops, a replay's file is done): damage still
+    /// waiting for a delimiter is counted (`StreamReader.endOfStream()`).
+    public mutating func endOfStream() {
+        stream.endOfStream()
+        counters.decoder = stream.decoderCounters
+    }
+
     /// Makes the current (smoothed) pose the rest pose, as the live view's `c`
     /// key asks; says what came of it.
     public mutating func recalibrate() -> Recalibration {

@@ -42,14 +42,32 @@ public struct FrameDecoder: Sendable {
     public init() {}
 
     /// The port was reopened after an unplug: the unfinished run (cut short) is
-    /// dropped uncounted, the next run may start mid-frame (`partialAtJoin`),
+    /// dropped, uncounted unless already oversize (`endOfStream()`), the next run may start mid-frame (`partialAtJoin`),
     /// and sample tracking starts afresh (`SampleTracker.rejoin()`), so frames
     /// the board sent to no one are not counted as lost.
     public mutating func linkRestarted() {
+        countOversizeRun()
         pendingCount = 0
         discarding = false
         awaitingFirstRun = true
         tracker.rejoin()
+    }
+
+    /// The stream ended (the host stops, a replay reached the end of its file).
+    /// An unfinished run already longer than any frame is damage whatever would
+    /// have followed, so it is counted (`oversizeFrames`, or `partialAtJoin`
+    /// as the first run) and dropped; a shorter one is a frame cut short by the
+    /// end and stays uncounted, as at `linkRestarted()`.
+    public mutating func endOfStream() {
+        countOversizeRun()
+        pendingCount = 0
+    }
+
+    /// Counts an unfinished run that is already oversize, once.
+    mutating func countOversizeRun() {
+        guard discarding else { return }
+        discarding = false
+        if awaitingFirstRun { counters.partialAtJoin += 1 } else { counters.oversizeFrames += 1 }
     }
 
     /// Bytes of an unfinished run waiting for their delimiter.

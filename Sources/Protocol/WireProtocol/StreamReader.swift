@@ -101,6 +101,12 @@ public struct StreamReader: Sendable {
     public mutating func linkRestarted() {
         decoder.linkRestarted()
     }
+
+    /// The stream ended: the frame decoder counts an unfinished run that is
+    /// already oversize (`FrameDecoder.endOfStream()`).
+    public mutating func endOfStream() {
+        decoder.endOfStream()
+    }
 }
 
 extension SampleConverter {
