@@ -46,7 +46,8 @@ import Testing
 
     /// A demo killed outright (SIGKILL: no chance to stop its board) still
     /// takes tiltsim with it (`--exit-with-parent`), instead of leaving a board
-    /// running on a pty nobody reads. Seen from the board's port: it hangs up.
+    /// running on a pty nobody reads. Watched from /proc, not from the board's
+    /// port: opening the port raced the demo's own open of it ("port busy").
     @Test func aKilledDemoTakesItsBoardWithIt() throws {
         let demo = Process()
         demo.executableURL = Bundle.main.bundleURL.appendingPathComponent("tiltserial")
@@ -57,15 +58,11 @@ import Testing
         try demo.run()
         // A --forever demo never ends by itself: killed however this test ends (one outlived a failed run).
         defer { if demo.isRunning { kill(demo.processIdentifier, SIGKILL) } }
-        // "tiltserial: demo: native board on /dev/pts/N; playing ..."
-        let line = try #require(Self.line(from: err.fileHandleForReading, containing: " board on ", seconds: 60), "the demo never named its board")
-        let path = try #require(line.components(separatedBy: " board on ").last?.components(separatedBy: ";").first)
-        let port = try SerialPort.open(path: path)
-        defer { port.close() }
+        _ = try #require(Self.line(from: err.fileHandleForReading, containing: "board: sensor", seconds: 60), "the demo never reached its board")
+        let board = try #require(Self.children(of: demo.processIdentifier, named: "tiltsim").first, "no tiltsim child")
+        defer { if Self.isRunning(board) { kill(board, SIGKILL) } }
         kill(demo.processIdentifier, SIGKILL)  // not waited for: Foundation reaps it in its own time
-        // Read what the board still sends until it hangs up (tiltsim ended) or 30 s pass.
-        let hungUp = Self.hangsUp(port, within: 30)
-        #expect(hungUp, "\(path): tiltsim still runs 30 s after its demo was killed")
+        #expect(Self.ends(board, within: 30), "tiltsim (pid \(board)) still runs 30 s after its demo was killed")
     }
 
     /// A board that dies under the demo (tiltsim killed, or crashed) ends the
@@ -102,20 +99,31 @@ import Testing
         }
     }
 
-    /// Reads `port` until it hangs up (true) or `seconds` pass (false).
-    static func hangsUp(_ port: any SerialTransport, within seconds: Double) -> Bool {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
-        defer { buffer.deallocate() }
+    /// True while `pid` exists and is not a zombie (/proc/PID/stat's state).
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return !stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
+    }
+
+    /// Whether `pid` (not our child: no waitpid) ends within `seconds`: a
+    /// pidfd (glibc 2.36's `pidfd_open`, looked up as `ChildProcess` does)
+    /// becomes readable when any process exits, so this is one poll.
+    static func ends(_ pid: pid_t, within seconds: Double) -> Bool {
+        typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> CInt
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pidfd_open") else {
+            Issue.record("no pidfd_open in this libc")
+            return false
+        }
+        let descriptor = unsafeBitCast(symbol, to: PidfdOpen.self)(pid, 0)
+        guard descriptor >= 0 else { return !isRunning(pid) }  // ESRCH: gone already
+        defer { close(descriptor) }
+        var fd = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         let deadline = Date().addingTimeInterval(seconds)
         while deadline.timeIntervalSinceNow > 0 {
-            do {
-                if try port.waitReadable(timeout: .milliseconds(Int(deadline.timeIntervalSinceNow * 1000) + 1)) { _ = try port.read(into: buffer) }
-            } catch {
-                if case .deviceGone = error { return true }
-                return false
-            }
+            if poll(&fd, 1, Int32(deadline.timeIntervalSinceNow * 1000) + 1) > 0 { return true }
         }
-        return false
+        return !isRunning(pid)
     }
 
     /// The first stderr line containing `text`, read as it comes (nil after `seconds`).
