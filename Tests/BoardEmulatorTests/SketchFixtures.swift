@@ -55,6 +55,8 @@ enum SketchFixtures {
     static let ranger = built("ranger")
     /// An HC-SR04 on one pin (D7), triggered as NewPing's one-pin mode does.
     static let rangerOnePin = built("ranger_one_pin")
+    /// A DHT22 on D2 read bit by bit as DHTlib-style sketches do (its start signal 1 ms, then 300 µs once).
+    static let humidity = built("humidity")
     static let tiltBar = built("tilt_bar")
     static let intPin = built("int_pin")
     /// int_pin built for the Leonardo (its Serial on the ATmega32U4's USB).

@@ -239,6 +239,48 @@ import TiltDisplay
         #expect(abs(last - 1166) < 12, "\(pulses)")
     }
 
+    /// A DHT22 answers a start signal of 0.8 ms or more with its 40 bits
+    /// (humidity, temperature with its sign bit, checksum) as the sketch's own
+    /// bit-by-bit reader decodes them; set-control changes the next reading.
+    /// It was ignored ("not modelled"): every read timed out.
+    @Test func aHumiditySensorAnswersWithItsValues() throws {
+        let folder = try projectFolder(SketchFixtures.humidity, named: "humidity", diagram: """
+            {"version": 1, "author": "test", "editor": "wokwi",
+             "parts": [
+               {"type": "wokwi-arduino-uno", "id": "uno", "top": 0, "left": 0, "attrs": {}},
+               {"type": "wokwi-dht22", "id": "dht", "top": 0, "left": 0, "attrs": {"temperature": "-12.3", "humidity": "5"}},
+               {"type": "wokwi-dht22", "id": "loose", "top": 0, "left": 0, "attrs": {}}
+             ],
+             "connections": [
+               ["dht:SDA", "uno:2", "green", []], ["dht:GND", "uno:GND.1", "black", []], ["dht:VCC", "uno:5V", "red", []]
+             ]}
+            """, scenario: """
+            name: dht
+            version: 1
+            steps:
+              - wait-serial: 'short=0'
+              - wait-serial: 't=-12.3 h=5.0 sum=ok'
+              - set-control: {part-id: dht, control: temperature, value: 80}
+              - set-control: {part-id: dht, control: humidity, value: 99.9}
+              - wait-serial: 't=80.0 h=99.9 sum=ok'
+              - set-control: {part-id: dht, control: temperature, value: -0.04}
+              - wait-serial: 't=0.0 h=99.9 sum=ok'
+            """)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--timeout", "3000"])
+        #expect(result.code == 0, "\(result.out)\(result.err)")
+        #expect(result.out.hasSuffix("[dht] Scenario completed successfully\n"), "\(result.out)")
+        #expect(result.out.contains("wokwi-dht22 'loose': SDA (its data line) is not wired to a pin: ignored"), "\(result.out)")
+        #expect(!result.out.contains("not modelled"), "\(result.out)")
+
+        let scenario = folder + "/hot.yaml"
+        try "name: hot\nversion: 1\nsteps:\n  - set-control: {part-id: dht, control: temperature, value: 81}\n"
+            .write(toFile: scenario, atomically: true, encoding: .utf8)
+        let refused = try tiltsim.run(["wokwi", folder, "--scenario", "hot.yaml"])
+        #expect(refused.code == 1)
+        #expect(refused.err.contains("set-control dht: temperature 81.0 is outside -40 to 80 °C"), "\(refused.err)")
+    }
+
     /// TRIG and ECHO on one pin (NewPing's one-pin mode, its 8.9 µs trigger):
     /// one echo a ping, and the module's own echo does not trigger it again
     /// (it did, 64 edges in 100 ms; and the 8.9 µs trigger was ignored).

@@ -150,6 +150,16 @@ struct WokwiScenario {
                 guard (2...400).contains(number) else { throw fail(value, "set-control \(id): distance \(number) is outside 2 to 400 cm") }
                 guard let index = setup.rangers.firstIndex(where: { $0.id == id }) else { return [] }
                 return [.setRangerDistance(ranger: index, centimetres: number, label: id)]
+            case "wokwi-dht22":
+                guard control == "temperature" || control == "humidity" else {
+                    throw fail(value, "set-control \(id): a DHT22's controls are temperature (°C) and humidity (%)")
+                }
+                guard WokwiSetup.humiditySensorValue(control, String(number)) != nil else {
+                    throw fail(value, "set-control \(id): \(control) \(number) is outside \(control == "temperature" ? "-40 to 80 °C" : "0 to 100 %")")
+                }
+                guard let index = setup.humiditySensors.firstIndex(where: { $0.id == id }) else { return [] }
+                return [.setHumiditySensor(sensor: index, celsius: control == "temperature" ? number : nil,
+                                           humidity: control == "humidity" ? number : nil, label: id)]
             case "wokwi-photoresistor-sensor":
                 guard var light = lightSensors[id], let wired = setup.lightSensors[id] else { return [] }
                 guard control == "lux" else { throw fail(value, "set-control \(id): a photoresistor module's control is lux") }
@@ -161,7 +171,8 @@ struct WokwiScenario {
                 return steps
             default:
                 throw fail(value, "set-control \(id): tiltsim has no controls for \(type); it takes the MPU-6050's, a pushbutton's pressed, "
-                           + "a potentiometer's position, a joystick's x, y and pressed, a photoresistor's lux and an HC-SR04's distance")
+                           + "a potentiometer's position, a joystick's x, y and pressed, a photoresistor's lux, an HC-SR04's distance "
+                           + "and a DHT22's temperature and humidity")
             }
         }
 

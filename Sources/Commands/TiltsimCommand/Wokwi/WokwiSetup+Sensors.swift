@@ -2,7 +2,7 @@ import BoardEmulator
 
 /// The input parts beyond buttons and potentiometers that real Wokwi
 /// projects wire most (an outside tester's count over 76 diagrams): the
-/// analog joystick, the HC-SR04 and the photoresistor module. Each reads
+/// analog joystick, the HC-SR04, the photoresistor module and the DHT22. Each reads
 /// as in Wokwi at its attrs' values; a scenario's set-control moves it.
 extension WokwiSetup {
     /// At rest both axes sit at VCC/2 (analogRead 512, as Wokwi's docs give it); SEL is open until pressed.
@@ -36,6 +36,33 @@ extension WokwiSetup {
         if channel == nil && digital == nil { notices.append("\(at): neither AO nor DO is wired to a pin: ignored") }
         lightSensors[part.id] = (channel, digital, sensor)
         return nil
+    }
+
+    /// SDA (its data line) on a pin, at attrs `temperature` (°C, 24 unless set) and `humidity` (%, 40).
+    mutating func addHumiditySensor(_ part: WokwiDiagram.Part, at: String) -> WokwiProblem? {
+        var values: [Double] = []
+        for (name, fallback) in [("temperature", "24"), ("humidity", "40")] {
+            let text = part.attrs[name] ?? fallback
+            guard let value = Self.humiditySensorValue(name, text) else { return WokwiProblem("\(at): \(Self.humiditySensorRange(name, text))") }
+            values.append(value)
+        }
+        guard let pin = ioPin(of: part.id + ":SDA", in: strictNets) else {
+            notices.append("\(at): SDA (its data line) is not wired to a pin: ignored")
+            return nil
+        }
+        humiditySensors.append((part.id, pin, values[0], values[1]))
+        return nil
+    }
+
+    /// A DHT22's temperature (°C, −40 to 80) or humidity (%, 0 to 100), from an attr or a control: the sensor's ranges.
+    static func humiditySensorValue(_ name: String, _ text: String) -> Double? {
+        let range: ClosedRange<Double> = name == "temperature" ? -40...80 : 0...100
+        return Double(text.trimmingCharacters(in: .whitespaces)).flatMap { range.contains($0) ? $0 : nil }
+    }
+
+    /// What is wrong with a DHT22 value, naming the range.
+    static func humiditySensorRange(_ name: String, _ text: String) -> String {
+        name == "temperature" ? "temperature \"\(text)\" is in °C, -40 to 80" : "humidity \"\(text)\" is in %, 0 to 100"
     }
 
     /// An HC-SR04's distance in cm (attr or control): 2 to 400, the module's range.

@@ -26,6 +26,8 @@ struct WokwiSetup {
     var analogInputs: [(id: String, channel: Int, millivolts: UInt32)] = []
     /// HC-SR04 rangers with TRIG and ECHO on pins, in the order the machine adds them.
     var rangers: [(id: String, trigger: AVRPin, echo: AVRPin, centimetres: Double)] = []
+    /// DHT22 sensors with their data line on a pin, in the order the machine adds them.
+    var humiditySensors: [(id: String, pin: AVRPin, celsius: Double, humidity: Double)] = []
     /// Analog joysticks: the ADC channels HORZ and VERT reach, and the pin SEL is on (each when wired).
     var joysticks: [String: (horizontal: Int?, vertical: Int?, select: AVRPin?)] = [:]
     /// Photoresistor modules: their AO's channel and DO's pin (when wired), and their attrs.
@@ -63,6 +65,7 @@ struct WokwiSetup {
         "wokwi-analog-joystick": ["VCC", "VERT", "HORZ", "SEL", "GND"],
         "wokwi-photoresistor-sensor": ["VCC", "GND", "DO", "AO"],
         "wokwi-hc-sr04": ["VCC", "TRIG", "ECHO", "GND"],
+        "wokwi-dht22": ["VCC", "SDA", "NC", "GND"],
         "wokwi-gnd": ["GND"],
         "wokwi-vcc": ["VCC"],
     ]
@@ -277,6 +280,7 @@ struct WokwiSetup {
         case "wokwi-analog-joystick": addJoystick(part, at: at)
         case "wokwi-hc-sr04": return addRanger(part, at: at)
         case "wokwi-photoresistor-sensor": return addLightSensor(part, at: at)
+        case "wokwi-dht22": return addHumiditySensor(part, at: at)
         default:
             break  // passive, or not modelled: `unmodelled` names them all in one line
         }

@@ -74,6 +74,7 @@ public final class AVRMachine {
     private var lastDisplay = AVRDisplayFrame()
     private var glassProbe: GlassStatsProbe?
     private var rangers: [UltrasonicRanger] = []
+    private var humiditySensors: [HumiditySensor] = []
 
     /// Loads the firmware (ELF or Intel HEX, told apart by content) and wires the parts.
     public init(_ configuration: Configuration) throws(AVRBoardError) {
@@ -109,6 +110,8 @@ public final class AVRMachine {
         sensor.detach()
         for ranger in rangers { ranger.detach() }
         rangers = []
+        for sensor in humiditySensors { sensor.detach() }
+        humiditySensors = []
         uart.detach()
         displayCapture?.detach()
         displayCapture = nil
@@ -246,6 +249,22 @@ public final class AVRMachine {
     public func setRangerDistance(_ index: Int, centimetres: Double) {
         guard rangers.indices.contains(index) else { return }
         rangers[index].centimetres = centimetres
+    }
+
+    /// Wires a DHT22 temperature and humidity sensor's data line to `pin`;
+    /// returns its index for `setHumiditySensor`.
+    @discardableResult
+    public func addHumiditySensor(pin: AVRPin, celsius: Double, humidity: Double) -> Int {
+        guard let avr else { return -1 }
+        humiditySensors.append(HumiditySensor(avr: avr, pin: pin, celsius: celsius, humidity: humidity))
+        return humiditySensors.count - 1
+    }
+
+    /// What DHT22 `index` reads from the next request on (nil: unchanged).
+    public func setHumiditySensor(_ index: Int, celsius: Double?, humidity: Double?) {
+        guard humiditySensors.indices.contains(index) else { return }
+        if let celsius { humiditySensors[index].celsius = celsius }
+        if let humidity { humiditySensors[index].humidity = humidity }
     }
 
     /// Puts `millivolts` on ADC input `channel` (0…7, or 0…15 on the Mega):

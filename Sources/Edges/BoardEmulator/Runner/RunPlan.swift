@@ -66,6 +66,9 @@ public enum RunStep: Sendable {
     case releasePin(AVRPin, label: String)
     /// Moves the obstacle of ultrasonic ranger `ranger` (`AVRMachine.addUltrasonicRanger`'s index).
     case setRangerDistance(ranger: Int, centimetres: Double, label: String)
+    /// What DHT22 `sensor` (`AVRMachine.addHumiditySensor`'s index) reads from
+    /// its next request on; nil leaves that value as it was.
+    case setHumiditySensor(sensor: Int, celsius: Double?, humidity: Double?, label: String)
     /// Puts `millivolts` on ADC input `channel` from now on (a potentiometer turned).
     case setAnalog(channel: Int, millivolts: UInt32, label: String)
     /// Takes the sensor module's wires off (false: nothing answers at its

@@ -256,6 +256,10 @@ public final class SketchRun {
             case .setRangerDistance(let ranger, let centimetres, let label):
                 machine.setRangerDistance(ranger, centimetres: centimetres)
                 sink(.note("\(label): obstacle at \(centimetres) cm", atMicros: nowMicros))
+            case .setHumiditySensor(let sensor, let celsius, let humidity, let label):
+                machine.setHumiditySensor(sensor, celsius: celsius, humidity: humidity)
+                let values = [celsius.map { "\($0) °C" }, humidity.map { "\($0) %" }].compactMap { $0 }
+                sink(.note("\(label): \(values.joined(separator: ", "))", atMicros: nowMicros))
             case .setAnalog(let channel, let millivolts, let label):
                 machine.setAnalogInput(channel: channel, millivolts: millivolts)
                 sink(.note("\(label): \(millivolts) mV on ADC\(channel)", atMicros: nowMicros))
