@@ -33,7 +33,7 @@ import Testing
 
     func tempFile(_ name: String) -> String {
         let path = NSTemporaryDirectory() + "board-link-\(UUID().uuidString)-" + name
-        FileManager.default.createFile(atPath: path, contents: Data("keep me".utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data("keep me".utf8))
         return path
     }
 }
