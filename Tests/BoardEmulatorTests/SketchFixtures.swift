@@ -57,6 +57,8 @@ enum SketchFixtures {
     static let rangerOnePin = built("ranger_one_pin")
     /// A DHT22 on D2 read bit by bit as DHTlib-style sketches do (its start signal 1 ms, then 300 µs once).
     static let humidity = built("humidity")
+    /// An HX711 (DT D3, SCK D2) read with shiftIn; a power-down and wake-up once.
+    static let loadCell = built("load_cell")
     static let tiltBar = built("tilt_bar")
     static let intPin = built("int_pin")
     /// int_pin built for the Leonardo (its Serial on the ATmega32U4's USB).

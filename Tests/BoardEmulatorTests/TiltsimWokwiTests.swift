@@ -281,6 +281,40 @@ import TiltDisplay
         #expect(refused.err.contains("set-control dht: temperature 81.0 is outside -40 to 80 °C"), "\(refused.err)")
     }
 
+    /// An HX711 shifts out 420 counts a kilogram of its load, two's
+    /// complement, ten readings a second; SCK held high powers it down and
+    /// it converts afresh after (DT high at once). It was ignored: the sketch
+    /// waited for DT to fall for ever.
+    @Test func aLoadCellAmplifierShiftsOutItsLoad() throws {
+        let folder = try projectFolder(SketchFixtures.loadCell, named: "load-cell", diagram: """
+            {"version": 1, "author": "test", "editor": "wokwi",
+             "parts": [
+               {"type": "wokwi-arduino-uno", "id": "uno", "top": 0, "left": 0, "attrs": {}},
+               {"type": "wokwi-hx711", "id": "cell", "top": 0, "left": 0, "attrs": {"type": "5kg"}}
+             ],
+             "connections": [
+               ["cell:DT", "uno:3", "blue", []], ["cell:SCK", "uno:2", "green", []],
+               ["cell:GND", "uno:GND.1", "black", []], ["cell:VCC", "uno:5V", "red", []]
+             ]}
+            """, scenario: """
+            name: cell
+            version: 1
+            steps:
+              - wait-serial: 'woke ready=0'
+              - wait-serial: 'raw=0'
+              - set-control: {part-id: cell, control: load, value: 2.5}
+              - wait-serial: 'raw=1050'
+              - set-control: {part-id: cell, control: load, value: -2}
+              - wait-serial: 'raw=-840'
+              - set-control: {part-id: cell, control: load, value: 100000}
+              - wait-serial: 'raw=8388607'
+            """)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--timeout", "3000"])
+        #expect(result.code == 0, "\(result.out)\(result.err)")
+        #expect(result.out.hasSuffix("[cell] Scenario completed successfully\n"), "\(result.out)")
+    }
+
     /// TRIG and ECHO on one pin (NewPing's one-pin mode, its 8.9 µs trigger):
     /// one echo a ping, and the module's own echo does not trigger it again
     /// (it did, 64 edges in 100 ms; and the 8.9 µs trigger was ignored).

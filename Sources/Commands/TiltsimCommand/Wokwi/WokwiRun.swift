@@ -85,6 +85,7 @@ struct WokwiRun {
         for pull in setup.pulls { machine.pullPin(pull.pin, high: pull.high) }
         for strap in setup.straps { machine.drivePin(strap.pin, high: strap.high) }
         for ranger in setup.rangers { machine.addUltrasonicRanger(trigger: ranger.trigger, echo: ranger.echo, centimetres: ranger.centimetres) }
+        for cell in setup.loadCells { machine.addLoadCell(clock: cell.clock, data: cell.data, kilograms: 0) }
         for sensor in setup.humiditySensors { machine.addHumiditySensor(pin: sensor.pin, celsius: sensor.celsius, humidity: sensor.humidity) }
         for (_, light) in setup.lightSensors {
             if let channel = light.channel { machine.setAnalogInput(channel: channel, millivolts: light.sensor.millivolts) }

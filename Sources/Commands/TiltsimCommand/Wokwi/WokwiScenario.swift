@@ -150,6 +150,11 @@ struct WokwiScenario {
                 guard (2...400).contains(number) else { throw fail(value, "set-control \(id): distance \(number) is outside 2 to 400 cm") }
                 guard let index = setup.rangers.firstIndex(where: { $0.id == id }) else { return [] }
                 return [.setRangerDistance(ranger: index, centimetres: number, label: id)]
+            case "wokwi-hx711":
+                guard control == "load" else { throw fail(value, "set-control \(id): an HX711's control is load (kg)") }
+                guard abs(number) <= 1e6 else { throw fail(value, "set-control \(id): load \(number) is outside -1000000 to 1000000 kg") }
+                guard let index = setup.loadCells.firstIndex(where: { $0.id == id }) else { return [] }
+                return [.setLoadCell(cell: index, kilograms: number, label: id)]
             case "wokwi-dht22":
                 guard control == "temperature" || control == "humidity" else {
                     throw fail(value, "set-control \(id): a DHT22's controls are temperature (°C) and humidity (%)")
@@ -171,8 +176,8 @@ struct WokwiScenario {
                 return steps
             default:
                 throw fail(value, "set-control \(id): tiltsim has no controls for \(type); it takes the MPU-6050's, a pushbutton's pressed, "
-                           + "a potentiometer's position, a joystick's x, y and pressed, a photoresistor's lux, an HC-SR04's distance "
-                           + "and a DHT22's temperature and humidity")
+                           + "a potentiometer's position, a joystick's x, y and pressed, a photoresistor's lux, an HC-SR04's distance, "
+                           + "a DHT22's temperature and humidity and an HX711's load")
             }
         }
 

@@ -2,7 +2,9 @@ import BoardEmulator
 
 /// The input parts beyond buttons and potentiometers that real Wokwi
 /// projects wire most (an outside tester's count over 76 diagrams): the
-/// analog joystick, the HC-SR04, the photoresistor module and the DHT22. Each reads
+/// analog joystick, the HC-SR04, the photoresistor module and the DHT22;
+/// and the HX711, the one part with automation controls in Wokwi's list
+/// that was left. Each reads
 /// as in Wokwi at its attrs' values; a scenario's set-control moves it.
 extension WokwiSetup {
     /// At rest both axes sit at VCC/2 (analogRead 512, as Wokwi's docs give it); SEL is open until pressed.
@@ -51,6 +53,18 @@ extension WokwiSetup {
             return nil
         }
         humiditySensors.append((part.id, pin, values[0], values[1]))
+        return nil
+    }
+
+    /// SCK and DT on pins, no load on the cell; attr `type` is 5kg, 50kg (the default) or gauge, all 420 counts a kg.
+    mutating func addLoadCell(_ part: WokwiDiagram.Part, at: String) -> WokwiProblem? {
+        let type = part.attrs["type"] ?? "50kg"
+        guard ["5kg", "50kg", "gauge"].contains(type) else { return WokwiProblem("\(at): type \"\(type)\" is 5kg, 50kg or gauge") }
+        guard let clock = ioPin(of: part.id + ":SCK", in: strictNets), let data = ioPin(of: part.id + ":DT", in: strictNets) else {
+            notices.append("\(at): SCK and DT are not both wired to pins: ignored")
+            return nil
+        }
+        loadCells.append((part.id, clock, data))
         return nil
     }
 

@@ -75,6 +75,7 @@ public final class AVRMachine {
     private var glassProbe: GlassStatsProbe?
     private var rangers: [UltrasonicRanger] = []
     private var humiditySensors: [HumiditySensor] = []
+    private var loadCells: [LoadCellAmplifier] = []
 
     /// Loads the firmware (ELF or Intel HEX, told apart by content) and wires the parts.
     public init(_ configuration: Configuration) throws(AVRBoardError) {
@@ -112,6 +113,8 @@ public final class AVRMachine {
         rangers = []
         for sensor in humiditySensors { sensor.detach() }
         humiditySensors = []
+        for cell in loadCells { cell.detach() }
+        loadCells = []
         uart.detach()
         displayCapture?.detach()
         displayCapture = nil
@@ -265,6 +268,21 @@ public final class AVRMachine {
         guard humiditySensors.indices.contains(index) else { return }
         if let celsius { humiditySensors[index].celsius = celsius }
         if let humidity { humiditySensors[index].humidity = humidity }
+    }
+
+    /// Wires an HX711 load cell amplifier's SCK to `clock` and DT to `data`,
+    /// `kilograms` on its cell; returns its index for `setLoadCell`.
+    @discardableResult
+    public func addLoadCell(clock: AVRPin, data: AVRPin, kilograms: Double) -> Int {
+        guard let avr else { return -1 }
+        loadCells.append(LoadCellAmplifier(avr: avr, clock: clock, data: data, kilograms: kilograms))
+        return loadCells.count - 1
+    }
+
+    /// Puts `kilograms` on load cell `index`: conversions from now on read it.
+    public func setLoadCell(_ index: Int, kilograms: Double) {
+        guard loadCells.indices.contains(index) else { return }
+        loadCells[index].kilograms = kilograms
     }
 
     /// Puts `millivolts` on ADC input `channel` (0…7, or 0…15 on the Mega):

@@ -69,6 +69,8 @@ public enum RunStep: Sendable {
     /// What DHT22 `sensor` (`AVRMachine.addHumiditySensor`'s index) reads from
     /// its next request on; nil leaves that value as it was.
     case setHumiditySensor(sensor: Int, celsius: Double?, humidity: Double?, label: String)
+    /// Puts `kilograms` on load cell `cell` (`AVRMachine.addLoadCell`'s index) from now on.
+    case setLoadCell(cell: Int, kilograms: Double, label: String)
     /// Puts `millivolts` on ADC input `channel` from now on (a potentiometer turned).
     case setAnalog(channel: Int, millivolts: UInt32, label: String)
     /// Takes the sensor module's wires off (false: nothing answers at its

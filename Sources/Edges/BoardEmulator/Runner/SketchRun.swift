@@ -260,6 +260,9 @@ public final class SketchRun {
                 machine.setHumiditySensor(sensor, celsius: celsius, humidity: humidity)
                 let values = [celsius.map { "\($0) °C" }, humidity.map { "\($0) %" }].compactMap { $0 }
                 sink(.note("\(label): \(values.joined(separator: ", "))", atMicros: nowMicros))
+            case .setLoadCell(let cell, let kilograms, let label):
+                machine.setLoadCell(cell, kilograms: kilograms)
+                sink(.note("\(label): \(kilograms) kg on the cell", atMicros: nowMicros))
             case .setAnalog(let channel, let millivolts, let label):
                 machine.setAnalogInput(channel: channel, millivolts: millivolts)
                 sink(.note("\(label): \(millivolts) mV on ADC\(channel)", atMicros: nowMicros))
