@@ -315,6 +315,36 @@ import TiltDisplay
         #expect(result.out.hasSuffix("[cell] Scenario completed successfully\n"), "\(result.out)")
     }
 
+    /// Wokwi pauses the simulation at a wait-serial's match, so the next
+    /// wait-serial sees the bytes right after it; a delay lets them go by.
+    /// They were lost with the rest of the millisecond the match came in
+    /// ("boot" then "echo" from one line timed out).
+    @Test func waitSerialResumesRightAfterTheLastMatch() throws {
+        let folder = try projectFolder(SketchFixtures.bootEcho, named: "resume", diagram: """
+            {"version": 1, "author": "test", "editor": "wokwi",
+             "parts": [{"type": "wokwi-arduino-uno", "id": "uno", "top": 0, "left": 0, "attrs": {}}], "connections": []}
+            """, scenario: """
+            name: resume
+            version: 1
+            steps:
+              - wait-serial: 'boot'
+              - wait-serial: '_echo'
+              - wait-serial: '1.0'
+              - wait-serial: 'ready'
+              - wait-serial: 'tick 250'
+            """)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--timeout", "1000"])
+        #expect(result.code == 0, "\(result.out)\(result.err)")
+        #expect(result.out.hasSuffix("[resume] Scenario completed successfully\n"), "\(result.out)")
+
+        let delayed = folder + "/delayed.yaml"
+        try "name: delayed\nversion: 1\nsteps:\n  - wait-serial: 'boot'\n  - delay: 10ms\n  - wait-serial: 'ready'\n"
+            .write(toFile: delayed, atomically: true, encoding: .utf8)
+        let late = try tiltsim.run(["wokwi", folder, "--scenario", "delayed.yaml", "--timeout", "600"])
+        #expect(late.code == 42, "'ready' came during the delay: \(late.out)")
+    }
+
     /// TRIG and ECHO on one pin (NewPing's one-pin mode, its 8.9 µs trigger):
     /// one echo a ping, and the module's own echo does not trigger it again
     /// (it did, 64 edges in 100 ms; and the 8.9 µs trigger was ignored).

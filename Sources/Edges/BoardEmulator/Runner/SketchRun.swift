@@ -26,7 +26,7 @@ public final class SketchRun {
     private var failure: RunOutcome?
     private var partialChecked = false
     private var lastOutputMicros: UInt64 = 0
-    /// Output since the current `waitBytes` step began (only its last bytes once searched).
+    /// Output since the current `waitBytes` step began, after what the last one matched (only its last bytes once searched).
     private var byteWindow: [UInt8] = []
     /// A software I2C master on the TWI's pins while the TWI was on has been told about.
     private var toldOfBlockedBitBang = false
@@ -270,9 +270,12 @@ public final class SketchRun {
                 machine.sensorConnected = connected
                 sink(.note(connected ? "sensor wired again (powered on from reset)" : "sensor wires off", atMicros: nowMicros))
             }
+            // Wokwi pauses the simulation at a wait-serial's match, so the bytes
+            // after it in this batch are still to come for the steps that follow
+            // at this instant; a delay lets them go by.
+            if case .wait = plan.steps[stepIndex] { byteWindow.removeAll(keepingCapacity: true) }
             stepIndex += 1
             stepStartedMicros = nowMicros
-            byteWindow.removeAll(keepingCapacity: true)
             scannedLines = text.droppedLines
         }
         return nil
@@ -295,11 +298,12 @@ public final class SketchRun {
         return nil
     }
 
-    /// Whether `needle` occurs in `window`; if not, keeps only the bytes a later match could start in.
+    /// Whether `needle` occurs in `window`: if so it keeps what came after the match, if not only the bytes a later match could start in.
     static func find(_ needle: [UInt8], in window: inout [UInt8]) -> Bool {
         guard !needle.isEmpty else { return true }
         if window.count >= needle.count {
             for start in 0...(window.count - needle.count) where window[start..<(start + needle.count)].elementsEqual(needle) {
+                window.removeFirst(start + needle.count)  // what came after the match is the next step's
                 return true
             }
         }
