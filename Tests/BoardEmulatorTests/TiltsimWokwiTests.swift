@@ -345,6 +345,26 @@ import TiltDisplay
         #expect(late.code == 42, "'ready' came during the delay: \(late.out)")
     }
 
+    /// --scenario and --diagram-file are relative to the project, or absolute
+    /// (wokwi-cli resolves them from the project): an absolute one was joined
+    /// to the project's path and not found.
+    @Test func absoluteScenarioAndDiagramPathsAreTakenAsTheyAre() throws {
+        let folder = try projectFolder(SketchFixtures.bootEcho, named: "absolute", diagram: """
+            {"version": 1, "author": "test", "editor": "wokwi",
+             "parts": [{"type": "wokwi-arduino-uno", "id": "uno", "top": 0, "left": 0, "attrs": {}}], "connections": []}
+            """, scenario: "name: absolute\nversion: 1\nsteps:\n  - wait-serial: 'ready'\n")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.moveItem(atPath: folder + "/diagram.json", toPath: folder + "/board.json")
+        let result = try tiltsim.run(["wokwi", folder, "--scenario", folder + "/scenario.test.yaml", "--diagram-file", folder + "/board.json",
+                                      "--timeout", "1000"])
+        #expect(result.code == 0, "\(result.out)\(result.err)")
+        let relative = try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--diagram-file", "board.json", "--timeout", "1000"])
+        #expect(relative.code == 0, "\(relative.out)\(relative.err)")
+        let missing = try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--timeout", "1000"])
+        #expect(missing.code == 1)
+        #expect(missing.err.contains("diagram file not found: \(folder)/diagram.json; add one, or name it with --diagram-file"), "\(missing.err)")
+    }
+
     /// TRIG and ECHO on one pin (NewPing's one-pin mode, its 8.9 µs trigger):
     /// one echo a ping, and the module's own echo does not trigger it again
     /// (it did, 64 edges in 100 ms; and the 8.9 µs trigger was ignored).

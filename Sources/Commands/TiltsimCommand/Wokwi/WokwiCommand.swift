@@ -36,13 +36,13 @@ struct WokwiCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The firmware to run (ELF or HEX), relative to the current folder; wokwi.toml is then optional.", valueName: "path"))
     var elf: String?
 
-    @Option(name: .customLong("diagram-file"), help: ArgumentHelp("The diagram, relative to the project (default diagram.json).", valueName: "path"))
+    @Option(name: .customLong("diagram-file"), help: ArgumentHelp("The diagram, relative to the project or absolute (default diagram.json).", valueName: "path"))
     var diagramFile: String?
 
     @Flag(help: "Send stdin to the sketch's serial input.")
     var interactive = false
 
-    @Option(help: ArgumentHelp("An automation scenario (YAML), relative to the project.", valueName: "path"))
+    @Option(help: ArgumentHelp("An automation scenario (YAML), relative to the project or absolute.", valueName: "path"))
     var scenario: String?
 
     @Option(name: .customLong("serial-log-file"), help: ArgumentHelp("Also write the serial output to this file.", valueName: "path"))

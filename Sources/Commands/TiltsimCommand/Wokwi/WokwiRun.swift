@@ -10,19 +10,24 @@ import TiltExitStatus
 struct WokwiRun {
     let options: WokwiCommand
 
+    /// A path given relative to the project, or absolute (wokwi-cli's `path.resolve(rootDir, …)`).
+    static func inProject(_ path: String, _ folder: String) -> String {
+        path.hasPrefix("/") ? path : folder + "/" + path
+    }
+
     func execute() throws(CommandFailure) -> Int32 {
         let folder = options.projectPath
         let elf = WokwiCommand.given(options.elf)
         let timeoutMillis = try Self.integer(options.timeout, "--timeout")
         let timeoutExit = try Self.integer(options.timeoutExitCode, "--timeout-exit-code")
         let configPath = folder + "/wokwi.toml"
-        let diagramPath = folder + "/" + (WokwiCommand.given(options.diagramFile) ?? "diagram.json")
+        let diagramPath = Self.inProject(WokwiCommand.given(options.diagramFile) ?? "diagram.json", folder)
         let hasConfig = FileManager.default.fileExists(atPath: configPath)
         guard elf != nil || hasConfig else {
             throw .file("wokwi.toml not found in \(folder); add one ([wokwi] version = 1, firmware = '…') or pass --elf")
         }
         guard FileManager.default.fileExists(atPath: diagramPath) else {
-            throw .file("diagram.json not found in \(diagramPath); add one or name it with --diagram-file")
+            throw .file("diagram file not found: \(diagramPath); add one, or name it with --diagram-file")
         }
         var firmware = elf
         var configElf: String?
@@ -47,7 +52,7 @@ struct WokwiRun {
         }
         for notice in setup.notices { status(notice) }
         let scenario = try WokwiCommand.given(options.scenario).map { path throws(CommandFailure) in
-            try WokwiScenario.load(folder + "/" + path, setup: setup)
+            try WokwiScenario.load(Self.inProject(path, folder), setup: setup)
         }
         let expectText = WokwiCommand.given(options.expectText), failText = WokwiCommand.given(options.failText)
 
