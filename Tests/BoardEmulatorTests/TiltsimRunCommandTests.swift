@@ -307,6 +307,20 @@ import TiltDisplay
         #expect(refused.err == "tiltsim: \(bad): step 1: sensor-wires must be off or on\n")
     }
 
+    /// A scenario that compares with a screenshot it saved itself compares
+    /// with that screen, grey and all (the file was read before the run: a
+    /// missing one was refused, an old one compared).
+    @Test func aScreenshotSavedByTheScenarioIsComparedAsSaved() throws {
+        let bar = try SketchFixtures.tiltBar.get()
+        let shot = temporary("saved.png"), scenario = temporary("again.yaml")
+        defer { for path in [shot, scenario] { try? FileManager.default.removeItem(atPath: path) } }
+        try "timeout: 2\nnoise: 0\nsteps:\n  - pose: [20, 0]\n  - wait: 0.5\n  - screenshot: \(shot)\n  - wait: 0.1\n  - expect-screen: \(shot)\n"
+            .write(toFile: scenario, atomically: true, encoding: .utf8)
+        let result = try tiltsim.run(["run", bar.elf, "--scenario", scenario, "--quiet"])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(FileManager.default.fileExists(atPath: shot))
+    }
+
     /// A scenario whose aliases nest ("billion laughs": 389 bytes, 9^10
     /// nodes expanded) is refused before it is built (it grew by 50 MB a
     /// second and never ended); a folder, a FIFO and a device are named as

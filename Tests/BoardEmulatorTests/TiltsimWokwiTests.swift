@@ -470,6 +470,31 @@ import TiltDisplay
         }
     }
 
+    /// compare-with reads its file when the step runs, as wokwi-cli does, so
+    /// a scenario can compare with a screenshot it saved itself (it was read
+    /// before the run: the old file, or none at all, was compared).
+    @Test func aScreenshotSavedByTheScenarioIsComparedAsSaved() throws {
+        let folder = try project("nano-tilt")
+        let old = folder + "/old.tmp.png", fresh = folder + "/fresh.tmp.png", scenario = folder + "/again.tmp.yaml"
+        try Data(PNGEncoder.encodeRGBA(Screen())).write(to: URL(fileURLWithPath: old))  // dark: not what the sketch shows
+        defer { for path in [old, fresh, scenario, folder + "/old.tmp.actual.png"] { try? FileManager.default.removeItem(atPath: path) } }
+        try """
+            name: again
+            version: 1
+            steps:
+              - wait-serial: 'az='
+              - delay: 50ms
+              - take-screenshot: {part-id: oled1, save-to: old.tmp.png}
+              - delay: 10ms
+              - take-screenshot: {part-id: oled1, compare-with: old.tmp.png}
+              - take-screenshot: {part-id: oled1, save-to: fresh.tmp.png, compare-with: fresh.tmp.png}
+            """.write(toFile: scenario, atomically: true, encoding: .utf8)
+        let result = try tiltsim.run(["wokwi", folder, "--scenario", "again.tmp.yaml"])
+        #expect(result.code == 0, "\(result.out)\(result.err)")
+        #expect(result.out.hasSuffix("[again] Scenario completed successfully\n"), "\(result.out)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: old)) == Data(contentsOf: URL(fileURLWithPath: fresh)), "both hold the screen at rest")
+    }
+
     /// --expect-text with --screenshot-time: the run passes on the text and
     /// after the screenshot, as wokwi-cli awaits it (the screenshot alone
     /// passed a run whose text had not come yet, and a text before the

@@ -124,8 +124,12 @@ struct ScenarioFile {
                 result.steps.append(.saveScreen(name: path))
             case "expect-screen":
                 let path = resolve(try string(value, at + "expect-screen"))
-                let reference = try ReferenceScreen.load(path)
-                result.steps.append(.expectScreen(name: path, screen: reference.screen, brightness: reference.brightness))
+                if result.screenshotPaths.contains(path) {  // saved by this scenario: compared as saved
+                    result.steps.append(.expectSavedScreen(name: path, matchBrightness: true))
+                } else {
+                    let reference = try ReferenceScreen.load(path)
+                    result.steps.append(.expectScreen(name: path, screen: reference.screen, brightness: reference.brightness))
+                }
             default:
                 let path = try motionPath(action, value, at)
                 result.steps.append(.setMotion(Motion(path, noise: noise > 0

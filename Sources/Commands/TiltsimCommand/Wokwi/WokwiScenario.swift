@@ -215,6 +215,11 @@ struct WokwiScenario {
             }
             if let compareWith {
                 let path = folder + "/" + compareWith
+                // A file this scenario saves is compared as saved (wokwi-cli reads it when the step runs).
+                if result.savePaths.contains(path) {
+                    result.steps.append(.expectSavedScreen(name: path, matchBrightness: false))
+                    return
+                }
                 let screen: WokwiScreenshot
                 switch WokwiScreenshot.load(path) {
                 case .success(let loaded): screen = loaded

@@ -50,6 +50,10 @@ public enum RunStep: Sendable {
     /// The screen now must equal `screen` (named for messages), and a lit
     /// pixel be this grey (within `SketchRun.brightnessTolerance`; nil: any).
     case expectScreen(name: String, screen: Screen, brightness: UInt8? = nil)
+    /// The screen now must equal the one an earlier `saveScreen` step of this
+    /// name saved (the scenario compares with a file it writes itself, which
+    /// is read when the step runs), its grey too when `matchBrightness`.
+    case expectSavedScreen(name: String, matchBrightness: Bool)
     /// Waits until these bytes appear, in order and together, in the serial
     /// output sent after the step began (a Wokwi scenario's wait-serial).
     case waitBytes([UInt8])

@@ -26,6 +26,8 @@ public final class SketchRun {
     private var failure: RunOutcome?
     private var partialChecked = false
     private var lastOutputMicros: UInt64 = 0
+    /// The screens `saveScreen` steps saved, by name, for `expectSavedScreen`.
+    private var savedScreens: [String: (screen: Screen, brightness: UInt8)] = [:]
     /// Output since the current `waitBytes` step began, after what the last one matched (only its last bytes once searched).
     private var byteWindow: [UInt8] = []
     /// A software I2C master on the TWI's pins while the TWI was on has been told about.
@@ -230,6 +232,11 @@ public final class SketchRun {
                 save(name, sink)
             case .expectScreen(let name, let screen, let brightness):
                 if let missed = expect(name, screen, brightness, sink) { return missed }
+            case .expectSavedScreen(let name, let matchBrightness):
+                guard let saved = savedScreens[name] else {
+                    return .missedExpectation("at \(Self.seconds(nowMicros)) no screen was saved as \(name) before it was compared")
+                }
+                if let missed = expect(name, saved.screen, matchBrightness ? saved.brightness : nil, sink) { return missed }
             case .waitBytes(let needle):
                 guard Self.find(needle, in: &byteWindow) else { return nil }
                 sink(.note("serial matched \"\(Self.quoted(String(decoding: needle, as: UTF8.self)))\"", atMicros: nowMicros))
@@ -319,6 +326,7 @@ public final class SketchRun {
 
     private func save(_ name: String, _ sink: (RunEvent) -> Void) {
         let display = machine.display
+        savedScreens[name] = (display.glass, display.brightness)
         sink(.screen(name: name, screen: display.glass, brightness: display.brightness, atMicros: nowMicros))
     }
 
