@@ -345,6 +345,35 @@ import TiltDisplay
         #expect(late.code == 42, "'ready' came during the delay: \(late.out)")
     }
 
+    /// wokwi-cli's own scenario lines, "Executing step: NAME" for a named step
+    /// and the closing one, show with -q too; a top-level key wokwi-cli ignores
+    /// (a description) is noted, not refused. The name was dropped, -q hid
+    /// both lines, and a description stopped the run.
+    @Test func namedStepsAreAnnouncedAndScenarioLinesSurviveQuiet() throws {
+        let folder = try projectFolder(SketchFixtures.bootEcho, named: "named", diagram: """
+            {"version": 1, "author": "test", "editor": "wokwi",
+             "parts": [{"type": "wokwi-arduino-uno", "id": "uno", "top": 0, "left": 0, "attrs": {}}], "connections": []}
+            """, scenario: """
+            name: named
+            version: 1
+            description: boots and ticks
+            steps:
+              - name: the banner
+                wait-serial: 'ready'
+              - wait-serial: 'tick 250'
+            """)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let loud = try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--timeout", "1000"])
+        #expect(loud.code == 0, "\(loud.out)\(loud.err)")
+        #expect(loud.out.contains("scenario.test.yaml: 'description' is not a scenario key (name, version, author, steps): ignored, as wokwi-cli does\n"), "\(loud.out)")
+        #expect(loud.out.contains("Starting simulation...\n[named] Executing step: the banner\n"), "\(loud.out)")
+        let quiet = try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--timeout", "1000", "-q"])
+        #expect(quiet.code == 0, "\(quiet.out)\(quiet.err)")
+        #expect(quiet.out.hasPrefix("[named] Executing step: the banner\nboot_echo 1.0 ready\r\n"), "\(quiet.out)")
+        #expect(quiet.out.hasSuffix("tick 250\r\n[named] Scenario completed successfully\n"), "\(quiet.out)")
+        #expect(!quiet.out.contains("serial matched") && !quiet.out.contains("Starting"), "\(quiet.out)")
+    }
+
     /// --scenario and --diagram-file are relative to the project, or absolute
     /// (wokwi-cli resolves them from the project): an absolute one was joined
     /// to the project's path and not found.

@@ -164,6 +164,8 @@ struct RunSketch: ParsableCommand {
                 }
             case .note(let text, let micros):
                 say("\(SketchRun.seconds(micros)): \(text)")
+            case .stepBegins(let name, let micros):
+                say("\(SketchRun.seconds(micros)): step \(name)")
             case .usbReport(let report):
                 reportLog?.write(Array("\(Self.logSeconds(report.atMicros)) \(report.line)\n".utf8))
                 if !reportsSeen && reportLog == nil {

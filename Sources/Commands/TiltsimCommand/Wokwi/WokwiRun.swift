@@ -54,6 +54,7 @@ struct WokwiRun {
         let scenario = try WokwiCommand.given(options.scenario).map { path throws(CommandFailure) in
             try WokwiScenario.load(Self.inProject(path, folder), setup: setup)
         }
+        for notice in scenario?.notices ?? [] { status(notice) }
         let expectText = WokwiCommand.given(options.expectText), failText = WokwiCommand.given(options.failText)
 
         let timeoutMicros = timeoutMillis == 0 ? UInt64.max : UInt64(timeoutMillis) * 1000
@@ -121,6 +122,11 @@ struct WokwiRun {
                 if let name = scenario?.name, let line = lines.status("[\(name)] \(SketchRun.seconds(micros)): \(text)", shown: !options.quiet) {
                     status(line)
                 }
+            case .stepBegins(let step, _):
+                // wokwi-cli's own scenario lines show even with -q.
+                if let name = scenario?.name, let line = lines.status("[\(name)] Executing step: \(step)", shown: true) {
+                    StandardStreams.out(line + "\n")
+                }
             }
         }
         if let failure = writeFailure ?? log?.close() { throw failure }
@@ -131,7 +137,9 @@ struct WokwiRun {
             status("TEST PASSED.")
             return 0
         case .passed where scenario != nil:
-            status("[\(scenario!.name)] Scenario completed successfully")
+            if let line = lines.status("[\(scenario!.name)] Scenario completed successfully", shown: true) {
+                StandardStreams.out(line + "\n")  // shown with -q too, as wokwi-cli's
+            }
             return 0
         case .passed, .timedOut:
             StandardStreams.err("\nTimeout: simulation did not finish in \(timeoutMillis)ms\n")

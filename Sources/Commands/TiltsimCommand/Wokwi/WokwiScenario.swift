@@ -15,6 +15,8 @@ struct WokwiScenario {
     var steps: [RunStep] = []
     /// Files take-screenshot writes, to check before the run.
     var savePaths: [String] = []
+    /// Lines about what the scenario holds that tiltsim leaves unused (keys wokwi-cli ignores too).
+    var notices: [String] = []
 
     /// The step commands, as wokwi-cli registers them, plus our extension.
     static let commands = ["delay", "wait-serial", "write-serial", "set-control", "expect-pin", "take-screenshot", "tiltsim"]
@@ -50,12 +52,15 @@ struct WokwiScenario {
 
         mutating func scenario(_ node: Node?, _ tree: Any?) throws(CommandFailure) -> WokwiScenario {
             guard let root = node?.mapping else { throw fail(node, "the top level must be a mapping with name, version: 1 and steps") }
-            try unknownKeys(root, allowed: ["name", "version", "author", "steps"])
             guard let name = root["name"]?.string else { throw fail(node, "the scenario needs a name (text): name: my test") }
             guard root["version"]?.int == 1 else { throw fail(root["version"] ?? node, "unsupported scenario version; use version: 1") }
             guard let steps = root["steps"]?.sequence else { throw fail(root["steps"] ?? node, "steps must be a list") }
             let trees = ((tree as? [String: Any])?["steps"] as? [Any]) ?? []
             var result = WokwiScenario(name: name)
+            // wokwi-cli reads name, version and steps and ignores any other key (a description, say).
+            for (key, _) in root where !["name", "version", "author", "steps"].contains(key.string ?? "") {
+                result.notices.append("\(file): \(quoted(key.string ?? "?")) is not a scenario key (name, version, author, steps): ignored, as wokwi-cli does")
+            }
             for (index, step) in steps.enumerated() {
                 try self.step(step, tree: index < trees.count ? trees[index] : nil, into: &result)
             }
@@ -75,6 +80,7 @@ struct WokwiScenario {
             guard commands.count == 1, let command = commands.first, let value = map[Node(command)] else {
                 throw fail(node, "give exactly one command a step (found \(commands.isEmpty ? "none" : commands.joined(separator: ", ")))")
             }
+            if let name = map["name"]?.string { result.steps.append(.announce(name)) }  // "Executing step: NAME", as wokwi-cli says
             switch command {
             case "delay":
                 guard let text = value.scalar?.string, value.int == nil || text.hasSuffix("s") else {

@@ -43,6 +43,8 @@ public enum RunStep: Sendable {
     case setMotion(Motion)
     /// Bytes for the sketch's serial input, fed as its UART takes them.
     case sendSerial([UInt8])
+    /// A named step begins (a Wokwi step's `name`): the run says so.
+    case announce(String)
     /// Lets simulated time pass.
     case wait(micros: UInt64)
     /// The screen now, handed to the run's sink under this name.
@@ -130,6 +132,8 @@ public enum RunEvent: Sendable {
     case screenMismatch(name: String, actual: Screen, brightness: UInt8, atMicros: UInt64)
     /// A one-line account of a step (matched text, screens, motions).
     case note(String, atMicros: UInt64)
+    /// A named step begins (`RunStep.announce`).
+    case stepBegins(String, atMicros: UInt64)
     /// A USB HID report a native-USB board's sketch sent (`AVRMachine.takeUSBReports`).
     case usbReport(USBReport)
 }

@@ -215,6 +215,8 @@ public final class SketchRun {
                 } else {
                     return nil
                 }
+            case .announce(let name):
+                sink(.stepBegins(name, atMicros: nowMicros))
             case .setMotion(let motion):
                 machine.motionSource = ShiftedMotion(motion, startingAt: nowMicros)
                 sink(.note("motion set (\(Self.seconds(UInt64(motion.duration * 1e6))) long)", atMicros: nowMicros))
