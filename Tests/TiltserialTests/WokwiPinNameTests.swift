@@ -46,8 +46,30 @@ import Testing
              "connections": [["imu1:SDA", "uno:SDA1", "green", []], ["imu1:SCL", "uno:A5", "blue", []], ["uno:SDA1", "uno:D99", "", []]]}
             """)
         #expect(wired.sensorID == nil)
-        #expect(wired.notices.contains("diagram.json: wokwi-arduino-uno 'uno' has no pin 'SDA1' (Wokwi names them 13, A4, SDA, GND.1, 5V…): its wires are ignored"), "\(wired.notices)")
+        #expect(wired.notices.contains("diagram.json: wokwi-arduino-uno 'uno' has no pin 'SDA1' (Wokwi names them 13, A4, A4.2, GND.1, 5V…): its wires are ignored"), "\(wired.notices)")
         #expect(wired.notices.contains { $0.contains("has no pin 'D99'") })
         #expect(wired.notices.filter { $0.contains("'SDA1'") }.count == 1, "once a pin, however many wires")
+    }
+
+    /// D2, a0 or the Uno's SDA are wired here (the maker meant them), but
+    /// Wokwi's parts do not have these names and leave such wires
+    /// unconnected: a test passing here would fail there, so each is named
+    /// once. Every name in wokwi-cli's lint registry is taken silently.
+    @Test func aPinNameWokwiLacksIsWiredAndNamed() throws {
+        let wired = try setup("""
+            {"version": 1, "parts": [{"type": "wokwi-arduino-uno", "id": "uno"}, {"type": "wokwi-pushbutton", "id": "b1"},
+              {"type": "wokwi-mpu6050", "id": "imu1"}],
+             "connections": [["b1:1.l", "uno:D2", "green", []], ["b1:2.l", "uno:GND.1", "black", []],
+              ["imu1:SDA", "uno:SDA", "green", []], ["imu1:SCL", "uno:a5", "blue", []], ["imu1:INT", "uno:D2", "", []]]}
+            """)
+        #expect(wired.buttons["b1"] != nil && wired.sensorID == "imu1", "wired as meant")
+        let lines = wired.notices.filter { $0.contains("is not a pin name of Wokwi's wokwi-arduino-uno") }
+        #expect(lines.count == 3, "\(wired.notices)")
+        #expect(wired.notices.contains("diagram.json: 'uno:D2' is not a pin name of Wokwi's wokwi-arduino-uno (it names them 13, A4, A4.2, GND.1, 5V…): "
+                                       + "wired here, but Wokwi leaves the wire unconnected; write it as Wokwi does"), "\(wired.notices)")
+        for board in WokwiBoard.allCases {
+            for name in board.wokwiPinNames { #expect(board.pin(name) != nil, "\(board) \(name)") }
+        }
+        #expect(WokwiBoard.mega.wokwiPinNames.contains("SDA") && !WokwiBoard.uno.wokwiPinNames.contains("SDA"))
     }
 }

@@ -42,6 +42,21 @@ enum WokwiBoard: String, CaseIterable {
     /// A pin the board brings out twice is named again with a number: the
     /// Uno's A4.2 and A5.2 (SDA and SCL by AREF), the Nano's 12.2, 13.2 and
     /// 11.2 (its ICSP header), 5V.2, RESET.3: the same pin as A4, 12, 5V, RESET.
+    /// The pin names Wokwi's part gives (wokwi-cli's diagram-lint registry):
+    /// `pin(_:)` also takes D2, lowercase, SDA/SCL and other copies, which
+    /// Wokwi leaves unconnected.
+    var wokwiPinNames: Set<String> {
+        let common = ["GND", "GND.1", "GND.2", "GND.3", "5V", "3.3V", "VIN", "RESET", "AREF"]
+        switch self {
+        case .uno:
+            return Set((0...13).map(String.init) + (0...5).map { "A\($0)" } + common + ["IOREF", "A4.2", "A5.2"])
+        case .nano:
+            return Set((0...13).map(String.init) + (0...7).map { "A\($0)" } + common + ["5V.2", "RESET.2", "RESET.3", "11.2", "12.2", "13.2"])
+        case .mega:
+            return Set((0...53).map(String.init) + (0...15).map { "A\($0)" } + common + ["GND.4", "GND.5", "5V.1", "5V.2", "IOREF", "SCL", "SDA"])
+        }
+    }
+
     func pin(_ name: String) -> Pin? {
         var upper = name.uppercased()
         if let dot = upper.lastIndex(of: "."), let copy = Int(upper[upper.index(after: dot)...]), copy > 0 {

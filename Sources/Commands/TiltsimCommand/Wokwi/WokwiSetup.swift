@@ -96,13 +96,23 @@ struct WokwiSetup {
             setup.frequency = hertz
         }
         // A wire to a board pin the name does not give is no wire: say so, not "not wired" later.
-        var unknown: [String] = []
+        var unknown: [String] = [], unlike: [String] = []
         for end in diagram.connections.flatMap({ [$0.0, $0.1] }) where end.hasPrefix(boardPart.id + ":") {
             let name = String(end.dropFirst(boardPart.id.count + 1))
-            if board.pin(name) == nil, !unknown.contains(name) { unknown.append(name) }
+            if board.pin(name) == nil {
+                if !unknown.contains(name) { unknown.append(name) }
+            } else if !board.wokwiPinNames.contains(name), !unlike.contains(name) {
+                unlike.append(name)
+            }
         }
+        let names = board == .mega ? "13, A4, SDA, GND.1, 5V…" : "13, A4, A4.2, GND.1, 5V…"
         for name in unknown {
-            setup.notices.append("\(file): \(board.rawValue) \(quoted(boardPart.id)) has no pin \(quoted(name)) (Wokwi names them 13, A4, SDA, GND.1, 5V…): its wires are ignored")
+            setup.notices.append("\(file): \(board.rawValue) \(quoted(boardPart.id)) has no pin \(quoted(name)) (Wokwi names them \(names)): its wires are ignored")
+        }
+        // Taken here, but a test that passes here would fail on Wokwi: say so.
+        for name in unlike {
+            setup.notices.append("\(file): \(quoted("\(boardPart.id):\(name)")) is not a pin name of Wokwi's \(board.rawValue) (it names them \(names)): "
+                                 + "wired here, but Wokwi leaves the wire unconnected; write it as Wokwi does")
         }
         setup.notices += misnamedEnds(diagram, file: file)
         for part in diagram.parts where part.id != boardPart.id {
