@@ -374,6 +374,31 @@ import TiltDisplay
         #expect(!quiet.out.contains("serial matched") && !quiet.out.contains("Starting"), "\(quiet.out)")
     }
 
+    /// What wokwi-cli refuses is refused here too, by name: a scenario name or
+    /// a write-serial that YAML reads as a number, its --vcd-file and its
+    /// other commands; two parts with one id are named (Wokwi's lint refuses
+    /// them). All were taken silently or called an unknown option or folder.
+    @Test func whatWokwiCliRefusesIsNamed() throws {
+        let folder = try projectFolder(SketchFixtures.bootEcho, named: "refusals", diagram: """
+            {"version": 1, "author": "test", "editor": "wokwi",
+             "parts": [{"type": "wokwi-arduino-uno", "id": "uno", "top": 0, "left": 0, "attrs": {}},
+                       {"type": "wokwi-led", "id": "led1", "attrs": {}}, {"type": "wokwi-led", "id": "led1", "attrs": {}}],
+             "connections": []}
+            """, scenario: "name: 5\nversion: 1\nsteps:\n  - wait-serial: 'ready'\n")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let numbered = try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml"])
+        #expect(numbered.code == 1 && numbered.err.contains("the scenario needs a name (text)"), "\(numbered.err)")
+        #expect(numbered.out.contains("diagram.json: two parts have the id 'led1' (Wokwi's lint refuses it): its wires and steps reach the last one; "
+                                      + "give each part its own id\n"), "\(numbered.out)")
+        try "name: bytes\nversion: 1\nsteps:\n  - write-serial: 42\n".write(toFile: folder + "/bytes.yaml", atomically: true, encoding: .utf8)
+        let bytes = try tiltsim.run(["wokwi", folder, "--scenario", "bytes.yaml"])
+        #expect(bytes.code == 1 && bytes.err.contains(":4: write-serial takes text or a list of byte values"), "\(bytes.err)")
+        let vcd = try tiltsim.run(["wokwi", folder, "--vcd-file", "trace.vcd"])
+        #expect(vcd.code == 1 && vcd.err == "tiltsim: --vcd-file: tiltsim writes no logic analyzer trace (wokwi-cli's VCD file); leave it out\n", "\(vcd.err)")
+        let lint = try tiltsim.run(["wokwi", "lint"])
+        #expect(lint.code == 1 && lint.err.contains("lint: a wokwi-cli command tiltsim does not offer"), "\(lint.err)")
+    }
+
     /// --scenario and --diagram-file are relative to the project, or absolute
     /// (wokwi-cli resolves them from the project): an absolute one was joined
     /// to the project's path and not found.

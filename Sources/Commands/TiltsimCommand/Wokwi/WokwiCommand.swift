@@ -60,13 +60,26 @@ struct WokwiCommand: ParsableCommand {
     @Option(name: .customLong("timeout-exit-code"), help: ArgumentHelp("The exit code on a timeout (default 42).", valueName: "code"))
     var timeoutExitCode = "42"
 
-    @Flag(name: [.customShort("q"), .customLong("quiet")], help: "No status messages (the serial output and errors still show).")
+    @Flag(name: [.customShort("q"), .customLong("quiet")], help: "No status messages (the serial output, errors and wokwi-cli's scenario lines still show).")
     var quiet = false
+
+    /// wokwi-cli's logic analyzer trace: refused by name rather than as an unknown option.
+    @Option(name: .customLong("vcd-file"), help: .hidden)
+    var vcdFile: String?
+
+    /// wokwi-cli's commands besides running a project, refused by name when given as the project folder.
+    static let otherCommands = ["lint", "init", "mcp", "chip", "serial-monitor"]
 
     /// `--eeprom`, and the pty board's options this refuses (`Tiltsim.ptyBoardOptions`).
     @ParentCommand var root: Tiltsim
 
     func validate() throws {
+        if vcdFile != nil {
+            throw CommandFailure.usage("--vcd-file: tiltsim writes no logic analyzer trace (wokwi-cli's VCD file); leave it out")
+        }
+        if Self.otherCommands.contains(projectPath), !FileManager.default.fileExists(atPath: projectPath) {
+            throw CommandFailure.usage("\(projectPath): a wokwi-cli command tiltsim does not offer; tiltsim wokwi [PROJECT_DIR] runs a project")
+        }
         let dropped = root.ptyBoardOptions(forWokwi: true)
         if !dropped.isEmpty {
             throw CommandFailure.usage("\(dropped.joined(separator: ", ")): not for tiltsim wokwi, whose board, parts and wiring come "

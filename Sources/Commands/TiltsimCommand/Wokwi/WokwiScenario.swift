@@ -52,7 +52,7 @@ struct WokwiScenario {
 
         mutating func scenario(_ node: Node?, _ tree: Any?) throws(CommandFailure) -> WokwiScenario {
             guard let root = node?.mapping else { throw fail(node, "the top level must be a mapping with name, version: 1 and steps") }
-            guard let name = root["name"]?.string else { throw fail(node, "the scenario needs a name (text): name: my test") }
+            guard let name = root["name"].flatMap(Self.text) else { throw fail(node, "the scenario needs a name (text): name: my test") }
             guard root["version"]?.int == 1 else { throw fail(root["version"] ?? node, "unsupported scenario version; use version: 1") }
             guard let steps = root["steps"]?.sequence else { throw fail(root["steps"] ?? node, "steps must be a list") }
             let trees = ((tree as? [String: Any])?["steps"] as? [Any]) ?? []
@@ -89,14 +89,14 @@ struct WokwiScenario {
                 guard let nanos = Self.nanos(text) else { throw fail(value, "invalid time \(quoted(text)); write a number and ns, us, ms or s (e.g. 500ms)") }
                 result.steps.append(.wait(micros: nanos / 1000))
             case "wait-serial":
-                guard let text = value.string else { throw fail(value, "wait-serial takes text") }
+                guard let text = Self.text(value) else { throw fail(value, "wait-serial takes text (quote a number: '42')") }
                 result.steps.append(.waitBytes(Array(text.utf8)))
             case "write-serial":
                 if let list = value.sequence {
                     let bytes = list.compactMap { $0.int }.filter { (0...255).contains($0) }.map { UInt8($0) }
                     guard !list.isEmpty, bytes.count == list.count else { throw fail(value, "write-serial takes text or a list of byte values 0…255") }
                     result.steps.append(.sendSerial(bytes))
-                } else if let text = value.string {
+                } else if let text = Self.text(value) {
                     result.steps.append(.sendSerial(Array(text.utf8)))
                 } else {
                     throw fail(value, "write-serial takes text or a list of byte values")
@@ -233,6 +233,13 @@ struct WokwiScenario {
                 }
                 result.steps.append(.expectScreen(name: path, screen: screen.screen, brightness: nil))
             }
+        }
+
+        /// A scalar YAML reads as text, as wokwi-cli's checks want it (a bare
+        /// 42 or true is a number or a flag there, and refused).
+        static func text(_ node: Node) -> String? {
+            guard node.scalar != nil, node.tag == Tag(.str) else { return nil }
+            return node.string
         }
 
         private func part(_ map: Node.Mapping, _ node: Node, _ command: String) throws(CommandFailure) -> (String, String) {

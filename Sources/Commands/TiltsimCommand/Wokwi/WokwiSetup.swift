@@ -115,6 +115,11 @@ struct WokwiSetup {
                                  + "wired here, but Wokwi leaves the wire unconnected; write it as Wokwi does")
         }
         setup.notices += misnamedEnds(diagram, file: file)
+        var seen: Set<String> = [], repeated: [String] = []
+        for part in diagram.parts where !seen.insert(part.id).inserted && !repeated.contains(part.id) { repeated.append(part.id) }
+        for id in repeated {
+            setup.notices.append("\(file): two parts have the id \(quoted(id)) (Wokwi's lint refuses it): its wires and steps reach the last one; give each part its own id")
+        }
         for part in diagram.parts where part.id != boardPart.id {
             if let problem = setup.add(part, file: file) { return .failure(problem) }
         }
