@@ -59,6 +59,8 @@ enum SketchFixtures {
     static let humidity = built("humidity")
     /// An HX711 (DT D3, SCK D2) read with shiftIn; a power-down and wake-up once.
     static let loadCell = built("load_cell")
+    /// DS18B20s on D2 found by the ROM search and read by MATCH ROM, bit by bit as OneWire does.
+    static let thermometers = built("thermometers")
     static let tiltBar = built("tilt_bar")
     static let intPin = built("int_pin")
     /// int_pin built for the Leonardo (its Serial on the ATmega32U4's USB).

@@ -315,6 +315,38 @@ import TiltDisplay
         #expect(result.out.hasSuffix("[cell] Scenario completed successfully\n"), "\(result.out)")
     }
 
+    /// Two DS18B20s on one 1-Wire line answer a reset, are found by the ROM
+    /// search (the line the AND of both), convert in 750 ms at 12 bits and
+    /// give their scratchpads with valid CRCs; set-control moves one. They
+    /// were ignored: no presence, "probes=0".
+    @Test func thermometersOnOneLineAreFoundAndRead() throws {
+        let folder = try projectFolder(SketchFixtures.thermometers, named: "thermometers", diagram: """
+            {"version": 1, "author": "test", "editor": "wokwi",
+             "parts": [
+               {"type": "wokwi-arduino-uno", "id": "uno", "top": 0, "left": 0, "attrs": {}},
+               {"type": "wokwi-ds18b20", "id": "t1", "attrs": {"deviceID": "111111111111", "temperature": "-10.3"}},
+               {"type": "wokwi-ds18b20", "id": "t2", "attrs": {"deviceID": "222222222222"}}
+             ],
+             "connections": [["t1:DQ", "uno:2", "green", []], ["t2:DQ", "uno:2", "green", []], ["t1:GND", "uno:GND.1", "black", []]]}
+            """, scenario: """
+            name: probes
+            version: 1
+            steps:
+              - wait-serial: 'probes=2'
+              - wait-serial: 'rom=28222222222222'
+              - wait-serial: ' raw=352 crc=ok waited=75'
+              - wait-serial: 'rom=28111111111111'
+              - wait-serial: ' raw=-165 crc=ok'
+              - set-control: {part-id: t1, control: temperature, value: 125}
+              - wait-serial: 'rom=28111111111111'
+              - wait-serial: ' raw=2000 crc=ok'
+            """)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--timeout", "5000"])
+        #expect(result.code == 0, "\(result.out)\(result.err)")
+        #expect(result.out.hasSuffix("[probes] Scenario completed successfully\n"), "\(result.out)")
+    }
+
     /// Wokwi pauses the simulation at a wait-serial's match, so the next
     /// wait-serial sees the bytes right after it; a delay lets them go by.
     /// They were lost with the rest of the millisecond the match came in

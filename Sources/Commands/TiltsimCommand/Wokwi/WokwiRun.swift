@@ -91,6 +91,9 @@ struct WokwiRun {
         for pull in setup.pulls { machine.pullPin(pull.pin, high: pull.high) }
         for strap in setup.straps { machine.drivePin(strap.pin, high: strap.high) }
         for ranger in setup.rangers { machine.addUltrasonicRanger(trigger: ranger.trigger, echo: ranger.echo, centimetres: ranger.centimetres) }
+        for pin in setup.thermometers.map(\.pin).reduce(into: [AVRPin](), { if !$0.contains($1) { $0.append($1) } }) {
+            machine.addOneWireBus(pin: pin, probes: setup.thermometers.filter { $0.pin == pin }.map(\.probe))
+        }
         for cell in setup.loadCells { machine.addLoadCell(clock: cell.clock, data: cell.data, kilograms: 0) }
         for sensor in setup.humiditySensors { machine.addHumiditySensor(pin: sensor.pin, celsius: sensor.celsius, humidity: sensor.humidity) }
         for (_, light) in setup.lightSensors {

@@ -156,6 +156,11 @@ struct WokwiScenario {
                 guard (2...400).contains(number) else { throw fail(value, "set-control \(id): distance \(number) is outside 2 to 400 cm") }
                 guard let index = setup.rangers.firstIndex(where: { $0.id == id }) else { return [] }
                 return [.setRangerDistance(ranger: index, centimetres: number, label: id)]
+            case "wokwi-ds18b20":
+                guard control == "temperature" else { throw fail(value, "set-control \(id): a DS18B20's control is temperature (°C)") }
+                guard WokwiSetup.thermometerValue(String(number)) != nil else { throw fail(value, "set-control \(id): temperature \(number) is outside -55 to 125 °C") }
+                guard let place = setup.thermometerPlace(id) else { return [] }
+                return [.setProbeTemperature(bus: place.bus, probe: place.probe, celsius: number, label: id)]
             case "wokwi-hx711":
                 guard control == "load" else { throw fail(value, "set-control \(id): an HX711's control is load (kg)") }
                 guard abs(number) <= 1e6 else { throw fail(value, "set-control \(id): load \(number) is outside -1000000 to 1000000 kg") }
@@ -183,7 +188,7 @@ struct WokwiScenario {
             default:
                 throw fail(value, "set-control \(id): tiltsim has no controls for \(type); it takes the MPU-6050's, a pushbutton's pressed, "
                            + "a potentiometer's position, a joystick's x, y and pressed, a photoresistor's lux, an HC-SR04's distance, "
-                           + "a DHT22's temperature and humidity and an HX711's load")
+                           + "a DHT22's temperature and humidity, a DS18B20's temperature and an HX711's load")
             }
         }
 

@@ -1,10 +1,11 @@
 import BoardEmulator
+import TiltCore
 
 /// The input parts beyond buttons and potentiometers that real Wokwi
 /// projects wire most (an outside tester's count over 76 diagrams): the
-/// analog joystick, the HC-SR04, the photoresistor module and the DHT22;
-/// and the HX711, the one part with automation controls in Wokwi's list
-/// that was left. Each reads
+/// analog joystick, the HC-SR04, the photoresistor module, the DHT22 and
+/// the DS18B20; and the HX711, the one part with automation controls in
+/// Wokwi's list that was left. Each reads
 /// as in Wokwi at its attrs' values; a scenario's set-control moves it.
 extension WokwiSetup {
     /// At rest both axes sit at VCC/2 (analogRead 512, as Wokwi's docs give it); SEL is open until pressed.
@@ -66,6 +67,40 @@ extension WokwiSetup {
         }
         loadCells.append((part.id, clock, data))
         return nil
+    }
+
+    /// DQ on a pin (probes on one pin share the line), attrs `temperature`
+    /// (°C, 22 unless set), `deviceID` (12 hex digits, ROM bytes 1 to 6) and `familyCode` (hex, 28).
+    mutating func addThermometer(_ part: WokwiDiagram.Part, at: String) -> WokwiProblem? {
+        let text = part.attrs["temperature"] ?? "22"
+        guard let celsius = Self.thermometerValue(text) else { return WokwiProblem("\(at): temperature \"\(text)\" is in °C, -55 to 125") }
+        let id = part.attrs["deviceID"] ?? "010203040506", family = part.attrs["familyCode"] ?? "28"
+        let digits = Array(id)
+        let serial = stride(from: 0, to: digits.count, by: 2).compactMap { i in i + 1 < digits.count ? UInt8(String(digits[i...(i + 1)]), radix: 16) : nil }
+        guard digits.count == 12, serial.count == 6 else { return WokwiProblem("\(at): deviceID \"\(id)\" is 12 hex digits, e.g. 010203040506") }
+        guard let code = UInt8(family, radix: 16) else { return WokwiProblem("\(at): familyCode \"\(family)\" is a hex byte, e.g. 28") }
+        guard let pin = ioPin(of: part.id + ":DQ", in: strictNets) else {
+            notices.append("\(at): DQ (its 1-Wire line) is not wired to a pin: ignored")
+            return nil
+        }
+        if let other = thermometers.first(where: { $0.pin == pin && $0.probe.serial == serial && $0.probe.familyCode == code }) {
+            return WokwiProblem("\(at): the same deviceID as \(quoted(other.id)) on one line; give each its own deviceID")
+        }
+        thermometers.append((part.id, pin, AVRMachine.ThermometerProbe(familyCode: code, serial: serial, celsius: celsius)))
+        return nil
+    }
+
+    /// A DS18B20's temperature (attr or control): −55 to 125 °C, its range.
+    static func thermometerValue(_ text: String) -> Double? {
+        Double(text.trimmingCharacters(in: .whitespaces)).flatMap { (-55...125).contains($0) ? $0 : nil }
+    }
+
+    /// The line and place on it of thermometer `id`, as the machine numbers them (one line a pin, in first-seen order).
+    func thermometerPlace(_ id: String) -> (bus: Int, probe: Int)? {
+        guard let mine = thermometers.first(where: { $0.id == id }) else { return nil }
+        let pins = thermometers.map(\.pin).reduce(into: [AVRPin]()) { if !$0.contains($1) { $0.append($1) } }
+        guard let bus = pins.firstIndex(of: mine.pin) else { return nil }
+        return (bus, thermometers.filter { $0.pin == mine.pin }.firstIndex { $0.id == id }!)
     }
 
     /// A DHT22's temperature (°C, −40 to 80) or humidity (%, 0 to 100), from an attr or a control: the sensor's ranges.

@@ -30,6 +30,8 @@ struct WokwiSetup {
     var humiditySensors: [(id: String, pin: AVRPin, celsius: Double, humidity: Double)] = []
     /// HX711 load cell amplifiers with SCK and DT on pins, in the order the machine adds them (no load at start).
     var loadCells: [(id: String, clock: AVRPin, data: AVRPin)] = []
+    /// DS18B20 thermometers by the pin their DQ is on, in diagram order (the machine adds one line a pin).
+    var thermometers: [(id: String, pin: AVRPin, probe: AVRMachine.ThermometerProbe)] = []
     /// Analog joysticks: the ADC channels HORZ and VERT reach, and the pin SEL is on (each when wired).
     var joysticks: [String: (horizontal: Int?, vertical: Int?, select: AVRPin?)] = [:]
     /// Photoresistor modules: their AO's channel and DO's pin (when wired), and their attrs.
@@ -68,6 +70,7 @@ struct WokwiSetup {
         "wokwi-photoresistor-sensor": ["VCC", "GND", "DO", "AO"],
         "wokwi-hc-sr04": ["VCC", "TRIG", "ECHO", "GND"],
         "wokwi-dht22": ["VCC", "SDA", "NC", "GND"],
+        "wokwi-ds18b20": ["VCC", "DQ", "GND"],
         "wokwi-hx711": ["VCC", "DT", "SCK", "GND", "E+", "E-", "A-", "A+", "B-", "B+"],
         "wokwi-gnd": ["GND"],
         "wokwi-vcc": ["VCC"],
@@ -300,6 +303,7 @@ struct WokwiSetup {
         case "wokwi-photoresistor-sensor": return addLightSensor(part, at: at)
         case "wokwi-dht22": return addHumiditySensor(part, at: at)
         case "wokwi-hx711": return addLoadCell(part, at: at)
+        case "wokwi-ds18b20": return addThermometer(part, at: at)
         default:
             break  // passive, or not modelled: `unmodelled` names them all in one line
         }

@@ -76,6 +76,7 @@ public final class AVRMachine {
     private var rangers: [UltrasonicRanger] = []
     private var humiditySensors: [HumiditySensor] = []
     private var loadCells: [LoadCellAmplifier] = []
+    private var oneWireBuses: [OneWireBus] = []
 
     /// Loads the firmware (ELF or Intel HEX, told apart by content) and wires the parts.
     public init(_ configuration: Configuration) throws(AVRBoardError) {
@@ -115,6 +116,8 @@ public final class AVRMachine {
         humiditySensors = []
         for cell in loadCells { cell.detach() }
         loadCells = []
+        for bus in oneWireBuses { bus.detach() }
+        oneWireBuses = []
         uart.detach()
         displayCapture?.detach()
         displayCapture = nil
@@ -283,6 +286,39 @@ public final class AVRMachine {
     public func setLoadCell(_ index: Int, kilograms: Double) {
         guard loadCells.indices.contains(index) else { return }
         loadCells[index].kilograms = kilograms
+    }
+
+    /// A DS18B20 on a 1-Wire line: its family code (0x28), six serial bytes
+    /// (its ROM's bytes 1 to 6) and the °C its conversions read.
+    public struct ThermometerProbe: Sendable {
+        /// ROM byte 0.
+        public var familyCode: UInt8
+        /// ROM bytes 1 to 6.
+        public var serial: [UInt8]
+        /// What a conversion reads, −55 to 125 °C.
+        public var celsius: Double
+        /// A probe as described.
+        public init(familyCode: UInt8, serial: [UInt8], celsius: Double) {
+            self.familyCode = familyCode
+            self.serial = serial
+            self.celsius = celsius
+        }
+    }
+
+    /// Puts DS18B20 thermometers on a 1-Wire line on `pin` (several share
+    /// it, each with its own ROM); returns the line's index for `setProbeTemperature`.
+    @discardableResult
+    public func addOneWireBus(pin: AVRPin, probes: [ThermometerProbe]) -> Int {
+        guard let avr else { return -1 }
+        let probes = probes.map { TemperatureProbe(familyCode: $0.familyCode, serial: $0.serial, celsius: $0.celsius) }
+        oneWireBuses.append(OneWireBus(avr: avr, pin: pin, probes: probes))
+        return oneWireBuses.count - 1
+    }
+
+    /// What probe `probe` on line `bus` reads from its next conversion on.
+    public func setProbeTemperature(bus: Int, probe: Int, celsius: Double) {
+        guard oneWireBuses.indices.contains(bus), oneWireBuses[bus].probes.indices.contains(probe) else { return }
+        oneWireBuses[bus].probes[probe].celsius = celsius
     }
 
     /// Puts `millivolts` on ADC input `channel` (0…7, or 0…15 on the Mega):

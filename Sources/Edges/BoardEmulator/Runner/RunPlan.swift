@@ -77,6 +77,8 @@ public enum RunStep: Sendable {
     case setHumiditySensor(sensor: Int, celsius: Double?, humidity: Double?, label: String)
     /// Puts `kilograms` on load cell `cell` (`AVRMachine.addLoadCell`'s index) from now on.
     case setLoadCell(cell: Int, kilograms: Double, label: String)
+    /// What DS18B20 `probe` on 1-Wire line `bus` (`AVRMachine.addOneWireBus`'s indices) reads from its next conversion on.
+    case setProbeTemperature(bus: Int, probe: Int, celsius: Double, label: String)
     /// Puts `millivolts` on ADC input `channel` from now on (a potentiometer turned).
     case setAnalog(channel: Int, millivolts: UInt32, label: String)
     /// Takes the sensor module's wires off (false: nothing answers at its

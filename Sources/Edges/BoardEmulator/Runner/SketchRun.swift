@@ -272,6 +272,9 @@ public final class SketchRun {
             case .setLoadCell(let cell, let kilograms, let label):
                 machine.setLoadCell(cell, kilograms: kilograms)
                 sink(.note("\(label): \(kilograms) kg on the cell", atMicros: nowMicros))
+            case .setProbeTemperature(let bus, let probe, let celsius, let label):
+                machine.setProbeTemperature(bus: bus, probe: probe, celsius: celsius)
+                sink(.note("\(label): \(celsius) °C", atMicros: nowMicros))
             case .setAnalog(let channel, let millivolts, let label):
                 machine.setAnalogInput(channel: channel, millivolts: millivolts)
                 sink(.note("\(label): \(millivolts) mV on ADC\(channel)", atMicros: nowMicros))
