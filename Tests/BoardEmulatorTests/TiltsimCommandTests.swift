@@ -84,6 +84,9 @@ import WireProtocol
             (["run", echo.elf, "--timeout", "x" + long], 21,
              "tiltsim: The value 'x\(long.prefix(39))…' is invalid for '--timeout <seconds>'; see `tiltsim run --help` for the options"),
             (["wokwi", "-x"], 1, "tiltsim: Unknown option '-x'; see `tiltsim wokwi --help` for the options"),
+            // ArgumentParser's guess reads on in brackets ("…'--motoin'. Did you mean '--motion'?; see" before).
+            (["run", echo.elf, "--motoin", "tour"], 21,
+             "tiltsim: Unknown option '--motoin' (did you mean '--motion'?); see `tiltsim run --help` for the options"),
             (["--noise", "-1"], 21, "tiltsim: Missing value for '--noise <scale>'; a value that starts with '-' must be attached with '=': --noise=-1"),
         ]
         for test in cases {

@@ -669,6 +669,8 @@ import TiltDisplay
         let never = try tiltsim.run(["wokwi", folder, "--expect-text", "never printed", "--timeout", "300", "--timeout-exit-code", "7", "-q"])
         #expect(never.code == 7)
         #expect(never.err == "\nTimeout: simulation did not finish in 300ms\n")
+        let wrapped = try tiltsim.run(["wokwi", folder, "--timeout-exit-code", "300"])
+        #expect(wrapped.code == 1 && wrapped.err.contains("--timeout-exit-code 300: an exit code is 0 to 255"), "it exited 44, 300 wrapped: \(wrapped.err)")
         let nothing = try tiltsim.run(["wokwi", folder, "--timeout", "250", "-q"])
         #expect(nothing.code == 42)
         #expect(nothing.out == "tilt_bubble: MPU-6050 found\r\npot=700\r\nax=0 ay=0 az=16384\r\nax=0 ay=0 az=16384\r\n")

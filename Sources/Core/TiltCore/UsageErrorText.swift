@@ -9,6 +9,10 @@ public enum UsageErrorText {
             .map { $0.trimmingCharacters(in: " ") }
             .joined(separator: " ")
         while what.last == "." || what.last == " " { what.removeLast() }
+        // "Unknown option '--view'. Did you mean '--axes'?" reads on as "…'--view' (did you mean '--axes'?)".
+        if let question = what.firstRange(of: ". Did you mean "), what.hasSuffix("?") {
+            what = what[..<question.lowerBound] + " (did you mean " + what[question.upperBound...] + ")"
+        }
         return what
     }
 

@@ -20,6 +20,9 @@ struct WokwiRun {
         let elf = WokwiCommand.given(options.elf)
         let timeoutMillis = try Self.integer(options.timeout, "--timeout")
         let timeoutExit = try Self.integer(options.timeoutExitCode, "--timeout-exit-code")
+        guard timeoutExit <= 255 else {
+            throw .usage("--timeout-exit-code \(timeoutExit): an exit code is 0 to 255 (the shell sees it modulo 256)")
+        }
         let configPath = folder + "/wokwi.toml"
         let diagramPath = Self.inProject(WokwiCommand.given(options.diagramFile) ?? "diagram.json", folder)
         let hasConfig = FileManager.default.fileExists(atPath: configPath)
