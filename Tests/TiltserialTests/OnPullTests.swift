@@ -33,4 +33,13 @@ import Testing
         #expect(r.err.contains("ribbon fired (#1) at board time \(field("t_us")) µs"))
         #expect(r.err.contains(" ticks, 1 fire\n"))
     }
+
+    /// A hook that fails is counted in the summary (the docs said so; the count was kept and never shown).
+    @Test func aFailingHookIsCountedInTheSummary() throws {
+        let csv = tempPath("pull-fails.csv")
+        try Data(Self.pullCSV().utf8).write(to: URL(fileURLWithPath: csv))
+        let r = runTiltserial(["replay", csv, "--ribbon-center-x", "64", "--on-pull", "false"])
+        #expect(r.code == 0)
+        #expect(r.err.contains(" ticks, 1 fire, 1 --on-pull hook failed (a non-zero exit or a signal)\n"), "\(r.err)")
+    }
 }

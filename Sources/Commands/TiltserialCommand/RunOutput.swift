@@ -282,6 +282,8 @@ final class RunOutput: HostOutput {
             if failed > 0 { parts.append("\(failed) \(hook.option) hook\(failed == 1 ? "" : "s") failed to start") }
             let which = hook === pull ? "" : "\(hook.option) "
             if hook.counters.skipped > 0 { parts.append("\(hook.counters.skipped) \(which)skipped (\(hook.maxRunning) still running)") }
+            let exits = hook.counters.failedExits
+            if exits > 0 { parts.append("\(exits) \(hook.option) hook\(exits == 1 ? "" : "s") failed (a non-zero exit or a signal)") }
         }
         if let cut = shutdown?.cutShort, cut > 0 { parts.append("\(cut) cut short at exit") }
         return parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")
