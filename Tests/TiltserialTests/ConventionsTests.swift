@@ -44,7 +44,7 @@ import TiltCore
             + "(see `tiltserial pins --help`)\n"),
         (["pins", "list", "frob"], "tiltserial: error: Unexpected argument 'frob'; see `tiltserial pins list --help` for the options\n"),
         (["replay", "/nonexistent.tiltrec", "--no-reconnect"],
-         "tiltserial: error: --reconnect sets up a serial link and replay reads a file, where it does nothing: leave it out\n"),
+         "tiltserial: error: --reconnect (or --no-reconnect) sets up a serial link and replay reads a file, where it does nothing: leave it out\n"),
         (["setup", "/dev/null", "--reconnect", "false"],
          "tiltserial: error: --reconnect: setup ends when the board goes away, it never waits for it: leave it out\n"),
         (["run", "--view", "bogus"], "tiltserial: error: The value 'bogus' is invalid for '--view <auto|full|compact|none>'. "

@@ -8,7 +8,12 @@ import TiltPipeline
 struct Replay: TiltserialSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Re-run a --record file or a CSV of samples (t_us,ax,ay,az[,gx,gy,gz]) through the physics.")
+        abstract: "Re-run a --record file or a CSV of samples (t_us,ax,ay,az[,gx,gy,gz]) through the physics.",
+        discussion: """
+            Takes run's settings. The serial link's options (--baud, --dtr, --no-dtr, \
+            --hello-timeout, --reconnect, --no-reconnect) are listed with them but refused \
+            (exit 21): a file has no link.
+            """)
 
     @Argument(help: "A recording made with --record, or a .csv of samples.")
     var file: String
@@ -24,7 +29,8 @@ struct Replay: TiltserialSubcommand {
 
     func execute(_ context: CommandContext) throws(Failure) {
         if let (name, _) = settings.given.first(where: { Self.linkOptions.contains($0.0) }) {
-            throw Failure(.badSettings, "--\(name) sets up a serial link and replay reads a file, where it does nothing: leave it out")
+            let spelled = name == "dtr" || name == "reconnect" ? "--\(name) (or --no-\(name))" : "--\(name)"
+            throw Failure(.badSettings, "\(spelled) sets up a serial link and replay reads a file, where it does nothing: leave it out")
         }
         let (resolved, config) = try settings.resolve(defaultFile: context.paths.configFile)
         if case .defaultFile(let file) = config { context.console.logger().info("settings from \(file)") }
