@@ -90,6 +90,9 @@ TOOLS       := tiltserial tiltsim
 BOARDS      := $(shell sed -n "s/^BOARDS := //p" Hardware/boards.mk)
 OTHER_BOARDS := $(filter-out uno,$(BOARDS))
 
+# The docs --help and the man pages point to (exit codes, the --json schema, the emulator).
+DOCS        := README.md usage.md emulator.md hardware.md protocol.md serial.md display.md physics.md
+
 # Every file install writes, relative to $(DESTDIR)$(PREFIX); uninstall removes exactly these.
 INSTALLED := $(addprefix bin/,$(TOOLS)) \
              share/tiltserial/tiltserial.elf \
@@ -97,7 +100,8 @@ INSTALLED := $(addprefix bin/,$(TOOLS)) \
              $(addprefix share/bash-completion/completions/,$(TOOLS)) \
              $(addprefix share/zsh/site-functions/_,$(TOOLS)) \
              $(addsuffix .fish,$(addprefix share/fish/vendor_completions.d/,$(TOOLS))) \
-             $(addsuffix .1,$(addprefix share/man/man1/,$(TOOLS)))
+             $(addsuffix .1,$(addprefix share/man/man1/,$(TOOLS))) \
+             $(addprefix share/doc/tiltserial/,$(DOCS))
 
 release: deps firmware
 	$(call step,SWIFT,release build of $(TOOLS) with the Swift runtime linked in ($(RELEASE_DIR)))
@@ -137,6 +141,8 @@ install: release completions manpages
 	    share/zsh/*) source=$(STAGE)/zsh/$${file##*/}; mode=0644 ;; \
 	    share/fish/*) source=$(STAGE)/fish/$${file##*/}; mode=0644 ;; \
 	    share/man/*) source=$(STAGE)/man/$${file##*/}; mode=0644 ;; \
+	    share/doc/tiltserial/README.md) source=README.md; mode=0644 ;; \
+	    share/doc/*) source=docs/$${file##*/}; mode=0644 ;; \
 	  esac; \
 	  $(say) INSTALL "$(DESTDIR)$(PREFIX)/$$file"; \
 	  install -D -m $$mode $$source "$(DESTDIR)$(PREFIX)/$$file" || exit 1; done
@@ -148,6 +154,7 @@ uninstall:
 	    rm -f "$(DESTDIR)$(PREFIX)/$$file" || exit 1; fi; done
 	$(Q)for board in $(OTHER_BOARDS); do rmdir "$(DESTDIR)$(PREFIX)/share/tiltserial/$$board" 2>/dev/null || true; done
 	$(Q)rmdir "$(DESTDIR)$(PREFIX)/share/tiltserial" 2>/dev/null || true
+	$(Q)rmdir "$(DESTDIR)$(PREFIX)/share/doc/tiltserial" 2>/dev/null || true
 
 install-check:
 	$(Q)scripts/install-check

@@ -28,4 +28,14 @@ import Testing
             }
         }
     }
+
+    /// swift-argument-parser's generate-manual drops "…" from the man pages
+    /// ("PATH-1  PATH-N", "(D3, D8, A0, )"): help text writes "..." instead.
+    @Test func noHelpTextHasAnEllipsisCharacter() {
+        let helps = Self.commands(Tiltserial.self).map { Tiltserial.helpMessage(for: $0, columns: 80) }
+            + Self.commands(Tiltsim.self).map { Tiltsim.helpMessage(for: $0, columns: 80) }
+        for help in helps {
+            for line in help.split(separator: "\n") where line.contains("…") { Issue.record("\(line)") }
+        }
+    }
 }

@@ -12,7 +12,7 @@ struct Monitor: TiltserialSubcommand {
         abstract: "Show what the board sends: text lines as text, frames decoded one per line, other bytes in hex.",
         usage: "tiltserial monitor [<port>] [--baud <N>] [--hello] [<options>]",  // ArgumentParser's spelled every option out on one line past 80 columns
         discussion: """
-            For checking a board, a sketch or the wiring: SAMPLE seq=12 t=1012000 ax=… lines for our frames, \
+            For checking a board, a sketch or the wiring: SAMPLE seq=12 t=1012000 ax=... lines for our frames, \
             any text a sketch prints as it is, anything else as HEX bytes. Lines go to stdout; Ctrl-C stops.
             """)
 

@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// What a run or replay prints and triggers.
 struct OutputOptions: ParsableArguments {
-    @Flag(help: "Print one JSON object per tick, and one per event (format, hello, parts, drawer, pull_out, pin, …), on stdout; schema in docs/usage.md.")
+    @Flag(help: "Print one JSON object per tick, and one per event (format, hello, parts, drawer, pull_out, pin, ...), on stdout; schema in docs/usage.md.")
     var json = false
 
     @Option(name: .customLong("on-pull"), help: ArgumentHelp(

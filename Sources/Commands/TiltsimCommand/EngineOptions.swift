@@ -30,7 +30,7 @@ struct EngineOptions: ParsableArguments {
     @Flag(help: "Run as fast as the host allows (avr: as fast as simavr can; native: as fast as the reader reads).")
     var freeRunning = false
 
-    @Option(help: ArgumentHelp("Keep a symlink here pointing at the pty (with --boards N: PATH-1 … PATH-N).", valueName: "path"))
+    @Option(help: ArgumentHelp("Keep a symlink here pointing at the pty (with --boards N: PATH-1 ... PATH-N).", valueName: "path"))
     var link: String?
 
     @Option(help: ArgumentHelp("Number of boards, each on its own pty (native).", valueName: "n"))
