@@ -361,6 +361,12 @@ import TiltDisplay
             #expect(run.code == 18, "\(json): \(run.err)")
             #expect(run.err == "tiltsim: \(file):\(problem); keep one\n")
         }
+        // YAML's reader marks the key's first place ("not valid YAML: Parser: … Context: … in line 1" before).
+        let yaml = folder.path + "/d.yaml"
+        try "steps:\n  - wait: 0.1\ntimeout: 2\ntimeout: 3\n".write(toFile: yaml, atomically: true, encoding: .utf8)
+        let repeated = try tiltsim.run(["run", echo.elf, "--quiet", "--scenario", yaml])
+        #expect(repeated.code == 18)
+        #expect(repeated.err == "tiltsim: \(yaml):3:1: key 'timeout' appears more than once in this mapping, first here; keep one\n", "\(repeated.err)")
         let apart = folder.path + "/apart.json"
         try #"{"timeout": 0.2, "steps": [{"wait": 0.1, "timeout": 1}, {"wait": 0.1}]}"#.write(toFile: apart, atomically: true, encoding: .utf8)
         let run = try tiltsim.run(["run", echo.elf, "--quiet", "--scenario", apart])

@@ -1,5 +1,6 @@
 import Foundation
 import SerialIO
+import TiltCore
 import TiltExitStatus
 import Yams
 
@@ -38,6 +39,11 @@ enum InputFile {
     static func yaml(_ text: String, file: String, nodes limit: Int = 100_000) throws(CommandFailure) -> (node: Node?, tree: Any?) {
         let node: Node?
         do { node = try Yams.compose(yaml: text) } catch {
+            if case .duplicatedKeysInMapping(let keys, let context) = error as? YamlError {
+                // Yams marks the key's first place only; JSON's reader names the second (JSONDuplicateKeys).
+                let key = keys.sorted().first ?? "?"
+                throw .file("\(file):\(context.mark.line):\(context.mark.column): key \(quoted(key)) appears more than once in this mapping, first here; keep one")
+            }
             throw .file("\(file): not valid YAML: \(ScenarioFile.oneLine("\(error)"))")
         }
         guard let node else { return (nil, nil) }
