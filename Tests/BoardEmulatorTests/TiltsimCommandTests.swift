@@ -235,15 +235,17 @@ import WireProtocol
         #expect(lone.err.contains("tiltsim: no firmware at \(prefix.path)/bin/../share/tiltserial/tiltserial.elf; "
                                   + "build it with make -C Hardware (or install it: make install); using the native engine\n"), "\(lone.err)")
         #expect(lone.err.contains("native  off until a host opens"), "\(lone.err)")
-        // The native engine has no EEPROM: --eeprom is refused, not dropped without a word.
+        // The native engine has no EEPROM: --eeprom stops the run in one line, with no word of
+        // the native engine (it said "using the native engine", then refused).
         let kept = try run(["--motion", "rest", "--duration", "0.5", "--eeprom", prefix.appendingPathComponent("e.bin").path], executable: copy)
-        #expect(kept.code == 21)
-        #expect(kept.err.hasSuffix("tiltsim: --eeprom keeps the avr engine's EEPROM, and no firmware ran (see above); build it or drop --eeprom\n"), "\(kept.err)")
+        #expect(kept.code == 27)
+        #expect(kept.err == "tiltsim: no firmware at \(prefix.path)/bin/../share/tiltserial/tiltserial.elf; build it with make -C Hardware "
+                + "(or install it: make install): --eeprom needs it (the native engine is an Uno without parts)\n", "\(kept.err)")
 
         // So are the other avr-only options: --stats measures a glass the native model does not draw.
         let stats = try run(["--stats", "--motion", "rest", "--duration", "0.5"], executable: copy)
-        #expect(stats.code == 21)
-        #expect(stats.err.hasSuffix("tiltsim: --stats needs the avr engine, and no firmware ran (see above); build it or drop it\n"), "\(stats.err)")
+        #expect(stats.code == 27)
+        #expect(stats.err.hasSuffix(": --stats needs it (the native engine is an Uno without parts)\n"), "\(stats.err)")
 
         let installed = prefix.appendingPathComponent("share/tiltserial/tiltserial.elf")
         try files.createDirectory(at: installed.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -256,11 +258,10 @@ import WireProtocol
         // Another board's build lives in its own folder (make install puts every board's there).
         // Without it the native model would stand in for a Mega, wired as asked: refused, not rehearsed on the wrong board.
         let noMega = try run(["--board", "mega", "--sensor-address", "none", "--motion", "rest", "--duration", "0.5"], executable: copy)
-        #expect(noMega.code == 21)
+        #expect(noMega.code == 27)
         #expect(noMega.err == "tiltsim: no firmware at \(prefix.path)/bin/../share/tiltserial/mega/tiltserial.elf; "
-                + "build it with make -C Hardware BOARD=mega (or install it: make install); using the native engine\n"
-                + "tiltsim: --board mega and the wiring options need the avr engine, and no firmware ran (see above); build it or drop them\n",
-                "\(noMega.err)")
+                + "build it with make -C Hardware BOARD=mega (or install it: make install): --board mega and the wiring options need it "
+                + "(the native engine is an Uno without parts)\n", "\(noMega.err)")
         let mega = prefix.appendingPathComponent("share/tiltserial/mega/tiltserial.elf")
         try files.createDirectory(at: mega.deletingLastPathComponent(), withIntermediateDirectories: true)
         try files.copyItem(atPath: BuiltFirmware.tiltserial(for: .mega), toPath: mega.path)

@@ -8,6 +8,8 @@ struct BoardFactory {
     let engine: EngineOptions
     let motion: MotionOptions
     let wiring: BoardWiring
+    /// Options only the firmware honours, when given (`Tiltsim.avrOnly`): no fallback to native then.
+    var firmwareNeededBy: String?
 
     func makeBoards() throws(CommandFailure) -> [any EmulatedBoard] {
         let faults: FaultSpec
@@ -18,6 +20,7 @@ struct BoardFactory {
             loopMotion: motion.loop, holdUntilOpened: !engine.runNow)
         wiring.apply(to: &factory)
         factory.board = engine.board?.rawValue ?? "uno"
+        factory.firmwareNeededBy = firmwareNeededBy
         let count = engine.chosenEngine == .avr ? 1 : engine.boards ?? 1
         var boards: [any EmulatedBoard] = []
         for index in 0..<count {

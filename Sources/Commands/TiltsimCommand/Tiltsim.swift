@@ -96,25 +96,15 @@ public struct Tiltsim: ParsableCommand {
         do {
             png = try output.pngFile()
             if let file = engine.eeprom { try EEPROMFile.checkWritable(file) }
-            boards = try BoardFactory(engine: engine, motion: motion, wiring: try wiring.resolved(over: .standard, board: engine.arduinoBoard)).makeBoards()
+            let needs = [Self.avrOnly(board: engine.board?.rawValue, wiring: wiring.isGiven, stats: output.stats)?.options,
+                         engine.eeprom.map { _ in "--eeprom" }].compactMap { $0 }
+            boards = try BoardFactory(engine: engine, motion: motion, wiring: try wiring.resolved(over: .standard, board: engine.arduinoBoard),
+                                      firmwareNeededBy: needs.isEmpty ? nil : needs.joined(separator: " and ")).makeBoards()
         } catch {
             error.report()
             throw ExitCode(error.code.rawValue)
         }
         defer { boards.forEach { $0.stop() } }
-        if engine.eeprom != nil && !(boards.first is AVRBoard) {
-            // No firmware, so the native engine took over: it has no EEPROM to keep.
-            let failure = CommandFailure.usage("--eeprom keeps the avr engine's EEPROM, and no firmware ran (see above); build it or drop --eeprom")
-            failure.report()
-            throw ExitCode(failure.code.rawValue)
-        }
-        if !(boards.first is AVRBoard), let given = Self.avrOnly(board: engine.board?.rawValue, wiring: wiring.isGiven, stats: output.stats) {
-            // The native model is no Mega and has no parts to wire: a run without them would rehearse the wrong board.
-            let failure = CommandFailure.usage("\(given.options) \(given.count == 1 ? "needs" : "need") the avr engine, and no firmware ran (see above); "
-                                               + "build it or drop \(given.count == 1 ? "it" : "them")")
-            failure.report()
-            throw ExitCode(failure.code.rawValue)
-        }
         let kept = engine.eeprom.flatMap { file in (boards.first as? AVRBoard).map { (file, $0) } }
         if let (file, avr) = kept {
             do throws(CommandFailure) { if let bytes = try EEPROMFile.load(file, size: avr.eeprom.count) { avr.eeprom = bytes } } catch {

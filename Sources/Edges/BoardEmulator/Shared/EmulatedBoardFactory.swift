@@ -49,6 +49,10 @@ public struct EmulatedBoardFactory: Sendable {
     /// names): uno or nano on an ATmega328P, mega on an ATmega2560, leonardo
     /// or micro on an ATmega32U4.
     public var board = "uno"
+    /// The options that need the firmware ("--board mega"), when some were
+    /// given: then a missing firmware stops, naming them, instead of the
+    /// native engine (an Uno without parts) taking over.
+    public var firmwareNeededBy: String?
 
     /// A description of one board; every value has the default `tiltsim` uses without options.
     public init(engine: Engine = .avr, firmwarePath: String? = nil, pace: BoardPace = .realTime,
@@ -121,6 +125,11 @@ public struct EmulatedBoardFactory: Sendable {
         } else {
             let searched = FirmwareLocation.candidates(executable: FirmwareLocation.runningExecutable(), board: board)
             let make = "make -C Hardware" + (board == "uno" ? "" : " BOARD=\(board)") + " (or install it: make install)"
+            if let options = firmwareNeededBy {
+                throw Failure(description: "no firmware at \(searched.isEmpty ? FirmwareLocation.inSourceTree(board: board) : searched.joined(separator: " nor "))"
+                              + "; build it with \(make): \(options) \(options.contains(" and ") ? "need" : "needs") it (the native engine is an Uno without parts)",
+                              kind: .missingFile)
+            }
             notice("no firmware at \(searched.isEmpty ? FirmwareLocation.inSourceTree(board: board) : searched.joined(separator: " nor "))"
                    + "; build it with \(make); using the native engine")
             return nil
@@ -141,7 +150,7 @@ public struct EmulatedBoardFactory: Sendable {
             configuration.configure(for: arduino)
             return try AVRBoard(configuration)
         } catch where error.isFirmwareProblem {
-            guard firmwarePath == nil else { throw Failure(description: error.description, kind: .badFile) }
+            guard firmwarePath == nil, firmwareNeededBy == nil else { throw Failure(description: error.description, kind: .badFile) }
             notice("cannot run \(firmware) in simavr (\(error)); using the native engine")
             return nil
         } catch {
