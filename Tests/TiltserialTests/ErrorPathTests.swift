@@ -158,7 +158,7 @@ import TiltPipeline
 @Suite struct OutputFailureTests {
     @Test func aFullDiskUnderStdoutEndsTheRunWithIOError() throws {
         var csv = "t_us,ax,ay,az\n"
-        for i in 0..<2000 { csv += "\(i * 1000),0,8192,14189\n" }
+        for i in 0..<200_000 { csv += "\(i * 1000),0,8192,14189\n" }  // 4.6 MB: many 64 KiB blocks
         let path = tempPath("full.csv")
         FileManager.default.createFile(atPath: path, contents: Data(csv.utf8))
         func run(stdout: FileHandle) throws -> (code: Int32, err: String) {
@@ -173,10 +173,14 @@ import TiltPipeline
         }
         let full = try run(stdout: try #require(FileHandle(forWritingAtPath: "/dev/full")))
         #expect(full.code == 19, "ioError: \(full.err)")
+        // It stops at the failure instead of replaying the rest into nothing.
+        #expect(full.err.contains("tiltserial: stopped (stdout closed or failing): "), "\(full.err)")
+        #expect(!full.err.contains("6666 ticks"), "\(full.err)")
         #expect(full.err.hasSuffix("tiltserial: error: writing stdout failed (No space left on device, errno 28); what came after is lost: check where stdout goes (its disk may be full), or send it elsewhere\n"), "\(full.err)")
         // The same run with somewhere to write is a whole one.
         let fine = try run(stdout: try #require(FileHandle(forWritingAtPath: "/dev/null")))
         #expect(fine.code == 0 && !fine.err.contains("error:"), "\(fine.err)")
+        #expect(fine.err.contains("tiltserial: replayed: 3 min 20 s, 200000 frames, 0 lost, 0 errors, 6666 ticks"), "\(fine.err)")
     }
 }
 

@@ -63,7 +63,14 @@ struct Replay: TiltserialSubcommand {
         var csv = SampleCSVReader()
         var truncatedBytes = 0
         var opened = false
+        var stoppedEarly = false
         while !done {
+            // stdout gone (`| head`) or failing (a full disk) wakes the stop pipe: what follows would be lost.
+            if context.stop.wait(timeout: .zero) {
+                stoppedEarly = true
+                driver.inputEnded()
+                break
+            }
             try input.next { block throws(Failure) in
                 if format == .unknown {
                     format = ReplayFormat.detect(head: block, name: file)
@@ -152,7 +159,8 @@ struct Replay: TiltserialSubcommand {
             try PNGFile.write(mirror.screen, to: render, failing: .badFile)
         }
         let hooks = out.hookSummary(out.finish())  // the deferred finish then has nothing left to end
-        context.console.writeErr("tiltserial: replayed: \(HostSummary(durationMicros: duration, counters: session.counters).line)\(hooks)\n")
+        let verb = stoppedEarly ? "stopped (stdout closed or failing)" : "replayed"
+        context.console.writeErr("tiltserial: \(verb): \(HostSummary(durationMicros: duration, counters: session.counters).line)\(hooks)\n")
     }
 
     /// The live run's driver, for a file: no greeting, no doze, no hello
