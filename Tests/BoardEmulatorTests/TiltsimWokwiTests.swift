@@ -347,6 +347,25 @@ import TiltDisplay
         #expect(result.out.hasSuffix("[probes] Scenario completed successfully\n"), "\(result.out)")
     }
 
+    /// A slide switch joins its common pin to pin 1 (handle left, the
+    /// default) or 3 (value "1"): a pin on the common reads GND through it or
+    /// its pull-up. It was "not modelled": the pin read its pull-up either way.
+    @Test(arguments: [("", 0), ("1", 1)])
+    func aSlideSwitchJoinsItsCommonPinToOneSide(value: String, level: Int) throws {
+        let folder = try projectFolder(SketchFixtures.buttonPort, named: "slide-\(level)", diagram: """
+            {"version": 1, "author": "test", "editor": "wokwi",
+             "parts": [
+               {"type": "wokwi-arduino-uno", "id": "uno", "top": 0, "left": 0, "attrs": {}},
+               {"type": "wokwi-slide-switch", "id": "sw1", "top": 0, "left": 0, "attrs": {"value": "\(value)"}}
+             ],
+             "connections": [["sw1:1", "uno:GND.1", "black", []], ["sw1:2", "uno:2", "green", []]]}
+            """, scenario: "name: slide\nversion: 1\nsteps:\n  - wait-serial: 'D2=\(level)'\n  - expect-pin: {part-id: sw1, name: '2', value: \(level)}\n")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--timeout", "500"])
+        #expect(result.code == 0, "\(result.out)\(result.err)")
+        #expect(!result.out.contains("not modelled"), "\(result.out)")
+    }
+
     /// Wokwi pauses the simulation at a wait-serial's match, so the next
     /// wait-serial sees the bytes right after it; a delay lets them go by.
     /// They were lost with the rest of the millisecond the match came in

@@ -66,6 +66,10 @@ struct WokwiNets {
             union(part.id + ":1.l", part.id + ":1.r")
             union(part.id + ":2.l", part.id + ":2.r")
         }
+        // A slide switch joins its common pin 2 to 1 (handle left, attr value "") or 3 (value "1").
+        for part in diagram.parts where part.type == "wokwi-slide-switch" {
+            union(part.id + ":2", part.id + (part.attrs["value"] == "1" ? ":3" : ":1"))
+        }
     }
 
     /// The node a pin name stands for: a breadboard's "12t.c" is its strip "12t", "tp.3" its rail "tp".

@@ -71,6 +71,7 @@ struct WokwiSetup {
         "wokwi-hc-sr04": ["VCC", "TRIG", "ECHO", "GND"],
         "wokwi-dht22": ["VCC", "SDA", "NC", "GND"],
         "wokwi-ds18b20": ["VCC", "DQ", "GND"],
+        "wokwi-slide-switch": ["1", "2", "3"],
         "wokwi-hx711": ["VCC", "DT", "SCK", "GND", "E+", "E-", "A-", "A+", "B-", "B+"],
         "wokwi-gnd": ["GND"],
         "wokwi-vcc": ["VCC"],
