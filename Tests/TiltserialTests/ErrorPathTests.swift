@@ -187,7 +187,36 @@ import TiltPipeline
 /// A hang-up (the ssh session gone) and Ctrl-\ end a run with its summary
 /// whether or not the live view is on (here stderr is a pipe, no view).
 @Suite(.serialized) struct StopSignalTests {
-    @Test(arguments: [SIGHUP, SIGQUIT])
+    /// SIGTERM ends a run whose stdout's reader stopped reading (`| sleep 60`)
+    /// with its summary: the write blocked in the kernel, restarted after
+    /// every signal, and the run stayed deaf to SIGTERM, Ctrl-C and `q`.
+    @Test func aStopEndsARunBlockedWritingStdout() throws {
+        let link = tempPath("board-blocked")
+        let board = try PtyPeer(boardAt: link)
+        defer { board.close() }
+        let process = productProcess("tiltserial", ["run", link, "--no-config", "--json"])
+        let out = Pipe()  // never read
+        _ = fcntl(out.fileHandleForWriting.fileDescriptor, 1031 /* F_SETPIPE_SZ */, 4096)
+        process.standardOutput = out
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        var text = readUntil("waiting for the board", from: err)
+        // 100 ticks of JSON, 17 KB, more than the pipe holds: the board's own writes stall once the host stops reading.
+        _ = try? board.sendChunked(Stream.hello() + Stream.samples(0..<3000).wire)
+        let blocked = waitFor(seconds: 30) {
+            (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/wchan", encoding: .utf8))?.contains("pipe_write") == true
+        }
+        #expect(blocked, "the run never blocked on its stdout")
+        let (ended, rest) = signalAndAwaitEnd(process, SIGTERM, reading: err)
+        #expect(ended, "still running 30 s after SIGTERM, blocked writing stdout")
+        text += rest
+        #expect(process.terminationStatus == 0 && text.contains("tiltserial: stopped: "), "\(process.terminationStatus): \(text)")
+    }
+
+    /// SIGUSR1 (tiltsim's PNG signal, a `pkill -USR1 tilt` away), SIGALRM and
+    /// SIGXCPU too: they ended the process with the terminal left raw.
+    @Test(arguments: [SIGHUP, SIGQUIT, SIGUSR1, SIGALRM, SIGXCPU])
     func aHangUpOrQuitEndsTheRunWithItsSummary(signal: Int32) throws {
         let link = tempPath("board-\(signal)")
         let board = try PtyPeer(boardAt: link)
@@ -209,5 +238,41 @@ import TiltPipeline
         #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(process.terminationReason) \(process.terminationStatus): \(text)")
         #expect(text.contains("tiltserial: stopped: ") && text.contains(", 301 frames, 0 lost"), "the summary: \(text)")
         #expect(!text.contains("crashed"), "no crash report: \(text)")
+    }
+}
+
+/// Past a file-size limit (`ulimit -f`) the recording stops and the run goes
+/// on, as for a full disk: SIGXFSZ killed the run (exit 153), its terminal raw.
+/// Spawned with SIGXFSZ at its default (the test runner ignores it, and an
+/// ignored signal survives exec).
+@Suite struct FileSizeLimitTests {
+    @Test func aRecordingPastTheFileSizeLimitStopsAndTheRunGoesOn() throws {
+        let link = tempPath("board-xfsz"), recording = tempPath("limited.tiltrec")
+        let board = try PtyPeer(boardAt: link)
+        defer { board.close() }
+        let err = Pipe()
+        let null = open("/dev/null", O_WRONLY)
+        defer { close(null) }
+        let tool = Bundle.main.bundleURL.appendingPathComponent("tiltserial").path
+        let spawn = ProcessSpawn(defaultSignals: [.fileSizeLimit], descriptors: [(null, 1), (err.fileHandleForWriting.fileDescriptor, 2)])
+        let pid = try spawn.spawn("/bin/sh", argv: ["sh", "-c", "ulimit -f 4; exec \"$0\" run \"$1\" --no-config --record \"$2\"",
+                                                    tool, link, recording]).get()
+        let child = ChildProcess(pid: pid)
+        try err.fileHandleForWriting.close()
+        var text = readUntil("waiting for the board", from: err)
+        try board.sendChunked(Stream.hello() + Stream.samples(0..<1000).wire)  // 24 KB recorded: past 4 blocks
+        #expect(try board.read { $0.offsets.count >= 20 }, "the run goes on past the limit")
+        child.send(.terminate)
+        var ending: ChildProcess.Ending?
+        let deadline = Date().addingTimeInterval(30)
+        while ending == nil && deadline.timeIntervalSinceNow > 0 {
+            ChildProcess.waitForAnExit([child], timeout: .seconds(1))
+            ending = child.reapIfEnded()
+        }
+        if ending == nil { child.send(.kill); child.waitUntilEnded() }
+        text += String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(ending == .exited(code: 0), "\(String(describing: ending)): \(text)")
+        #expect(text.contains("tiltserial: stopped: ") && text.contains(", 1001 frames, 0 lost"), "\(text)")
+        #expect(text.contains("File too large"), "the recording's stop is said: \(text)")
     }
 }

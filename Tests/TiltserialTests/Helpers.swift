@@ -182,3 +182,14 @@ func tempPath(_ name: String) -> String {
     try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     return dir + "/" + name
 }
+
+/// Whether `condition` holds within `seconds`, looked at every 10 ms: for
+/// states nothing signals, such as another process's /proc entries.
+func waitFor(seconds: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if deadline.timeIntervalSinceNow <= 0 { return false }
+        usleep(10_000)
+    }
+    return true
+}

@@ -56,19 +56,28 @@ public final class Console: Sendable {
         let state = OutputState()
         let wrote: @Sendable (Errno?) -> Void = { error in
             guard let error else { return }
-            if error == .brokenPipe || state.keep(error) { onOutClosed() }
+            // A stop signal while stdout's reader took nothing: as if it had gone.
+            if error == .interrupted { state.interrupted = true }
+            if error == .brokenPipe || error == .interrupted || state.keep(error) { onOutClosed() }
         }
+        let stopping: @Sendable () -> Bool = { SignalBytes.stopRequested }
         return Console(errIsTerminal: errIsTerminal, screen: errIsTerminal ? .standard() : .fixed(columns: 80, rows: 24),
                        output: state,
-                       out: { if state.failure == nil { wrote(writeAll(out, $0)) } },
+                       out: { if state.failure == nil && !state.interrupted { wrote(writeAll(out, $0, givingUp: stopping)) } },
                        err: { _ = writeAll(err, $0) },
-                       outBytes: { if state.failure == nil { wrote(DescriptorWrite.all($0, to: out)) } })
+                       outBytes: { if state.failure == nil && !state.interrupted { wrote(DescriptorWrite.all($0, to: out, givingUp: stopping)) } })
     }
 
     /// The first failure writing stdout, shared by a console and its writers.
     final class OutputState: Sendable {
         private let first = Mutex<Errno?>(nil)
+        private let gaveUp = Mutex(false)
         var failure: Errno? { first.withLock { $0 } }
+        /// A stop signal interrupted a write its reader was not taking: stdout is written no more.
+        var interrupted: Bool {
+            get { gaveUp.withLock { $0 } }
+            set { gaveUp.withLock { $0 = newValue } }
+        }
         /// Keeps `error` if it is the first; true then.
         func keep(_ error: Errno) -> Bool {
             first.withLock { first in
@@ -88,9 +97,9 @@ public final class Console: Sendable {
 
     /// Writes all of `text`; the error when the descriptor refuses it.
     @discardableResult
-    static func writeAll(_ fd: Int32, _ text: String) -> Errno? {
+    static func writeAll(_ fd: Int32, _ text: String, givingUp: () -> Bool = { false }) -> Errno? {
         var text = text
-        return text.withUTF8 { DescriptorWrite.all(UnsafeRawBufferPointer($0), to: fd) }
+        return text.withUTF8 { DescriptorWrite.all(UnsafeRawBufferPointer($0), to: fd, givingUp: givingUp) }
     }
 }
 

@@ -134,6 +134,9 @@ public enum TiltserialMain {
         // A closed stdout (`--json | head`) shows up as EPIPE and stops the run
         // with its summary, rather than killing the process mid-write.
         Signal.brokenPipe.ignore()
+        // Past a file-size limit (`ulimit -f`) a write fails with EFBIG, which
+        // stops the recording and not the run, where SIGXFSZ killed it mid-view.
+        Signal.fileSizeLimit.ignore()
         guard let stop = try? WakeUpPipe() else {
             Console.standard().writeErr("tiltserial: error: cannot create a pipe; the system is out of descriptors\n")
             ProcessEnvironment.exit(ExitStatus.ioError.rawValue)

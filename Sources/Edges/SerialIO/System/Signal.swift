@@ -28,6 +28,14 @@ public struct Signal: RawRepresentable, Hashable, Sendable {
     public static let child = Signal(rawValue: SIGCHLD)
     /// SIGUSR1: tiltsim writes its PNG.
     public static let user1 = Signal(rawValue: SIGUSR1)
+    /// SIGUSR2.
+    public static let user2 = Signal(rawValue: SIGUSR2)
+    /// SIGALRM, SIGVTALRM, SIGPROF: timers a process did not ask for end it by default.
+    public static let timers: [Signal] = [SIGALRM, SIGVTALRM, SIGPROF].map(Signal.init(rawValue:))
+    /// SIGXCPU: the CPU time limit (`ulimit -t`) reached.
+    public static let cpuLimit = Signal(rawValue: SIGXCPU)
+    /// SIGXFSZ: a write past the file size limit (`ulimit -f`); ignored, the write fails with EFBIG.
+    public static let fileSizeLimit = Signal(rawValue: SIGXFSZ)
     /// SIGWINCH: the terminal's size changed.
     public static let windowChanged = Signal(rawValue: SIGWINCH)
     /// SIGTSTP: Ctrl-Z.
