@@ -28,6 +28,17 @@ import TiltCore
 ///   and always within the 12.58 s forward window (e.g. ≥ 256 frames need
 ///   r ≥ 21 Hz to fit in it). Then n = 0 (a duplicate) only when d = 0 and
 ///   e < 128.
+/// - A longer silence of the *host* (stopped with Ctrl-Z, a laptop asleep):
+///   the board went on sending and what the buffers could not hold was
+///   dropped, so the first sample after the drop may be any number of 24-bit
+///   wraps later. The reader that sees the host's read gap sets
+///   `nowEstimate`, the board time a sample sent now would carry (the last
+///   sample's time plus the host's gap). While it is more than 2^23 µs ahead of
+///   the last sample, a sample that does not continue it (more than 1 s on, or
+///   a sequence step its time does not account for within 2 frames) is placed
+///   at the unwrapped time nearest the estimate, and its gap counted from
+///   that. Exact while the estimate is off by less than 2^23 µs (8.4 s): the
+///   frames sent after the drop are at most the buffers' depth old.
 /// - A time that steps back while the sequence goes forward (a glitch in the
 ///   board's clock) is accepted at the previous sample's time: the unwrapped
 ///   time never goes back and never jumps ahead, and the next samples are
@@ -57,6 +68,13 @@ public struct SampleTracker: Hashable, Sendable {
     /// Bit i (1...63): sequence number previous − i was counted lost and has not
     /// arrived since, so a late arrival can be told from a duplicate.
     @usableFromInline var missing: UInt64 = 0
+    /// The board time (this tracker's unwrapped µs) a sample sent now would
+    /// carry, set by a reader after a long gap between its reads; nil: none.
+    public var nowEstimate: UInt64?
+    /// The unwrapped time of the last accepted sample, µs.
+    public var latestMicros: UInt64 { timeMicros }
+    /// A sample has been accepted since the start, HELLO or rejoin.
+    public var hasSample: Bool { hasPrevious }
     /// Sample rate from the last HELLO, Hz; 0 = unknown.
     public var sampleRateHz: UInt32 { rateHz }
     @usableFromInline var rateHz: UInt32 = 0
@@ -74,6 +92,7 @@ public struct SampleTracker: Hashable, Sendable {
     /// The board restarted (HELLO): forget the previous sample, expect sequence 0.
     public mutating func restart(sampleRateHz: UInt16) {
         hasPrevious = false
+        nowEstimate = nil
         expectZeroNext = true
         missing = 0
         rateHz = Self.plausibleRatesHz.contains(sampleRateHz) ? UInt32(sampleRateHz) : 0
@@ -85,6 +104,7 @@ public struct SampleTracker: Hashable, Sendable {
     /// joining a running stream. The sample rate is kept.
     public mutating func rejoin() {
         hasPrevious = false
+        nowEstimate = nil
         expectZeroNext = false
         missing = 0
     }
@@ -135,8 +155,17 @@ public struct SampleTracker: Hashable, Sendable {
             return Step(time: BoardTime(micros: timeMicros), lost: lost, outcome: .accepted)
         }
         let deltaTime = (time24 &- previousTime24) & 0xFF_FFFF
-        let timeWentBack = deltaTime >= (1 << 24) - Self.timeBackWindowMicros
+        var timeWentBack = deltaTime >= (1 << 24) - Self.timeBackWindowMicros
         let step = sequence &- previousSequence
+        var elapsedMicros = UInt64(deltaTime)
+        if let now = nowEstimate, now > timeMicros &+ (1 << 23), !continues(step: step, deltaTime: deltaTime) {
+            // After the host's long silence: as many 24-bit wraps as its clock says passed.
+            let target = now - timeMicros
+            let wraps = target + (1 << 23) > UInt64(deltaTime) ? (target + (1 << 23) - UInt64(deltaTime)) >> 24 : 0
+            elapsedMicros = UInt64(deltaTime) + wraps << 24
+            timeWentBack = false
+            nowEstimate = nil
+        }
         let behind = 0 &- step  // 1...63 for a stale frame
         if step != 0 && behind <= Self.staleWindow && (timeWentBack || deltaTime == 0) {
             let bit = UInt64(1) << UInt64(behind)
@@ -147,7 +176,7 @@ public struct SampleTracker: Hashable, Sendable {
         let d = UInt64(step)
         var elapsed = d
         if rateHz != 0 && !timeWentBack {
-            let estimate = (UInt64(deltaTime) * UInt64(rateHz) + 500_000) / 1_000_000
+            let estimate = (elapsedMicros * UInt64(rateHz) + 500_000) / 1_000_000
             if estimate > d { elapsed = d + 256 * ((estimate - d + 128) / 256) }
         }
         if elapsed == 0 { return Step(time: BoardTime(micros: timeMicros), lost: 0, outcome: .duplicate) }
@@ -155,9 +184,18 @@ public struct SampleTracker: Hashable, Sendable {
         missing = (missing << elapsed) | Self.bits(through: elapsed - 1)
         if !timeWentBack {  // a step back holds the time (and the reference) where it was
             previousTime24 = time24
-            timeMicros &+= UInt64(deltaTime)
+            timeMicros &+= elapsedMicros
         }
         return Step(time: BoardTime(micros: timeMicros), lost: elapsed - 1, outcome: .accepted)
+    }
+
+    /// A sample that carries on from the last one: under a second later, and
+    /// (with a known rate) a sequence step its time accounts for within 2 frames.
+    @inlinable func continues(step: UInt8, deltaTime: UInt32) -> Bool {
+        guard deltaTime < 1_000_000 else { return false }
+        guard rateHz != 0 else { return true }
+        let frames = Int((UInt64(deltaTime) * UInt64(rateHz) + 500_000) / 1_000_000)
+        return abs(frames - Int(step)) <= 2
     }
 
     /// Bits 1...min(count, 63): the `count` sequence numbers just before the

@@ -28,6 +28,17 @@ public struct StreamReader: Sendable {
     var decoder = FrameDecoder()
     var i2cdevlib = I2CDevLibReader()
     var motionCal = MotionCalReader()
+    /// When the last chunk came (host time).
+    var lastReceivedAt: HostTime?
+    /// After a gap between reads longer than the 24-bit board time can tell
+    /// (2^23 µs, to be safe): when the reads stopped, the newest sample's time
+    /// then, and when they resumed, so the tracker can place the first sample
+    /// after a drop (`SampleTracker.nowEstimate`). Cleared once the samples
+    /// caught up, or `burstMicros` after the reads resumed (what the buffers
+    /// held has been read by then; a board whose own clock paused never catches up).
+    var silence: (host: HostTime, boardMicros: UInt64, resumed: HostTime)?
+    /// How long after a long silence the host's reads may still be draining what the buffers held.
+    static let burstMicros: UInt64 = 2_000_000
 
     /// A reader that gives up detecting the format after `detectionLimit`
     /// bytes, or that reads `format` from the first byte on.
@@ -80,6 +91,7 @@ public struct StreamReader: Sendable {
         }
         switch format {
         case .binaryProtocol:
+            estimateBoardTime(at: receivedAt)
             decoder.feed(bytes) { frame in
                 if case .sample(let sample) = frame { handle(.sample(sample)) } else { handle(.frame(frame)) }
             }
@@ -100,6 +112,27 @@ public struct StreamReader: Sendable {
     /// (`FrameDecoder.linkRestarted()`).
     public mutating func linkRestarted() {
         decoder.linkRestarted()
+        silence = nil
+        lastReceivedAt = nil
+    }
+
+    /// Arms the tracker's `nowEstimate` after a long gap between reads (the
+    /// host stopped: Ctrl-Z, a laptop asleep), until the samples catch up.
+    mutating func estimateBoardTime(at receivedAt: HostTime) {
+        defer { lastReceivedAt = receivedAt }
+        let tracker = decoder.tracker
+        if let last = lastReceivedAt, tracker.hasSample, receivedAt.micros > last.micros, receivedAt.micros(since: last) > 1 << 23 {
+            silence = (last, tracker.latestMicros, receivedAt)
+        }
+        guard let silence else { return }
+        let estimate = silence.boardMicros + receivedAt.micros(since: silence.host)
+        if estimate > tracker.latestMicros + (1 << 23) && receivedAt.micros >= silence.resumed.micros
+            && receivedAt.micros(since: silence.resumed) <= Self.burstMicros {
+            decoder.tracker.nowEstimate = estimate
+        } else {
+            self.silence = nil
+            decoder.tracker.nowEstimate = nil
+        }
     }
 
     /// The stream ended: the frame decoder counts an unfinished run that is
