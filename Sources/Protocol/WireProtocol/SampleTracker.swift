@@ -71,6 +71,9 @@ public struct SampleTracker: Hashable, Sendable {
     /// The board time (this tracker's unwrapped µs) a sample sent now would
     /// carry, set by a reader after a long gap between its reads; nil: none.
     public var nowEstimate: UInt64?
+    /// The longest host silence `nowEstimate` is believed for: 2^40 µs (12.7
+    /// days), so the arithmetic stays far from overflow on any host time.
+    public static let longestSilenceMicros: UInt64 = 1 << 40
     /// The unwrapped time of the last accepted sample, µs.
     public var latestMicros: UInt64 { timeMicros }
     /// A sample has been accepted since the start, HELLO or rejoin.
@@ -158,7 +161,8 @@ public struct SampleTracker: Hashable, Sendable {
         var timeWentBack = deltaTime >= (1 << 24) - Self.timeBackWindowMicros
         let step = sequence &- previousSequence
         var elapsedMicros = UInt64(deltaTime)
-        if let now = nowEstimate, now > timeMicros &+ (1 << 23), !continues(step: step, deltaTime: deltaTime) {
+        if let now = nowEstimate, now > timeMicros &+ (1 << 23), now - timeMicros <= Self.longestSilenceMicros,
+           !continues(step: step, deltaTime: deltaTime) {
             // After the host's long silence: as many 24-bit wraps as its clock says passed.
             let target = now - timeMicros
             let wraps = target + (1 << 23) > UInt64(deltaTime) ? (target + (1 << 23) - UInt64(deltaTime)) >> 24 : 0

@@ -125,8 +125,10 @@ public struct StreamReader: Sendable {
             silence = (last, tracker.latestMicros, receivedAt)
         }
         guard let silence else { return }
-        let estimate = silence.boardMicros + receivedAt.micros(since: silence.host)
-        if estimate > tracker.latestMicros + (1 << 23) && receivedAt.micros >= silence.resumed.micros
+        // Saturating: a damaged recording's host times may be anything.
+        let (sum, overflow) = silence.boardMicros.addingReportingOverflow(receivedAt.micros(since: silence.host))
+        let estimate = overflow ? .max : sum
+        if estimate > tracker.latestMicros &+ (1 << 23) && receivedAt.micros >= silence.resumed.micros
             && receivedAt.micros(since: silence.resumed) <= Self.burstMicros {
             decoder.tracker.nowEstimate = estimate
         } else {
