@@ -160,7 +160,7 @@ import TiltPipeline
         var csv = "t_us,ax,ay,az\n"
         for i in 0..<200_000 { csv += "\(i * 1000),0,8192,14189\n" }  // 4.6 MB: many 64 KiB blocks
         let path = tempPath("full.csv")
-        FileManager.default.createFile(atPath: path, contents: Data(csv.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(csv.utf8))
         func run(stdout: FileHandle) throws -> (code: Int32, err: String) {
             let process = productProcess("tiltserial", ["replay", path, "--json", "--no-config"])
             process.standardOutput = stdout

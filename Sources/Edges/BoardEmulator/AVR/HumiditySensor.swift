@@ -1,5 +1,3 @@
-import CBoardParts
-
 /// A DHT22 (AM2302) temperature and humidity sensor (Wokwi's `wokwi-dht22`)
 /// on one of the board's pins, with the module's pull-up on its data line.
 ///
@@ -10,16 +8,13 @@ import CBoardParts
 /// temperature ×10 (bit 15 the sign), and the low byte of their bytes' sum;
 /// then low 50 µs, and it lets go. A request while it answers is ignored, as
 /// on the part. Simulation thread only.
-final class HumiditySensor {
+final class HumiditySensor: PinWatchingPart {
     /// The shortest start signal the sensor answers (the datasheet's Tbe minimum).
     static let startMicros = 800.0
     /// From the line's release to the sensor's answer (Tgo, typical).
     static let answerDelayMicros = 30.0
 
-    private let avr: OpaquePointer
     private let pin: AVRPin
-    private let irq: OpaquePointer?
-    private var timer: OpaquePointer?
     /// Degrees Celsius, −40 to 80 (the sensor's range).
     var celsius: Double
     /// Relative humidity, 0 to 100 %.
@@ -33,29 +28,12 @@ final class HumiditySensor {
     /// The sensor itself moves the line: those edges are no start signal.
     private var driving = false
 
-    private let hook: cbp_irq_hook = { _, value, context in
-        Unmanaged<HumiditySensor>.fromOpaque(context!).takeUnretainedValue().lineChanged(high: value != 0)
-    }
-    private let timerHook: cbp_timer_hook = { context in
-        Unmanaged<HumiditySensor>.fromOpaque(context!).takeUnretainedValue().timerFired()
-    }
-
     init(avr: OpaquePointer, pin: AVRPin, celsius: Double, humidity: Double) {
-        self.avr = avr
         self.pin = pin
         self.celsius = celsius
         self.humidity = humidity
-        irq = pin.port.asciiValue.flatMap { cbp_ioport_pin_irq(avr, CChar(bitPattern: $0), Int32(pin.bit)) }
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        if let irq { cbp_irq_register(irq, hook, context) }
-        timer = cbp_timer_create(avr, timerHook, context)
+        super.init(avr: avr, watching: pin)
         pin.pull(on: avr, high: true)  // the module's resistor: the line idles high
-    }
-
-    func detach() {
-        if let irq { cbp_irq_unregister(irq, hook, Unmanaged.passUnretained(self).toOpaque()) }
-        cbp_timer_destroy(timer)
-        timer = nil
     }
 
     /// The 40 bits a reading sends now: humidity and temperature in tenths
@@ -69,33 +47,29 @@ final class HumiditySensor {
         return data << 8 | sum
     }
 
-    private var cycle: UInt64 { cbp_avr_cycle(avr) }
-    private func cycles(_ micros: Double) -> UInt64 { UInt64(micros * Double(cbp_avr_frequency(avr)) / 1_000_000) }
-
-    private func lineChanged(high: Bool) {
+    override func pinChanged(high: Bool) {
         guard !driving, step == nil else { return }
         guard high else {
             fellAt = cycle
             return
         }
-        guard let fell = fellAt, let timer else { return }
+        guard let fell = fellAt else { return }
         fellAt = nil
         guard cycle - fell >= cycles(Self.startMicros) else { return }
         bits = Self.reading(celsius: celsius, humidity: humidity)
-        step = 0
-        cbp_timer_at(timer, cycle + cycles(Self.answerDelayMicros))
+        if fire(inMicros: Self.answerDelayMicros) { step = 0 }
+    }
+
+    /// The board reset: the sensor lets go of the line.
+    override func boardReset() {
+        step = nil
+        fellAt = nil
+        setLine(nil)
     }
 
     /// Steps of an answer: 0 low 80 µs, 1 high 80 µs, then each bit's low
     /// 50 µs and high 26 or 70 µs (2 + 2i, 3 + 2i), 82 low 50 µs, 83 let go.
-    private func timerFired() {
-        guard let timer else { return }
-        if cbp_timer_take_reset(timer) {  // the board reset: the sensor lets go of the line
-            step = nil
-            fellAt = nil
-            setLine(nil)
-            return
-        }
+    override func timerFired() {
         guard let current = step else { return }
         let micros: Double
         switch current {
@@ -112,7 +86,7 @@ final class HumiditySensor {
             return
         }
         step = current + 1
-        cbp_timer_at(timer, cycle + cycles(micros))
+        fire(inMicros: micros)
     }
 
     /// Drives the line high or low, or lets go of it (nil: the pull-up holds it high).

@@ -1,5 +1,3 @@
-import CBoardParts
-
 /// An HX711 load cell amplifier (Wokwi's `wokwi-hx711`) on two of the
 /// board's pins: SCK (the sketch's clock) and DT (its data out).
 ///
@@ -12,7 +10,7 @@ import CBoardParts
 /// falls it starts converting afresh. The reading is the load times 420 a
 /// kilogram (Wokwi's part: 0–2100 for the 5 kg cell, 0–21 000 for the 50 kg),
 /// saturating at the 24-bit limits. Simulation thread only.
-final class LoadCellAmplifier {
+final class LoadCellAmplifier: PinWatchingPart {
     /// Counts a kilogram of load reads.
     static let countsPerKilogram = 420.0
     /// Between conversions: 10 samples a second.
@@ -20,11 +18,7 @@ final class LoadCellAmplifier {
     /// SCK high this long powers the chip down (datasheet: 60 µs).
     static let powerDownMicros = 60.0
 
-    private let avr: OpaquePointer
-    private let clock: AVRPin
     private let data: AVRPin
-    private let irq: OpaquePointer?
-    private var timer: OpaquePointer?
     /// The load on the cell, kg.
     var kilograms: Double
 
@@ -33,29 +27,11 @@ final class LoadCellAmplifier {
     private var pulses: Int?
     private var clockRoseAt: UInt64?
 
-    private let hook: cbp_irq_hook = { _, value, context in
-        Unmanaged<LoadCellAmplifier>.fromOpaque(context!).takeUnretainedValue().clockChanged(high: value != 0)
-    }
-    private let timerHook: cbp_timer_hook = { context in
-        Unmanaged<LoadCellAmplifier>.fromOpaque(context!).takeUnretainedValue().timerFired()
-    }
-
     init(avr: OpaquePointer, clock: AVRPin, data: AVRPin, kilograms: Double) {
-        self.avr = avr
-        self.clock = clock
         self.data = data
         self.kilograms = kilograms
-        irq = clock.port.asciiValue.flatMap { cbp_ioport_pin_irq(avr, CChar(bitPattern: $0), Int32(clock.bit)) }
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        if let irq { cbp_irq_register(irq, hook, context) }
-        timer = cbp_timer_create(avr, timerHook, context)
+        super.init(avr: avr, watching: clock)
         startConversion()
-    }
-
-    func detach() {
-        if let irq { cbp_irq_unregister(irq, hook, Unmanaged.passUnretained(self).toOpaque()) }
-        cbp_timer_destroy(timer)
-        timer = nil
     }
 
     /// The 24-bit two's complement reading for `kilograms`.
@@ -65,10 +41,7 @@ final class LoadCellAmplifier {
         return UInt32(bitPattern: clamped) & 0xFF_FFFF
     }
 
-    private var cycle: UInt64 { cbp_avr_cycle(avr) }
-    private func cycles(_ micros: Double) -> UInt64 { UInt64(micros * Double(cbp_avr_frequency(avr)) / 1_000_000) }
-
-    private func clockChanged(high: Bool) {
+    override func pinChanged(high: Bool) {
         guard high else {
             if let rose = clockRoseAt, cycle - rose > cycles(Self.powerDownMicros) { startConversion() }  // woken from power-down
             clockRoseAt = nil
@@ -88,16 +61,13 @@ final class LoadCellAmplifier {
     private func startConversion() {
         data.drive(on: avr, high: true)
         pulses = nil
-        guard let timer else { return }
-        cbp_timer_at(timer, cycle + cycles(Self.conversionMicros))
+        fire(inMicros: Self.conversionMicros)
     }
 
-    private func timerFired() {
-        guard let timer else { return }
-        if cbp_timer_take_reset(timer) {  // the board reset; the chip goes on converting
-            startConversion()
-            return
-        }
+    /// The board reset; the chip goes on converting.
+    override func boardReset() { startConversion() }
+
+    override func timerFired() {
         reading = Self.reading(kilograms: kilograms)
         pulses = 0
         data.drive(on: avr, high: false)

@@ -1,5 +1,3 @@
-import CBoardParts
-
 /// An HC-SR04 ultrasonic ranger (Wokwi's `wokwi-hc-sr04`) on two of the
 /// board's pins, or one (TRIG and ECHO joined, as NewPing's one-pin mode
 /// wires it). A TRIG pulse of at least 8 µs starts a measurement: when
@@ -8,7 +6,7 @@ import CBoardParts
 /// centimetre at 343 m/s, so `pulseIn(ECHO, HIGH) / 58` is the distance in
 /// cm. A trigger while a measurement runs is ignored, as on the module.
 /// Simulation thread only.
-final class UltrasonicRanger {
+final class UltrasonicRanger: PinWatchingPart {
     /// Microseconds of echo a centimetre of distance: there and back at 343 m/s.
     static let microsPerCentimetre = 2 / 0.0343
     /// The burst before ECHO rises.
@@ -20,11 +18,7 @@ final class UltrasonicRanger {
 
     private enum Phase { case idle, burst, echo }
 
-    private let avr: OpaquePointer
-    private let trigger: AVRPin
     private let echo: AVRPin
-    private let triggerIRQ: OpaquePointer?
-    private var timer: OpaquePointer?
     private var phase = Phase.idle
     private var triggerRoseAt: UInt64?
     /// ECHO is being driven: with TRIG on the same pin (the 3-wire use
@@ -33,35 +27,14 @@ final class UltrasonicRanger {
     /// The obstacle's distance, in cm.
     var centimetres: Double
 
-    private let hook: cbp_irq_hook = { _, value, context in
-        Unmanaged<UltrasonicRanger>.fromOpaque(context!).takeUnretainedValue().triggerChanged(high: value != 0)
-    }
-    private let timerHook: cbp_timer_hook = { context in
-        Unmanaged<UltrasonicRanger>.fromOpaque(context!).takeUnretainedValue().timerFired()
-    }
-
     init(avr: OpaquePointer, trigger: AVRPin, echo: AVRPin, centimetres: Double) {
-        self.avr = avr
-        self.trigger = trigger
         self.echo = echo
         self.centimetres = centimetres
-        triggerIRQ = trigger.port.asciiValue.flatMap { cbp_ioport_pin_irq(avr, CChar(bitPattern: $0), Int32(trigger.bit)) }
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        if let triggerIRQ { cbp_irq_register(triggerIRQ, hook, context) }
-        timer = cbp_timer_create(avr, timerHook, context)
+        super.init(avr: avr, watching: trigger)
         setEcho(high: false)
     }
 
-    func detach() {
-        if let triggerIRQ { cbp_irq_unregister(triggerIRQ, hook, Unmanaged.passUnretained(self).toOpaque()) }
-        cbp_timer_destroy(timer)
-        timer = nil
-    }
-
-    private var cycle: UInt64 { cbp_avr_cycle(avr) }
-    private func cycles(_ micros: Double) -> UInt64 { UInt64(micros * Double(cbp_avr_frequency(avr)) / 1_000_000) }
-
-    private func triggerChanged(high: Bool) {
+    override func pinChanged(high: Bool) {
         guard !drivingEcho else { return }
         if high {
             if triggerRoseAt == nil { triggerRoseAt = cycle }
@@ -69,24 +42,23 @@ final class UltrasonicRanger {
         }
         guard let rose = triggerRoseAt else { return }
         triggerRoseAt = nil
-        guard phase == .idle, let timer, cycle - rose >= cycles(Double(Self.triggerMicros)) else { return }
-        phase = .burst
-        cbp_timer_at(timer, cycle + cycles(Double(Self.burstMicros)))
+        guard phase == .idle, cycle - rose >= cycles(Double(Self.triggerMicros)) else { return }
+        if fire(inMicros: Double(Self.burstMicros)) { phase = .burst }
     }
 
-    private func timerFired() {
-        guard let timer else { return }
-        if cbp_timer_take_reset(timer) {  // the board reset: the module goes on, its measurement with it
-            phase = .idle
-            triggerRoseAt = nil
-            setEcho(high: false)
-            return
-        }
+    /// The board reset: the module goes on, its measurement with it.
+    override func boardReset() {
+        phase = .idle
+        triggerRoseAt = nil
+        setEcho(high: false)
+    }
+
+    override func timerFired() {
         switch phase {
         case .burst:
             phase = .echo
             setEcho(high: true)
-            cbp_timer_at(timer, cycle + cycles(centimetres * Self.microsPerCentimetre))
+            fire(inMicros: centimetres * Self.microsPerCentimetre)
         case .echo:
             phase = .idle
             setEcho(high: false)
