@@ -41,6 +41,21 @@ import WireProtocol
         #expect(zip(samples, samples.dropFirst()).allSatisfy { $0.time.micros < $1.time.micros })
     }
 
+    /// A frame that comes back in sequence in the burst (the board's buffering
+    /// swapped two) is still reordered, not read as wraps after the silence.
+    @Test func aReorderedFrameInTheBurstIsStillReordered() {
+        var reader = StreamReader(format: .binaryProtocol)
+        var samples: [TimedSample] = []
+        hello(rateHz: 100).encoded().withUnsafeBytes { reader.receive($0, at: HostTime(micros: 0)) { _ in } }
+        Self.feed(&reader, 0..<500, hostMicros: { UInt64($0 * Self.period) }, into: &samples)
+        let resumed = UInt64(499 * Self.period) + 30_000_000
+        for index in [500, 502, 501, 503] {
+            Self.feed(&reader, index..<(index + 1), hostMicros: { _ in resumed }, into: &samples)
+        }
+        #expect(reader.decoderCounters.reorderedFrames == 1 && reader.decoderCounters.lostFrames == 0)
+        #expect(samples.map(\.time.micros).suffix(3) == [500, 502, 503].map { UInt64($0 * Self.period) })
+    }
+
     /// A board that was silent itself (its clock paused, as the avr engine's
     /// while tiltsim is stopped) carries on where it was: nothing is widened,
     /// then or later, when a real 2 s drop is a 2 s drop.

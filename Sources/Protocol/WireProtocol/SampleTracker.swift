@@ -161,8 +161,9 @@ public struct SampleTracker: Hashable, Sendable {
         var timeWentBack = deltaTime >= (1 << 24) - Self.timeBackWindowMicros
         let step = sequence &- previousSequence
         var elapsedMicros = UInt64(deltaTime)
+        let stale = step != 0 && 0 &- step <= Self.staleWindow && timeWentBack  // reordered or repeated: judged below
         if let now = nowEstimate, now > timeMicros &+ (1 << 23), now - timeMicros <= Self.longestSilenceMicros,
-           !continues(step: step, deltaTime: deltaTime) {
+           !stale, !continues(step: step, deltaTime: deltaTime) {
             // After the host's long silence: as many 24-bit wraps as its clock says passed.
             let target = now - timeMicros
             let wraps = target + (1 << 23) > UInt64(deltaTime) ? (target + (1 << 23) - UInt64(deltaTime)) >> 24 : 0
