@@ -110,14 +110,9 @@ public final class AVRMachine {
         glassProbe = nil
         uart.probe = nil
         sensor.detach()
-        for ranger in rangers { ranger.detach() }
-        rangers = []
-        for sensor in humiditySensors { sensor.detach() }
-        humiditySensors = []
-        for cell in loadCells { cell.detach() }
-        loadCells = []
-        for bus in oneWireBuses { bus.detach() }
-        oneWireBuses = []
+        let parts: [[PinWatchingPart]] = [rangers, humiditySensors, loadCells, oneWireBuses]
+        for part in parts.joined() { part.detach() }
+        (rangers, humiditySensors, loadCells, oneWireBuses) = ([], [], [], [])
         uart.detach()
         displayCapture?.detach()
         displayCapture = nil
