@@ -66,7 +66,7 @@ swift-test: deps firmware fixtures
 	$(call step,SWIFT,build --build-tests $(SWIFT_FLAGS))
 	$(Q)$(SWIFT) build $(SWIFT_FLAGS) $(SWIFT_VERBOSE) --build-tests
 	$(call step,SWIFT,test)
-	$(Q)$(SWIFT) test $(SWIFT_FLAGS) --skip-build
+	$(Q)scripts/test-in-scratch $(SWIFT) test $(SWIFT_FLAGS) --skip-build
 
 # Benchmarks/ and Fuzz/ are separate packages: compiled (debug) so they cannot
 # rot, never run here. The fuzzers link only with libFuzzer's runtime (no main).

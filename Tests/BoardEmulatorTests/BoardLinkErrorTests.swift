@@ -1,5 +1,6 @@
 @testable import BoardEmulator
 import Foundation
+import TestSupport
 import Testing
 
 /// The two engines meet the same failures at their end of the cable: each
@@ -32,7 +33,7 @@ import Testing
     }
 
     func tempFile(_ name: String) -> String {
-        let path = NSTemporaryDirectory() + "board-link-\(UUID().uuidString)-" + name
+        let path = ScratchSpace.folder("board-link") + "/" + name
         _ = FileManager.default.createFile(atPath: path, contents: Data("keep me".utf8))
         return path
     }

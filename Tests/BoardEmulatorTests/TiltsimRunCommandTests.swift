@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import TiltDisplay
 @testable import BoardEmulator
@@ -440,7 +441,7 @@ import TiltDisplay
 
     /// A dark 128×64 PNG at 1×.
     static func blankPNG() -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tiltsim-blank-\(getpid()).png").path
+        let path = ScratchSpace.root + "/tiltsim-blank.png"
         if !FileManager.default.fileExists(atPath: path) {
             #expect(FileManager.default.createFile(atPath: path, contents: Data(PNGEncoder.encode(Screen(), scale: 1))))
         }

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Glibc
+import TestSupport
 import Testing
 
 /// The live view as a terminal shows it: the real `tiltserial` against the
@@ -116,9 +116,7 @@ final class Simulator {
     let link: String
 
     init() throws {
-        let dir = NSTemporaryDirectory() + "tiltserial-view-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        link = dir + "/board"
+        link = ScratchSpace.folder("view") + "/board"
         let tiltsim = TerminalViewTests.products.appendingPathComponent("tiltsim").path
         child = try Child([tiltsim, "--engine", "native", "--motion", "tour", "--link", link])
         // tiltsim prints the pty's path once the board (and the link) is up.
@@ -236,7 +234,7 @@ final class Tmux {
     static let session = "view"
 
     init() throws {
-        socket = NSTemporaryDirectory() + "tiltserial-tmux-" + UUID().uuidString
+        socket = ScratchSpace.path("tmux")
     }
 
     /// Runs a tmux command: its exit status and stdout. The one that starts

@@ -5,6 +5,7 @@ import TiltAssets
 import TiltCore
 import TiltPhysics
 import TiltPipeline
+import TestSupport
 import TiltserialCommand
 import WireProtocol
 
@@ -177,10 +178,9 @@ enum Stream {
     }
 }
 
+/// `name` in a new empty folder of this test process's scratch space.
 func tempPath(_ name: String) -> String {
-    let dir = NSTemporaryDirectory() + "tiltserial-tests-" + UUID().uuidString
-    try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    return dir + "/" + name
+    ScratchSpace.folder("tiltserial") + "/" + name
 }
 
 /// Whether `condition` holds within `seconds`, looked at every 10 ms: for
