@@ -243,6 +243,7 @@ import WireProtocol
         let silent = h.news.filter { if case .silentAfterReopen = $0 { true } else { false } }
         #expect(silent == [.silentAfterReopen(micros: 4 * Self.second)])
         #expect(h.openAttempts.count >= 3, "the name is opened again after each silence: \(h.openAttempts)")
+        #expect(h.news.filter { $0 == .reopened(verified: false) }.count == 1, "said once, not at every look-up: \(h.news)")
         #expect(h.ending == nil, "a silent device does not end the run")
     }
 

@@ -148,7 +148,8 @@ public struct HostDriver: Sendable {
             sampleWatch.forget()
             arrivalOffset = WindowedMinimum(windowMicros: arrivalOffset.windowMicros)
             byteRate = ByteRateMeter(windowMicros: byteRate.windowMicros)
-            emit(.news(.reopened(verified: verified)))
+            // Once per loss: looking a silent name up again is what the silence line said would happen.
+            if !silenceReported { emit(.news(.reopened(verified: verified))) }
         }
         let trusted = first || verified
         link = .open(openedAt: now, reopened: !first, verified: trusted, heard: false)
