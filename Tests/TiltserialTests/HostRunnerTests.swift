@@ -15,11 +15,13 @@ import WireProtocol
         var events: [HostEvent] = []
         var linkNews: [HostNews] = []
         var openersSeen: [[DeviceOpener]] = []
+        var refusals: [SerialError] = []
         var summaryTicks: UInt64 = 0
 
         func event(_ event: HostEvent) { lock.withLock { events.append(event) } }
         func news(_ news: HostNews) { lock.withLock { linkNews.append(news) } }
         func otherOpeners(_ others: [DeviceOpener]) { lock.withLock { openersSeen.append(others) } }
+        func reopenRefused(_ error: SerialError) { lock.withLock { refusals.append(error) } }
     }
 
     @Test func runsOnAGivenTransportAndReportsThroughItsOutput() throws {
@@ -57,5 +59,38 @@ import WireProtocol
         #expect(seen.lock.withLock { seen.linkNews } == [.waitingForBoard])
         #expect(seen.lock.withLock { seen.openersSeen }.isEmpty)
         #expect(result.lock.withLock { result.summaryTicks } == UInt64(expected.count))
+    }
+
+    /// After an unplug, the name comes back held by another program (a second
+    /// tiltserial started meanwhile): the run says so once, and keeps trying.
+    @Test func aReopenRefusedAsBusyIsSaidOnceAndTriedAgain() throws {
+        let link = tempPath("board")
+        let board = try PtyPeer(boardAt: link)
+        let transport = try SerialPort.open(path: board.pty!.slavePath)
+        let stop = try WakeUpPipe()
+        let seen = Events()
+        let busy = SerialError.portBusy(port: link, holder: DeviceOpener(pid: 4242, command: "tiltserial"))
+        let attempts = Events()  // its summaryTicks counts the reopen attempts
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let runner = try! HostRunner(options: HostRunOptions(port: link, settings: HostSettings()), output: seen, open: { _ throws(SerialError) in
+                attempts.lock.withLock { attempts.summaryTicks += 1 }
+                throw busy
+            })
+            _ = try? runner.run(transport: transport, stop: stop)
+            done.signal()
+        }
+        thread.start()
+
+        #expect(try board.read { _ in board.hostHellos == 1 })
+        try board.sendChunked(Stream.hello() + Stream.heldTilt(0..<100).wire)
+        board.close()  // unplugged
+        let tried = waitFor(seconds: 60) { attempts.lock.withLock { attempts.summaryTicks } >= 3 }
+        stop.wake()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+
+        #expect(tried, "reopened with a backoff")
+        #expect(seen.lock.withLock { seen.linkNews }.contains(.deviceGone(reconnecting: true)))
+        #expect(seen.lock.withLock { seen.refusals } == [busy], "said once, whatever the number of tries")
     }
 }

@@ -25,6 +25,10 @@ public protocol HostOutput: AnyObject {
     func otherOpeners(_ others: [DeviceOpener])
     /// Writing `--record` failed (e.g. the disk is full): said once, when it happens.
     func recordingFailed(_ message: String)
+    /// Reopening after an unplug failed for a reason other than the device
+    /// not being back (busy, permission, someone's terminal): said once per
+    /// reason; the run keeps trying.
+    func reopenRefused(_ error: SerialError)
 }
 
 extension HostOutput {
@@ -40,4 +44,6 @@ extension HostOutput {
     public func otherOpeners(_ others: [DeviceOpener]) {}
     /// Not said: an output that does not talk to people overrides nothing here.
     public func recordingFailed(_ message: String) {}
+    /// Not said: an output that does not talk to people overrides nothing here.
+    public func reopenRefused(_ error: SerialError) {}
 }

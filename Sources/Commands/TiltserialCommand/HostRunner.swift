@@ -51,6 +51,8 @@ public final class HostRunner {
     /// What the port was on the first open: a reopened device that proves to be
     /// the same USB device may be written to before it speaks.
     var identity: PortIdentity?
+    /// Why the last reopen failed, if it did: a reason is said once, not at every try.
+    var lastReopenRefusal: SerialError?
 
     /// - Parameters:
     ///   - art: the content tile and ribbon (default: the shipped assets).
@@ -306,18 +308,27 @@ public final class HostRunner {
     /// The driver's `openPort`: open the name again and answer with the result
     /// (its actions queue behind the one being performed).
     func reopen(_ driver: inout HostDriver) {
-        if let port = try? openPort(options) {
-            transport = port
-            reportFTDILatency()
-            let same = identity.flatMap { before in
-                (try? PortIdentity.current(path: options.port)).map { before.compare(with: $0).allowsWritingBeforeAFrame }
-            } ?? false
-            let at = tick()
-            recorder?.append(UnsafeRawBufferPointer(start: nil, count: 0), .linkRestarted, at: at)
-            driver.portOpened(at: at, verified: same) { actions.append($0) }
-        } else {
+        let port: any SerialTransport
+        do {
+            port = try openPort(options)
+        } catch {
+            switch error {
+            case .noSuchPort, .danglingLink: break  // not back yet: the unplug line said so
+            default: if error != lastReopenRefusal { output.reopenRefused(error) }
+            }
+            lastReopenRefusal = error
             driver.portOpenFailed(at: tick()) { actions.append($0) }
+            return
         }
+        lastReopenRefusal = nil
+        transport = port
+        reportFTDILatency()
+        let same = identity.flatMap { before in
+            (try? PortIdentity.current(path: options.port)).map { before.compare(with: $0).allowsWritingBeforeAFrame }
+        } ?? false
+        let at = tick()
+        recorder?.append(UnsafeRawBufferPointer(start: nil, count: 0), .linkRestarted, at: at)
+        driver.portOpened(at: at, verified: same) { actions.append($0) }
     }
 
     /// What `--record` could not write (nil: no recording, or nothing lost).

@@ -274,6 +274,10 @@ final class RunOutput: HostOutput {
         say(message, level: .warning)
     }
 
+    func reopenRefused(_ error: SerialError) {
+        say(error.message + "; trying again until it opens (Ctrl-C to quit)", level: .warning)
+    }
+
     /// What the summary line adds about hooks (nothing when all went well).
     func hookSummary(_ shutdown: HookShutdown?) -> String {
         var parts: [String] = []
