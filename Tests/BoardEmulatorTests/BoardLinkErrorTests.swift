@@ -1,5 +1,6 @@
 @testable import BoardEmulator
 import Foundation
+import SerialIO
 import TestSupport
 import Testing
 
@@ -23,6 +24,37 @@ import Testing
             #expect(error.description == "native board: " + line)
         }
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "keep me", "the file is left alone")
+    }
+
+    /// A link that still names a running board's pty is not taken over (the
+    /// first board would run on where no one finds it); once that board is
+    /// gone, its stale link is.
+    @Test func aLinkOfARunningBoardIsNotTakenOver() throws {
+        let link = ScratchSpace.folder("board-link") + "/board"
+        let first = try NativeBoard(.test(link: link))
+        let firstPty = try FileManager.default.destinationOfSymbolicLink(atPath: link)
+        do {
+            _ = try NativeBoard(.test(link: link))
+            Issue.record("a second board took over the link of a running one")
+        } catch {
+            guard case .link(.linkInUse(let path, let holder)) = error else { throw error }
+            #expect(path == link && holder.isThisProcess)
+            #expect(error.description == "native board: \(link) is already the link of another board in this program; give each board a path of its own")
+        }
+        #expect(throws: AVRBoardError.self) { try AVRBoard(.init(firmwarePath: AVRTestFirmware.path(), linkPath: link)) }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == firstPty, "the link still names the first board")
+
+        first.stop()  // removes its link: leave a stale one, as a board killed with SIGKILL does
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: firstPty)
+        let second = try NativeBoard(.test(link: link))
+        defer { second.stop() }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == second.serialPath)
+    }
+
+    @Test func aLinkInUseByAnotherProgramNamesIt() {
+        let holder = DeviceOpener(pid: 4242, command: "tiltsim")
+        #expect(BoardLinkError(SerialError.portBusy(port: "/tmp/board", holder: holder)).description
+                == "/tmp/board is the link of another board still running (tiltsim (pid 4242)); stop it (kill 4242) or pick another path")
     }
 
     @Test func plugInOnAStoppedNativeBoardSaysSo() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import TiltDisplay
 import WireProtocol
@@ -328,6 +329,26 @@ import WireProtocol
             return nil
         }
         return status.value
+    }
+
+    /// A second tiltsim given the --link of one still running (a second
+    /// terminal, the same command) refuses it in one line, exit 20, and the
+    /// link keeps naming the first board.
+    @Test func aSecondTiltsimOnALiveLinkIsRefused() throws {
+        let link = ScratchSpace.folder("tiltsim-link") + "/board"
+        let (pid, stdout) = try spawnBlocked(["--engine", "native", "--motion", "rest", "--link", link], blocked: [])
+        defer { close(stdout) }
+        var byte: UInt8 = 0, line: [UInt8] = []
+        while read(stdout, &byte, 1) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
+        let pty = String(decoding: line, as: UTF8.self)
+        #expect(pty.hasPrefix("/dev/pts/"))
+
+        let second = try TiltsimCommandTests().run(["--engine", "native", "--motion", "rest", "--link", link])
+        kill(pid, SIGTERM)
+        #expect(exitStatus(pid) != nil)
+        #expect(second.code == 20)
+        #expect(second.err == "tiltsim: native board: \(link) is the link of another board still running (tiltsim (pid \(pid))); stop it (kill \(pid)) or pick another path\n")
+        #expect(second.out.isEmpty, "no pty path printed: \(second.out)")
     }
 
     /// Every stop signal ends tiltsim as Ctrl-C does (its PNG and EEPROM

@@ -47,6 +47,22 @@ public enum DeviceOpeners {
         return found.filter { !holdsMaster(pid: $0.pid, ptyIndex: index) }
     }
 
+    /// The process holding the master of the pseudo-terminal at `path` (a
+    /// slave such as /dev/pts/3, or a link to one): the board side of an
+    /// emulator's port, this process included. Nil when `path` is no pty
+    /// slave or none is found within `budget`.
+    public static func boardSide(of path: String, budget: Duration = .milliseconds(200)) -> DeviceOpener? {
+        guard let device = characterDevice(path), let index = ptyIndex(device) else { return nil }
+        let deadline = MonotonicClock.deadline(after: budget)
+        guard let proc = opendir("/proc") else { return nil }
+        defer { closedir(proc) }
+        while MonotonicClock.now() < deadline, let entry = readdir(proc) {
+            guard let pid = pid_t(entryName(entry)), holdsMaster(pid: pid, ptyIndex: index) else { continue }
+            return DeviceOpener(pid: pid, command: readSmallFile("/proc/\(pid)/comm") ?? "?")
+        }
+        return nil
+    }
+
     /// The N of /dev/pts/N for a Unix98 pty slave (majors 136...143, 256 minors each).
     static func ptyIndex(_ device: dev_t) -> UInt32? {
         let major = cserial_dev_major(device)

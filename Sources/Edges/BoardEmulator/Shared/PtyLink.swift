@@ -15,6 +15,7 @@ import Glibc
 ///
 /// The optional link is replaced atomically and outlives `close()`, so a host
 /// retrying it across a replug never finds it missing; `removeLink()` drops it.
+/// A link that still names another running board's pty is not taken over.
 final class PtyLink {
     enum Change { case none, opened, closed }
 
@@ -41,6 +42,10 @@ final class PtyLink {
                 terminal.close()
                 throw .ioError(port: linkPath, operation: "symlink", errno: .fileExists)  // never replace a real file
             }
+            if let holder = Self.runningBoard(at: linkPath, other: slavePath) {
+                terminal.close()
+                throw .portBusy(port: linkPath, holder: holder)
+            }
             let temporary = linkPath + ".tmp\(getpid())"
             unlink(temporary)
             guard symlink(slavePath, temporary) == 0, rename(temporary, linkPath) == 0 else {
@@ -53,6 +58,17 @@ final class PtyLink {
     }
 
     deinit { close() }
+
+    /// The emulated board whose pty an existing link still names (a tiltsim,
+    /// or this process), or nil: no link, a dangling one, one naming `ours`
+    /// (the number a board killed before had, given to us now), or one whose
+    /// number has since gone to something else (a terminal): those are replaced.
+    static func runningBoard(at linkPath: String, other ours: String) -> DeviceOpener? {
+        let target = FileSystem.resolved(linkPath)
+        guard target != ours,
+              let holder = DeviceOpeners.boardSide(of: target) else { return nil }
+        return holder.isThisProcess || holder.command == "tiltsim" ? holder : nil
+    }
 
     /// The baud rate the client set on its end (nil: closed, or not a standard rate).
     var clientBaud: Int? { isClosed ? nil : terminal.clientBaud }
