@@ -143,14 +143,19 @@ import Testing
     }
 
     /// A board that stopped streaming: silence points at the wires or a hung
-    /// sketch, other bytes at the baud rate; one line each, the run going on.
+    /// sketch, a frame cut short at a hung board, more bytes at the baud rate;
+    /// one line each, the run going on.
     @Test func aBoardThatStopsStreamingIsToldApartBySilenceOrOtherBytes() {
         let silent = RunOutput.samplesStopped(micros: 2_000_000, bytes: 0)
         #expect(silent.hasPrefix("no sample from the board for 2.0 s, not a byte: ") && silent.contains("wires"))
         let other = RunOutput.samplesStopped(micros: 2_340_000, bytes: 812)
         #expect(other.hasPrefix("no sample from the board for 2.3 s, only 812 bytes of something else: ") && other.contains("--baud"))
-        #expect(RunOutput.samplesStopped(micros: 2_000_000, bytes: 1).contains("only 1 byte of"))
-        #expect(![silent, other].contains { $0.contains("\n") })
+        // Less than a frame (a board stopped mid-frame) is no baud rate's doing.
+        let cut = RunOutput.samplesStopped(micros: 2_000_000, bytes: 7)
+        #expect(cut == "no sample from the board for 2.0 s, only 7 bytes since (less than a frame): reset a hung board, or check its power and cable")
+        #expect(RunOutput.samplesStopped(micros: 2_000_000, bytes: 1).contains("only 1 byte since"))
+        #expect(RunOutput.samplesStopped(micros: 2_000_000, bytes: 67).contains("only 67 bytes of something else: check --baud"))
+        #expect(![silent, other, cut].contains { $0.contains("\n") })
     }
 }
 

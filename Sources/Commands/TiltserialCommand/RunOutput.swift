@@ -233,11 +233,16 @@ final class RunOutput: HostOutput {
     }
 
     /// The line for a board that stopped streaming: silence points at the
-    /// wiring or a hung sketch, other bytes at the baud rate or the sketch.
+    /// wiring or a hung sketch, less than a frame at a board that stopped
+    /// mid-frame (hung, or its power), more at the baud rate or the sketch.
     static func samplesStopped(micros: UInt64, bytes: UInt64) -> String {
         let span = DurationText.seconds(micros: micros, places: 1, rounding: .down)
         guard bytes > 0 else {
             return "no sample from the board for \(span), not a byte: check the sensor's wires, or reset a hung board"
+        }
+        if bytes <= UInt64(WireFormat.maxEncodedCount + 1) {
+            return "no sample from the board for \(span), only \(ForPeople.count(bytes, "byte")) since (less than a frame): "
+                + "reset a hung board, or check its power and cable"
         }
         return "no sample from the board for \(span), only \(ForPeople.count(bytes, "byte")) of something else: check --baud and the board's sketch"
     }
