@@ -142,6 +142,23 @@ import WireProtocol
         #expect(steps.count >= 49 && steps.allSatisfy { $0 >= 9_800 && $0 <= 10_200 }, "\(steps.prefix(8))")
     }
 
+    /// Without a sensor, each build's screen names its own board's I2C pins:
+    /// every ATmega32U4 board's are 2 and 3 (the Pro Micro's said A4/A5,
+    /// which its header does not have), the Mega's 20 and 21.
+    @Test(arguments: [(ArduinoBoard.nano, "A4 SCL A5"), (.proMini8MHz, "A4 SCL A5"), (.mega, "20 SCL 21"),
+                      (.leonardo, "2 SCL 3"), (.micro, "2 SCL 3"), (.proMicro8MHz, "2 SCL 3")])
+    func theNoSensorScreenNamesTheBoardsOwnPins(board arduino: ArduinoBoard, pins: String) throws {
+        var configuration = AVRBoard.Configuration(firmwarePath: try Self.elf(arduino.rawValue), pace: .freeRunning,
+                                                   motionSource: ConstantMotionSource.faceUp)
+        configuration.configure(for: arduino)
+        configuration.sensorAddress = nil
+        let board = try AVRBoard(configuration)
+        defer { board.stop() }
+        board.start()
+        let screen = statusScreen([1: "TILTSERIAL 1.0.0", 3: "NO SENSOR", 5: "CHECK SDA " + pins])
+        #expect(board.waitFor(timeout: .seconds(30)) { $0.screen == screen } != nil, "\(arduino): CHECK SDA \(pins)")
+    }
+
     /// tiltserial's own loop (HostRunner) on a Leonardo: a port that does not
     /// reset when opened, so the host's HOST_HELLO is what starts it. The tilt
     /// moves the view, and at rest the glass is the host's mirror, pixel for

@@ -112,9 +112,9 @@ import WireProtocol
         #expect(host.interrupt() == 0)
         // The bus pins of each board the sketch is built for (a maker with a Mega has them on 20/21, not A4/A5).
         #expect(host.captured.err.contains("the board's sensor is not answering: check its four wires (VCC, GND, SDA, SCL; "
-                                           + "SDA/SCL are A4/A5 on an Uno or Nano, 20/21 on a Mega, 2/3 on a Leonardo or Micro)"))
+                                           + "SDA/SCL are A4/A5 on an Uno or Nano, 20/21 on a Mega, 2/3 on a Leonardo, Micro or Pro Micro)"))
         #expect(host.captured.err.contains("the board's display is not answering: check its four wires (VCC, GND, SDA, SCL; "
-                                           + "SDA/SCL are A4/A5 on an Uno or Nano, 20/21 on a Mega, 2/3 on a Leonardo or Micro) "
+                                           + "SDA/SCL are A4/A5 on an Uno or Nano, 20/21 on a Mega, 2/3 on a Leonardo, Micro or Pro Micro) "
                                            + "and its address (0x3C or 0x3D)"))
     }
 

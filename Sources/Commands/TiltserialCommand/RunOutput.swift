@@ -157,13 +157,13 @@ final class RunOutput: HostOutput {
     /// board names on its NO SENSOR screen, for each board the sketch is built for.
     static let sensorMissing = Missing(
         line: "the board's sensor is not answering: check its four wires (VCC, GND, SDA, SCL; SDA/SCL are A4/A5 on an Uno or Nano, "
-            + "20/21 on a Mega, 2/3 on a Leonardo or Micro); samples start when it answers",
+            + "20/21 on a Mega, 2/3 on a Leonardo, Micro or Pro Micro); samples start when it answers",
         short: "no sensor: check VCC, GND, SDA/SCL (A4/A5; Mega 20/21; Leonardo 2/3)")
 
     /// HELLO said the display did not answer.
     static let displayMissing = Missing(
         line: "the board's display is not answering: check its four wires (VCC, GND, SDA, SCL; SDA/SCL are A4/A5 on an Uno or Nano, "
-            + "20/21 on a Mega, 2/3 on a Leonardo or Micro) and its address (0x3C or 0x3D); the view goes on here, not on the glass",
+            + "20/21 on a Mega, 2/3 on a Leonardo, Micro or Pro Micro) and its address (0x3C or 0x3D); the view goes on here, not on the glass",
         short: "no display: check VCC, GND, SDA/SCL (A4/A5; Mega 20/21; Leonardo 2/3)")
 
     /// The warning for a part that did not answer, in the view's words when the view is up.

@@ -45,10 +45,12 @@ static uint8_t glyph_index(char c) {
 static const char line_title[] TILT_FLASH = "TILTSERIAL ";
 static const char line_waiting[] TILT_FLASH = "WAITING FOR HOST";
 static const char line_no_sensor[] TILT_FLASH = "NO SENSOR";
-/* The I2C pins of the board it was built for (boards.txt's variants). */
-#if defined(ARDUINO_AVR_MEGA2560)
+/* The I2C pins of the board it was built for, by its chip (every variant of
+ * a chip names its TWI pins alike): the Mega's 20/21; every ATmega32U4 board's
+ * (Leonardo, Micro, Pro Micro, which have no A4/A5 there) 2/3; else A4/A5. */
+#if defined(__AVR_ATmega2560__) || defined(__AVR_ATmega1280__)
 static const char line_check[] TILT_FLASH = "CHECK SDA 20 SCL 21";
-#elif defined(ARDUINO_AVR_LEONARDO) || defined(ARDUINO_AVR_MICRO)
+#elif defined(__AVR_ATmega32U4__)
 static const char line_check[] TILT_FLASH = "CHECK SDA 2 SCL 3";
 #else
 static const char line_check[] TILT_FLASH = "CHECK SDA A4 SCL A5";
