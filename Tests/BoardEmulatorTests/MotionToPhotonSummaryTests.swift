@@ -39,19 +39,35 @@ import Testing
             == "glass 0.0 frames/s (0.0 while moving), bus limit 43.3 (1026 B/frame in 1 transactions), no frame reached the glass")
     }
 
-    /// Frames at 0, 30 and 60 ms, a still second, then 1060 and 1085 ms: three
-    /// intervals under 100 ms (30 + 30 + 25 = 85 ms); the 1000 ms one is still.
+    /// A glass frame whose view was sent at `sent`, on the glass at `photon`.
+    static func frame(sent: UInt64, photon: UInt64) -> GlassFrame {
+        GlassFrame(viewportX: 0, viewportY: 0, ribbonX: 0, ribbonBottom: 0, offsetsStartMicros: sent, offsetsEndMicros: sent,
+                   sampleMicros: 0, sampleSequence: 0, photonMicros: photon, displayBytes: 0, displayTransactions: 0)
+    }
+
+    /// Frames at 0, 30 and 60 ms, a still second (the next view sent at
+    /// 1040 ms), then 1060 and 1085 ms: three intervals while moving (30 + 30
+    /// + 25 = 85 ms); the 1000 ms one is still.
     @Test func movingFramesPerSecondLeavesStillStretchesOut() {
-        let frame = { (photon: UInt64) in
-            GlassFrame(viewportX: 0, viewportY: 0, ribbonX: 0, ribbonBottom: 0, offsetsStartMicros: 0, offsetsEndMicros: 0,
-                       sampleMicros: 0, sampleSequence: 0, photonMicros: photon, displayBytes: 0, displayTransactions: 0)
-        }
-        let stats = GlassStats(frames: [0, 30_000, 60_000, 1_060_000, 1_085_000].map(frame), bus: nil)
+        let stats = GlassStats(frames: [(0, 0), (10_000, 30_000), (35_000, 60_000), (1_040_000, 1_060_000), (1_050_000, 1_085_000)]
+            .map { Self.frame(sent: $0, photon: $1) }, bus: nil)
         let s = stats.summary
         #expect(s.movingIntervals == 3 && s.movingSpanMicros == 85_000)
         #expect(abs(s.movingFramesPerSecond - 3 / 0.085) < 1e-9)
         // The whole run: 4 intervals over 1.085 s.
         #expect(abs(s.framesPerSecond - 4 / 1.085) < 1e-9)
         #expect(stats.json.contains("\"movingFramesPerSecond\":35.3,"))
+    }
+
+    /// A slow bus (100 kHz: a frame takes longer than the still gap) draws
+    /// back to back, each view waiting when the frame before reached the
+    /// glass: every interval is moving, and the rate is the bus's (it read
+    /// 19 frames/s against a 16.0 bus limit when long intervals were taken for still ones).
+    @Test func aSlowBusDrawingBackToBackIsMoving() {
+        let photons: [UInt64] = [10_000, 130_000, 260_000, 375_000, 500_000]
+        let stats = GlassStats(frames: zip([5_000] + photons.dropLast(), photons).map { Self.frame(sent: $0 - 5_000, photon: $1) }, bus: nil)
+        let s = stats.summary
+        #expect(s.movingIntervals == 4 && s.movingSpanMicros == 490_000)
+        #expect(abs(s.movingFramesPerSecond - 4 / 0.49) < 1e-9)
     }
 }

@@ -45,19 +45,22 @@ public struct GlassStats: Sendable {
     /// the first of them to the last of them is the span frames/s counts over.
     public var measured: [GlassFrame] { frames.filter { $0.sampleMicros != nil } }
 
-    /// Two glass frames further apart than this had a still view between
-    /// them (a glass drawing fewer than 10 frames/s while moving would count
-    /// as still: none of ours does).
+    /// A glass frame whose view the host sent this long or more after the
+    /// frame before it reached the glass followed a still view: the glass
+    /// waited for the host, not the bus. Judged by that wait, not by the
+    /// interval between frames, so a slow bus (100 kHz: a frame every 100 ms
+    /// or more, back to back) still counts as moving.
     public static let stillGapMicros: UInt64 = 100_000
 
     /// Latency distribution and frames/s over the measured frames: intervals
     /// between glass frames over the first to the last one's photon time, and
-    /// the intervals under `stillGapMicros` over their sum (while moving).
+    /// the intervals not after a still view (`stillGapMicros`) over their sum
+    /// (while moving).
     public var summary: MotionToPhotonSummary {
         let m = measured
         let span = m.count >= 2 ? m[m.count - 1].photonMicros - m[0].photonMicros : 0
         var moving = 0, movingSpan: UInt64 = 0
-        for (a, b) in zip(m, m.dropFirst()) where b.photonMicros - a.photonMicros < Self.stillGapMicros {
+        for (a, b) in zip(m, m.dropFirst()) where b.offsetsStartMicros < a.photonMicros &+ Self.stillGapMicros {
             moving += 1
             movingSpan += b.photonMicros - a.photonMicros
         }

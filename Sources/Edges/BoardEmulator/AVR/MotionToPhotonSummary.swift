@@ -15,8 +15,9 @@ public struct MotionToPhotonSummary: Sendable, Hashable {
     /// The longest, µs; nil without frames.
     public var maxMicros: UInt64?
 
-    /// The intervals between consecutive frames that were short enough to
-    /// call the view moving (`GlassStats.stillGapMicros`), and their sum, µs.
+    /// The intervals between consecutive frames while the view moved (the
+    /// second frame's view sent soon enough after the first reached the
+    /// glass: `GlassStats.stillGapMicros`), and their sum, µs.
     public var movingIntervals: Int
     /// The board µs those intervals add up to.
     public var movingSpanMicros: UInt64
