@@ -20,7 +20,7 @@ struct WiringOptions: ParsableArguments {
     @Option(name: .customLong("sensor"), help: ArgumentHelp("The sensor part: mpu6050 (default), mpu6500, mpu9250, mpu9255, or a look-alike's WHO_AM_I (e.g. 0x98). avr only.", valueName: "part"))
     var sensorPart: String?
 
-    @Option(name: .customLong("sensor-int"), help: ArgumentHelp("The pin the MPU-6050's INT drives, as the board's header names it: D2 (default; D7 on a Leonardo or Micro), another pin (D3, D8, A0, ...) or none. avr only.", valueName: "pin"))
+    @Option(name: .customLong("sensor-int"), help: ArgumentHelp("The pin the MPU-6050's INT drives, as the board's header names it: D2 (default; D7 on a Leonardo, Micro or Pro Micro), another pin (D3, D8, A0, ...) or none. avr only.", valueName: "pin"))
     var sensorInterrupt: String?
 
     /// Whether any wiring option was given.
