@@ -439,6 +439,18 @@ import TiltDisplay
         #expect(refused.err == "tiltsim: \(fifo) is not a regular file (a FIFO or device); pass the .elf or .hex that avr-gcc or the Arduino IDE built\n")
     }
 
+    /// A sketch's sensor lies on the table at power-on unless told otherwise
+    /// (as Wokwi starts it): 1 g on z. It was our firmware's rest pose, 60°
+    /// from flat, which a sketch calibrating at power-on took for level.
+    @Test func theSensorStartsFlatUnlessAMotionIsGiven() throws {
+        let sketch = try SketchFixtures.softI2C.get()
+        let flat = try tiltsim.run(["run", sketch.hex, "--expect-serial", "^E$", "--noise", "0"])
+        #expect(flat.code == 0, "\(flat.err)")
+        #expect(flat.out.contains("A 0 0 16384\r\n"), "\(flat.out)")
+        let rest = try tiltsim.run(["run", sketch.hex, "--expect-serial", "^E$", "--noise", "0", "--motion", "rest"])
+        #expect(rest.out.contains("A 0 14189 8192\r\n"), "sin 60° and cos 60° of 1 g: \(rest.out)")
+    }
+
     /// A dark 128×64 PNG at 1×.
     static func blankPNG() -> String {
         let path = ScratchSpace.root + "/tiltsim-blank.png"

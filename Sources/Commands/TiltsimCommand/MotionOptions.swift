@@ -6,7 +6,7 @@ import TiltExitStatus
 
 /// What the emulated sensor feels: a named scenario, a script file or a recorded CSV.
 struct MotionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("A named motion: \(Scenarios.names.joined(separator: ", ")) (default rest: our firmware's rest pose, 30° back from upright; a sketch of your own that calibrates at power-on expects flat).", valueName: "name"))
+    @Option(help: ArgumentHelp("A named motion: \(Scenarios.names.joined(separator: ", ")) (default: rest, our firmware's rest pose, 30° back from upright; for tiltsim run flat, on the table, as a sketch that calibrates at power-on expects).", valueName: "name"))
     var motion: String?
 
     @Option(help: ArgumentHelp("A motion script: lines 'seconds back° right° [turn°]' (back: 0 upright facing you, 90 face-up; right: right side down).", valueName: "file"))

@@ -127,7 +127,8 @@ struct RunSketch: ParsableCommand {
         let reportLog = try usbLog.map { path throws(CommandFailure) in try LogFile(path, what: "the USB report log") }
         var reportsSeen = false
 
-        let path = motion.isGiven ? try motion.path() : file?.motion ?? .script(Scenarios.rest)
+        // A sketch's own sensor lies on the table at power-on, as Wokwi starts it (calibrating sketches expect that).
+        let path = motion.isGiven ? try motion.path() : file?.motion ?? .script(Scenarios.flat)
         let noise = file?.noise ?? motion.noise
         let source = Motion(path, noise: noise > 0 ? SensorNoise(sampleRate: 100, seed: 0x5EED, scale: noise) : .none, loops: motion.loop)
         let wired = try wiring.resolved(over: file?.wiring ?? .standard, board: arduinoBoard)
