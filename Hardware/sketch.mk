@@ -43,6 +43,9 @@ endif
 ifndef OUT
 $(error give OUT=build folder)
 endif
+# make splits paths at spaces (a "My Sketches" folder came out as a circular
+# dependency and "No rule to make target"): refuse one, naming it.
+$(foreach v,SKETCH_DIR OUT CORE_OUT,$(if $(word 2,$($(v))),$(error $(v)=$($(v)): a path with a space in it, which make cannot build with; copy the folder to a path without spaces, or link one there (ln -s "$($(v))" /tmp/$(notdir $(lastword $($(v))))))))
 override SKETCH_DIR := $(patsubst %/,%,$(SKETCH_DIR))
 NAME     := $(notdir $(SKETCH_DIR))
 CORE_OUT ?= $(OUT)/core

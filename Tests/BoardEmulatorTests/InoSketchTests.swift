@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Hardware/sketch.mk builds a sketch folder as the Arduino IDE does: its .ino
@@ -60,6 +61,24 @@ import Testing
         let message = made.err
         #expect(made.status != 0)
         #expect(message.contains("\"c file.c\" in \(folder): a name with a space in it, which make cannot build; rename it"), "\(message)")
+    }
+
+    /// A folder path with a space ("My Sketches", "out dir") is refused in one
+    /// line naming it and the way round; make split it into a circular
+    /// dependency and "No rule to make target".
+    @Test(arguments: ["SKETCH_DIR", "OUT"])
+    func aFolderPathWithASpaceIsRefusedByName(variable: String) throws {
+        let root = ScratchSpace.folder("ino-spaced-folder")
+        let sketch = root + (variable == "SKETCH_DIR" ? "/My Sketches/blink" : "/blink")
+        let out = root + (variable == "OUT" ? "/out dir" : "/out")
+        try FileManager.default.createDirectory(atPath: sketch, withIntermediateDirectories: true)
+        try Data("void setup() {}\nvoid loop() {}\n".utf8).write(to: URL(fileURLWithPath: sketch + "/blink.ino"))
+        let made = try Self.sketchMake(["SKETCH_DIR=" + sketch, "OUT=" + out])
+        let given = variable == "OUT" ? out : sketch
+        #expect(made.status != 0)
+        #expect(made.err.hasSuffix("*** \(variable)=\(given): a path with a space in it, which make cannot build with; copy the folder to a path "
+            + "without spaces, or link one there (ln -s \"\(given)\" /tmp/\(variable == "OUT" ? "dir" : "blink")).  Stop.\n"), "\(made.err)")
+        #expect(made.err.split(separator: "\n").count == 1, "one line: \(made.err)")
     }
 
     /// What arduino-cli leaves out: a function in an #ifdef the board does not
