@@ -78,6 +78,8 @@ enum SketchFixtures {
     static let hidMouse = built("hid_mouse", folder: "sketches-leonardo")
     /// 100 bytes through Serial at 9600 8N1 and 8E1, timed with micros().
     static let uartTime = built("uart_time")
+    /// Prints before Serial.begin and hangs in Serial.write (TiltsimRunCommandTests).
+    static let serialUnbegun = built("serial_unbegun")
     /// Overflow interrupts a second in the timers' dual-slope modes (and one fast PWM mode).
     static let timerSlopes = built("timer_slopes")
     /// INT0 at low level enabled on a line already held low, and on one let go.

@@ -451,6 +451,20 @@ import TiltDisplay
         #expect(rest.out.contains("A 0 14189 8192\r\n"), "sin 60° and cos 60° of 1 g: \(rest.out)")
     }
 
+    /// A sketch that prints before Serial.begin (its Serial.begin behind a
+    /// DEBUG switch) hangs in Serial.write on the chip, screen dark: the run
+    /// says why, once; a sketch that begins first hears nothing of it.
+    @Test func printingBeforeSerialBeginIsNamed() throws {
+        let unbegun = try SketchFixtures.serialUnbegun.get()
+        let hung = try tiltsim.run(["run", unbegun.hex, "--timeout", "1"])
+        let note = "the sketch writes to Serial before Serial.begin (its transmitter off): the chip sends none of it, "
+            + "and once 64 bytes wait, Serial.write waits for ever; call Serial.begin first"
+        #expect(hung.err.components(separatedBy: note).count == 2, "once: \(hung.err)")
+        #expect(hung.out.isEmpty)
+        let begun = try tiltsim.run(["run", try SketchFixtures.softI2C.get().hex, "--expect-serial", "^E$"])
+        #expect(begun.code == 0 && !begun.err.contains("before Serial.begin"), "\(begun.err)")
+    }
+
     /// A dark 128×64 PNG at 1×.
     static func blankPNG() -> String {
         let path = ScratchSpace.root + "/tiltsim-blank.png"

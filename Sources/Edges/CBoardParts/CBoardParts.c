@@ -138,6 +138,10 @@ bool cbp_avr_install_models(avr_t *avr) {
         return false;
     }
     cbp_uart_timing_install(avr);
+    if (!cbp_uart_transmitter_off_install(avr)) {
+        free(hooks);
+        return false;
+    }
     cbp_timer_slopes_install(avr);
     cbp_adc_scale_install(avr);
     if (!cbp_extint_level_install(avr) || !cbp_sleep_modes_install(avr) || !cbp_bootloader_install(avr)

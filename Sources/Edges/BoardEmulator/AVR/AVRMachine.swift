@@ -442,6 +442,20 @@ public final class AVRMachine {
         return cbp_soft_i2c_blocked_edges(avr)
     }
 
+    /// The first of the chip's serial ports the sketch wrote to with its
+    /// transmitter off (Serial.print before Serial.begin), as the sketch
+    /// names it: "Serial", or "Serial1"… (on a 32U4, whose Serial is USB,
+    /// UART1 is Serial1). The chip sends none of those bytes, and once 64
+    /// wait, Serial.write waits for ever. Nil when none was.
+    public var serialWrittenWithTransmitterOff: String? {
+        guard let avr else { return nil }
+        let usbSerial = configuration.mcu == "atmega32u4"
+        for uart in 0..<4 where cbp_uart_writes_with_transmitter_off(avr, Int32(uart)) > 0 {
+            return uart == 0 && !usbSerial ? "Serial" : "Serial\(uart)"
+        }
+        return nil
+    }
+
     /// How the sketch called a 7-bit I2C address on the TWI since power-on.
     public enum AddressCall: Sendable, Equatable {
         /// Not called.

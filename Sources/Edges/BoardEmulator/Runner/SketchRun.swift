@@ -32,6 +32,7 @@ public final class SketchRun {
     private var byteWindow: [UInt8] = []
     /// A software I2C master on the TWI's pins while the TWI was on has been told about.
     private var toldOfBlockedBitBang = false
+    private var toldOfSerialNotBegun = false
     /// Bytes for the sketch's serial input, asked before each batch (an
     /// interactive terminal's keystrokes; nil: none). They make the run depend on when they come.
     public var input: (() -> [UInt8])?
@@ -165,6 +166,11 @@ public final class SketchRun {
             toldOfBlockedBitBang = true
             sink(.note("the sketch toggles SDA/SCL as pins while the TWI is on (Wire.begin): the TWI owns them, as on the chip, "
                        + "so that software I2C reaches nothing; use one of the two (U8g2: a HW_I2C constructor beside Wire)", atMicros: nowMicros))
+        }
+        if !toldOfSerialNotBegun, let port = machine.serialWrittenWithTransmitterOff {
+            toldOfSerialNotBegun = true
+            sink(.note("the sketch writes to \(port) before \(port).begin (its transmitter off): the chip sends none of it, "
+                       + "and once 64 bytes wait, \(port).write waits for ever; call \(port).begin first", atMicros: nowMicros))
         }
         for report in machine.takeUSBReports() { sink(.usbReport(report)) }
         let bytes = machine.takeSerialOutput()
