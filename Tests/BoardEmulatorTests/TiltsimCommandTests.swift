@@ -58,6 +58,19 @@ import WireProtocol
         #expect(Array(bytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
     }
 
+    /// Firmware that crashes (erased flash, a sketch for another chip) said
+    /// nothing: the board sat halted and a host timed out blaming the sketch.
+    /// One line says so when it happens.
+    @Test func aFirmwareThatCrashesIsSaidOnce() throws {
+        let crashing = try AVRBoardLifecycleTests.crashing.get()
+        let result = try run(["--firmware", crashing, "--run-now", "--duration", "1"])
+        #expect(result.code == 0, "\(result.err)")
+        let lines = result.err.split(separator: "\n").filter { $0.contains("crashed") }
+        #expect(lines.count == 1, "\(result.err)")
+        #expect(lines.first.map { $0.hasPrefix("tiltsim: /dev/pts/") && $0.hasSuffix(": the firmware crashed (bad opcode, jump or stack) at 0.000 s "
+            + "of board time; start tiltsim again to reset it (a sketch built for another board? see --board)") } == true, "\(result.err)")
+    }
+
     @Test func thePNGPathIsCheckedAtStartAndItsWritingAnnounced() throws {
         let missing = try run(["--engine", "native", "--png", "/nonexistent/dir/screen.png", "--duration", "30"])
         #expect(missing.code == 18)

@@ -336,7 +336,17 @@ import TiltDisplay
         #expect(mkfifo(fifo, 0o600) == 0)
         defer { for path in [laughs, fifo] { try? FileManager.default.removeItem(atPath: path) } }
         let folder = FileManager.default.temporaryDirectory.path
-        for (path, message) in [(laughs, "\(laughs): expands to more than 100000 YAML nodes (aliases of aliases?); write the steps out"),
+        // As long without aliases (34 000 steps written out), and the same in JSON, which JSONSerialization
+        // would have built in 1 GB for 340 000 steps: refused before it is parsed.
+        let long = temporary("long.yaml"), longJSON = temporary("long.json")
+        try ("steps:\n" + String(repeating: "- wait: 0\n", count: 34_000)).write(toFile: long, atomically: true, encoding: .utf8)
+        try ("{\"steps\":[" + Array(repeating: #"{"wait":0}"#, count: 50_001).joined(separator: ",") + "]}")
+            .write(toFile: longJSON, atomically: true, encoding: .utf8)
+        defer { for path in [long, longJSON] { try? FileManager.default.removeItem(atPath: path) } }
+        let yamlLimit = "more than 100000 YAML nodes (keys and values, aliases expanded): longer than any scenario a person writes, "
+            + "or aliases of aliases; split it, or write the aliases out"
+        for (path, message) in [(laughs, "\(laughs): " + yamlLimit), (long, "\(long): " + yamlLimit),
+                                (longJSON, "\(longJSON): more than 100000 JSON keys and values: longer than any a person writes; split it"),
                                 (folder, "\(folder) is a folder; give the scenario file in it"),
                                 (fifo, "\(fifo) is not a regular file (a FIFO, socket or device); give the scenario file as a file"),
                                 ("/dev/zero", "/dev/zero is not a regular file (a FIFO, socket or device); give the scenario file as a file")] {

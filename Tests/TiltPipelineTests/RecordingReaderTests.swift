@@ -69,6 +69,7 @@ import Testing
         }
         #expect(Recording.ReadError.tooShort(bytes: 5).description
             == "too short for a tiltserial recording (5 bytes; its header alone is 12)")
+        #expect(Recording.ReadError.tooShort(bytes: 1).description == "too short for a tiltserial recording (1 byte; its header alone is 12)")
         // A wrong first byte says so at once, without waiting for the rest.
         var reader = Recording.Reader()
         #expect(throws: Recording.ReadError.notARecording) {

@@ -17,6 +17,23 @@ import Testing
         #expect(problem.message == message)
     }
 
+    /// A diagram past 100 000 keys and values is refused before
+    /// JSONSerialization builds it; commas and colons inside strings do not count.
+    @Test func aDiagramTooLongIsRefusedBeforeItIsRead() {
+        let part = #"{"type":"wokwi-led","id":"l","attrs":{"color":"red"}}"#
+        let long = #"{"version":1,"parts":["# + Array(repeating: part, count: 20_001).joined(separator: ",") + "]}"
+        guard case .failure(let problem) = WokwiDiagram.parse(Data(long.utf8), file: "diagram.json") else {
+            Issue.record("parsed")
+            return
+        }
+        #expect(problem.message == "diagram.json: more than 100000 JSON keys and values: longer than any a person writes; split it")
+        let strings = #"{"version":1,"parts":[],"connections":[["a:1","b:2","red",["#
+            + Array(repeating: #"",,,:::[[[{{{""#, count: 20_000).joined(separator: ",") + "]]]}"
+        if case .failure(let problem) = WokwiDiagram.parse(Data(strings.utf8), file: "diagram.json") {
+            #expect(!problem.message.contains("more than"), "\(problem.message)")
+        }
+    }
+
     @Test func placesCountLinesAndCharacters() {
         let data = Data("ab\ncé\nx".utf8)
         #expect(JSONSyntaxPlace.place(of: 0, in: data) == (1, 1))

@@ -8,7 +8,7 @@ import TiltPipeline
 @Suite struct ReplayStreamingTests {
     func write(_ bytes: [UInt8], _ name: String) -> String {
         let path = tempPath(name)
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         return path
     }
 
@@ -30,6 +30,20 @@ import TiltPipeline
             let r = runTiltserial(["replay", write(bytes, name), "--json"])
             #expect(r.code == 0, "\(name)")
             #expect(r.out == unix.out, "\(name)")
+        }
+    }
+
+    /// Excel's "Unicode text" export is UTF-16: named as such, with the
+    /// way to save it, where it was "expected 4 or 7 values, found 2".
+    @Test func aUTF16CSVIsNamedAsSuch() {
+        let text = Self.csv("\r\n")
+        let noMark: [UInt8] = Array(text.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let little: [UInt8] = [0xFF, 0xFE] + noMark
+        for (name, bytes) in [("le.csv", little), ("bare.csv", noMark)] {
+            let path = write(bytes, name)
+            let r = runTiltserial(["replay", path])
+            #expect(r.code == 18, "\(name)")
+            #expect(r.err == "tiltserial: error: \(path): UTF-16 text, not UTF-8; a sample CSV is UTF-8 text: save it as \"CSV UTF-8\" (not \"Unicode text\")\n", "\(name)")
         }
     }
 

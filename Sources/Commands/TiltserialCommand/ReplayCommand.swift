@@ -74,6 +74,9 @@ struct Replay: TiltserialSubcommand {
             try input.next { block throws(Failure) in
                 if format == .unknown {
                     format = ReplayFormat.detect(head: block, name: file)
+                    if format == .notUTF8Text {
+                        throw Failure(.badFile, "\(file): UTF-16 text, not UTF-8; a sample CSV is UTF-8 text: save it as \"CSV UTF-8\" (not \"Unicode text\")")
+                    }
                     if format == .unknown {
                         throw Failure(.badFile, "\(file): neither a tiltserial recording (--record) nor a CSV of samples (t_us,ax,ay,az[,gx,gy,gz])")
                     }
@@ -122,7 +125,7 @@ struct Replay: TiltserialSubcommand {
                     } catch {
                         throw Failure(.badFile, "\(file): \(error.description); replay takes a --record file or a sample CSV (docs/usage.md)")
                     }
-                case .unknown:
+                case .notUTF8Text, .unknown:
                     break
                 }
             }
@@ -148,7 +151,7 @@ struct Replay: TiltserialSubcommand {
                 throw Failure(.badFile, "\(file): holds no samples; a sample CSV has lines \(SampleCSV.header) (docs/usage.md)")
             }
             duration = last >= first ? last - first : 0
-        case .unknown:
+        case .notUTF8Text, .unknown:
             break
         }
         let session = driver.session

@@ -4,6 +4,9 @@ import TiltPipeline
 enum ReplayFormat: Equatable {
     case recording
     case sampleCSV
+    /// Text, but not UTF-8: UTF-16 (Excel's "Unicode text" export), by its
+    /// byte order mark or the NULs between its characters.
+    case notUTF8Text
     case unknown
 
     /// - Parameters:
@@ -17,8 +20,11 @@ enum ReplayFormat: Equatable {
         if head.count < magic.count && (!head.isEmpty || lowered.hasSuffix(".tiltrec")) && magic.starts(with: head) {
             return .recording
         }
-        if head.starts(with: [0xEF, 0xBB, 0xBF]) || lowered.hasSuffix(".csv") { return .sampleCSV }
         let start = head.prefix(512)
+        if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) || (lowered.hasSuffix(".csv") && start.contains(0)) {
+            return .notUTF8Text
+        }
+        if head.starts(with: [0xEF, 0xBB, 0xBF]) || lowered.hasSuffix(".csv") { return .sampleCSV }
         if !start.isEmpty && start.allSatisfy({ $0 == 9 || $0 == 10 || $0 == 13 || (32..<127).contains($0) }) {
             return .sampleCSV
         }

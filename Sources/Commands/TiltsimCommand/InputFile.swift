@@ -31,6 +31,29 @@ enum InputFile {
         return data
     }
 
+    /// Refuses JSON of more than `limit` keys and values before it is read:
+    /// JSONSerialization builds an object for each (a 3.7 MB scenario of
+    /// 340 000 steps took 1 GB), where YAML's files stop at `yaml`'s limit.
+    /// Counted without parsing: each '[', '{', ',' and ':' outside a string
+    /// opens one (a key is counted with its ',').
+    static func checkJSONSize(_ data: Data, file: String, nodes limit: Int = 100_000) throws(CommandFailure) {
+        var count = 1, inString = false, escaped = false
+        for byte in data {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: ","), UInt8(ascii: ":"): count += 1
+            default: continue
+            }
+            if count > limit {
+                throw .file("\(file): more than \(limit) JSON keys and values: longer than any a person writes; split it")
+            }
+        }
+    }
+
     /// A YAML document's tree, with its aliases expanded at most to `nodes`
     /// nodes: nested anchors ("billion laughs") expand exponentially, and
     /// Yams builds every copy (a 389-byte file took gigabytes and never ended).
@@ -61,7 +84,8 @@ enum InputFile {
             }
         }
         guard fits(node) else {
-            throw .file("\(file): expands to more than \(limit) YAML nodes (aliases of aliases?); write the steps out")
+            throw .file("\(file): more than \(limit) YAML nodes (keys and values, aliases expanded): longer than any scenario "
+                        + "a person writes, or aliases of aliases; split it, or write the aliases out")
         }
         if let key = keyNotText {
             let line = key.mark.map { "line \($0.line): " } ?? ""

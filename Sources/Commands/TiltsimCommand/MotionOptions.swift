@@ -50,7 +50,7 @@ struct MotionOptions: ParsableArguments {
         let text = try read(csv, what: "sample CSV")
         do {
             let rows = try SampleCSV.parse(text)
-            guard !rows.isEmpty else { throw CommandFailure.file("\(csv): no samples; record some with tiltserial record") }
+            guard !rows.isEmpty else { throw CommandFailure.file("\(csv): no samples; a sample CSV has a line t_us,ax,ay,az (raw counts) for each (docs/usage.md, replay)") }
             return .recorded(rows)
         } catch let error as SampleCSV.ParseError {
             throw .file("\(csv) \(error.description)")

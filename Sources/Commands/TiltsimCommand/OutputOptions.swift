@@ -20,7 +20,7 @@ struct OutputOptions: ParsableArguments {
     var exitWithParent = false
 
     func validate() throws {
-        if let duration, !(duration > 0 && duration <= 31_536_000) { throw CommandFailure.usage("--duration \(duration): use seconds above 0") }
+        if let duration, !(duration > 0 && duration <= 31_536_000) { throw CommandFailure.usage("--duration \(duration): use seconds above 0, at most 31536000 (a year)") }
         if let png, png.isEmpty { throw CommandFailure.usage("--png needs a file name") }
     }
 

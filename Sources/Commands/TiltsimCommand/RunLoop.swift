@@ -21,6 +21,7 @@ struct RunLoop {
         let started = Date()
         var unread = boards.map { UnreadWatch(reported: $0.unreadOutput.count) }
         var baudSaid = boards.map { _ in BaudMismatch?.none }
+        var haltSaid = boards.map { _ in false }
         if output.screen { StandardStreams.err("\u{1B}[2J") }
         loop: while true {
             var timeout: Duration = output.screen ? Self.refresh : .seconds(1)
@@ -40,6 +41,16 @@ struct RunLoop {
                 if let avr = board as? AVRBoard, avr.currentStatus.baudMismatch != baudSaid[index] {
                     baudSaid[index] = avr.currentStatus.baudMismatch
                     if let notice = Self.baudNotice(baudSaid[index], port: board.serialPath) { say(notice) }
+                }
+                if let avr = board as? AVRBoard {
+                    let status = avr.currentStatus
+                    if case .halted(let reason) = status.state {
+                        if !haltSaid[index] { say(Self.haltNotice(reason, atMicros: status.simulatedMicros, port: board.serialPath,
+                                                                  resetsOnOpen: avr.configuration.resetOnConnect)) }
+                        haltSaid[index] = true
+                    } else {
+                        haltSaid[index] = false  // running again: a second halt is said too
+                    }
                 }
             }
             if output.screen { drawScreen() }
@@ -92,6 +103,16 @@ struct RunLoop {
             throw error
         }
         say("wrote the board's screen to \(png.path)")
+    }
+
+    /// One line when the firmware halts (a crash, or asleep with interrupts
+    /// off): the board serves nothing more, and a host would only time out.
+    static func haltNotice(_ reason: String, atMicros: UInt64, port: String?, resetsOnOpen: Bool) -> String {
+        let what = reason.split(separator: ";").first.map(String.init) ?? reason  // without the API's "reset() restarts it"
+        let seconds = String(format: "%.3f", Double(atMicros) / 1_000_000)
+        return "\(port ?? "the board"): \(what) at \(seconds) s of board time; "
+            + (resetsOnOpen ? "a host opening the port resets it" : "start tiltsim again to reset it")
+            + " (a sketch built for another board? see --board)"
     }
 
     /// One line when a host opens the port at a baud rate the sketch does not use.

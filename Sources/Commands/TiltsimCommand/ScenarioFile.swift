@@ -45,6 +45,7 @@ struct ScenarioFile {
         guard let text = String(data: data, encoding: .utf8) else { throw .file("\(path): not UTF-8 text; a scenario is YAML or JSON") }
         let tree: Any?
         if path.lowercased().hasSuffix(".json") {
+            try InputFile.checkJSONSize(data, file: path)
             do { tree = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) } catch {
                 throw .file("\(path):\(JSONSyntaxPlace.describe(error, in: data)); not valid JSON")
             }

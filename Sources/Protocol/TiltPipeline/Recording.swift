@@ -82,7 +82,7 @@ public enum Recording {
             case .notARecording:
                 "not a tiltserial recording (no TILTREC1 header)"
             case .tooShort(let bytes):
-                "too short for a tiltserial recording (\(bytes) bytes; its header alone is \(headerSize))"
+                "too short for a tiltserial recording (\(bytes) \(bytes == 1 ? "byte" : "bytes"); its header alone is \(headerSize))"
             case .badDirection(let offset):
                 "recording damaged at byte \(offset): unknown direction byte"
             }

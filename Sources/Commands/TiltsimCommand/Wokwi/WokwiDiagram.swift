@@ -1,4 +1,5 @@
 import Foundation
+import TiltExitStatus
 
 /// A Wokwi diagram.json as written: parts (type, id, attrs) and connections
 /// (`[from, to, colour, route]`, pins named `part:PIN`). The wires' meaning is
@@ -18,6 +19,7 @@ struct WokwiDiagram {
     /// Reads diagram.json's text; `file` names it in messages.
     static func parse(_ data: Data, file: String) -> Result<WokwiDiagram, WokwiProblem> {
         let tree: Any
+        do throws(CommandFailure) { try InputFile.checkJSONSize(data, file: file) } catch { return .failure(WokwiProblem(error.message)) }
         do { tree = try JSONSerialization.jsonObject(with: data) } catch {
             return .failure(WokwiProblem("\(file):\(JSONSyntaxPlace.describe(error, in: data)); not valid JSON: check it in Wokwi's editor"))
         }
