@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import TiltCore
 import TiltPipeline
+@testable import TiltserialCommand
 
 /// `replay` reads files streaming: any line ending, a BOM, exact errors, flat memory.
 @Suite struct ReplayStreamingTests {
@@ -99,6 +100,24 @@ import TiltPipeline
         #expect(damaged.err.contains(", 101 frames, 0 lost, 1 error,"), "\(damaged.err)")
         let cutShort = runTiltserial(["replay", recording(tail: Array(Stream.samples(100..<101).wire.prefix(10))), "--no-config"])
         #expect(cutShort.err.contains(", 101 frames, 0 lost, 0 errors,"), "a frame cut short by the end is not damage: \(cutShort.err)")
+    }
+
+    /// A board that resets every 50 ms (its display answering one time, not
+    /// the next) printed its HELLO line each time: six are said, then one
+    /// line counts the rest and names the latest.
+    @Test func aBoardThatKeepsResettingIsSummed() {
+        var file = Recording.header(baud: 115_200)
+        for k in 0..<20 {
+            (Stream.hello(status: k % 2 == 0 ? 3 : 1) + Stream.samples(k * 50..<(k + 1) * 50, start: UInt32(1000 + k * 50_000)).wire)
+                .withUnsafeBytes { Recording.append($0, direction: .fromBoard, at: HostTime(micros: UInt64(k) * 50_000), to: &file) }
+        }
+        let r = runTiltserial(["replay", write(file, "resets.tiltrec"), "--no-config"])
+        #expect(r.code == 0, "\(r.err)")
+        let lines = r.err.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("tiltserial: board: firmware") }.count == BoardLineBudget.burst, "\(r.err)")
+        #expect(lines.contains { $0.hasPrefix("tiltserial: warning: the board said HELLO or PARTS 14 more times (not shown): it keeps resetting or "
+            + "changing what it reports (a brown-out, a loose wire, a sketch that crashes?); latest: board: firmware 1.0.0") && $0.hasSuffix("display NOT answering") },
+                "\(r.err)")
     }
 
     /// A HELLO naming a rate no board samples at is said, as an event and a warning.

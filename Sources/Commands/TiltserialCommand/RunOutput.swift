@@ -68,6 +68,8 @@ final class RunOutput: HostOutput {
     private var saidHello: HelloFrame?
     private var saidParts: PartsFrame?
     private var ticksSinceHello = false
+    /// HELLO and PARTS lines said, and those held back from a board that keeps sending them.
+    private var boardLines = BoardLineBudget()
 
     func event(_ event: HostEvent) {
         if json, case .tick(let tick, let wire) = event {
@@ -83,8 +85,10 @@ final class RunOutput: HostOutput {
             defer { saidHello = h; ticksSinceHello = false }
             if h == saidHello && !ticksSinceHello { break }
             let accel = h.accelRange.map { "±\($0.fullScale) g" } ?? "AFS_SEL \(h.accelFullScaleSelect)"
-            say("board: firmware \(h.firmwareMajor).\(h.firmwareMinor).\(h.firmwarePatch) (host: tiltserial \(TiltVersion.number)), protocol \(h.protocolVersion), \(accel), \(h.sampleRateHz) Hz, "
-                + "sensor \(h.sensorAnswered ? "ok" : "NOT answering"), display \(h.displayAnswered ? "ok" : "NOT answering")")
+            let line = "board: firmware \(h.firmwareMajor).\(h.firmwareMinor).\(h.firmwarePatch) (host: tiltserial \(TiltVersion.number)), protocol \(h.protocolVersion), \(accel), \(h.sampleRateHz) Hz, "
+                + "sensor \(h.sensorAnswered ? "ok" : "NOT answering"), display \(h.displayAnswered ? "ok" : "NOT answering")"
+            guard boardLines.take(line) else { break }
+            say(line)
             if !h.sensorAnswered { sayMissing(Self.sensorMissing) }
             if !h.displayAnswered { sayMissing(Self.displayMissing) }
         case .tileMismatch(let board, let host):
@@ -101,11 +105,12 @@ final class RunOutput: HostOutput {
             say("ribbon fired (#\(fires)) at board time \(tick.timeMicros) µs")
         case .tick:
             ticksSinceHello = true
+            if let held = boardLines.tick() { say(held, level: .warning) }
         case .sceneFrames, .frameSync, .view, .describeParts, .sample:
             break
         case .parts(let p):
             // Once per board: a HELLO's PARTS after a reset names the same parts.
-            if p != saidParts {
+            if p != saidParts, boardLines.take("board: " + p.summary) {
                 say("board: " + p.summary)
                 if p.displayAddress != 0, p.clockFellBack, let warning = Self.clockWarning(p.displayClock) { say(warning, level: .warning) }
                 // The view shows one message: the fix for a missing part again, not the parts line over it.
@@ -301,6 +306,7 @@ final class RunOutput: HostOutput {
     /// Stops the view and ends the hooks (`Hook.finish`); says how many were cut short.
     @discardableResult
     func finish() -> HookShutdown? {
+        if let held = boardLines.report() { say(held, level: .warning) }
         view?.stop()
         var total: HookShutdown?
         for hook in [pull, pin].compactMap({ $0 }) {
