@@ -83,6 +83,22 @@ import WireProtocol
         #expect(news.map(\.news) == [.samplesStopped(forMicros: 2 * Self.second, bytes: 20 * 11)], "the bytes up to the deadline, read before it is checked")
     }
 
+    /// Valid frames of other types (a board whose sensor's reads stopped but
+    /// which still answers PING) are told apart from garbage: the baud rate
+    /// is right, so the line points at the sensor (it said "something else:
+    /// check --baud" to an outside tester's board sending READYs).
+    @Test func validFramesThatAreNoSampleAreCountedApart() {
+        var (h, lastArrival) = Self.streaming()
+        for i in 1...30 { h.link.schedule(PongFrame(token: UInt32(i)).encoded(), at: lastArrival + UInt64(i) * 100_000) }
+        h.run(until: 5 * Self.second)
+        let news = Self.watchNews(h)
+        guard case .samplesStopped(_, let bytes, let frames)? = news.first?.news else {
+            Issue.record("\(news)")
+            return
+        }
+        #expect(frames == 20 && bytes == UInt64(20 * PongFrame(token: 1).encoded().count), "the frames up to the deadline")
+    }
+
     /// A HELLO that says the sensor is not answering explains the silence
     /// itself (our firmware sends one when its sensor stops answering): no
     /// second line about it.

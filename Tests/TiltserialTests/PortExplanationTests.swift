@@ -154,6 +154,8 @@ import Testing
         let cut = RunOutput.samplesStopped(micros: 2_000_000, bytes: 7)
         #expect(cut == "no sample from the board for 2.0 s, only 7 bytes since (less than a frame): reset a hung board, or check its power and cable")
         #expect(RunOutput.samplesStopped(micros: 2_000_000, bytes: 1).contains("only 1 byte since"))
+        #expect(RunOutput.samplesStopped(micros: 2_000_000, bytes: 4829, frames: 700)
+            == "no sample from the board for 2.0 s, though it sent 700 other frames: its sensor's reads stopped; check the sensor's wires, or reset the board")
         #expect(RunOutput.samplesStopped(micros: 2_000_000, bytes: 67).contains("only 67 bytes of something else: check --baud"))
         #expect(![silent, other, cut].contains { $0.contains("\n") })
     }

@@ -230,18 +230,24 @@ final class RunOutput: HostOutput {
             say("\(shownPort): reopened, but nothing valid arrived for \(DurationText.seconds(micros: micros, places: 1, rounding: .down)); looking the name up again until the board answers (Ctrl-C to quit)", level: .warning)
         case .trouble(let lost, let errors, let totalLost, let totalErrors):
             say(Self.trouble(lost: lost, errors: errors, totalLost: totalLost, totalErrors: totalErrors), level: .warning)
-        case .samplesStopped(let micros, let bytes):
-            say(Self.samplesStopped(micros: micros, bytes: bytes), level: .warning)
+        case .samplesStopped(let micros, let bytes, let frames):
+            say(Self.samplesStopped(micros: micros, bytes: bytes, frames: frames), level: .warning)
         case .samplesResumed(let micros):
             say("samples again, after \(DurationText.seconds(micros: micros, places: 1, rounding: .down)) without")
         }
     }
 
     /// The line for a board that stopped streaming: silence points at the
-    /// wiring or a hung sketch, less than a frame at a board that stopped
-    /// mid-frame (hung, or its power), more at the baud rate or the sketch.
-    static func samplesStopped(micros: UInt64, bytes: UInt64) -> String {
+    /// wiring or a hung sketch, valid frames of other types at the sensor,
+    /// less than a frame at a board that stopped mid-frame (hung, or its
+    /// power), more at the baud rate or the sketch.
+    static func samplesStopped(micros: UInt64, bytes: UInt64, frames: UInt64 = 0) -> String {
         let span = DurationText.seconds(micros: micros, places: 1, rounding: .down)
+        if frames > 0 {
+            // Valid frames: the line and the baud rate are fine; the sketch stopped reading its sensor.
+            return "no sample from the board for \(span), though it sent \(ForPeople.count(frames, "other frame")): "
+                + "its sensor's reads stopped; check the sensor's wires, or reset the board"
+        }
         guard bytes > 0 else {
             return "no sample from the board for \(span), not a byte: check the sensor's wires, or reset a hung board"
         }

@@ -79,8 +79,10 @@ public enum HostNews: Hashable, Sendable {
     case trouble(lost: UInt64, errors: UInt64, totalLost: UInt64, totalErrors: UInt64)
     /// A board that streamed sent no sample for `forMicros` (at least
     /// `HostDriver.Configuration.samplesStoppedMicros`) while its port stayed
-    /// open; `bytes` arrived meanwhile (0: silence, else something else).
-    case samplesStopped(forMicros: UInt64, bytes: UInt64)
+    /// open; `bytes` arrived meanwhile (0: silence, else something else), of
+    /// which `frames` valid frames of other types (READY, PONG…: the link and
+    /// the baud rate are fine, the sensor's reads stopped).
+    case samplesStopped(forMicros: UInt64, bytes: UInt64, frames: UInt64 = 0)
     /// Samples came again, `afterMicros` after the last one.
     case samplesResumed(afterMicros: UInt64)
 }

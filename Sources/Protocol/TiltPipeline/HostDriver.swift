@@ -187,6 +187,7 @@ public struct HostDriver: Sendable {
         byteRate.add(bytes.count, at: now)
         sampleWatch.read(bytes.count)
         let samplesBefore = session.counters.samples
+        let framesBefore = session.counters.decoder.framesDecoded
         var helloAt: HostTime?
         var confirmed = verified
         var gotValid = heard
@@ -208,7 +209,10 @@ public struct HostDriver: Sendable {
             Self.forward(event, emit)
         }
         if let helloAt { sampleWatch.hello(at: helloAt) }
-        if session.counters.samples != samplesBefore, let news = sampleWatch.sample(at: now) { emit(.news(news)) }
+        let samples = session.counters.samples &- samplesBefore
+        let frames = session.counters.decoder.framesDecoded &- framesBefore
+        sampleWatch.otherFrames(frames > samples ? frames - samples : 0)
+        if samples != 0, let news = sampleWatch.sample(at: now) { emit(.news(news)) }
         link = .open(openedAt: openedAt, reopened: reopened, verified: confirmed, heard: gotValid)
         if session.nextTick != nil {
             // Host time minus board time: where the two clocks meet (see `dozeDeadline`).

@@ -11,16 +11,22 @@ struct SampleWatch: Sendable, Equatable {
     var lastLife: HostTime?
     /// Bytes read since the last sample: none means a silent board.
     var bytesSince: UInt64 = 0
+    /// Valid frames other than samples since the last sample.
+    var framesSince: UInt64 = 0
     /// The stop was named and no sample came since.
     var reported = false
 
     /// Bytes were read.
     mutating func read(_ count: Int) { bytesSince &+= UInt64(count) }
 
+    /// Valid frames that were not samples were decoded.
+    mutating func otherFrames(_ count: UInt64) { framesSince &+= count }
+
     /// The board said HELLO: it is alive and starts over, so the wait starts again.
     mutating func hello(at now: HostTime) {
         lastLife = now
         bytesSince = 0
+        framesSince = 0
     }
 
     /// A sample arrived: news that samples came back, if their stop was named.
@@ -28,6 +34,7 @@ struct SampleWatch: Sendable, Equatable {
         defer {
             lastLife = now
             bytesSince = 0
+            framesSince = 0
             reported = false
         }
         guard reported, let last = lastLife else { return nil }
@@ -53,6 +60,6 @@ struct SampleWatch: Sendable, Equatable {
     mutating func check(at now: HostTime, after length: UInt64) -> HostNews? {
         guard let due = deadline(after: length), now >= due, let lastLife else { return nil }
         reported = true
-        return .samplesStopped(forMicros: now.micros(since: lastLife), bytes: bytesSince)
+        return .samplesStopped(forMicros: now.micros(since: lastLife), bytes: bytesSince, frames: framesSince)
     }
 }
