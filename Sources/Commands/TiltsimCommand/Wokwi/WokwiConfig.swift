@@ -1,4 +1,5 @@
 import Foundation
+import TiltCore
 
 /// A Wokwi project's wokwi.toml, as far as tiltsim uses it: `[wokwi]`'s
 /// version, firmware and elf. Keys we do not model (rfc2217ServerPort,
@@ -22,6 +23,7 @@ struct WokwiConfig: Equatable {
     static func parse(_ text: String, file: String) -> Result<WokwiConfig, WokwiProblem> {
         var table = ""
         var wokwi: [String: String] = [:]
+        var lineOf: [String: Int] = [:]  // [wokwi]'s keys: TOML forbids one twice (wokwi-cli's reader refuses it)
         var notices: [String] = []
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = stripComment(String(raw)).trimmingCharacters(in: .whitespaces)
@@ -48,6 +50,10 @@ struct WokwiConfig: Equatable {
             let key = line[..<equals].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
             let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             guard table == "wokwi" else { continue }
+            if let first = lineOf[key] {
+                return .failure(WokwiProblem(at + "key \(quoted(key)) appears twice in [wokwi] (first on line \(first)); keep one"))
+            }
+            lineOf[key] = index + 1
             if modelledKeys.contains(key) {
                 wokwi[key] = value
             } else {
