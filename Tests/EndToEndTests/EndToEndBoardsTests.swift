@@ -22,6 +22,14 @@ import WireProtocol
 
     static func megaELF() throws -> String { try elf("mega") }
 
+    /// `arduino`'s build on its chip and clock, lying face-up, free-running.
+    static func faceUp(_ arduino: ArduinoBoard) throws -> AVRBoard.Configuration {
+        var configuration = AVRBoard.Configuration(firmwarePath: try elf(arduino.rawValue), pace: .freeRunning,
+                                                   motionSource: ConstantMotionSource.faceUp)
+        configuration.configure(for: arduino)
+        return configuration
+    }
+
     /// `tiltsim --board mega|leonardo|micro|promicro-8mhz` (EmulatedBoardFactory.board): the
     /// board's build from the source tree on its chip, found without a path,
     /// INT where that board's sketches put it (the Mega's D2 is INT4; the
@@ -125,9 +133,7 @@ import WireProtocol
     /// as the 16 MHz boards do.
     @Test(arguments: [(ArduinoBoard.proMicro8MHz, "USB SERIAL"), (.proMini8MHz, "38400 BAUD")])
     func theFirmwareRunsOnAThreeVoltBoardAt8MHz(board arduino: ArduinoBoard, baudLine: String) throws {
-        var configuration = AVRBoard.Configuration(firmwarePath: try Self.elf(arduino.rawValue), pace: .freeRunning,
-                                                   motionSource: ConstantMotionSource.faceUp)
-        configuration.configure(for: arduino)
+        var configuration = try Self.faceUp(arduino)
         configuration.sensorInterruptPin = nil
         let board = try AVRBoard(configuration)
         defer { board.stop() }
@@ -148,9 +154,7 @@ import WireProtocol
     @Test(arguments: [(ArduinoBoard.nano, "A4 SCL A5"), (.proMini8MHz, "A4 SCL A5"), (.mega, "20 SCL 21"),
                       (.leonardo, "2 SCL 3"), (.micro, "2 SCL 3"), (.proMicro8MHz, "2 SCL 3")])
     func theNoSensorScreenNamesTheBoardsOwnPins(board arduino: ArduinoBoard, pins: String) throws {
-        var configuration = AVRBoard.Configuration(firmwarePath: try Self.elf(arduino.rawValue), pace: .freeRunning,
-                                                   motionSource: ConstantMotionSource.faceUp)
-        configuration.configure(for: arduino)
+        var configuration = try Self.faceUp(arduino)
         configuration.sensorAddress = nil
         let board = try AVRBoard(configuration)
         defer { board.stop() }
