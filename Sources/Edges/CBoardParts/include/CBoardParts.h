@@ -169,9 +169,10 @@ void cbp_io_store(struct avr_t *avr, uint16_t addr, uint8_t value);
 /// bits (simavr 1.6 always counts a parity bit: 11 bit times for 8N1).
 void cbp_uart_timing_install(struct avr_t *avr);
 
-/// Counts the bytes written to each UART's UDRn while its transmitter is off
-/// (TXENn clear: Serial.print before Serial.begin), which go nowhere; false
-/// when out of memory or of `cbp_io_after` room.
+/// Counts the bytes each UART is given while its transmitter is off (TXENn
+/// clear: Serial.print before Serial.begin), stored to UDRn or queued for
+/// its ISR (UCSRnB written with UDRIEn set), which go nowhere; false when
+/// out of memory or of `cbp_io_after` room.
 bool cbp_uart_transmitter_off_install(struct avr_t *avr);
 /// Those bytes for UART `number` (0 for UART0) since the last reset.
 uint32_t cbp_uart_writes_with_transmitter_off(struct avr_t *avr, int number);
