@@ -71,10 +71,11 @@ import WireProtocol
         let seen = Events()
         let busy = SerialError.portBusy(port: link, holder: DeviceOpener(pid: 4242, command: "tiltserial"))
         let attempts = Events()  // its summaryTicks counts the reopen attempts
+        let thirdAttempt = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             let runner = try! HostRunner(options: HostRunOptions(port: link, settings: HostSettings()), output: seen, open: { _ throws(SerialError) in
-                attempts.lock.withLock { attempts.summaryTicks += 1 }
+                if attempts.lock.withLock({ attempts.summaryTicks += 1; return attempts.summaryTicks }) == 3 { thirdAttempt.signal() }
                 throw busy
             })
             _ = try? runner.run(transport: transport, stop: stop)
@@ -85,7 +86,7 @@ import WireProtocol
         #expect(try board.read { _ in board.hostHellos == 1 })
         try board.sendChunked(Stream.hello() + Stream.heldTilt(0..<100).wire)
         board.close()  // unplugged
-        let tried = waitFor(seconds: 60) { attempts.lock.withLock { attempts.summaryTicks } >= 3 }
+        let tried = thirdAttempt.wait(timeout: .now() + 60) == .success
         stop.wake()
         #expect(done.wait(timeout: .now() + 10) == .success)
 

@@ -22,7 +22,7 @@ import TiltPipeline
     @Test func aRunThatHearsNothingLeavesAnExistingRecordingAlone() throws {
         let path = tempPath("good.tiltrec")
         let old = Array("an earlier recording".utf8)
-        FileManager.default.createFile(atPath: path, contents: Data(old))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(old)))
         let writer = try RecordingWriter(path: path, baud: 115_200)
         #expect(folderEntries(path).count == 2)  // the file and the temporary one beside it
         append(writer, [1, 2, 3], .toBoard, at: 5)
@@ -34,7 +34,7 @@ import TiltPipeline
 
     @Test func theFirstBoardRecordPutsTheFileInPlace() throws {
         let path = tempPath("session.tiltrec")
-        FileManager.default.createFile(atPath: path, contents: Data("old".utf8))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("old".utf8)))
         let writer = try RecordingWriter(path: path, baud: 9600)
         append(writer, [9], .toBoard, at: 1)
         append(writer, [7, 7], .fromBoard, at: 2)
@@ -110,7 +110,7 @@ import TiltPipeline
     @Test func aMissingPortLeavesTheRecordingUntouched() throws {
         let path = tempPath("good.tiltrec")
         let old = Array("keep me".utf8)
-        FileManager.default.createFile(atPath: path, contents: Data(old))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(old)))
         let r = runTiltserial(["/dev/ttyUSB9-not-here", "--record", path])
         #expect(r.code == 10)
         #expect(contents(path) == old)
