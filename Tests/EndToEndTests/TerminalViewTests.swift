@@ -101,6 +101,41 @@ import Testing
         #expect(tmux.waitFor { $0.contains { $0.hasPrefix("tiltserial: stopped: ") } } != nil)
     }
 
+    /// A stop from outside (`kill -STOP`, which the view cannot catch) and
+    /// `fg`: bash put the terminal back in line mode meanwhile, and the view
+    /// read keys a line at a time (q did nothing until Enter, an outside
+    /// tester's). SIGCONT takes key mode back.
+    @Test func aStopFromOutsideAndFgTakeKeyModeBack() throws {
+        let sim = try Simulator()
+        defer { sim.stop() }
+        let tmux = try Tmux()
+        defer { tmux.stop() }
+        try tmux.start(columns: 80, rows: 24, command: "PS1='$ ' exec bash --norc --noprofile -i")  // exec: the pane's pid is bash
+        tmux.keys("\(Self.tiltserial) \(sim.link)", "Enter")
+        #expect(tmux.waitFor { Self.running($0) } != nil)
+        let shell = try #require(pid_t(tmux.display("#{pane_pid}")))
+        let view = try #require(Self.child(of: shell), "tiltserial under the pane's shell")
+        kill(view, SIGSTOP)
+        #expect(tmux.waitFor { $0.contains { $0.contains("Stopped") } } != nil)
+        tmux.keys("fg", "Enter")
+        #expect(tmux.waitFor { Self.running($0) && $0.contains { $0.hasPrefix("└") } } != nil, "back after fg")
+        tmux.keys("q")  // no Enter: key mode is back
+        #expect(tmux.waitFor(seconds: 30) { $0.contains { $0.hasPrefix("tiltserial: stopped: ") } } != nil,
+                "q without Enter ends the run: \(tmux.capture().joined(separator: "\n"))")
+    }
+
+    /// The first process whose parent is `parent` (/proc/PID/stat's fourth field).
+    static func child(of parent: pid_t) -> pid_t? {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
+        for entry in entries {
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, pid_t(fields[1]) == parent { return pid }
+        }
+        return nil
+    }
+
     static var tiltserial: String { products.appendingPathComponent("tiltserial").path }
 
     /// The view is up and samples are flowing.

@@ -12,19 +12,25 @@ import Musl
 ///   restored and the summary printed (left alone when the parent ignores them, as nohup does).
 /// - SIGTSTP (Ctrl-Z): restore the terminal (`TerminalKeyMode`), leave the
 ///   view's screen, stop; on `fg`, take the terminal again and ask for a redraw.
+/// - SIGCONT after a stop from outside (`kill -STOP`, which cannot be caught):
+///   the shell put the terminal back in line mode meanwhile, so `fg` left the
+///   view reading keys a line at a time (q did nothing until Enter); take the
+///   terminal again and ask for a redraw, as after Ctrl-Z.
 /// - SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT (a crash): restore the
 ///   terminal, then let the previous handler (Swift's backtracer) or the default have it.
 public enum TerminalViewSignals {
     nonisolated(unsafe) static var wakeFD: Int32 = -1
     nonisolated(unsafe) static var screenFD: Int32 = -1
     nonisolated(unsafe) static var installed = false
+    /// Inside our own Ctrl-Z stop: its continuation takes the terminal back itself.
+    nonisolated(unsafe) static var suspending = false
     /// The actions found at install, by signal number.
     nonisolated(unsafe) static var previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
     nonisolated(unsafe) static var leaveScreen = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
     nonisolated(unsafe) static var enterScreen = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
 
     static let stopping: [Int32] = [SIGHUP, SIGQUIT]
-    static var all: [Int32] { [SIGWINCH, SIGTSTP] + stopping + Signal.crashes.map(\.rawValue) }
+    static var all: [Int32] { [SIGWINCH, SIGTSTP, SIGCONT] + stopping + Signal.crashes.map(\.rawValue) }
 
     /// Installs the handlers (once; again only after `restore`): requests go to
     /// `wake`, `leave` and `enter` (the view's escape sequences) to descriptor `screen`.
@@ -33,7 +39,7 @@ public enum TerminalViewSignals {
         if leaveScreen.baseAddress == nil { leaveScreen = bytes(leave) }  // the view's constants: made once
         if enterScreen.baseAddress == nil { enterScreen = bytes(enter) }
         // Touch every global here, so no handler ever runs their lazy initialization.
-        _ = (previous, leaveScreen, enterScreen)
+        _ = (previous, leaveScreen, enterScreen, suspending)
         TerminalKeyMode.prepare()
         wakeFD = wake.writeEnd.rawValue
         screenFD = screen
@@ -43,10 +49,11 @@ public enum TerminalViewSignals {
             SignalAction.set(sig) { _ in TerminalViewSignals.request(.stop) }
         }
         SignalAction.set(SIGTSTP) { _ in TerminalViewSignals.suspend() }
+        SignalAction.set(SIGCONT) { _ in TerminalViewSignals.continued() }
         for sig in Signal.crashes.map(\.rawValue) {
             SignalAction.set(sig, flags: SA_ONSTACK | SA_NODEFER) { sig in TerminalViewSignals.crashed(sig) }
         }
-        Signal.unblock(([SIGWINCH, SIGTSTP] + stopping).map(Signal.init(rawValue:)))
+        Signal.unblock(([SIGWINCH, SIGTSTP, SIGCONT] + stopping).map(Signal.init(rawValue:)))
         installed = true
     }
 
@@ -80,9 +87,21 @@ public enum TerminalViewSignals {
         put(leaveScreen)
         signal(SIGTSTP, SIG_DFL)
         Signal.unblock([.terminalStop])
+        suspending = true
         raise(SIGTSTP)
         // Continued (fg).
+        suspending = false
         SignalAction.set(SIGTSTP) { _ in TerminalViewSignals.suspend() }
+        TerminalKeyMode.resume()
+        put(enterScreen)
+        request(.resumed)
+    }
+
+    /// Continued: after Ctrl-Z `suspend` goes on itself; after a stop from
+    /// outside, key mode, the view's screen and a redraw again (SIGCONT also
+    /// comes to a process that never stopped: then this only redraws).
+    private static func continued() {
+        guard !suspending else { return }
         TerminalKeyMode.resume()
         put(enterScreen)
         request(.resumed)
