@@ -228,15 +228,16 @@ import TiltPipeline
         try process.run()
         // The board talks once the host has the port open (it says it waits).
         var text = readUntil("waiting for the board", from: err)
-        try board.sendChunked(Stream.hello() + Stream.samples(0..<300).wire)
-        #expect(try board.read { $0.offsets.count >= 3 }, "the run is under way")
+        // The last of the 301 samples completes the 10th tick: its OFFSETS shows all were read.
+        try board.sendChunked(Stream.hello() + Stream.samples(0..<301).wire)
+        #expect(try board.read { $0.offsets.count >= 10 }, "the run is under way, every sample read")
         // A process that shrugs the signal off (Swift's backtracer on SIGQUIT)
         // would keep the pipe open for ever: killed after a generous wait.
         let (ended, rest) = signalAndAwaitEnd(process, signal, reading: err)
         #expect(ended, "still running 30 s after signal \(signal)")
         text += rest
         #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(process.terminationReason) \(process.terminationStatus): \(text)")
-        #expect(text.contains("tiltserial: stopped: ") && text.contains(", 301 frames, 0 lost"), "the summary: \(text)")
+        #expect(text.contains("tiltserial: stopped: ") && text.contains(", 302 frames, 0 lost"), "the summary: \(text)")
         #expect(!text.contains("crashed"), "no crash report: \(text)")
     }
 }
@@ -260,8 +261,9 @@ import TiltPipeline
         let child = ChildProcess(pid: pid)
         try err.fileHandleForWriting.close()
         var text = readUntil("waiting for the board", from: err)
-        try board.sendChunked(Stream.hello() + Stream.samples(0..<1000).wire)  // 24 KB recorded: past 4 blocks
-        #expect(try board.read { $0.offsets.count >= 20 }, "the run goes on past the limit")
+        // 24 KB recorded: past 4 blocks. The last sample completes the 34th tick: its OFFSETS shows all were read.
+        try board.sendChunked(Stream.hello() + Stream.samples(0..<1021).wire)
+        #expect(try board.read { $0.offsets.count >= 34 }, "the run goes on past the limit")
         child.send(.terminate)
         var ending: ChildProcess.Ending?
         let deadline = Date().addingTimeInterval(30)
@@ -272,7 +274,7 @@ import TiltPipeline
         if ending == nil { child.send(.kill); child.waitUntilEnded() }
         text += String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(ending == .exited(code: 0), "\(String(describing: ending)): \(text)")
-        #expect(text.contains("tiltserial: stopped: ") && text.contains(", 1001 frames, 0 lost"), "\(text)")
+        #expect(text.contains("tiltserial: stopped: ") && text.contains(", 1022 frames, 0 lost"), "\(text)")
         #expect(text.contains("File too large"), "the recording's stop is said: \(text)")
     }
 }

@@ -14,12 +14,13 @@ import WireProtocol
         let host = InProcessHost(["run", link, "--json", "--record", record, "--physics", "recipe"])
 
         #expect(try board.read { _ in board.hostHellos == 1 }, "the host greets the board")
-        try board.sendChunked(Stream.hello() + Stream.heldTilt(0..<3000).wire)
-        let expected = Stream.recipeOffsets(forHeldTilt: 3000)
-        #expect(expected.count == 99)
+        // The last sample completes the last tick, so that tick's OFFSETS shows every frame was read.
+        try board.sendChunked(Stream.hello() + Stream.heldTilt(0..<3001).wire)
+        let expected = Stream.recipeOffsets(forHeldTilt: 3001)
+        #expect(expected.count == 100)
         #expect(try board.read { _ in board.offsets.count >= expected.count })
         #expect(board.offsets == expected)
-        #expect(expected.last?.viewportX == 95, "the motion scrolls: round(0.96 × 99)")
+        #expect(expected.last?.viewportX == 96, "the motion scrolls: round(0.96 × 100)")
 
         #expect(host.interrupt() == 0)
         let liveJSON = host.captured.out
@@ -30,7 +31,7 @@ import WireProtocol
         #expect(lines[2].hasPrefix(#"{"t_us":31000,"seq":0,"#))
         #expect(host.captured.err.contains("waiting for the board (it resets when the port opens)"))
         #expect(host.captured.err.contains("stopped: "))
-        #expect(host.captured.err.contains("3001 frames, 0 lost, 0 errors, 99 ticks"))
+        #expect(host.captured.err.contains("3002 frames, 0 lost, 0 errors, 100 ticks"))
 
         let replay = runTiltserial(["replay", record, "--json", "--physics", "recipe"])
         #expect(replay.code == 0)
@@ -134,7 +135,10 @@ import WireProtocol
         unknown[unknown.count - 2] = UInt8(crc >> 8)
         unknown[unknown.count - 1] = UInt8(crc & 0xFF)
         let newType = COBS.encode(unknown) + [0x00]
-        let samples = Stream.heldTilt(0..<3000).wire
+        // 3001 samples at 1 kHz: the last completes the 100th tick, so its OFFSETS shows every byte
+        // before it was read (with 3000 the 99th tick came 29 samples early, and a loaded machine's
+        // host had not read the rest when it was stopped).
+        let samples = Stream.heldTilt(0..<3001).wire
         // 30 of them among the samples (frames end at 0x00: insert after every 100th delimiter).
         var wire = Stream.hello(), delimiters = 0
         for byte in samples {
@@ -142,10 +146,10 @@ import WireProtocol
             if byte == 0 { delimiters += 1; if delimiters % 100 == 0 { wire += newType } }
         }
         try board.sendChunked(wire)
-        #expect(try board.read { _ in board.offsets.count >= 99 })
+        #expect(try board.read { _ in board.offsets.count >= 100 })
         #expect(host.interrupt() == 0)
         #expect(!host.captured.err.contains("damaged"), "\(host.captured.err)")
-        #expect(host.captured.err.contains("3001 frames, 0 lost, 0 errors, 99 ticks, 0 fires, "
+        #expect(host.captured.err.contains("3002 frames, 0 lost, 0 errors, 100 ticks, 0 fires, "
                                            + "30 frames of a type this tiltserial does not know skipped (newer firmware?)"), "\(host.captured.err)")
     }
 
