@@ -29,6 +29,10 @@ import WireProtocol
         out.feed(&session, Fixture.hello().encoded() + parts.encoded())
         #expect(out.events.contains(.parts(parts)))
         #expect(parts.summary == "sensor MPU-6500 family (WHO_AM_I 0x98) at 0x68, display SSD1306 128x64 at 0x3D")
+        // A hostile or foreign board's 0xFF is named for what it is, not as a place on the bus.
+        let odd = PartsFrame(sensorAddress: 0xFF, sensorWhoAmI: 0xFF, displayAddress: 0xFF, displayKind: 0xFF, flags: 0)
+        #expect(odd.summary.hasPrefix("sensor MPU-6500 family (WHO_AM_I 0xFF) at 0xFF (not a 7-bit I2C address: is this our sketch?), "
+                                      + "display unknown kind 255 at 0xFF (not a 7-bit I2C address: is this our sketch?)"), "\(odd.summary)")
         #expect(PartsFrame(sensorAddress: 0, sensorWhoAmI: 0, displayAddress: 0x3C).summary
                 == "no sensor, display SSD1306 128x64 at 0x3C")
         #expect(PartsFrame(sensorAddress: 0x69, sensorWhoAmI: 0x70, displayAddress: 0).summary

@@ -92,10 +92,15 @@ public struct PartsFrame: WireFrame {
     /// " (set by tiltserial setup)" when the display kind came from the board's EEPROM.
     public var summary: String {
         let sensor = sensorAddress == 0 ? "no sensor"
-            : "sensor \(sensorName) (WHO_AM_I \(HexText.prefixed(sensorWhoAmI))) at \(HexText.prefixed(sensorAddress))"
-        var display = displayAddress == 0 ? "no display" : "display \(displayName) at \(HexText.prefixed(displayAddress))"
+            : "sensor \(sensorName) (WHO_AM_I \(HexText.prefixed(sensorWhoAmI))) at \(Self.address(sensorAddress))"
+        var display = displayAddress == 0 ? "no display" : "display \(displayName) at \(Self.address(displayAddress))"
         if displayAddress != 0, displayClock != .kilohertz400 { display += ", \(displayClock?.label ?? "unknown clock")" }
         return sensor + ", " + display + (kindStored ? " (set by tiltserial setup)" : "")
+    }
+
+    /// "0x3C"; an address past 7 bits (no firmware of ours sends one) says it is none.
+    static func address(_ value: UInt8) -> String {
+        value > 0x7F ? "\(HexText.prefixed(value)) (not a 7-bit I2C address: is this our sketch?)" : HexText.prefixed(value)
     }
 }
 
