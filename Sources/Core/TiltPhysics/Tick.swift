@@ -33,6 +33,10 @@ public struct Tick: Hashable, Sendable {
     public var drawer: DrawerView
     /// What happened to the drawer on this tick.
     public var drawerEvents: DrawerEvents
+    /// A later tick is due at the same sample (the engine catching up after a
+    /// gap in the samples): this tick's view is out of date before a board
+    /// could draw it, so the host sends only the last one's.
+    public var superseded = false
 
     /// `time` in µs since the board started: what the JSON lines' `t_us` and
     /// the hooks' `TILT_T_US` carry.

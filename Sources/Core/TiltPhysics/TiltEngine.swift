@@ -80,7 +80,7 @@ public struct TiltEngine: Sendable {
     }
 
     /// Applies one sample and calls `onTick` for each tick whose time has come, in
-    /// order (none, one, or several after a gap). `onTick` runs while the engine is
+    /// order (none, one, or several after a gap, all but the last `superseded`). `onTick` runs while the engine is
     /// being mutated: it must not touch the engine itself (copy what it needs from
     /// the tick).
     public mutating func ingest(_ sample: TimedSample, onTick: (Tick) -> Void) {
@@ -103,7 +103,11 @@ public struct TiltEngine: Sendable {
         }
         lastSampleTime = t
         clock.limitCatchUp(before: t)
-        while clock.nextMicros < t { onTick(runTick()) }
+        while clock.nextMicros < t {
+            var tick = runTick()
+            tick.superseded = clock.nextMicros <= t  // another tick is due at this sample
+            onTick(tick)
+        }
         lastAccel = accel
         switch settings.mode {
         case .recipe:

@@ -235,10 +235,14 @@ public struct HostDriver: Sendable {
     }
 
     /// A session event as actions: a tick's OFFSETS is written before anyone
-    /// hears of the tick, and a fire's hook starts after its event.
+    /// hears of the tick (a superseded one's not at all), and a fire's hook
+    /// starts after its event.
     static func forward(_ event: HostEvent, _ emit: (HostAction) -> Void) {
         switch event {
-        case .tick(_, let wire), .view(let wire):
+        case .tick(let tick, let wire):
+            if !tick.superseded { emit(.write(.offsets(wire))) }
+            emit(.event(event))
+        case .view(let wire):
             emit(.write(.offsets(wire)))
             emit(.event(event))
         case .frameSync:

@@ -22,7 +22,8 @@ public enum HostEvent: Hashable, Sendable {
     /// A sample as received (raw counts, board time), from a session that runs
     /// no physics (`HostSession.runsPhysics` false: `calibrate`).
     case sample(TimedSample)
-    /// A physics tick, with the OFFSETS frame to send for it.
+    /// A physics tick, with the OFFSETS frame to send for it (none when the
+    /// tick is `superseded`: a later one of the same sample is sent instead).
     case tick(Tick, OffsetsWire)
     /// The board (its HELLO) may draw in step with the host: ask it for READY
     /// (write SYNC 1). Smooth mode and the binary protocol only.

@@ -340,18 +340,27 @@ public struct HostSession: Sendable {
         swap(&pins, &self.pins)
         var scene = self.scene
         var sync = sceneSync
+        // A catch-up burst (a sample after a gap) sends only its last tick's
+        // frames; a fire on an earlier one rides on that OFFSETS.
+        var unsentFire = false
         engine.ingest(timed) { tick in
-            let frame = OffsetsFrame(tick: tick, sequence: sequence)
+            var frame = OffsetsFrame(tick: tick, sequence: sequence)
             sequence &+= 1
             ticks += 1
-            scene.offsets = frame
+            if tick.superseded {
+                unsentFire = unsentFire || tick.fired
+            } else {
+                if unsentFire { frame.flags.insert(.fired) }
+                unsentFire = false
+                scene.offsets = frame
+            }
             let events = tick.drawerEvents
             if let pin = events.dropped {
                 pins.add(pin)
                 dropped += 1
             }
             handle(.tick(tick, OffsetsWire(frame)))
-            if let wire = sync.frames(for: tick.drawer, pins: &pins) {
+            if !tick.superseded, let wire = sync.frames(for: tick.drawer, pins: &pins) {
                 scene.apply(wire)
                 handle(.sceneFrames(wire))
             }
