@@ -269,6 +269,28 @@ import TiltDisplay
         #expect(bad.err.split(separator: "\n").count == 1)
     }
 
+    /// `send-serial` as byte values reaches the sketch byte for byte (a binary
+    /// protocol): 0xFF as 0xFF, where text would send its UTF-8 (C3 BF).
+    @Test func aScenarioSendsRawBytes() throws {
+        let echo = try SketchFixtures.bootEcho.get()
+        let scenario = temporary("bytes.yaml"), log = temporary("bytes.log")
+        try "steps:\n  - wait-serial: \"ready$\"\n  - send-serial: [0x41, 66, 0xFF, 0x0A]\n  - wait-serial: \"^echo: AB\"\n"
+            .write(toFile: scenario, atomically: true, encoding: .utf8)
+        defer { for f in [scenario, log] { try? FileManager.default.removeItem(atPath: f) } }
+        let result = try tiltsim.run(["run", echo.elf, "--scenario", scenario, "--quiet", "--timeout", "3", "--serial-log", log])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.err.contains("sent 4 bytes: 'AB\\xff\\n'"), "\(result.err)")
+        let logged = try [UInt8](Data(contentsOf: URL(fileURLWithPath: log)))
+        #expect(logged.firstRange(of: Array("echo: AB".utf8) + [0xFF, 0x0D, 0x0A]) != nil)
+
+        for bad in ["[256]", "[]", "[\"A\"]", "[true]", "{a: 1}"] {
+            try "steps:\n  - send-serial: \(bad)\n".write(toFile: scenario, atomically: true, encoding: .utf8)
+            let refused = try tiltsim.run(["run", echo.elf, "--scenario", scenario])
+            #expect(refused.code == 18, "\(bad)")
+            #expect(refused.err == "tiltsim: \(scenario): step 1: send-serial takes text or a list of byte values 0…255 ([0xFF, 16])\n", "\(bad)")
+        }
+    }
+
     /// A loose sensor wire mid-run: tilt_bar's reads come back empty (Wire
     /// gives -1 for a byte that never came), and once wired again the sensor
     /// is powered on from reset, asleep, so its data registers read 0: what a

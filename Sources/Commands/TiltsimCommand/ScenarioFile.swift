@@ -114,7 +114,7 @@ struct ScenarioFile {
                 let timeout = try map["timeout"].map { v throws(CommandFailure) in try seconds(v, at + "timeout") }
                 result.steps.append(.waitSerial(pattern: pattern, timeoutMicros: timeout.map { UInt64($0 * 1e6) }))
             case "send-serial":
-                result.steps.append(.sendSerial(Array(try string(value, at + "send-serial").utf8)))
+                result.steps.append(.sendSerial(try serialBytes(value, at + "send-serial")))
             case "wait":
                 result.steps.append(.wait(micros: UInt64(try seconds(value, at + "wait") * 1e6)))
             case "sensor-wires":
@@ -223,6 +223,19 @@ struct ScenarioFile {
         private func string(_ value: Any, _ what: String) throws(CommandFailure) -> String {
             guard let text = value as? String else { throw fail("\(what) must be text (quote it)") }
             return text
+        }
+
+        /// Text (its UTF-8 bytes) or a list of byte values, for a binary protocol.
+        private func serialBytes(_ value: Any, _ what: String) throws(CommandFailure) -> [UInt8] {
+            if let text = value as? String { return Array(text.utf8) }
+            let problem = "\(what) takes text or a list of byte values 0…255 ([0xFF, 16])"
+            guard let list = value as? [Any], !list.isEmpty else { throw fail(problem) }
+            var bytes: [UInt8] = []
+            for item in list {
+                guard !Self.isBoolean(item), let byte = item as? Int, (0...255).contains(byte) else { throw fail(problem) }
+                bytes.append(UInt8(byte))
+            }
+            return bytes
         }
 
         private func number(_ value: Any, _ what: String) throws(CommandFailure) -> Double {

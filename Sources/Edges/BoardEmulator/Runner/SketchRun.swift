@@ -228,7 +228,7 @@ public final class SketchRun {
                 sink(.note("motion set (\(Self.seconds(UInt64(motion.duration * 1e6))) long)", atMicros: nowMicros))
             case .sendSerial(let bytes):
                 pendingInput += bytes
-                sink(.note("sent \(bytes.count) bytes: '\(Self.quoted(String(decoding: bytes, as: UTF8.self)))'", atMicros: nowMicros))
+                sink(.note("sent \(bytes.count) bytes: '\(Self.quoted(bytes: bytes))'", atMicros: nowMicros))
             case .wait(let micros):
                 let end = waitUntilMicros ?? stepStartedMicros + micros
                 guard nowMicros >= end else {
@@ -391,6 +391,15 @@ public final class SketchRun {
     /// A line as it can be shown in one line: control characters escaped, long ones cut.
     /// `keepingEnd`: a long line loses its start, not its end ("serial so
     /// far ends with" showed the first 120 characters of a long last line).
+    /// Bytes as sent: ASCII as text (escaped as `quoted` does), the rest as \xNN.
+    static func quoted(bytes: [UInt8]) -> String {
+        var text = ""
+        for byte in bytes {
+            if byte < 0x80 { text.unicodeScalars.append(Unicode.Scalar(byte)) } else { text += "\\x" + String(byte, radix: 16) }
+        }
+        return quoted(text)
+    }
+
     static func quoted(_ line: String, keepingEnd: Bool = false) -> String {
         let scalars = line.unicodeScalars, cut = scalars.count > 120
         var out = ""
