@@ -129,6 +129,37 @@ import TiltDisplay
         #expect(text.contains("\nhigh calls 0\r\n"), "\(text)")
     }
 
+    /// The interrupt flags a written one clears, as on the chip: simavr 1.6
+    /// stored the one (the flag set: a sketch polling EIFR saw an edge on
+    /// every poll) or kept ADIF (a loop waiting on it waited once); a flag
+    /// cleared while its interrupt waits for sei cancels it; SBI and CBI on
+    /// EIFR touch only their own bit; a pin made an output at the level it
+    /// read raises no pin-change interrupt, each change one.
+    @Test func interruptFlagsClearOnAWrittenOne() throws {
+        let sketch = try SketchFixtures.intFlags.get()
+        let (outcome, record, _) = try run(sketch.elf, RunPlan(timeoutMicros: 1_000_000, steps: [
+            .waitSerial(pattern: "^done$", timeoutMicros: nil),
+        ]))
+        #expect(outcome == .passed)
+        var values: [String: Int] = [:]
+        for line in String(decoding: record.serial, as: UTF8.self).split(whereSeparator: \.isNewline) {
+            let pair = line.split(separator: "=")
+            if pair.count == 2, let n = Int(pair[1]) { values[String(pair[0])] = n }
+        }
+        let chip: [String: Int] = [
+            "eifr_after_clear": 0, "polled_edges": 50, "eifr_both": 3, "eifr_after_cbi": 3, "eifr_after_sbi": 2,
+            "int1_calls_cleared": 0, "int1_calls_edge": 1,
+            "pcint_after_output": 0, "pcint_after_high": 1, "pcint_after_low": 2, "pcifr_masked_change": 1, "pcifr_after_clear": 0,
+            "adif_done": 1, "adif_after_clear": 0,
+        ]
+        for (name, value) in chip.sorted(by: { $0.key < $1.key }) {
+            #expect(values[name] == value, "\(name): \(values[name].map(String.init) ?? "missing"), the chip \(value)")
+        }
+        // Ten conversions at 125 kHz, 13 ADC clocks each (104 µs), each waited on ADIF.
+        let tenConversions = try #require(values["adif_10_us"])
+        #expect((1040...1200).contains(tenConversions), "\(tenConversions) µs")
+    }
+
     /// Power-down ends only at a wake-up source (the watchdog; INT0 at low
     /// level, not on an edge) and 16K clock cycles of start-up later; idle
     /// ends at Timer0's overflow; SLEEP with SE clear does nothing; the

@@ -88,15 +88,30 @@ bool cbp_pin_drive(avr_t *avr, char port, uint8_t mask, uint8_t value) { return 
 bool cbp_pin_release(avr_t *avr, char port, uint8_t mask) { return cbp_pin_set(avr, port, mask, true, false, 0); }
 bool cbp_pin_pull(avr_t *avr, char port, uint8_t mask, uint8_t value) { return cbp_pin_set(avr, port, mask, false, true, value); }
 
+// Each pin irq of the ports reads 0, as PIN does after a reset. Not "unused"
+// either (IRQ_FLAG_INIT), which would let its first raise through unfiltered:
+// simavr's port raises a pin-change interrupt on every notify of an enabled
+// pin, so the first pinMode(OUTPUT) of a pin already low raised one.
+static void cbp_pin_levels_forget(avr_t *avr) {
+    for (avr_io_t *io = avr->io_port; io; io = io->next) {
+        if (!io->kind || strcmp(io->kind, "port") != 0) continue;
+        avr_ioport_t *p = (avr_ioport_t *)io;
+        for (int bit = 0; bit < 8; bit++) {
+            p->io.irq[bit].value = 0;
+            p->io.irq[bit].flags &= ~IRQ_FLAG_INIT;
+        }
+    }
+}
+
 // After simavr's port reset (registered after the ports): every pin an input
 // again, its irq's remembered level forgotten, its parts' level given again.
 static void cbp_pin_drive_reset(avr_io_t *io) {
     cbp_pin_drive_module *m = (cbp_pin_drive_module *)io;
+    cbp_pin_levels_forget(io->avr);
     for (avr_io_t *other = io->avr->io_port; other; other = other->next) {
         if (!other->kind || strcmp(other->kind, "port") != 0) continue;
         avr_ioport_t *p = (avr_ioport_t *)other;
         if (p->name < 'A' || p->name >= 'A' + CBP_PORTS) continue;
-        for (int bit = 0; bit < 8; bit++) p->io.irq[bit].value = 0;
         cbp_pin_apply(io->avr, m, p, 0xFF);
     }
 }
@@ -107,5 +122,6 @@ bool cbp_pin_drive_install(avr_t *avr) {
     m->io.kind = "pin-drive";
     m->io.reset = cbp_pin_drive_reset;
     avr_register_io(avr, &m->io);
+    cbp_pin_levels_forget(avr);
     return true;
 }

@@ -1,0 +1,98 @@
+// int_flags: a fixture sketch for the interrupt flags a written one clears
+// (EIFR's INTFn, PCIFR's PCIFn, ADCSRA's ADIF), and for pin-change
+// interrupts on a pin made an output. It drives D2, D3 and D8 itself (an
+// external interrupt follows its pin as an output too) and prints one
+// "name=value" line each, then "done". An interrupt is served an instruction
+// or more after its flag is set (or after sei): counts are read 10 µs later.
+static volatile uint8_t int1Calls, pcintCalls;
+ISR(INT1_vect) { int1Calls++; }
+ISR(PCINT0_vect) { pcintCalls++; }
+
+static void report(const __FlashStringHelper *name, long value) {
+    Serial.print(name);
+    Serial.print('=');
+    Serial.println(value);
+}
+
+static void rise(uint8_t pin) {
+    digitalWrite(pin, LOW);
+    digitalWrite(pin, HIGH);
+}
+
+static void reportLater(const __FlashStringHelper *name, volatile uint8_t &count) {
+    delayMicroseconds(10);
+    report(name, count);
+}
+
+void setup() {
+    Serial.begin(115200);
+    pinMode(2, OUTPUT);
+    pinMode(3, OUTPUT);
+    EICRA = _BV(ISC11) | _BV(ISC10) | _BV(ISC01) | _BV(ISC00);  // both on rising edges, masked
+    EIFR = _BV(INTF0) | _BV(INTF1);
+    report(F("eifr_after_clear"), EIFR);
+
+    // 50 edges among 100 polls: a flag is seen once per edge.
+    uint8_t seen = 0;
+    for (uint8_t i = 0; i < 100; i++) {
+        if (i % 2 == 0) rise(3);
+        if (EIFR & _BV(INTF1)) {
+            seen++;
+            EIFR = _BV(INTF1);
+        }
+    }
+    report(F("polled_edges"), seen);
+
+    // SBI clears only its own flag, CBI none (I/O 0x1C: single-bit on this chip).
+    rise(2);
+    rise(3);
+    report(F("eifr_both"), EIFR);
+    EIFR &= ~_BV(INTF0);  // CBI
+    report(F("eifr_after_cbi"), EIFR);
+    EIFR |= _BV(INTF0);  // SBI
+    report(F("eifr_after_sbi"), EIFR);
+
+    // A flag cleared while its interrupt waits for sei: no call.
+    cli();
+    EIMSK = _BV(INT1);
+    rise(3);
+    EIFR = _BV(INTF1);
+    sei();
+    reportLater(F("int1_calls_cleared"), int1Calls);
+    rise(3);
+    reportLater(F("int1_calls_edge"), int1Calls);
+    EIMSK = 0;
+
+    // PCINT0 on D8: no call for pinMode(OUTPUT) of a pin already low, one per change.
+    PCMSK0 = _BV(PCINT0);
+    PCIFR = _BV(PCIF0);
+    PCICR = _BV(PCIE0);
+    pinMode(8, OUTPUT);
+    reportLater(F("pcint_after_output"), pcintCalls);
+    digitalWrite(8, HIGH);
+    reportLater(F("pcint_after_high"), pcintCalls);
+    digitalWrite(8, LOW);
+    reportLater(F("pcint_after_low"), pcintCalls);
+    PCICR = 0;
+    digitalWrite(8, HIGH);
+    report(F("pcifr_masked_change"), PCIFR & _BV(PCIF0));
+    PCIFR = _BV(PCIF0);
+    report(F("pcifr_after_clear"), PCIFR & _BV(PCIF0));
+
+    // ADIF: set by a conversion, cleared by a one; 10 conversions waited on it.
+    ADCSRA |= _BV(ADSC);
+    while (ADCSRA & _BV(ADSC)) {}
+    report(F("adif_done"), (ADCSRA >> ADIF) & 1);
+    ADCSRA |= _BV(ADIF);
+    report(F("adif_after_clear"), (ADCSRA >> ADIF) & 1);
+    unsigned long start = micros();
+    for (uint8_t i = 0; i < 10; i++) {
+        ADCSRA |= _BV(ADSC);
+        while (!(ADCSRA & _BV(ADIF))) {}
+        ADCSRA |= _BV(ADIF);
+    }
+    report(F("adif_10_us"), micros() - start);
+    Serial.println(F("done"));
+}
+
+void loop() {}
