@@ -1,5 +1,6 @@
 // Interrupt flags cleared by writing a one, as the chip has them: EIFR's
-// INTFn, PCIFR's PCIFn and ADCSRA's ADIF. simavr 1.6 stores what is written,
+// INTFn, PCIFR's PCIFn, ADCSRA's ADIF, ACSR's ACI and WDTCSR's WDIF (the
+// timers' and the UART's simavr clears itself). simavr 1.6 stores what is written,
 // so `EIFR = _BV(INTF0)` set the flag instead of clearing it (a sketch that
 // polls EIFR for the MPU-6050's data-ready counted 64 692 edges a second for
 // 100) and ADIF could not be cleared (a loop waiting on it waited once, then
@@ -18,11 +19,13 @@
 #include <sim_avr.h>
 #include <sim_io.h>
 #include <sim_interrupts.h>
+#include <avr_acomp.h>
 #include <avr_adc.h>
 #include <avr_extint.h>
 #include <avr_ioport.h>
+#include <avr_watchdog.h>
 
-enum { CBP_FLAG_REGISTERS = 4, CBP_FLAGS_PER_REGISTER = 8 };
+enum { CBP_FLAG_REGISTERS = 6, CBP_FLAGS_PER_REGISTER = 8 };
 
 typedef struct {
     avr_io_addr_t addr;
@@ -106,6 +109,12 @@ bool cbp_flag_clear_install(avr_t *avr) {
         } else if (strcmp(io->kind, "adc") == 0) {
             avr_adc_t *p = (avr_adc_t *)io;
             if (p->adc.vector) ok = cbp_flag_add(avr, module, &p->adc);
+        } else if (strcmp(io->kind, "ac") == 0) {
+            avr_acomp_t *p = (avr_acomp_t *)io;
+            if (p->ac.vector) ok = cbp_flag_add(avr, module, &p->ac);
+        } else if (strcmp(io->kind, "watchdog") == 0) {
+            avr_watchdog_t *p = (avr_watchdog_t *)io;
+            if (p->watchdog.vector) ok = cbp_flag_add(avr, module, &p->watchdog);
         }
     }
     avr_register_io(avr, &module->io);

@@ -4,8 +4,11 @@
 // external interrupt follows its pin as an output too) and prints one
 // "name=value" line each, then "done". An interrupt is served an instruction
 // or more after its flag is set (or after sei): counts are read 10 µs later.
-static volatile uint8_t int1Calls, pcintCalls;
+#include <avr/wdt.h>
+
+static volatile uint8_t int1Calls, pcintCalls, watchdogCalls;
 ISR(INT1_vect) { int1Calls++; }
+ISR(WDT_vect) { watchdogCalls++; }
 ISR(PCINT0_vect) { pcintCalls++; }
 
 static void report(const __FlashStringHelper *name, long value) {
@@ -92,6 +95,26 @@ void setup() {
         ADCSRA |= _BV(ADIF);
     }
     report(F("adif_10_us"), micros() - start);
+
+    // ACI: a one written to a clear flag leaves it clear.
+    ACSR = _BV(ACI);
+    report(F("aci_after_clear"), (ACSR >> ACI) & 1);
+
+    // WDIF: set by the watchdog's interrupt mode while interrupts are off,
+    // cleared by a one (WDIE kept): no call after sei; the next timeout calls.
+    cli();
+    wdt_reset();
+    WDTCSR = _BV(WDCE) | _BV(WDE);
+    WDTCSR = _BV(WDIE);  // interrupt mode, 16 ms
+    for (uint8_t ms = 0; ms < 20; ms++) delayMicroseconds(1000);  // (20000 would overflow its 16 bits)
+    report(F("wdif_timeout"), (WDTCSR >> WDIF) & 1);
+    WDTCSR = _BV(WDIF) | _BV(WDIE);
+    report(F("wdif_after_clear"), (WDTCSR >> WDIF) & 1);
+    sei();
+    reportLater(F("wdt_calls_cleared"), watchdogCalls);
+    delay(20);
+    report(F("wdt_calls_timeout"), watchdogCalls);
+    wdt_disable();
     Serial.println(F("done"));
 }
 
