@@ -112,6 +112,8 @@ public struct HostDriver: Sendable {
     /// The end of the doze last asked for (until `dozeEnded`), and how late
     /// this machine's dozes have been ending lately (`WakeUpLateness`).
     var dozeAskedUntil: HostTime?
+    /// The end of the wait last asked for (any kind), until time passes.
+    var waitAskedUntil: HostTime?
     var wakeUpLateness = WakeUpLateness()
     var trouble = TroubleReporter()
     var sampleWatch = SampleWatch()
@@ -269,8 +271,18 @@ public struct HostDriver: Sendable {
         bytes.withUnsafeBytes { received($0, at: now, emit) }
     }
 
+    /// A wait that ends this much later than asked means this process did not
+    /// run meanwhile (a loaded machine's wake-ups are late by milliseconds).
+    static let stoppedAfterMicros: UInt64 = 500_000
+
     /// The time is now `now` (a wait ended without bytes, or after bytes): act on due deadlines.
     public mutating func timePassed(at now: HostTime, _ emit: (HostAction) -> Void) {
+        // Woken long after the wait asked for: stopped (Ctrl-Z, SIGSTOP) or its
+        // machine suspended. As `resumed`, whether or not the SIGCONT was read
+        // yet: its byte may come after the wait's timer, and the board was
+        // named silent for the time this process stood still.
+        if let asked = waitAskedUntil, now > asked + Self.stoppedAfterMicros { resumed(at: now) }
+        waitAskedUntil = nil
         switch link {
         case .notOpened, .finished:
             return
@@ -356,6 +368,15 @@ public struct HostDriver: Sendable {
     /// that keeps the driver in a local variable calls it in place: a
     /// non-mutating call on that variable copied all 3 KB of it every wake-up.
     public mutating func nextWait(at now: HostTime) -> HostWait {
+        let wait = nextWaitAsked(at: now)
+        switch wait {
+        case .doze(let until), .sleep(let until), .port(let until): waitAskedUntil = until
+        case .done: waitAskedUntil = nil
+        }
+        return wait
+    }
+
+    mutating func nextWaitAsked(at now: HostTime) -> HostWait {
         var until = nextRefresh
         dozeAskedUntil = nil
         switch link {
