@@ -27,6 +27,21 @@ import WireProtocol
     static func pins(_ board: PtyPeer) -> [PinFrame] { board.frames.compactMap { if case .pin(let p) = $0 { p } else { nil } } }
     static func drawers(_ board: PtyPeer) -> [DrawerFrame] { board.frames.compactMap { if case .drawer(let d) = $0 { d } else { nil } } }
 
+    /// The live view shows one message: the pin's line, where it went, stays
+    /// in sight when the drawer closes on the drop's tick (a tester never saw
+    /// it: "drawer closed" took its place before the next redraw).
+    @Test func theViewKeepsWhereThePinWentWhenTheDrawerCloses() throws {
+        let link = tempPath("board"), file = tempPath("pins.json")
+        let board = try PtyPeer(boardAt: link)
+        defer { board.close() }
+        let host = InProcessHost(["run", link, "--pins", file], terminal: true, screen: .fixed(columns: 80, rows: 24))
+        #expect(try board.read { _ in board.hostHellos == 1 })
+        try board.sendChunked(Stream.hello(rate: 100) + Self.samples(Scenarios.drawer, seconds: Scenarios.drawer.duration + 1))
+        let shown = #/pin: home dropped at \d+,\d+; drawer closed/#
+        #expect(host.captured.waitFor(timeout: .seconds(30)) { _, err in err.contains(shown) }, "\(host.captured.err.suffix(600))")
+        #expect(host.interrupt() == 0)
+    }
+
     @Test func aDroppedPinIsSavedAndComesBackAfterAReplugAndARestart() throws {
         let link = tempPath("board"), file = tempPath("pins.json")
         var board = try PtyPeer(boardAt: link)

@@ -10,17 +10,25 @@ extension RunOutput {
     /// A log line (or the view's message) for a drawer event.
     func sayDrawer(_ event: HostEvent) {
         switch event {
-        case .drawer(_, let open):
-            say(open ? "drawer opened: tilt sideways to choose, tip toward you to pull an item out" : "drawer closed")
+        case .drawer(let tick, let open):
+            if open {
+                say("drawer opened: tilt sideways to choose, tip toward you to pull an item out")
+            } else if view != nil, let pin = pinSaid, pin.timeMicros == tick.timeMicros {
+                say(pin.text + "; drawer closed")  // the drop's tick: where the pin went stays in sight
+            } else {
+                say("drawer closed")
+            }
         case .pulledOut(_, let item):
             say("pulled \(itemName(item)) out of the drawer: steer it, then hold still to drop it")
-        case .pinned(_, let pin, let all):
+        case .pinned(let tick, let pin, let all):
             // Saved before it is announced: whoever reads the line finds the file written.
             var failure: Failure?
             if let pinStore {
                 do throws(Failure) { try pinStore.save(all) } catch { failure = error }
             }
-            say("pin: \(itemName(pin.item)) dropped at \(pin.x),\(pin.y)")
+            let text = "pin: \(itemName(pin.item)) dropped at \(pin.x),\(pin.y)"
+            pinSaid = (tick.timeMicros, text)
+            say(text)
             if let failure { say("\(failure.message); this run keeps its \(all.count) pins in memory", level: .warning) }
         default:
             break

@@ -67,6 +67,9 @@ final class RunOutput: HostOutput {
     /// or a different one (CONFIGURE) is said again.
     private var saidHello: HelloFrame?
     private var saidParts: PartsFrame?
+    /// The last pin's line and its tick's time: the view keeps it when the
+    /// drawer closes on that tick (it shows one message).
+    var pinSaid: (timeMicros: UInt64, text: String)?
     private var ticksSinceHello = false
     /// HELLO and PARTS lines said, and those held back from a board that keeps sending them.
     private var boardLines = BoardLineBudget()
