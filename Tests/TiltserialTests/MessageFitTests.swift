@@ -15,7 +15,8 @@ import Testing
             #expect(shown.count <= columns, "\(shown.count): \(shown)")
             #expect(shown.hasPrefix(String(line.prefix(8))), "\(shown)")
             #expect(shown.contains("…"), "\(shown)")
-            #expect(line.hasSuffix(String(shown.split(separator: "… ").last!)), "the end whole: \(shown)")
+            let end = String(shown.split(separator: "… ").last!)
+            #expect(line.hasSuffix(end) || line.hasSuffix(end + ")"), "the end whole: \(shown)")
         }
         let baud = MessageFit.fit(lines[0], columns: 80)
         #expect(baud.hasSuffix("check --baud and the board's sketch"), "\(baud)")
@@ -24,7 +25,7 @@ import Testing
         // No separator: the last three fifths, from a word's start.
         let plain = MessageFit.fit(String(repeating: "word ", count: 30), columns: 40)
         #expect(plain.count <= 40 && plain.hasSuffix("word ") && plain.contains("… word"), "\(plain)")
-        #expect(MessageFit.fit(lines[1], columns: 80).hasSuffix("tiltserial calibrate saves one)"))
+        #expect(MessageFit.fit(lines[1], columns: 80).hasSuffix("tiltserial calibrate saves one"))
         #expect(MessageFit.fit("drawer opened: tilt sideways to choose", columns: 80) == "drawer opened: tilt sideways to choose")
     }
 
@@ -34,6 +35,23 @@ import Testing
         let warning = "warning: " + (try #require(RunOutput.clockWarning(.kilohertz100)))
         let shown = MessageFit.fit(warning, columns: 80)
         #expect(shown.contains("runs at 100 kHz") && shown.hasSuffix("check its pull-ups and wires"), "\(shown)")
+    }
+
+    /// A cut never starts or ends inside brackets: the HELLO line cut at the
+    /// colon in "(host: tiltserial 1.0.0)" read "board: firmw… tiltserial
+    /// 1.0.0), protocol 1, …" (a tester's, after a reconnect at 80 columns).
+    @Test func aCutKeepsBracketsWholeOrLeavesThemOut() {
+        let hello = "board: firmware 1.0.0 (host: tiltserial 1.0.0), protocol 1, ±2 g, 100 Hz, sensor ok, display NOT answering"
+        for columns in [80, 60, 40] {
+            let shown = MessageFit.fit(hello, columns: columns)
+            #expect(shown.count <= columns, "\(shown)")
+            #expect(shown.filter { $0 == "(" }.count == shown.filter { $0 == ")" }.count, "\(shown)")
+            #expect(shown.hasPrefix("board: firmware") && shown.hasSuffix("display NOT answering"), "\(shown)")
+        }
+        #expect(MessageFit.fit(hello, columns: 80) == "board: firmware 1.0.0… ±2 g, 100 Hz, sensor ok, display NOT answering")
+        // A "; " inside brackets still ends the head; the ")" of a "(" cut away goes too.
+        let rest = "rest pose set to the current pose: 60.0° from face-up (for this run; tiltserial calibrate saves one)"
+        #expect(MessageFit.fit(rest, columns: 80) == "rest pose set to the current pose: 60.0° from… tiltserial calibrate saves one")
     }
 
     /// A line that starts with a port's path gives up the path's start first.

@@ -42,7 +42,8 @@ import WireProtocol
     }
 
     /// A snapshot with every number as wide as it gets.
-    static func model(format: StreamFormat? = .binaryProtocol, sample: Bool = true, big: Bool = true) -> ViewModel {
+    static func model(format: StreamFormat? = .binaryProtocol, sample: Bool = true, big: Bool = true,
+                      port: String = "/dev/serial/by-id/usb-1a86_USB_Serial-if00-port0-with-a-very-long-name-indeed-遠い") -> ViewModel {
         var counters = HostCounters()
         if big {
             counters.samples = 123_456_789_012
@@ -65,7 +66,7 @@ import WireProtocol
         let reading = SensorReading(raw, converter: snapshot.converter, format: format)
         for i in 0..<60 { history.append(reading, atMicros: UInt64(i) * 200_000) }
         return ViewModel(
-            port: "/dev/serial/by-id/usb-1a86_USB_Serial-if00-port0-with-a-very-long-name-indeed-遠い", snapshot: snapshot,
+            port: port, snapshot: snapshot,
             rate: 123_456.7, reading: sample ? reading : nil, history: history,
             message: "warning: a message longer than any terminal is wide, \u{1B}[2J with an escape in it, " + String(repeating: "x", count: 300),
             messageIsWarning: true, keys: true, losingNow: true, erringNow: true, firedNow: true, screen: Screen())
@@ -112,6 +113,33 @@ import WireProtocol
         // Text formats carry no temperature: none is made up.
         let i2c = ViewScreen.lines(Self.model(format: .i2cdevlib, big: false), ViewLayout.choose(columns: 80, rows: 24, mode: .auto))
         #expect(i2c.contains { $0.plainText.hasPrefix("│") && $0.plainText.hasSuffix("temp        —") })
+    }
+
+    /// `--view compact` on a wide terminal draws the 80-column view: each
+    /// figure beside its label (a tester's 200 columns put "2" 130 columns
+    /// from "ax").
+    @Test(arguments: [(120, 24), (200, 60)])
+    func theCompactViewIsThe80ColumnViewAtAnySize(columns: Int, rows: Int) {
+        let wide = ViewLayout.choose(columns: columns, rows: rows, mode: .compact)
+        #expect(wide.columns == 80)
+        let at80 = ViewScreen.lines(Self.model(big: false), ViewLayout.choose(columns: 80, rows: rows, mode: .compact)).map(\.plainText)
+        #expect(ViewScreen.lines(Self.model(big: false), wide).map(\.plainText) == at80)
+        #expect(at80.contains { $0.hasSuffix(" ax     -32768") }, "\(at80.joined(separator: "\n"))")
+    }
+
+    /// The port line gives up whole parts, the format first once HELLO named
+    /// the firmware: at 80 columns a cut at the edge dropped the ranges and
+    /// left "… 100 Hz ·" (a tester's).
+    @Test func thePortLineDropsWholeParts() {
+        let m = Self.model(big: false, port: "/dev/pts/16")
+        #expect(ViewScreen.info(m, columns: 120).plainText
+                == "/dev/pts/16 · tiltserial binary protocol · firmware 255.255.255 · 65535 Hz · ±16 g  ±2000 °/s")
+        #expect(ViewScreen.info(m, columns: 80).plainText == "/dev/pts/16 · firmware 255.255.255 · 65535 Hz · ±16 g  ±2000 °/s")
+        #expect(ViewScreen.info(m, columns: 50).plainText == "/dev/pts/16 · firmware 255.255.255 · 65535 Hz")
+        for columns in 20...130 {
+            let line = ViewScreen.info(m, columns: columns).plainText
+            #expect(line.count <= max(columns, 11) && !line.hasSuffix("·"), "\(columns): \(line)")
+        }
     }
 
     @Test func colourMarksLossesErrorsAndFiresAndOnlyThem() {

@@ -36,6 +36,8 @@ struct ViewLayout: Hashable, Sendable {
     static let footerRows = 2  // the ribbon line and the message line
     static let gap = 1
     static let compactWidth = 13
+    /// The width `--view compact` draws at, however wide the terminal.
+    static let compactViewColumns = 80
     static let fullWidth = 33
     /// Under a board with the compact panel beside it: the sparklines and the link's counts.
     static let compactBesideExtraRows = 2
@@ -95,6 +97,9 @@ struct ViewLayout: Hashable, Sendable {
     /// The first of the mode's candidates that fits; on a terminal too small for
     /// all of them, the status and message lines alone (clipped).
     static func choose(columns: Int, rows: Int, mode: ViewMode) -> ViewLayout {
+        // `--view compact` is the 80×24 view at any size: drawn 80 wide, its
+        // figures beside their labels, not at a wide terminal's right edge.
+        let columns = mode == .compact ? min(columns, Self.compactViewColumns) : columns
         for (board, panel, placement) in candidates(mode) {
             var layout = ViewLayout(columns: columns, rows: rows, board: board, panel: panel, placement: placement, infoLine: false)
             if layout.fits(columns: columns, rows: rows) {

@@ -31,7 +31,7 @@ enum ViewScreen {
     static func lines(_ m: ViewModel, _ layout: ViewLayout) -> [StyledLine] {
         let columns = layout.columns
         var lines: [StyledLine] = [status(m, columns: columns)]
-        if layout.infoLine { lines.append(info(m)) }
+        if layout.infoLine { lines.append(info(m, columns: columns)) }
         let board = boardLines(m, layout.board)
         let boardWidth = ViewLayout.boardSize(layout.board).columns
         switch (layout.panel, layout.placement) {
@@ -89,7 +89,10 @@ enum ViewScreen {
     }
 
     /// Port, format, firmware and ranges.
-    static func info(_ m: ViewModel) -> StyledLine {
+    /// Too wide, it gives up the format first when a HELLO named the firmware
+    /// (only our sketch says HELLO), then whole parts from its end: at 80
+    /// columns a cut at the edge left the ranges out and a "·" dangling.
+    static func info(_ m: ViewModel, columns: Int) -> StyledLine {
         var parts = [m.port, m.snapshot.format?.rawValue ?? "format: detecting…"]
         if let h = m.snapshot.hello {
             parts.append("firmware \(h.firmwareMajor).\(h.firmwareMinor).\(h.firmwarePatch)")
@@ -97,7 +100,10 @@ enum ViewScreen {
         }
         let conv = m.snapshot.converter
         parts.append("±\(conv.accelRange.fullScale) g  ±\(conv.gyroRange.fullScale) °/s")
-        return StyledLine(parts.joined(separator: " · "), .dim)
+        func joined() -> String { parts.joined(separator: " · ") }
+        if joined().count > columns, m.snapshot.hello != nil { parts.remove(at: 1) }
+        while parts.count > 1, joined().count > columns { parts.removeLast() }
+        return StyledLine(joined(), .dim)
     }
 
     // MARK: - Board
