@@ -219,6 +219,10 @@ import WireProtocol
         #expect(line.clipped(to: 5).width == 4)
         #expect(line.fitted(to: 5).width == 5)
         #expect(line.clipped(to: 1).rendered(colour: true) == "\u{1B}[1;31ma\u{1B}[0m")
+        // The view's lines say where they were cut: a figure cut short never passes for a whole one.
+        #expect(StyledLine("ay 14198").cut(to: 6).plainText == "ay 14…")
+        #expect(StyledLine("ay 14198").cut(to: 8).plainText == "ay 14198")
+        #expect(line.cut(to: 6).plainText == "ab遠…" && line.cut(to: 6).width == 5)
     }
 
     @Test func figuresForPeople() {

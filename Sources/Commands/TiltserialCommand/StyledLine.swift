@@ -80,6 +80,15 @@ struct StyledLine: Hashable, Sendable {
         return line
     }
 
+    /// `clipped`, with "…" in its last column when anything was cut: a figure
+    /// cut at the edge ("ay 141" of 14198 at 20 columns) never passes for a whole one.
+    func cut(to columns: Int) -> StyledLine {
+        guard width > columns, columns >= 2 else { return clipped(to: columns) }
+        var line = clipped(to: columns - 1)
+        line.append("…", line.pieces.last?.style ?? .plain)
+        return line
+    }
+
     /// Exactly `columns` wide: clipped, then padded with spaces.
     func fitted(to columns: Int) -> StyledLine {
         var line = clipped(to: columns)

@@ -61,7 +61,7 @@ enum ViewScreen {
         }
         lines.append(ribbon(m))
         lines.append(StyledLine(MessageFit.fit(m.message, columns: columns), m.messageIsWarning ? .warning : .plain))
-        return Array(lines.prefix(layout.rows)).map { $0.clipped(to: columns) }
+        return Array(lines.prefix(layout.rows)).map { $0.cut(to: columns) }
     }
 
     // MARK: - Status and info
