@@ -205,7 +205,9 @@ import TiltCore
         // Back instead of right: not sideways, refused at step 2 already.
         let backFirst = Self.run([(0, rest), (4, rest), (4.5, Pose(pitch: 30, roll: 0)), (20, Pose(pitch: 30, roll: 0))], mounted: m)
         #expect(backFirst.failure == .poses(.notSideways), "\(m): \(backFirst.progress)")
-        #expect(backFirst.capturedAt[.right] != nil && backFirst.capturedAt[.back] == nil)
+        // A pose refused is never "got it" first (a tester's "got it", then "not to the side").
+        #expect(backFirst.capturedAt[.rest] != nil && backFirst.capturedAt[.right] == nil && backFirst.capturedAt[.back] == nil)
+        #expect(left.capturedAt[.back] == nil && forward.capturedAt[.back] == nil)
         // Right, then left instead of back.
         let sideways = Self.run([(0, rest), (4, rest), (4.5, Pose(pitch: 55, roll: 25)), (7.5, Pose(pitch: 55, roll: 25)),
                                  (8, Pose(pitch: 55, roll: -25)), (20, Pose(pitch: 55, roll: -25))], mounted: m)

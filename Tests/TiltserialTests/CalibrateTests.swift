@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import TiltCore
 import TiltserialSettings
@@ -62,6 +63,25 @@ import TiltserialSettings
     static func settings(_ file: String) throws -> HostSettings {
         let bytes = try #require(FileManager.default.contents(atPath: file), "no file at \(file)")
         return try SettingsResolver.read(config: Array(bytes), path: file)
+    }
+
+    /// A board whose sensor does not answer sends no samples, so no step
+    /// could ever end (its 30 s are board time): calibrate stops at once with
+    /// the fix, where it waited for good (a tester's, `--sensor-address none`).
+    @Test func aBoardWithoutItsSensorEndsCalibrateAtOnce() throws {
+        let (environment, file) = Self.environment()
+        let link = tempPath("board")
+        let board = try PtyPeer(boardAt: link)
+        defer { board.close() }
+        let host = InProcessHost(["calibrate", link], environment: environment)
+        #expect(try board.read { _ in board.hostHellos == 1 })
+        try board.send(Stream.hello(status: 2))
+        let code = host.wait(seconds: 20)
+        if code == nil { _ = host.interrupt() }
+        #expect(code == 23, "\(host.captured.err)")
+        #expect(host.captured.err.hasSuffix("tiltserial: error: the board's sensor is not answering, so there is nothing to measure: "
+                                            + "check its four wires (VCC, GND, SDA, SCL), then run tiltserial calibrate again\n"), "\(host.captured.err)")
+        #expect(!FileManager.default.fileExists(atPath: file), "nothing saved")
     }
 
     @Test func calibrateWritesTheScriptsPoseAndKeepsTheFilesOtherKeys() throws {

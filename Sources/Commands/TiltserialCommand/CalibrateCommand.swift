@@ -76,6 +76,7 @@ struct Calibrate: TiltserialSubcommand {
         var calibration = Calibration()
         var ending: Result<CalibrationSolver.Result, Calibration.Failure>?
         var prompted = false
+        var sensorMissing = false
         let say = { (text: String) in context.console.writeErr("tiltserial: \(text)\n") }
         let progress = { (step: Calibration.Progress) in
             switch step {
@@ -89,6 +90,10 @@ struct Calibrate: TiltserialSubcommand {
         output.observe = { event in
             guard ending == nil else { return }
             switch event {
+            case .hello(let hello) where !hello.sensorAnswered:
+                // No samples come until it answers, so no step would ever end (board time stands still).
+                sensorMissing = true
+                context.stop.wake()
             case .hello(let hello):
                 _ = sensor.adoptRanges(of: hello)
                 calibration.linkRestarted()
@@ -109,6 +114,10 @@ struct Calibrate: TiltserialSubcommand {
         if context.handleSignals { StopSignals.install(context.stop) }
         defer { if context.handleSignals { StopSignals.restore() } }
         _ = try runner.run(stop: context.stop)
+        if sensorMissing {
+            throw Failure(.calibrationFailed, "the board's sensor is not answering, so there is nothing to measure: "
+                          + "check its four wires (VCC, GND, SDA, SCL), then run tiltserial calibrate again")
+        }
         switch ending {
         case .success(let result): return result
         case .failure(let failure): throw Failure(.calibrationFailed, message(failure))

@@ -136,15 +136,17 @@ public struct Calibration: Sendable {
         }
     }
 
+    /// A pose is `captured` ("got it") only once it passed its checks: a
+    /// person was told "got it" and then that the tilt was wrong.
     private mutating func capture(_ mean: Axes3<Double>, _ handle: (Progress) -> Void) {
         guard let step else { return }
         poses.append(mean)
-        handle(.captured(step, mean))
         window.clear()
         stepStart = nil
         sawStill = false
         switch step {
         case .rest:
+            handle(.captured(step, mean))
             self.step = .right
             handle(.started(.right))
         case .right:
@@ -153,15 +155,19 @@ public struct Calibration: Sendable {
             let largest = max(abs(d.x), abs(d.y), abs(d.z))
             let others = max(d.x * d.x + d.y * d.y + d.z * d.z - largest * largest, 0).squareRoot()
             guard largest >= 2 * others else { return fail(.poses(.notSideways), handle) }
+            handle(.captured(step, mean))
             self.step = .back
             handle(.started(.back))
         case .back:
             self.step = nil
+            let result: CalibrationSolver.Result
             do {
-                handle(.finished(try CalibrationSolver.solve(rest: poses[0], right: poses[1], back: poses[2])))
+                result = try CalibrationSolver.solve(rest: poses[0], right: poses[1], back: poses[2])
             } catch {
-                handle(.failed(.poses(error)))
+                return handle(.failed(.poses(error)))
             }
+            handle(.captured(step, mean))
+            handle(.finished(result))
         }
     }
 
