@@ -23,16 +23,33 @@ extension RunOutput {
         case .pinned(let tick, let pin, let all):
             // Saved before it is announced: whoever reads the line finds the file written.
             var failure: Failure?
+            var elsewhere = 0
             if let pinStore {
-                do throws(Failure) { try pinStore.save(all) } catch { failure = error }
+                do throws(Failure) { elsewhere = try save(all, to: pinStore) } catch { failure = error }
             }
             let text = "pin: \(itemName(pin.item)) dropped at \(pin.x),\(pin.y)"
             pinSaid = (tick.timeMicros, text)
             say(text)
             if let failure { say("\(failure.message); this run keeps its \(all.count) pins in memory", level: .warning) }
+            if elsewhere > 0, let pinStore {
+                say("\(pinStore.path) also keeps \(ForPeople.count(elsewhere, "pin")) another run saved meanwhile; this board shows them from its next run")
+            }
         default:
             break
         }
+    }
+
+    /// Saves this run's pins merged with what the file holds now (`PinMerge`);
+    /// how many pins on it another run saved since this one last wrote.
+    func save(_ ours: [Pin], to store: PinStore) throws(Failure) -> Int {
+        // A file that does not read now (a hand edit half done) is written over, as before.
+        let disk = (try? store.load(bounded: false)) ?? pinsWritten
+        let merged = PinMerge.merged(before: pinsAtLastSave, ours: ours, disk: disk, capacity: PinBoard.capacity)
+        try store.save(merged)
+        let elsewhere = PinMerge.removing(pinsWritten, from: disk).count
+        pinsAtLastSave = ours
+        pinsWritten = merged
+        return elsewhere
     }
 
     /// Starts `--on-pin` with the pin in its environment.

@@ -82,6 +82,10 @@ struct PinStore {
 
     /// Writes `pins` atomically (the folder of the default path is created).
     func save(_ pins: [Pin]) throws(Failure) {
+        // The rename below would replace a file its owner made read-only (even as another user).
+        if case .success(let info) = FileStatus.of(path), info.kind == .regular, info.permissions & 0o222 == 0 {
+            throw failure(.ioError, "is read-only; make it writable (chmod u+w) to change its pins, or pass another --pins")
+        }
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[..<$0]) } ?? "."
         try makeFolder(folder)

@@ -50,7 +50,8 @@ struct Run: TiltserialSubcommand {
         pinStore: PinStore? = nil, pins: [Pin] = []
     ) throws(Failure) -> HostSummary {
         let art = try HostRunner.loadArt()
-        let out = try RunOutput(console: context.console, output: output, port: path, renderer: art.renderer, view: view, pinStore: pinStore)
+        let out = try RunOutput(console: context.console, output: output, port: path, renderer: art.renderer, view: view,
+                                pinStore: pinStore, pins: pins)
         out.observe = observe
         var options = HostRunOptions(port: path, settings: settings, recordPath: record)
         options.pins = pins

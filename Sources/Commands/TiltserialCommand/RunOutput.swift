@@ -29,8 +29,10 @@ final class RunOutput: HostOutput {
 
     /// `renderer` nil: no live view whatever `view` says (replay).
     init(console: Console, output: OutputOptions, port: String, renderer: ScreenRenderer?, view mode: ViewMode = .none,
-         pinStore: PinStore? = nil) throws(Failure) {
+         pinStore: PinStore? = nil, pins: [Pin] = []) throws(Failure) {
         self.pinStore = pinStore
+        pinsAtLastSave = pins
+        pinsWritten = pins
         self.console = console
         logger = console.logger()
         json = output.json
@@ -70,6 +72,10 @@ final class RunOutput: HostOutput {
     /// The last pin's line and its tick's time: the view keeps it when the
     /// drawer closes on that tick (it shows one message).
     var pinSaid: (timeMicros: UInt64, text: String)?
+    /// This run's pins at its last save (at first: those it loaded), and the
+    /// list it wrote then: what another run saved meanwhile is told from them.
+    var pinsAtLastSave: [Pin]
+    var pinsWritten: [Pin]
     private var ticksSinceHello = false
     /// HELLO and PARTS lines said, and those held back from a board that keeps sending them.
     private var boardLines = BoardLineBudget()
