@@ -24,11 +24,18 @@ import TiltserialCommand
     @Test func aHookThatCannotRunStopsBeforeThePortIsOpened() throws {
         let directory = (tempPath("x") as NSString).deletingLastPathComponent
         let notExecutable = try Self.script("hook.sh", "true", mode: 0o644)
+        // Scripts whose #! interpreter is not there: exec's ENOENT named the script, at every fire.
+        let windows = tempPath("crlf-hook.sh"), missing = tempPath("interp-hook.sh")
+        try Data("#!/bin/sh\r\necho pulled\r\n".utf8).write(to: URL(fileURLWithPath: windows))
+        try Data("#!/nonexistent/interp -x\ntrue\n".utf8).write(to: URL(fileURLWithPath: missing))
+        #expect(chmod(windows, 0o755) == 0 && chmod(missing, 0o755) == 0)
         let cases: [(String, String)] = [
             ("/nonexistent/cmd", "/nonexistent/cmd"),
             ("notfy-send-tiltserial-typo pulled", "PATH"),
             (directory, "directory"),
             (notExecutable, "chmod +x"),
+            (windows, "has Windows line ends (its #! line ends in a carriage return, which exec reads as part of the name); convert it: sed -i 's/\\r$//' \(windows)"),
+            (missing, "asks for /nonexistent/interp on its #! line, which is not a program here; fix that line, or install it"),
         ]
         for (command, hint) in cases {
             // The port does not exist either: exit 22, not 10, shows the hook is checked first.

@@ -83,6 +83,28 @@ enum HookCommandLine {
         return .runnable
     }
 
+    /// A script whose `#!` line names an interpreter that is not there fails
+    /// every fire with exec's "No such file or directory", which points at
+    /// the script: a script saved with Windows line ends asks for "/bin/sh\r".
+    /// Checked at start, as the program itself is.
+    static func checkInterpreter(_ path: String, option: String) throws(Failure) {
+        guard let file = try? ReadOnlyFile(path) else { return }
+        var head = [UInt8](repeating: 0, count: 256)
+        let (count, _) = head.withUnsafeMutableBytes { file.read(into: $0) }
+        guard count > 2, head[0] == UInt8(ascii: "#"), head[1] == UInt8(ascii: "!") else { return }
+        let line = head[2..<count].prefix { $0 != UInt8(ascii: "\n") }
+        let words = line.split { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let first = words.first else { return }
+        let interpreter = String(decoding: first, as: UTF8.self)
+        if line.last == UInt8(ascii: "\r") {
+            throw Failure(.badHook, "\(option): \(path) has Windows line ends (its #! line ends in a carriage return, which exec reads as part of the name); "
+                          + "convert it: sed -i 's/\\r$//' \(path)")
+        }
+        if check(interpreter) != .runnable {
+            throw Failure(.badHook, "\(option): \(path) asks for \(interpreter) on its #! line, which is not a program here; fix that line, or install it")
+        }
+    }
+
     static func notExecutable(_ path: String, _ option: String) -> Failure {
         Failure(.badHook, "\(option): \(path) is not executable; run `chmod +x \(path)` or start it through its interpreter (\(option) 'sh \(path)')")
     }
