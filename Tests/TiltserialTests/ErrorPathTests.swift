@@ -240,6 +240,42 @@ import TiltPipeline
         #expect(text.contains("tiltserial: stopped: ") && text.contains(", 302 frames, 0 lost"), "the summary: \(text)")
         #expect(!text.contains("crashed"), "no crash report: \(text)")
     }
+
+    /// Ctrl-C ends a replay as it ends a run: the summary, exit 0, and a hook
+    /// still running cut short (it killed the replay and left `sleep 30`
+    /// hooks running, a tester's). The replay reads a FIFO whose writer holds
+    /// back its last block, so the signal lands while it waits for it.
+    @Test func aStopEndsAReplayWithItsSummaryAndItsHooks() throws {
+        let fifo = tempPath("samples.csv"), pids = tempPath("hook.pids")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let process = productProcess("tiltserial", ["replay", fifo, "--no-config", "--json",
+                                                    "--on-pull", "sh -c 'echo $$ >> \(pids); exec sleep 30'"])
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let writer = try #require(FileHandle(forWritingAtPath: fifo))  // opens once the replay opens it to read
+        defer { try? writer.close() }
+        // Two drawer motions, 110 KB: the first 64 KiB block (the first pull among it) is replayed, the second waits.
+        let csv = PinsTests.drawerCSV()
+        let lines = csv.split(separator: "\n").dropFirst()
+        let shift = 30_000_000
+        let second = lines.map { line -> String in
+            let fields = line.split(separator: ",")
+            return "\(Int(fields[0])! + shift),\(fields[1]),\(fields[2]),\(fields[3])"
+        }
+        writer.write(Data((csv + second.joined(separator: "\n") + "\n").utf8))
+        var text = readUntil("ribbon fired", from: err)
+        #expect(waitFor(seconds: 30) { ((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "").hasSuffix("\n") }, "the hook started")
+        let (ended, rest) = signalAndAwaitEnd(process, SIGINT, reading: err)
+        text += rest
+        #expect(ended, "still running 30 s after Ctrl-C")
+        #expect(process.terminationStatus == 0 && process.terminationReason == .exit, "\(process.terminationStatus): \(text)")
+        #expect(text.contains("tiltserial: stopped: ") && text.contains("1 --on-pull hook cut short at exit"), "\(text)")
+        #expect(text.contains("\(fifo) is a FIFO: waiting for a program to write to it (Ctrl-C stops)"), "\(text)")
+        let hook = try #require(Int32(((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "").split(separator: "\n").first ?? ""))
+        #expect(waitFor(seconds: 10) { kill(hook, 0) != 0 }, "the hook's sleep still runs")
+    }
 }
 
 /// Past a file-size limit (`ulimit -f`) the recording stops and the run goes

@@ -40,12 +40,17 @@ import TiltPipeline
         let text = Self.csv("\r\n")
         let noMark: [UInt8] = Array(text.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
         let little: [UInt8] = [0xFF, 0xFE] + noMark
-        for (name, bytes) in [("le.csv", little), ("bare.csv", noMark)] {
+        let bigBare: [UInt8] = Array(text.utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        for (name, bytes) in [("le.csv", little), ("bare.csv", noMark), ("be.csv", bigBare)] {
             let path = write(bytes, name)
             let r = runTiltserial(["replay", path])
             #expect(r.code == 18, "\(name)")
             #expect(r.err == "tiltserial: error: \(path): UTF-16 text, not UTF-8; a sample CSV is UTF-8 text: save it as \"CSV UTF-8\" (not \"Unicode text\")\n", "\(name)")
         }
+        // An SD card log padded with NULs is no UTF-16: it is read, and its line says what is wrong there.
+        let padded = write(Array("0,0,0,16384\n".utf8) + [0, 0, 0, 0], "sd.csv")
+        let p = runTiltserial(["replay", padded])
+        #expect(p.code == 18 && !p.err.contains("UTF-16") && p.err.contains("line 2"), "\(p.err)")
     }
 
     @Test func hugeTimesAndEmptyFilesAreRefusedInOneLine() {

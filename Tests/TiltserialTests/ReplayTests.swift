@@ -38,6 +38,20 @@ import TiltPipeline
         #expect(r.err.hasSuffix("tiltserial: error: \(fifo): a pipe nobody reads; start its reader first, or name a file\n"), "\(r.err)")
     }
 
+    /// A --render path that cannot be written is said before the replay, not
+    /// after it (a 200 MB replay said so only at its end, its summary lost).
+    @Test func aRenderPathThatCannotBeWrittenIsSaidFirst() throws {
+        let file = tempPath("drawer.csv")
+        try Data(PinsTests.drawerCSV().utf8).write(to: URL(fileURLWithPath: file))
+        let png = "/nonexistent-tiltserial-folder/final.png"
+        let r = runTiltserial(["replay", file, "--render", png, "--no-config"])
+        #expect(r.code == 18, "\(r.err)")
+        #expect(r.err == "tiltserial: error: \(png): cannot write the PNG (no such folder /nonexistent-tiltserial-folder); create it or name another file\n")
+        let folder = (file as NSString).deletingLastPathComponent
+        let intoFolder = runTiltserial(["replay", file, "--render", folder, "--no-config"])
+        #expect(intoFolder.code == 18 && intoFolder.err == "tiltserial: error: \(folder): is a directory; name a .png file\n", "\(intoFolder.err)")
+    }
+
     /// A recording with its header and no valid frame is a file that cannot
     /// be used (18, as the docs list replay files), not a silent link (15).
     @Test func aRecordingWithoutAValidFrameIsABadFile() throws {

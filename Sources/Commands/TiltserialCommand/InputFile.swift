@@ -11,18 +11,27 @@ final class InputFile {
     private let file: ReadOnlyFile
     private var block: [UInt8]
 
-    /// - Throws: `.badFile` in one line naming the path and the reason.
-    init(path: String) throws(Failure) {
+    /// - Parameter waiting: said before opening a FIFO, whose open waits for a writer.
+    /// - Throws: `.badFile` in one line naming the path and the reason; nil
+    ///   file when a stop signal ended the wait for a FIFO's writer.
+    init?(path: String, waiting: (String) -> Void) throws(Failure) {
         self.path = path
-        do { file = try ReadOnlyFile(path) } catch { throw Self.failure(path, error) }
+        if case .success(let info) = FileStatus.of(path), info.kind == .fifo {
+            waiting("\(path) is a FIFO: waiting for a program to write to it (Ctrl-C stops)")
+        }
+        do { file = try ReadOnlyFile(path) } catch {
+            if error == .interrupted && SignalBytes.stopRequested { return nil }
+            throw Self.failure(path, error)
+        }
         block = [UInt8](repeating: 0, count: Self.blockSize)
     }
 
-    /// Fills the block as far as the file goes (short only at the end) and
-    /// calls `body` with what was read; an empty buffer means the end.
-    func next<R>(_ body: (UnsafeRawBufferPointer) throws(Failure) -> R) throws(Failure) -> R {
+    /// Fills the block as far as the file goes (short only at the end, or when
+    /// a signal interrupts a read and `stopped` says so) and calls `body` with
+    /// what was read; an empty buffer means the end, unless `stopped`.
+    func next<R>(stopped: () -> Bool, _ body: (UnsafeRawBufferPointer) throws(Failure) -> R) throws(Failure) -> R {
         let file = self.file
-        let (count, error) = block.withUnsafeMutableBytes { file.read(into: $0) }
+        let (count, error) = block.withUnsafeMutableBytes { file.read(into: $0, givingUp: stopped) }
         if let error { throw Self.failure(path, error) }
         return try block.withUnsafeBytes { raw in
             Result { () throws(Failure) in try body(UnsafeRawBufferPointer(rebasing: raw[0..<count])) }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SerialIO
 import TiltAssets
 import TiltCore
 import TiltDisplay
@@ -34,7 +35,14 @@ struct Replay: TiltserialSubcommand {
         }
         let (resolved, config) = try settings.resolve(defaultFile: context.paths.configFile)
         if case .defaultFile(let file) = config { context.console.logger().info("settings from \(file)") }
-        let input = try InputFile(path: file)
+        // Ctrl-C, SIGTERM, a hang-up: the summary, and running hooks ended as at the end (they killed the replay and left them running).
+        if let render { try PNGFile.checkWritable(render, failing: .badFile) }
+        if context.handleSignals { StopSignals.install(context.stop) }
+        defer { if context.handleSignals { StopSignals.restore() } }
+        guard let input = try InputFile(path: file, waiting: { context.console.logger().info("\($0)") }) else {
+            context.console.writeErr("tiltserial: stopped before \(file) was opened\n")
+            return
+        }
         let art = try HostRunner.loadArt()
         var driver = Self.driver(try makeHostSession(settings: resolved, art: art))
         let out = try RunOutput(console: context.console, output: output, port: file, renderer: nil)
@@ -64,6 +72,8 @@ struct Replay: TiltserialSubcommand {
         var truncatedBytes = 0
         var opened = false
         var stoppedEarly = false
+        // A stop signal to this replay (the flag is the process's: in-process runs install none).
+        let signalled = { context.handleSignals && SignalBytes.stopRequested }
         while !done {
             // stdout gone (`| head`) or failing (a full disk) wakes the stop pipe: what follows would be lost.
             if context.stop.wait(timeout: .zero) {
@@ -71,7 +81,8 @@ struct Replay: TiltserialSubcommand {
                 driver.inputEnded()
                 break
             }
-            try input.next { block throws(Failure) in
+            try input.next(stopped: signalled) { block throws(Failure) in
+                if block.isEmpty && signalled() { return }  // a stop, not the end: the loop's check ends it
                 if format == .unknown {
                     format = ReplayFormat.detect(head: block, name: file)
                     if format == .notUTF8Text {
@@ -162,7 +173,7 @@ struct Replay: TiltserialSubcommand {
             try PNGFile.write(mirror.screen, to: render, failing: .badFile)
         }
         let hooks = out.hookSummary(out.finish())  // the deferred finish then has nothing left to end
-        let verb = stoppedEarly ? "stopped (stdout closed or failing)" : "replayed"
+        let verb = !stoppedEarly ? "replayed" : signalled() ? "stopped" : "stopped (stdout closed or failing)"
         context.console.writeErr("tiltserial: \(verb): \(HostSummary(durationMicros: duration, counters: session.counters).line)\(hooks)\n")
     }
 

@@ -60,4 +60,7 @@ public struct FileStatus: Sendable, Equatable {
 
     /// We may execute `path` (access X_OK: what exec checks; for root at least one x bit).
     public static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
+
+    /// We may write `path` (access W_OK; root may write nearly anything).
+    public static func isWritable(_ path: String) -> Bool { access(path, W_OK) == 0 }
 }

@@ -22,13 +22,22 @@ public final class ReadOnlyFile {
     /// The open file's status (fstat); nil when it cannot be read.
     public func status() -> FileStatus? { try? FileStatus.of(descriptor: descriptor).get() }
 
-    /// Reads until `buffer` is full or the file ends (EINTR retried): the
+    /// Reads until `buffer` is full or the file ends (EINTR retried, unless
+    /// `givingUp` says a stop was asked for: then what was read so far): the
     /// bytes read, and the error that stopped a read (nil: none).
-    public func read(into buffer: UnsafeMutableRawBufferPointer) -> (count: Int, error: Errno?) {
+    public func read(into buffer: UnsafeMutableRawBufferPointer, givingUp: () -> Bool = { false }) -> (count: Int, error: Errno?) {
         var count = 0
         while count < buffer.count {
             let n = Glibc.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
-            if n > 0 { count += n } else if n == 0 { break } else if errno != EINTR { return (count, Errno(rawValue: errno)) }
+            if n > 0 {
+                count += n
+            } else if n == 0 {
+                break
+            } else if errno != EINTR {
+                return (count, Errno(rawValue: errno))
+            } else if givingUp() {
+                break
+            }
         }
         return (count, nil)
     }
