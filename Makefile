@@ -129,7 +129,8 @@ manpages: release manual-tool
 	@mkdir -p $(STAGE)/man
 	$(Q)for tool in $(TOOLS); do \
 	  $(say) GEN "$$tool.1"; \
-	  $(MANUAL_TOOL) $(RELEASE_BIN)/$$tool --output-directory $(STAGE)/man || exit 1; done
+	  $(MANUAL_TOOL) $(RELEASE_BIN)/$$tool --output-directory $(STAGE)/man || exit 1; \
+	  sed -i 's/^$$/.Pp/' $(STAGE)/man/$$tool.1 || exit 1; done  # a help text's blank line: mdoc's paragraph, not a warning
 
 install: release completions manpages
 	$(Q)$(MAKE) -C Hardware boards

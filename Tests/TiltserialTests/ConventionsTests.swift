@@ -68,6 +68,29 @@ import TiltCore
         }
     }
 
+    /// Options that take a file, and those that take one of a few words,
+    /// complete at Tab: every such option's value was left to the shell's
+    /// nothing (`complete -o filenames` without a file action), a tester's.
+    @Test func fileAndChoiceOptionsComplete() throws {
+        func offered(_ script: String, _ options: [String], tool: String) {
+            for option in options {
+                let cases = script.components(separatedBy: "'\(option)')\n").dropFirst()
+                #expect(!cases.isEmpty, "\(tool) \(option) is in the script")
+                for body in cases {
+                    #expect(body.hasPrefix("        __\(tool)_add_completions"), "\(tool) \(option): \(body.prefix(80))")
+                }
+            }
+        }
+        let tiltserial = runTiltserial(["--generate-completion-script", "bash"]).out
+        offered(tiltserial, ["--config", "--record", "--pins", "--render", "--png", "--firmware", "--port", "--physics", "--dtr", "--view", "--scenario"],
+                tool: "tiltserial")
+        #expect(tiltserial.contains("'--physics')\n        __tiltserial_add_completions -W 'recipe'$'\\n''smooth'$'\\n''default'"))
+        let tiltsim = try runProduct("tiltsim", ["--generate-completion-script", "bash"]).out
+        offered(tiltsim, ["--link", "--png", "--eeprom", "--firmware", "--script", "--csv", "--motion", "--display", "--sensor",
+                          "--display-address", "--sensor-address", "--scenario", "--serial-log", "--usb-log", "--diagram-file",
+                          "--screenshot-file", "--serial-log-file", "--elf"], tool: "tiltsim")
+    }
+
     /// ArgumentParser keeps a help text's line breaks and wraps each line at
     /// 80 columns on its own (a pipe, CI, a default terminal): a line longer
     /// than that, followed by more text, leaves its last words alone on a line

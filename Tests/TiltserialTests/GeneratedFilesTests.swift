@@ -22,7 +22,7 @@ import TiltPhysics
         let source = SettingSpec.optionsSource
         for spec in SettingSpec.all {
             let declaration = "@Option(name: .customLong(\"\(spec.flag)\"), help: ArgumentHelp(\(SettingSpec.literal(spec.optionHelp)), "
-                + "valueName: \"\(spec.placeholder)\"))"
+                + "valueName: \"\(spec.placeholder)\")\(SettingSpec.completion(spec)))"
             // Once for run/replay/demo, once more for calibrate's link options.
             #expect(source.components(separatedBy: declaration).count - 1 == (spec.group == .link ? 2 : 1), "\(spec.flag)")
         }

@@ -27,7 +27,7 @@ struct Calibrate: TiltserialSubcommand {
 
     @Option(help: ArgumentHelp(
         "The config file to update; default $XDG_CONFIG_HOME/tiltserial/config.json, else ~/.config/tiltserial/config.json.",
-        valueName: "FILE"))
+        valueName: "FILE"), completion: .file(extensions: ["json"]))
     var config: String?
 
     @OptionGroup var link: LinkOptions

@@ -20,10 +20,10 @@ struct Demo: TiltserialSubcommand {
     @Option(help: "Board engine: avr (our firmware in simavr) or native (tiltsim's model of it).")
     var engine: Engine = .avr
 
-    @Option(help: ArgumentHelp("Firmware for --engine avr, an ELF or the Intel HEX the IDE exports (default: the one tiltsim finds, Hardware/build/tiltserial.elf in a source tree).", valueName: "ELF"))
+    @Option(help: ArgumentHelp("Firmware for --engine avr, an ELF or the Intel HEX the IDE exports (default: the one tiltsim finds, Hardware/build/tiltserial.elf in a source tree).", valueName: "ELF"), completion: .file(extensions: ["elf", "hex"]))
     var firmware: String?
 
-    @Option(help: ArgumentHelp("Motion to play: \(Scenarios.names.joined(separator: ", ")).", valueName: "NAME"))
+    @Option(help: ArgumentHelp("Motion to play: \(Scenarios.names.joined(separator: ", ")).", valueName: "NAME"), completion: .list(Scenarios.names))
     var scenario = "tour"
 
     @Flag(help: "Play the motion again and again until Ctrl-C.")
@@ -32,7 +32,7 @@ struct Demo: TiltserialSubcommand {
     @Option(help: ArgumentHelp("Run the board N times faster than real time (board time drives the physics, so the result is the same).", valueName: "N"))
     var speed: Double?
 
-    @Option(help: ArgumentHelp("At the end, save the emulated board's screen as a PNG.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("At the end, save the emulated board's screen as a PNG.", valueName: "FILE"), completion: .file(extensions: ["png"]))
     var png: String?
 
     @OptionGroup var settings: SettingsOptions
@@ -40,7 +40,7 @@ struct Demo: TiltserialSubcommand {
     @OptionGroup var view: ViewOptions
 
     @Option(name: .customLong("pins"), help: ArgumentHelp(
-        "Keep the pins in this file (default: none; the demo starts with no pins and saves none).", valueName: "FILE"))
+        "Keep the pins in this file (default: none; the demo starts with no pins and saves none).", valueName: "FILE"), completion: .file(extensions: ["json"]))
     var pinsPath: String?
 
     func execute(_ context: CommandContext) throws(Failure) {

@@ -21,7 +21,7 @@ struct Monitor: TiltserialSubcommand {
     @Option(name: .customLong("baud"), help: Self.help("baud"))
     var baud: String?
 
-    @Option(name: .customLong("dtr"), help: Self.help("dtr"))
+    @Option(name: .customLong("dtr"), help: Self.help("dtr"), completion: .list(["assert", "leave"]))
     var dtr: String?
 
     /// Help and placeholder from the settings table, as `run` shows them.

@@ -4,7 +4,7 @@ import ArgumentParser
 struct PinsOptions: ParsableArguments {
     @Option(name: .customLong("pins"), help: ArgumentHelp(
         "The pins file (default: beside the config file, $XDG_CONFIG_HOME/tiltserial/pins.json, else ~/.config/tiltserial/pins.json).",
-        valueName: "FILE"))
+        valueName: "FILE"), completion: .file(extensions: ["json"]))
     var path: String?
 
     /// The file given, else the default one; nil when there is no default place

@@ -16,10 +16,10 @@ struct Replay: TiltserialSubcommand {
             (exit 21): a file has no link.
             """)
 
-    @Argument(help: "A recording made with --record, or a .csv of samples.")
+    @Argument(help: "A recording made with --record, or a .csv of samples.", completion: .file(extensions: ["tiltrec", "csv"]))
     var file: String
 
-    @Option(help: ArgumentHelp("Write the board's final screen as a PNG.", valueName: "FILE.png"))
+    @Option(help: ArgumentHelp("Write the board's final screen as a PNG.", valueName: "FILE.png"), completion: .file(extensions: ["png"]))
     var render: String?
 
     @OptionGroup var settings: SettingsOptions

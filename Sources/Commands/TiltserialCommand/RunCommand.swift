@@ -12,7 +12,7 @@ struct Run: TiltserialSubcommand {
 
     @OptionGroup var portOptions: PortOptions
 
-    @Option(help: ArgumentHelp("Save the raw bytes with host times, for `tiltserial replay`.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Save the raw bytes with host times, for `tiltserial replay`.", valueName: "FILE"), completion: .file())
     var record: String?
 
     @OptionGroup var settings: SettingsOptions

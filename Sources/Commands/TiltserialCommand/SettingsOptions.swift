@@ -7,13 +7,13 @@ import ArgumentParser
 /// Every setting as an option, for `run`, `replay` and `demo`; the config
 /// file options beside them. `resolve` (SettingsResolution.swift) reads them.
 struct SettingsOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("JSON settings file (keys as in docs/usage.md, at most 64 KiB); default: the file `tiltserial calibrate` writes, $XDG_CONFIG_HOME/tiltserial/config.json or ~/.config/tiltserial/config.json, if it exists. Options given here win over it; any option takes 'default'.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("JSON settings file (keys as in docs/usage.md, at most 64 KiB); default: the file `tiltserial calibrate` writes, $XDG_CONFIG_HOME/tiltserial/config.json or ~/.config/tiltserial/config.json, if it exists. Options given here win over it; any option takes 'default'.", valueName: "FILE"), completion: .file(extensions: ["json"]))
     var config: String?
 
     @Flag(name: .customLong("no-config"), help: "Read no config file, not even the default one: every setting starts at its default.")
     var noConfig = false
 
-    @Option(name: .customLong("physics"), help: ArgumentHelp("Integrator: the book's sample code exactly (recipe) or the smooth one. recipe or smooth; default smooth.", valueName: "recipe|smooth"))
+    @Option(name: .customLong("physics"), help: ArgumentHelp("Integrator: the book's sample code exactly (recipe) or the smooth one. recipe or smooth; default smooth.", valueName: "recipe|smooth"), completion: .list(["recipe", "smooth", "default"]))
     var physics: String?
     @Option(name: .customLong("tick-ms"), help: ArgumentHelp("Physics tick, board time. 1 to 1000 ms; default 30 ms.", valueName: "MS"))
     var tickMs: String?
@@ -65,7 +65,7 @@ struct SettingsOptions: ParsableArguments {
     var axes: String?
     @Option(name: .customLong("baud"), help: ArgumentHelp("Serial line speed (i2cdevlib's MPU6050_raw uses 38400). 50 to 4000000 baud; default 115200 baud.", valueName: "N"))
     var baud: String?
-    @Option(name: .customLong("dtr"), help: ArgumentHelp("DTR on open: assert resets most Arduinos. assert or leave; default assert.", valueName: "assert|leave"))
+    @Option(name: .customLong("dtr"), help: ArgumentHelp("DTR on open: assert resets most Arduinos. assert or leave; default assert.", valueName: "assert|leave"), completion: .list(["assert", "leave", "default"]))
     var dtr: String?
     @Option(name: .customLong("hello-timeout"), help: ArgumentHelp("Give up when no valid frame arrives in time. 1 to 3600000 ms; default 4000 ms.", valueName: "MS"))
     var helloTimeout: String?
@@ -119,7 +119,7 @@ struct SettingsOptions: ParsableArguments {
 struct LinkOptions: ParsableArguments {
     @Option(name: .customLong("baud"), help: ArgumentHelp("Serial line speed (i2cdevlib's MPU6050_raw uses 38400). 50 to 4000000 baud; default 115200 baud.", valueName: "N"))
     var baud: String?
-    @Option(name: .customLong("dtr"), help: ArgumentHelp("DTR on open: assert resets most Arduinos. assert or leave; default assert.", valueName: "assert|leave"))
+    @Option(name: .customLong("dtr"), help: ArgumentHelp("DTR on open: assert resets most Arduinos. assert or leave; default assert.", valueName: "assert|leave"), completion: .list(["assert", "leave", "default"]))
     var dtr: String?
     @Option(name: .customLong("hello-timeout"), help: ArgumentHelp("Give up when no valid frame arrives in time. 1 to 3600000 ms; default 4000 ms.", valueName: "MS"))
     var helloTimeout: String?

@@ -24,7 +24,7 @@ extension SettingSpec {
             "/// Every setting as an option, for `run`, `replay` and `demo`; the config",
             "/// file options beside them. `resolve` (SettingsResolution.swift) reads them.",
             "struct SettingsOptions: ParsableArguments {",
-            "    @Option(help: ArgumentHelp(\(literal(configHelp)), valueName: \"FILE\"))",
+            "    @Option(help: ArgumentHelp(\(literal(configHelp)), valueName: \"FILE\"), completion: .file(extensions: [\"json\"]))",
             "    var config: String?",
             "",
             "    @Flag(name: .customLong(\"no-config\"), help: \(literal(noConfigHelp)))",
@@ -53,12 +53,18 @@ extension SettingSpec {
     /// `--no-config`'s help.
     static let noConfigHelp = "Read no config file, not even the default one: every setting starts at its default."
 
+    /// A choice's words (and `default`) for shell completion; nothing for other kinds.
+    static func completion(_ spec: SettingSpec) -> String {
+        guard case .choice(let words) = spec.type else { return "" }
+        return ", completion: .list([\((words + ["default"]).map(literal).joined(separator: ", "))])"
+    }
+
     /// The options of `specs`, their aliases, and `given`.
     private static func declarations(_ specs: [SettingSpec]) -> String {
         var out = ""
         for spec in specs {
             out += "    @Option(name: .customLong(\(literal(spec.flag))), help: ArgumentHelp(\(literal(spec.optionHelp)), "
-                + "valueName: \(literal(spec.placeholder))))\n"
+                + "valueName: \(literal(spec.placeholder)))\(completion(spec)))\n"
             out += "    var \(property(spec.flag)): String?\n"
         }
         for alias in specs.flatMap(\.aliases) {

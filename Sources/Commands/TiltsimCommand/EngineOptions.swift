@@ -11,10 +11,10 @@ struct EngineOptions: ParsableArguments {
     @Option(help: "avr: the real firmware in simavr; native: the Swift board model. Default avr, or native when --rate, --boards or --faults is given.")
     var engine: Engine?
 
-    @Option(help: ArgumentHelp("Keep the board's EEPROM (what tiltserial setup stores) in this file: read at start (missing: a new board's, erased), written at exit. avr only.", valueName: "file"))
+    @Option(help: ArgumentHelp("Keep the board's EEPROM (what tiltserial setup stores) in this file: read at start (missing: a new board's, erased), written at exit. avr only.", valueName: "file"), completion: .file())
     var eeprom: String?
 
-    @Option(help: ArgumentHelp("Firmware for --engine avr, an ELF or the Intel HEX the IDE exports (default: the installed PREFIX/share/tiltserial/tiltserial.elf, else Hardware/build/tiltserial.elf of the source tree tiltsim was built in, by make -C Hardware).", valueName: "path"))
+    @Option(help: ArgumentHelp("Firmware for --engine avr, an ELF or the Intel HEX the IDE exports (default: the installed PREFIX/share/tiltserial/tiltserial.elf, else Hardware/build/tiltserial.elf of the source tree tiltsim was built in, by make -C Hardware).", valueName: "path"), completion: .file(extensions: ["elf", "hex"]))
     var firmware: String?
 
     /// `--board`: whose build of the firmware runs (Hardware/build/BOARD/tiltserial.elf, by make -C Hardware BOARD=…).
@@ -30,7 +30,7 @@ struct EngineOptions: ParsableArguments {
     @Flag(help: "Run as fast as the host allows (avr: as fast as simavr can; native: as fast as the reader reads).")
     var freeRunning = false
 
-    @Option(help: ArgumentHelp("Keep a symlink here pointing at the pty (with --boards N: PATH-1 ... PATH-N).", valueName: "path"))
+    @Option(help: ArgumentHelp("Keep a symlink here pointing at the pty (with --boards N: PATH-1 ... PATH-N).", valueName: "path"), completion: .file())
     var link: String?
 
     @Option(help: ArgumentHelp("Number of boards, each on its own pty (native).", valueName: "n"))

@@ -6,13 +6,13 @@ import TiltExitStatus
 
 /// What the emulated sensor feels: a named scenario, a script file or a recorded CSV.
 struct MotionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("A named motion: \(Scenarios.names.joined(separator: ", ")) (default: rest, our firmware's rest pose, 30° back from upright; for tiltsim run flat, on the table, as a sketch that calibrates at power-on expects).", valueName: "name"))
+    @Option(help: ArgumentHelp("A named motion: \(Scenarios.names.joined(separator: ", ")) (default: rest, our firmware's rest pose, 30° back from upright; for tiltsim run flat, on the table, as a sketch that calibrates at power-on expects).", valueName: "name"), completion: .list(Scenarios.names))
     var motion: String?
 
-    @Option(help: ArgumentHelp("A motion script: lines 'seconds back° right° [turn°]' (back: 0 upright facing you, 90 face-up; right: right side down).", valueName: "file"))
+    @Option(help: ArgumentHelp("A motion script: lines 'seconds back° right° [turn°]' (back: 0 upright facing you, 90 face-up; right: right side down).", valueName: "file"), completion: .file())
     var script: String?
 
-    @Option(help: ArgumentHelp("A recorded sample CSV (\(SampleCSV.header)).", valueName: "file"))
+    @Option(help: ArgumentHelp("A recorded sample CSV (\(SampleCSV.header)).", valueName: "file"), completion: .file(extensions: ["csv"]))
     var csv: String?
 
     @Option(help: ArgumentHelp("Sensor noise, times the MPU-6050 datasheet density (0 = none).", valueName: "scale"))

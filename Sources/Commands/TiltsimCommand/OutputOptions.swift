@@ -7,7 +7,7 @@ struct OutputOptions: ParsableArguments {
     @Flag(help: "Show the board's display in the terminal (half blocks, on stderr).")
     var screen = false
 
-    @Option(help: ArgumentHelp("Write the display as PNG (4x) here on SIGUSR1 and at exit.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the display as PNG (4x) here on SIGUSR1 and at exit.", valueName: "file"), completion: .file(extensions: ["png"]))
     var png: String?
 
     @Option(help: ArgumentHelp("Stop after this many wall seconds (default: run until Ctrl-C).", valueName: "seconds"))

@@ -21,7 +21,7 @@ struct RunSketch: ParsableCommand {
             reference or output file that is missing, bad or cannot be written (docs/usage.md, "Exit codes").
             """)
 
-    @Argument(help: ArgumentHelp("The sketch: an ELF from avr-gcc, or the .hex the Arduino IDE exports.", valueName: "sketch"))
+    @Argument(help: ArgumentHelp("The sketch: an ELF from avr-gcc, or the .hex the Arduino IDE exports.", valueName: "sketch"), completion: .file(extensions: ["elf", "hex"]))
     var sketch: String
 
     @OptionGroup(title: "Motion at power-on") var motion: MotionOptions
@@ -34,7 +34,7 @@ struct RunSketch: ParsableCommand {
 
     private var arduinoBoard: ArduinoBoard { board.arduino }
 
-    @Option(help: ArgumentHelp("Steps to take (YAML, or JSON by the .json extension): wait for serial text, set the motion, send serial input, wait, save or expect the screen.", valueName: "file"))
+    @Option(help: ArgumentHelp("Steps to take (YAML, or JSON by the .json extension): wait for serial text, set the motion, send serial input, wait, save or expect the screen.", valueName: "file"), completion: .file(extensions: ["yaml", "yml", "json"]))
     var scenario: String?
 
     @Option(name: .customLong("expect-serial"), help: ArgumentHelp("A regular expression a serial line must match; repeat for several, matched in order (after the scenario's steps).", valueName: "regex"))
@@ -52,10 +52,10 @@ struct RunSketch: ParsableCommand {
     @Option(help: ArgumentHelp("Simulated seconds before the run ends (default: the scenario's, else 30); waiting past it exits 26.", valueName: "seconds"))
     var timeout: Double?
 
-    @Option(name: .customLong("serial-log"), help: ArgumentHelp("Also write the sketch's serial output (raw bytes) to this file.", valueName: "file"))
+    @Option(name: .customLong("serial-log"), help: ArgumentHelp("Also write the sketch's serial output (raw bytes) to this file.", valueName: "file"), completion: .file())
     var serialLog: String?
 
-    @Option(name: .customLong("usb-log"), help: ArgumentHelp("Write each USB HID report an ATmega32U4 board's sketch sends (leonardo, micro, promicro-8mhz: a mouse's, a keyboard's, HID().SendReport) to this file, a line each: simulated seconds, endpoint, bytes in hex.", valueName: "file"))
+    @Option(name: .customLong("usb-log"), help: ArgumentHelp("Write each USB HID report an ATmega32U4 board's sketch sends (leonardo, micro, promicro-8mhz: a mouse's, a keyboard's, HID().SendReport) to this file, a line each: simulated seconds, endpoint, bytes in hex.", valueName: "file"), completion: .file())
     var usbLog: String?
 
     @Flag(help: "Do not copy the serial output to stdout.")

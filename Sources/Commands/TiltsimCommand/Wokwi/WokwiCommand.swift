@@ -21,7 +21,7 @@ struct WokwiCommand: ParsableCommand {
             docs/emulator.md, "tiltsim wokwi", lists what is supported and what differs.
             """)
 
-    @Argument(help: ArgumentHelp("The project folder (wokwi.toml, diagram.json).", valueName: "path"))
+    @Argument(help: ArgumentHelp("The project folder (wokwi.toml, diagram.json).", valueName: "path"), completion: .directory)
     var projectPath = "."
 
     @Option(help: ArgumentHelp("Simulated milliseconds before the run times out (0: never).", valueName: "ms"))
@@ -33,19 +33,19 @@ struct WokwiCommand: ParsableCommand {
     @Option(name: .customLong("fail-text"), help: ArgumentHelp("Fail when a serial line contains this text.", valueName: "string"))
     var failText: String?
 
-    @Option(help: ArgumentHelp("The firmware to run (ELF or HEX), relative to the current folder; wokwi.toml is then optional.", valueName: "path"))
+    @Option(help: ArgumentHelp("The firmware to run (ELF or HEX), relative to the current folder; wokwi.toml is then optional.", valueName: "path"), completion: .file(extensions: ["elf", "hex"]))
     var elf: String?
 
-    @Option(name: .customLong("diagram-file"), help: ArgumentHelp("The diagram, relative to the project or absolute (default diagram.json).", valueName: "path"))
+    @Option(name: .customLong("diagram-file"), help: ArgumentHelp("The diagram, relative to the project or absolute (default diagram.json).", valueName: "path"), completion: .file(extensions: ["json"]))
     var diagramFile: String?
 
     @Flag(help: "Send stdin to the sketch's serial input.")
     var interactive = false
 
-    @Option(help: ArgumentHelp("An automation scenario (YAML), relative to the project or absolute.", valueName: "path"))
+    @Option(help: ArgumentHelp("An automation scenario (YAML), relative to the project or absolute.", valueName: "path"), completion: .file(extensions: ["yaml", "yml"]))
     var scenario: String?
 
-    @Option(name: .customLong("serial-log-file"), help: ArgumentHelp("Also write the serial output to this file.", valueName: "path"))
+    @Option(name: .customLong("serial-log-file"), help: ArgumentHelp("Also write the serial output to this file.", valueName: "path"), completion: .file())
     var serialLogFile: String?
 
     @Option(name: .customLong("screenshot-part"), help: ArgumentHelp("The display part to take a screenshot of (with --screenshot-time).", valueName: "id"))
@@ -54,7 +54,7 @@ struct WokwiCommand: ParsableCommand {
     @Option(name: .customLong("screenshot-time"), help: ArgumentHelp("When to take it, simulated milliseconds.", valueName: "ms"))
     var screenshotTime: String?
 
-    @Option(name: .customLong("screenshot-file"), help: ArgumentHelp("Where to save it (default screenshot.png).", valueName: "path"))
+    @Option(name: .customLong("screenshot-file"), help: ArgumentHelp("Where to save it (default screenshot.png).", valueName: "path"), completion: .file(extensions: ["png"]))
     var screenshotFile: String?
 
     @Option(name: .customLong("timeout-exit-code"), help: ArgumentHelp("The exit code on a timeout (default 42).", valueName: "code"))
