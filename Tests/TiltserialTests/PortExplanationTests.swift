@@ -97,13 +97,22 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let console = PortInfo(path: "/dev/ttyS0", transport: .native)
         do {
-            _ = try PortPicker.pick(say: { _ in }, ports: [console], systemRoot: root)
+            _ = try PortPicker.pick(say: { _ in }, ports: [console], systemRoot: root, emulatedLinks: { [] })
             Issue.record("a port was picked")
         } catch {
             #expect(error.code == .noBoardFound)
             // One line, with the ports present (they came out as "\n  /dev/ttyS0").
             #expect(error.message == "no board found; plug one in, or name the port: tiltserial PORT (ports present: /dev/ttyS0)",
                     "\(error.message)")
+        }
+        // A running tiltsim's board is named, never picked (a tester's "plug one in" beside one).
+        do {
+            _ = try PortPicker.pick(say: { _ in }, ports: [console], systemRoot: root,
+                                    emulatedLinks: { [EmulatedLinks.Link(path: "/tmp/board", pty: "/dev/pts/7", pid: 42)] })
+            Issue.record("a port was picked")
+        } catch {
+            #expect(error.message == "no board found; plug one in, or name the port: tiltserial PORT (ports present: /dev/ttyS0); "
+                    + "tiltsim's board: tiltserial /tmp/board", "\(error.message)")
         }
         try Self.fakeBrlttyConflict(root: root)
         do {

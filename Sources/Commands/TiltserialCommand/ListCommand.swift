@@ -12,6 +12,11 @@ struct List: TiltserialSubcommand {
         let ports: [PortInfo]
         do { ports = try SerialPortLister.list() } catch { throw Failure(error) }
         let out = context.console
+        let emulated = EmulatedLinks.running()
+        defer {
+            // A pty is no serial port to libserialport: tiltsim's boards are named apart.
+            for link in emulated { out.writeOut("emulated board: \(link.path) (tiltsim, pid \(link.pid), \(link.pty))\n") }
+        }
         if ports.isEmpty {
             out.writeOut("no serial ports found; plug the board in (a charge-only USB cable shows nothing)\n")
             return

@@ -12,7 +12,8 @@ enum PortPicker {
 
     /// `ports`: the listing (tests fake it); `systemRoot`: where a brltty
     /// conflict is looked for when no board is found.
-    static func pick(say: (String) -> Void, ports listed: [PortInfo]? = nil, systemRoot: String = "/") throws(Failure) -> String {
+    static func pick(say: (String) -> Void, ports listed: [PortInfo]? = nil, systemRoot: String = "/",
+                     emulatedLinks: () -> [EmulatedLinks.Link] = { EmulatedLinks.running() }) throws(Failure) -> String {
         let ports: [PortInfo]
         if let listed { ports = listed } else {
             do { ports = try SerialPortLister.list() } catch { throw Failure(error) }
@@ -28,7 +29,9 @@ enum PortPicker {
         let head = boards.isEmpty
             ? "no board found; plug one in, or name the port: tiltserial PORT"
             : "\(boards.count) boards found; name one: tiltserial PORT"
-        throw Failure(.noBoardFound, head + listing(boards.isEmpty ? ports : boards, present: boards.isEmpty))
+        // An emulated board is never picked (a pty could be anyone's), but named, as list does.
+        let emulated = boards.isEmpty ? emulatedLinks().map { "; tiltsim's board: tiltserial \($0.path)" }.prefix(2).joined() : ""
+        throw Failure(.noBoardFound, head + listing(boards.isEmpty ? ports : boards, present: boards.isEmpty) + emulated)
     }
 
     /// The ports on the error's one line (it was a list under it, which the

@@ -30,6 +30,14 @@ public enum FileSystem {
         return nil
     }
 
+    /// What the symlink at `path` names (readlink), or nil when it is no symlink.
+    public static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let n = readlink(path, &buffer, 4096)
+        guard n > 0 else { return nil }
+        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// `path` with symlinks resolved (realpath); `path` itself when that fails.
     public static func resolved(_ path: String) -> String {
         guard let real = realpath(path, nil) else { return path }
