@@ -83,6 +83,16 @@ import TiltDisplay
         #expect(abs(parity / (100 * 11 * bitMicros) - 1) < 0.005, "8E1: \(parity) µs for 100 bytes")
     }
 
+    /// A fixture's "name VALUE" (or "name=VALUE") lines as numbers by name.
+    static func figures(_ serial: [UInt8], separator: Character) -> [String: Double] {
+        var figures: [String: Double] = [:]
+        for line in String(decoding: serial, as: UTF8.self).split(whereSeparator: \.isNewline) {
+            let parts = line.split(separator: separator)
+            if parts.count == 2, let n = Double(parts[1]) { figures[String(parts[0])] = n }
+        }
+        return figures
+    }
+
     /// Phase correct and phase and frequency correct PWM count up to TOP and
     /// back down: an overflow every 2·TOP ticks (simavr 1.6 counted TOP + 1,
     /// so TimerOne's callback came twice as often; and for the modes it has no
@@ -94,11 +104,7 @@ import TiltDisplay
             .waitSerial(pattern: "^done$", timeoutMicros: nil),
         ]))
         #expect(outcome == .passed)
-        var counts: [String: Double] = [:]
-        for line in String(decoding: record.serial, as: UTF8.self).split(whereSeparator: \.isNewline) {
-            let parts = line.split(separator: " ")
-            if parts.count == 2, let n = Double(parts[1]) { counts[String(parts[0])] = n }
-        }
+        let counts = Self.figures(record.serial, separator: " ")
         let expected: [String: Double] = [
             "t1m8": 16e6 / (2 * 8000), "t1m10": 16e6 / (2 * 8000), "t1m1": 16e6 / 64 / 510,
             "t2m1": 16e6 / 64 / 510, "t2m5": 16e6 / 64 / 248, "t1m14": 16e6 / 16000,
@@ -141,11 +147,7 @@ import TiltDisplay
             .waitSerial(pattern: "^done$", timeoutMicros: nil),
         ]))
         #expect(outcome == .passed)
-        var values: [String: Int] = [:]
-        for line in String(decoding: record.serial, as: UTF8.self).split(whereSeparator: \.isNewline) {
-            let pair = line.split(separator: "=")
-            if pair.count == 2, let n = Int(pair[1]) { values[String(pair[0])] = n }
-        }
+        let values = Self.figures(record.serial, separator: "=")
         let chip: [String: Int] = [
             "eifr_after_clear": 0, "polled_edges": 50, "eifr_both": 3, "eifr_after_cbi": 3, "eifr_after_sbi": 2,
             "int1_calls_cleared": 0, "int1_calls_edge": 1,
@@ -154,10 +156,10 @@ import TiltDisplay
             "wdif_timeout": 1, "wdif_after_clear": 0, "wdt_calls_cleared": 0, "wdt_calls_timeout": 1,
         ]
         for (name, value) in chip.sorted(by: { $0.key < $1.key }) {
-            #expect(values[name] == value, "\(name): \(values[name].map(String.init) ?? "missing"), the chip \(value)")
+            #expect(values[name] == Double(value), "\(name): \(values[name].map { String($0) } ?? "missing"), the chip \(value)")
         }
         // Ten conversions at 125 kHz, 13 ADC clocks each (104 µs), each waited on ADIF.
-        let tenConversions = try #require(values["adif_10_us"])
+        let tenConversions = try #require(values["adif_10_us"].map { Int($0) })
         #expect((1040...1200).contains(tenConversions), "\(tenConversions) µs")
     }
 
