@@ -35,8 +35,8 @@ struct Replay: TiltserialSubcommand {
         }
         let (resolved, config) = try settings.resolve(defaultFile: context.paths.configFile)
         if case .defaultFile(let file) = config { context.console.logger().info("settings from \(file)") }
-        // Ctrl-C, SIGTERM, a hang-up: the summary, and running hooks ended as at the end (they killed the replay and left them running).
         if let render { try PNGFile.checkWritable(render, failing: .badFile) }
+        // Ctrl-C, SIGTERM, a hang-up: the summary, and running hooks ended as at the end (they killed the replay and left them running).
         if context.handleSignals { StopSignals.install(context.stop) }
         defer { if context.handleSignals { StopSignals.restore() } }
         guard let input = try InputFile(path: file, waiting: { context.console.logger().info("\($0)") }) else {
