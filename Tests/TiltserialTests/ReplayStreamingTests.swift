@@ -107,6 +107,24 @@ import TiltPipeline
         #expect(cutShort.err.contains(", 101 frames, 0 lost, 0 errors,"), "a frame cut short by the end is not damage: \(cutShort.err)")
     }
 
+    /// A record damaged part way ends the replay with exit 18, after the
+    /// summary of what came before it, as a run says its summary before its
+    /// error (the summary was lost).
+    @Test func aDamagedRecordPartWayKeepsTheSummary() {
+        var file = Recording.header(baud: 115_200)
+        (Stream.hello() + Stream.samples(0..<100).wire).withUnsafeBytes {
+            Recording.append($0, direction: .fromBoard, at: HostTime(micros: 0), to: &file)
+        }
+        file += [0x7F] + [UInt8](repeating: 0, count: 10)  // a record whose direction byte is none
+        let path = write(file, "damaged-part-way.tiltrec")
+        let r = runTiltserial(["replay", path, "--no-config"])
+        #expect(r.code == 18, "\(r.err)")
+        let lines = r.err.split(separator: "\n")
+        #expect(lines.count >= 2 && lines[lines.count - 2].hasPrefix("tiltserial: stopped: ") && lines[lines.count - 2].contains(", 101 frames, 0 lost"),
+                "\(r.err)")
+        #expect(lines.last?.hasPrefix("tiltserial: error: \(path): recording damaged at byte") == true, "\(r.err)")
+    }
+
     /// A board that resets every 50 ms (its display answering one time, not
     /// the next) printed its HELLO line each time: six are said, then one
     /// line counts the rest and names the latest.

@@ -74,72 +74,82 @@ struct Replay: TiltserialSubcommand {
         var stoppedEarly = false
         // A stop signal to this replay (the flag is the process's: in-process runs install none).
         let signalled = { context.handleSignals && SignalBytes.stopRequested }
-        while !done {
-            // stdout gone (`| head`) or failing (a full disk) wakes the stop pipe: what follows would be lost.
-            if context.stop.wait(timeout: .zero) {
-                stoppedEarly = true
-                driver.inputEnded()
-                break
-            }
-            try input.next(stopped: signalled) { block throws(Failure) in
-                if block.isEmpty && signalled() { return }  // a stop, not the end: the loop's check ends it
-                if format == .unknown {
-                    format = ReplayFormat.detect(head: block, name: file)
-                    if format == .notUTF8Text {
-                        throw Failure(.badFile, "\(file): UTF-16 text, not UTF-8; a sample CSV is UTF-8 text: save it as \"CSV UTF-8\" (not \"Unicode text\")")
-                    }
-                    if format == .unknown {
-                        throw Failure(.badFile, "\(file): neither a tiltserial recording (--record) nor a CSV of samples (t_us,ax,ay,az[,gx,gy,gz])")
-                    }
-                }
-                switch format {
-                case .recording:
-                    do throws(Recording.ReadError) {
-                        if block.isEmpty {
-                            truncatedBytes = try recording.finish()
-                            driver.inputEnded()
-                            done = true
-                            return
-                        }
-                        try recording.feed(block) { original in
-                            var record = original
-                            if let latestHost, record.hostTime.micros < latestHost.micros {
-                                backwardRecords += 1
-                                record.hostTime = latestHost
-                            }
-                            latestHost = record.hostTime
-                            duration = record.hostTime.micros
-                            if !opened {
-                                driver.portOpened(at: record.hostTime, perform)
-                                opened = true
-                            }
-                            guard !driver.isFinished else { return }
-                            switch record.direction {
-                            case .linkRestarted: driver.linkRestarted(at: record.hostTime)
-                            case .recalibrated: if let outcome = driver.recalibrate(at: record.hostTime) { out.recalibrated(outcome) }
-                            case .toBoard: break
-                            case .fromBoard: driver.received(record.bytes, at: record.hostTime, perform)
-                            }
-                        }
-                        if driver.isFinished { done = true }
-                    } catch {
-                        throw Failure(replaying: file, error)
-                    }
-                case .sampleCSV:
-                    do throws(SampleCSV.ParseError) {
-                        if block.isEmpty {
-                            try csv.finish { driver.ingest($0, perform) }
-                            done = true
-                        } else {
-                            try csv.feed(block) { driver.ingest($0, perform) }
-                        }
-                    } catch {
-                        throw Failure(.badFile, "\(file): \(error.description); replay takes a --record file or a sample CSV (docs/usage.md)")
-                    }
-                case .notUTF8Text, .unknown:
+        do throws(Failure) {
+            while !done {
+                // stdout gone (`| head`) or failing (a full disk) wakes the stop pipe: what follows would be lost.
+                if context.stop.wait(timeout: .zero) {
+                    stoppedEarly = true
+                    driver.inputEnded()
                     break
                 }
+                try input.next(stopped: signalled) { block throws(Failure) in
+                    if block.isEmpty && signalled() { return }  // a stop, not the end: the loop's check ends it
+                    if format == .unknown {
+                        format = ReplayFormat.detect(head: block, name: file)
+                        if format == .notUTF8Text {
+                            throw Failure(.badFile, "\(file): UTF-16 text, not UTF-8; a sample CSV is UTF-8 text: save it as \"CSV UTF-8\" (not \"Unicode text\")")
+                        }
+                        if format == .unknown {
+                            throw Failure(.badFile, "\(file): neither a tiltserial recording (--record) nor a CSV of samples (t_us,ax,ay,az[,gx,gy,gz])")
+                        }
+                    }
+                    switch format {
+                    case .recording:
+                        do throws(Recording.ReadError) {
+                            if block.isEmpty {
+                                truncatedBytes = try recording.finish()
+                                driver.inputEnded()
+                                done = true
+                                return
+                            }
+                            try recording.feed(block) { original in
+                                var record = original
+                                if let latestHost, record.hostTime.micros < latestHost.micros {
+                                    backwardRecords += 1
+                                    record.hostTime = latestHost
+                                }
+                                latestHost = record.hostTime
+                                duration = record.hostTime.micros
+                                if !opened {
+                                    driver.portOpened(at: record.hostTime, perform)
+                                    opened = true
+                                }
+                                guard !driver.isFinished else { return }
+                                switch record.direction {
+                                case .linkRestarted: driver.linkRestarted(at: record.hostTime)
+                                case .recalibrated: if let outcome = driver.recalibrate(at: record.hostTime) { out.recalibrated(outcome) }
+                                case .toBoard: break
+                                case .fromBoard: driver.received(record.bytes, at: record.hostTime, perform)
+                                }
+                            }
+                            if driver.isFinished { done = true }
+                        } catch {
+                            throw Failure(replaying: file, error)
+                        }
+                    case .sampleCSV:
+                        do throws(SampleCSV.ParseError) {
+                            if block.isEmpty {
+                                try csv.finish { driver.ingest($0, perform) }
+                                done = true
+                            } else {
+                                try csv.feed(block) { driver.ingest($0, perform) }
+                            }
+                        } catch {
+                            throw Failure(.badFile, "\(file): \(error.description); replay takes a --record file or a sample CSV (docs/usage.md)")
+                        }
+                    case .notUTF8Text, .unknown:
+                        break
+                    }
+                }
             }
+        } catch {
+            // A damaged record part way: what was replayed up to it, as a run says before its error.
+            let counters = driver.session.counters
+            if counters.samples > 0 || counters.decoder.framesDecoded > 0 {
+                let hooks = out.hookSummary(out.finish())
+                context.console.writeErr("tiltserial: stopped: \(HostSummary(durationMicros: duration, counters: counters).line)\(hooks)\n")
+            }
+            throw error
         }
 
         switch format {
