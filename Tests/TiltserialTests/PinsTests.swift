@@ -108,10 +108,17 @@ import BoardEmulator
         let removed = runTiltserial(["pins", "remove", "2", "--pins", path])
         #expect(removed.code == 0 && removed.err.contains("removed pin 2 (home at 10,20); 2 left"))
         #expect(try store.load() == [Pin(item: 2, x: 300, y: 140), Pin(item: 7, x: 5, y: 6)])
-        for bad in ["0", "3", "x"] {
+        for bad in ["0", "3"] {
             let r = runTiltserial(["pins", "remove", bad, "--pins", path])
-            #expect(r.code == ExitStatus.badSettings.rawValue && r.err.contains("no such pin; give 1 to 2"), "\(bad): \(r.err)")
+            #expect(r.code == ExitStatus.badSettings.rawValue && r.err.contains("\(bad): no such pin; give 1 to 2"), "\(bad): \(r.err)")
         }
+        // A word is no number (it was "no such pin"); one pin left is "give 1", not "1 to 1".
+        let word = runTiltserial(["pins", "remove", "x", "--pins", path])
+        #expect(word.code == ExitStatus.badSettings.rawValue && word.err.contains("pins remove x: not a pin's number; give 1 to 2"), "\(word.err)")
+        try store.save([Pin(item: 2, x: 300, y: 140)])
+        let one = runTiltserial(["pins", "remove", "2", "--pins", path])
+        #expect(one.err.contains("pins remove 2: no such pin; give 1, the only one (see `tiltserial pins list`)"), "\(one.err)")
+        try store.save([Pin(item: 2, x: 300, y: 140), Pin(item: 7, x: 5, y: 6)])
         let cleared = runTiltserial(["pins", "clear", "--pins", path])
         #expect(cleared.code == 0 && cleared.err.contains("removed 2 pins"))
         #expect(try store.load() == [])

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TiltCore
 
 /// `tiltserial pins remove N`: one pin, by its number in `pins list`.
 struct PinsRemove: TiltserialSubcommand {
@@ -13,8 +14,11 @@ struct PinsRemove: TiltserialSubcommand {
         let store = try pins.requiredStore(paths: context.paths)
         var list = try store.load(bounded: false)
         guard let n = Int(number), list.indices.contains(n - 1) else {
-            let range = list.isEmpty ? "there are no pins" : "give 1 to \(list.count) (see `tiltserial pins list`)"
-            throw Failure(.badSettings, "pins remove \(number): no such pin; \(range)")
+            let range = list.isEmpty ? "there are no pins"
+                : list.count == 1 ? "give 1, the only one (see `tiltserial pins list`)"
+                : "give 1 to \(list.count) (see `tiltserial pins list`)"
+            let what = Int(number) == nil ? "not a pin's number" : "no such pin"
+            throw Failure(.badSettings, "pins remove \(OneLineText.escaped(number, limit: 40)): \(what); \(range)")
         }
         let removed = list.remove(at: n - 1)
         try store.save(list)
