@@ -132,6 +132,26 @@ import Testing
         #expect(unconfigured.out == plain.out)
     }
 
+    /// A config FIFO nobody writes to is said at once (its open waited for a
+    /// writer in silence, a tester's); one with its writer waiting is read.
+    @Test func aConfigFIFONobodyWritesToIsSaid() throws {
+        let csv = tempPath("flat.csv"), fifo = tempPath("config.fifo")
+        try Data("t_us,ax,ay,az\n0,0,0,16384\n1000,0,0,16384\n".utf8).write(to: URL(fileURLWithPath: csv))
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let alone = runTiltserial(["replay", csv, "--config", fifo], seconds: 20)
+        #expect(alone.code == 21 && alone.err == "tiltserial: error: \(fifo): a FIFO nobody writes to; start the program that writes it first, "
+                + "or name a file\n", "\(String(describing: alone.code)): \(alone.err)")
+        // A writer already waiting (`echo '{…}' > fifo &`): its open completes with ours.
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+            handle.write(Data(#"{"axes": "-x,y,z"}"#.utf8))
+            try? handle.close()
+        }
+        writer.start()
+        let fed = runTiltserial(["replay", csv, "--config", fifo], seconds: 20)
+        #expect(fed.code == 0 && fed.err.contains("replayed: "), "\(fed.err)")
+    }
+
     @Test func theMergedFileKeepsWhatItDoesNotSet() throws {
         let existing = Array(#"{"b": 1}"#.utf8)
         #expect(throws: SettingsError.self) { try ConfigMerge.merged(existing, path: "c.json", setting: []) }

@@ -21,9 +21,12 @@ enum ConfigFile {
 
     private static func read(path: String, missingIsNil: Bool) throws(Failure) -> [UInt8]? {
         let limit = SettingsResolver.maxConfigBytes
+        // A FIFO's open waits for a writer, and with none it waited in silence:
+        // opened without waiting, its first read tells (end of file: nobody writes it).
+        let fifo = if case .success(let info) = FileStatus.of(path), info.kind == .fifo { true } else { false }
         let file: ReadOnlyFile
         do {
-            file = try ReadOnlyFile(path)
+            file = try ReadOnlyFile(path, nonBlocking: fifo)
         } catch {
             if missingIsNil && (error == .noSuchFileOrDirectory || error == .notDirectory) { return nil }
             throw Failure(.badSettings, "\(path): cannot open the config file (\(error)); check the path")
@@ -32,7 +35,22 @@ enum ConfigFile {
             throw Failure(.badSettings, SettingsResolver.tooLarge(path: path, bytes: Int(info.size)).message)
         }
         var bytes = [UInt8](repeating: 0, count: limit + 1)
-        let (count, error) = bytes.withUnsafeMutableBytes { file.read(into: $0) }
+        var (count, error) = bytes.withUnsafeMutableBytes { file.read(into: $0) }
+        if fifo {
+            if count == 0 && error == nil {
+                // No writer now: one whose open ours let through counts a moment later.
+                guard file.waitReadable(milliseconds: 2000) else {
+                    throw Failure(.badSettings, "\(path): a FIFO nobody writes to; start the program that writes it first, or name a file")
+                }
+                (count, error) = bytes.withUnsafeMutableBytes { file.read(into: $0) }
+            }
+            if error == .wouldBlock {
+                file.setBlocking()  // a writer is there: the rest as it comes
+                let (more, moreError) = bytes.withUnsafeMutableBytes { file.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...])) }
+                count += more
+                error = moreError
+            }
+        }
         if let error {
             throw Failure(.badSettings, "\(path): cannot read the config file (\(error)); check the path")
         }

@@ -10,11 +10,31 @@ public final class ReadOnlyFile {
     /// The open descriptor (valid until this object is released).
     public let descriptor: Int32
 
-    /// Opens `path` (`noControllingTerminal`: a terminal opened here never becomes ours, O_NOCTTY).
-    public init(_ path: String, noControllingTerminal: Bool = false) throws(Errno) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | (noControllingTerminal ? O_NOCTTY : 0))
+    /// Opens `path` (`noControllingTerminal`: a terminal opened here never
+    /// becomes ours, O_NOCTTY; `nonBlocking`: a FIFO opens without waiting for
+    /// a writer, and a read says EAGAIN while one is there with nothing yet).
+    public init(_ path: String, noControllingTerminal: Bool = false, nonBlocking: Bool = false) throws(Errno) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (noControllingTerminal ? O_NOCTTY : 0) | (nonBlocking ? O_NONBLOCK : 0))
         guard fd >= 0 else { throw Errno(rawValue: errno) }
         descriptor = fd
+    }
+
+    /// Whether something comes to read (data, or a writer that came and went)
+    /// within `milliseconds`: a FIFO's writer whose open was just let through
+    /// by ours may not have counted yet at our first read.
+    public func waitReadable(milliseconds: Int32) -> Bool {
+        var descriptor = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            return ready > 0
+        }
+    }
+
+    /// Reads block again (after `nonBlocking`).
+    public func setBlocking() {
+        let flags = fcntl(descriptor, F_GETFL)
+        if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
     }
 
     deinit { _ = close(descriptor) }
