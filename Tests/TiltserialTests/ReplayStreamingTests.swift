@@ -107,6 +107,24 @@ import TiltPipeline
         #expect(cutShort.err.contains(", 101 frames, 0 lost, 0 errors,"), "a frame cut short by the end is not damage: \(cutShort.err)")
     }
 
+    /// A recording with thousands of `c` presses (crafted, or damaged) says
+    /// 20 and then one line with the count: it said one line a record.
+    @Test func manyRestPoseChangesAreSummed() {
+        var file = Recording.header(baud: 115_200)
+        (Stream.hello() + Stream.samples(0..<100).wire).withUnsafeBytes {
+            Recording.append($0, direction: .fromBoard, at: HostTime(micros: 0), to: &file)
+        }
+        for k in 0..<5000 {
+            Recording.append(UnsafeRawBufferPointer(start: nil, count: 0), direction: .recalibrated, at: HostTime(micros: UInt64(1000 + k)), to: &file)
+        }
+        let path = write(file, "presses.tiltrec")
+        let r = runTiltserial(["replay", path, "--no-config"])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.err.components(separatedBy: "the board lies on its side (pitch undefined)").count - 1 == 20, "\(r.err.prefix(300))")
+        #expect(r.err.contains("tiltserial: warning: \(path): 4980 more c presses (rest pose) not shown, 5000 in all; "
+                               + "a person presses c a few times a run: is the recording damaged?\n"), "\(r.err.suffix(400))")
+    }
+
     /// A record damaged part way ends the replay with exit 18, after the
     /// summary of what came before it, as a run says its summary before its
     /// error (the summary was lost).

@@ -72,6 +72,7 @@ struct Replay: TiltserialSubcommand {
         var truncatedBytes = 0
         var opened = false
         var stoppedEarly = false
+        var recalibrations = 0
         // A stop signal to this replay (the flag is the process's: in-process runs install none).
         let signalled = { context.handleSignals && SignalBytes.stopRequested }
         do throws(Failure) {
@@ -117,7 +118,10 @@ struct Replay: TiltserialSubcommand {
                                 guard !driver.isFinished else { return }
                                 switch record.direction {
                                 case .linkRestarted: driver.linkRestarted(at: record.hostTime)
-                                case .recalibrated: if let outcome = driver.recalibrate(at: record.hostTime) { out.recalibrated(outcome) }
+                                case .recalibrated:
+                                    guard let outcome = driver.recalibrate(at: record.hostTime) else { break }
+                                    recalibrations += 1
+                                    if recalibrations <= Self.recalibrationLines { out.recalibrated(outcome) }
                                 case .toBoard: break
                                 case .fromBoard: driver.received(record.bytes, at: record.hostTime, perform)
                                 }
@@ -154,6 +158,10 @@ struct Replay: TiltserialSubcommand {
 
         switch format {
         case .recording:
+            if recalibrations > Self.recalibrationLines {
+                out.say("\(file): \(recalibrations - Self.recalibrationLines) more c presses (rest pose) not shown, \(recalibrations) in all; "
+                        + "a person presses c a few times a run: is the recording damaged?", level: .warning)
+            }
             if backwardRecords > 0 {
                 out.say("\(file): \(ForPeople.count(backwardRecords, "record")) went back in host time (a damaged recording); replayed at the latest time before \(backwardRecords == 1 ? "it" : "each")", level: .warning)
             }
@@ -186,6 +194,10 @@ struct Replay: TiltserialSubcommand {
         let verb = !stoppedEarly ? "replayed" : signalled() ? "stopped" : "stopped (stdout closed or failing)"
         context.console.writeErr("tiltserial: \(verb): \(HostSummary(durationMicros: duration, counters: session.counters).line)\(hooks)\n")
     }
+
+    /// `c` presses said one line each; a crafted or damaged recording held
+    /// 200 000 of them, a line each.
+    static let recalibrationLines = 20
 
     /// The live run's driver, for a file: no greeting, no doze, no hello
     /// timeout (the file's end decides), the same events, hooks and news.
