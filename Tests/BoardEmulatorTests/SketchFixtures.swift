@@ -84,7 +84,7 @@ enum SketchFixtures {
     static let timerSlopes = built("timer_slopes")
     /// INT0 at low level enabled on a line already held low, and on one let go.
     static let intLevel = built("int_level")
-    /// EIFR, PCIFR, ADIF, ACI and WDIF cleared by a written one; SBI/CBI on EIFR; PCINT on a pin made an output.
+    /// EIFR, PCIFR, ADIF, ACI, WDIF and TIFR1 cleared by a written one; INT0 at low level; SBI/CBI on EIFR; PCINT on a pin made an output.
     static let intFlags = built("int_flags")
     /// readVcc (the bandgap against AVCC) and the temperature sensor.
     static let adcRefs = built("adc_refs")

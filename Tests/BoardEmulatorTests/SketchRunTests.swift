@@ -150,9 +150,10 @@ import TiltDisplay
         let values = Self.figures(record.serial, separator: "=")
         let chip: [String: Int] = [
             "eifr_after_clear": 0, "polled_edges": 50, "eifr_both": 3, "eifr_after_cbi": 3, "eifr_after_sbi": 2,
-            "int1_calls_cleared": 0, "int1_calls_edge": 1,
+            "int1_calls_cleared": 0, "int1_calls_edge": 1, "int0_low_calls": 100,
             "pcint_after_output": 0, "pcint_after_high": 1, "pcint_after_low": 2, "pcifr_masked_change": 1, "pcifr_after_clear": 0,
             "adif_done": 1, "adif_after_clear": 0, "aci_after_clear": 0,
+            "tifr1_set": 7, "tifr1_after_zero": 7, "tifr1_after_tov1": 6, "tifr1_after_sbi": 4,
             "wdif_timeout": 1, "wdif_after_clear": 0, "wdt_calls_cleared": 0, "wdt_calls_timeout": 1,
         ]
         for (name, value) in chip.sorted(by: { $0.key < $1.key }) {

@@ -74,10 +74,21 @@ static void cbp_level_register_written(avr_t *avr, avr_io_addr_t addr, uint8_t v
     cbp_level_check(avr, param);
 }
 
+static avr_cycle_count_t cbp_level_recheck(avr_t *avr, avr_cycle_count_t when, void *param) {
+    (void)when;
+    cbp_level_check(avr, param);
+    return 0;
+}
+
+// simavr stores the pin irq's new level only after its hooks ran: looked at
+// now, a line that just fell still read high and the repetition never
+// started (a LOW interrupt enabled before the line fell came once, or never).
+// A cycle later the level is the new one.
 static void cbp_level_pin_moved(avr_irq_t *irq, uint32_t value, void *param) {
     (void)irq; (void)value;
     cbp_extint_level *level = param;
-    cbp_level_check(level->io.avr, level);
+    avr_cycle_timer_cancel(level->io.avr, cbp_level_recheck, level);
+    avr_cycle_timer_register(level->io.avr, 1, cbp_level_recheck, level);
 }
 
 static void cbp_level_reset(avr_io_t *io) {
@@ -86,6 +97,7 @@ static void cbp_level_reset(avr_io_t *io) {
         if (level->lines[i].polling) avr_cycle_timer_cancel(io->avr, cbp_level_poll, &level->lines[i]);
         level->lines[i].polling = false;
     }
+    avr_cycle_timer_cancel(io->avr, cbp_level_recheck, level);
 }
 
 bool cbp_extint_level_install(avr_t *avr) {

@@ -1,10 +1,12 @@
 // Interrupt flags cleared by writing a one, as the chip has them: EIFR's
-// INTFn, PCIFR's PCIFn, ADCSRA's ADIF, ACSR's ACI and WDTCSR's WDIF (the
-// timers' and the UART's simavr clears itself). simavr 1.6 stores what is written,
+// INTFn, PCIFR's PCIFn, ADCSRA's ADIF, ACSR's ACI, WDTCSR's WDIF and the
+// timers' TIFRn (the UART's simavr clears itself). simavr 1.6 stores what is written,
 // so `EIFR = _BV(INTF0)` set the flag instead of clearing it (a sketch that
 // polls EIFR for the MPU-6050's data-ready counted 64 692 edges a second for
 // 100) and ADIF could not be cleared (a loop waiting on it waited once, then
-// read 99 unfinished conversions). Here a 0 written leaves a flag as it was
+// read 99 unfinished conversions); a write to TIFRn cleared every flag in it,
+// whatever was written (its own handler, replaced here, looks at no value).
+// Here a 0 written leaves a flag as it was
 // and a 1 clears it, and with it an interrupt still pending for that flag.
 //
 // SBI and CBI on I/O 0x00-0x1F (EIFR and PCIFR are there) touch only their
@@ -23,9 +25,10 @@
 #include <avr_adc.h>
 #include <avr_extint.h>
 #include <avr_ioport.h>
+#include <avr_timer.h>
 #include <avr_watchdog.h>
 
-enum { CBP_FLAG_REGISTERS = 6, CBP_FLAGS_PER_REGISTER = 8 };
+enum { CBP_FLAG_REGISTERS = 16, CBP_FLAGS_PER_REGISTER = 8 };
 
 typedef struct {
     avr_io_addr_t addr;
@@ -71,8 +74,9 @@ static void cbp_flag_write(avr_t *avr, avr_io_addr_t addr, uint8_t value, void *
     }
 }
 
-static bool cbp_flag_add(avr_t *avr, cbp_flag_clear *module, avr_int_vector_t *vector) {
-    if (!vector->raised.reg || vector->raise_sticky) return true;
+/// `replace`: simavr's own handler for the register is dropped (a timer's clears every flag).
+static bool cbp_flag_add(avr_t *avr, cbp_flag_clear *module, avr_int_vector_t *vector, bool replace) {
+    if (!vector->vector || !vector->raised.reg || vector->raise_sticky) return true;
     cbp_flag_register *r = NULL;
     for (int i = 0; i < module->used; i++) {
         if (module->registers[i].addr == vector->raised.reg) r = &module->registers[i];
@@ -81,7 +85,8 @@ static bool cbp_flag_add(avr_t *avr, cbp_flag_clear *module, avr_int_vector_t *v
         avr_io_addr_t a = AVR_DATA_TO_IO(vector->raised.reg);
         if (module->used == CBP_FLAG_REGISTERS || vector->raised.reg < 32 || a >= MAX_IOs) return false;
         r = &module->registers[module->used++];
-        *r = (cbp_flag_register){vector->raised.reg, avr->io[a].w.c, avr->io[a].w.param, {0}, 0};
+        *r = replace ? (cbp_flag_register){vector->raised.reg, NULL, NULL, {0}, 0}
+                     : (cbp_flag_register){vector->raised.reg, avr->io[a].w.c, avr->io[a].w.param, {0}, 0};
         avr->io[a].w.c = cbp_flag_write;
         avr->io[a].w.param = r;
     }
@@ -101,20 +106,24 @@ bool cbp_flag_clear_install(avr_t *avr) {
         if (strcmp(io->kind, "extint") == 0) {
             avr_extint_t *p = (avr_extint_t *)io;
             for (int i = 0; i < EXTINT_COUNT && ok; i++) {
-                if (p->eint[i].vector.vector) ok = cbp_flag_add(avr, module, &p->eint[i].vector);
+                if (p->eint[i].vector.vector) ok = cbp_flag_add(avr, module, &p->eint[i].vector, false);
             }
         } else if (strcmp(io->kind, "port") == 0) {
             avr_ioport_t *p = (avr_ioport_t *)io;
-            if (p->pcint.vector) ok = cbp_flag_add(avr, module, &p->pcint);
+            if (p->pcint.vector) ok = cbp_flag_add(avr, module, &p->pcint, false);
         } else if (strcmp(io->kind, "adc") == 0) {
             avr_adc_t *p = (avr_adc_t *)io;
-            if (p->adc.vector) ok = cbp_flag_add(avr, module, &p->adc);
+            if (p->adc.vector) ok = cbp_flag_add(avr, module, &p->adc, false);
         } else if (strcmp(io->kind, "ac") == 0) {
             avr_acomp_t *p = (avr_acomp_t *)io;
-            if (p->ac.vector) ok = cbp_flag_add(avr, module, &p->ac);
+            if (p->ac.vector) ok = cbp_flag_add(avr, module, &p->ac, false);
+        } else if (strcmp(io->kind, "timer") == 0) {
+            avr_timer_t *p = (avr_timer_t *)io;
+            ok = cbp_flag_add(avr, module, &p->overflow, true) && cbp_flag_add(avr, module, &p->icr, true);
+            for (int i = 0; i < AVR_TIMER_COMP_COUNT && ok; i++) ok = cbp_flag_add(avr, module, &p->comp[i].interrupt, true);
         } else if (strcmp(io->kind, "watchdog") == 0) {
             avr_watchdog_t *p = (avr_watchdog_t *)io;
-            if (p->watchdog.vector) ok = cbp_flag_add(avr, module, &p->watchdog);
+            if (p->watchdog.vector) ok = cbp_flag_add(avr, module, &p->watchdog, false);
         }
     }
     avr_register_io(avr, &module->io);

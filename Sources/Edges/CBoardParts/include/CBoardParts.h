@@ -216,9 +216,9 @@ bool cbp_power_reduction_install(struct avr_t *avr);
 /// at once, so a block of EEPROM.write calls took no time).
 bool cbp_eeprom_timing_install(struct avr_t *avr);
 
-/// EIFR's INTFn, PCIFR's PCIFn, ADCSRA's ADIF, ACSR's ACI and WDTCSR's WDIF
-/// cleared by writing a one (simavr 1.6 stored it: the flag set, or ADIF and
-/// WDIF stuck), with an interrupt
+/// EIFR's INTFn, PCIFR's PCIFn, ADCSRA's ADIF, ACSR's ACI, WDTCSR's WDIF and
+/// the timers' TIFRn flags cleared by writing a one (simavr 1.6 stored it:
+/// the flag set, or ADIF and WDIF stuck; a TIFRn write cleared them all), with an interrupt
 /// still pending for it; SBI/CBI on EIFR or PCIFR touch only their own bit.
 bool cbp_flag_clear_install(struct avr_t *avr);
 

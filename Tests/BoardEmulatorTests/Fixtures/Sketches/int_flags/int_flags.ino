@@ -6,7 +6,10 @@
 // or more after its flag is set (or after sei): counts are read 10 µs later.
 #include <avr/wdt.h>
 
-static volatile uint8_t int1Calls, pcintCalls, watchdogCalls;
+static volatile uint8_t int0Calls, int1Calls, pcintCalls, watchdogCalls;
+ISR(INT0_vect) {
+    if (++int0Calls >= 100) EIMSK &= ~_BV(INT0);  // at low level it comes again after every return
+}
 ISR(INT1_vect) { int1Calls++; }
 ISR(WDT_vect) { watchdogCalls++; }
 ISR(PCINT0_vect) { pcintCalls++; }
@@ -66,6 +69,17 @@ void setup() {
     reportLater(F("int1_calls_edge"), int1Calls);
     EIMSK = 0;
 
+    // INT0 at low level, enabled while the line is high, then the line falls: it
+    // comes again and again while the line stays low (the ISR stops it at 100).
+    digitalWrite(2, HIGH);
+    EICRA &= ~(_BV(ISC01) | _BV(ISC00));
+    EIFR = _BV(INTF0);
+    EIMSK |= _BV(INT0);
+    digitalWrite(2, LOW);
+    delay(2);
+    report(F("int0_low_calls"), int0Calls);
+    digitalWrite(2, HIGH);
+
     // PCINT0 on D8: no call for pinMode(OUTPUT) of a pin already low, one per change.
     PCMSK0 = _BV(PCINT0);
     PCIFR = _BV(PCIF0);
@@ -95,6 +109,22 @@ void setup() {
         ADCSRA |= _BV(ADIF);
     }
     report(F("adif_10_us"), micros() - start);
+
+    // TIFR1: a one clears its flag only, a 0 nothing, SBI its bit (simavr cleared every flag at any write).
+    TCCR1A = 0;
+    TCCR1B = _BV(CS10);  // clk/1: TOV1 every 4.1 ms
+    OCR1A = 1000;
+    OCR1B = 2000;
+    TIMSK1 = 0;
+    delay(5);
+    report(F("tifr1_set"), TIFR1 & 7);
+    TIFR1 = 0;
+    report(F("tifr1_after_zero"), TIFR1 & 7);
+    TIFR1 = _BV(TOV1);
+    report(F("tifr1_after_tov1"), TIFR1 & 7);
+    TIFR1 |= _BV(OCF1A);  // SBI
+    report(F("tifr1_after_sbi"), TIFR1 & 7);
+    TCCR1B = 0;
 
     // ACI: a one written to a clear flag leaves it clear.
     ACSR = _BV(ACI);
