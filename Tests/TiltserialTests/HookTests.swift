@@ -28,7 +28,9 @@ import TiltserialCommand
         let windows = tempPath("crlf-hook.sh"), missing = tempPath("interp-hook.sh")
         try Data("#!/bin/sh\r\necho pulled\r\n".utf8).write(to: URL(fileURLWithPath: windows))
         try Data("#!/nonexistent/interp -x\ntrue\n".utf8).write(to: URL(fileURLWithPath: missing))
-        #expect(chmod(windows, 0o755) == 0 && chmod(missing, 0o755) == 0)
+        let bare = tempPath("bare-hook.sh")  // no #! line: ENOEXEC at every fire
+        try Data("echo pulled\n".utf8).write(to: URL(fileURLWithPath: bare))
+        #expect(chmod(windows, 0o755) == 0 && chmod(missing, 0o755) == 0 && chmod(bare, 0o755) == 0)
         let cases: [(String, String)] = [
             ("/nonexistent/cmd", "/nonexistent/cmd"),
             ("notfy-send-tiltserial-typo pulled", "PATH"),
@@ -36,6 +38,7 @@ import TiltserialCommand
             (notExecutable, "chmod +x"),
             (windows, "has Windows line ends (its #! line ends in a carriage return, which exec reads as part of the name); convert it: sed -i 's/\\r$//' \(windows)"),
             (missing, "asks for /nonexistent/interp on its #! line, which is not a program here; fix that line, or install it"),
+            (bare, "is a script without a #! line, which exec cannot start; make its first line #!/bin/sh"),
         ]
         for (command, hint) in cases {
             // The port does not exist either: exit 22, not 10, shows the hook is checked first.

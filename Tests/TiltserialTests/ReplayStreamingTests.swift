@@ -107,6 +107,17 @@ import TiltPipeline
         #expect(cutShort.err.contains(", 101 frames, 0 lost, 0 errors,"), "a frame cut short by the end is not damage: \(cutShort.err)")
     }
 
+    /// A CSV with a bad line part way says its summary with the samples' span
+    /// before its error (it said 0.0 s).
+    @Test func aBadCSVLinePartWayKeepsTheSpan() {
+        var text = "t_us,ax,ay,az\n"
+        for k in 0..<1000 { text += "\(k * 10_000),0,8000,14000\n" }
+        let path = write(Array((text + "5,x\n").utf8), "cut.csv")
+        let r = runTiltserial(["replay", path, "--no-config"])
+        #expect(r.code == 18, "\(r.err)")
+        #expect(r.err.contains("tiltserial: stopped: 10.0 s, 1000 frames"), "\(r.err)")
+    }
+
     /// A recording with thousands of `c` presses (crafted, or damaged) says
     /// 20 and then one line with the count: it said one line a record.
     @Test func manyRestPoseChangesAreSummed() {

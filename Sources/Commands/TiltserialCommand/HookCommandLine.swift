@@ -91,7 +91,12 @@ enum HookCommandLine {
         guard let file = try? ReadOnlyFile(path) else { return }
         var head = [UInt8](repeating: 0, count: 256)
         let (count, _) = head.withUnsafeMutableBytes { file.read(into: $0) }
-        guard count > 2, head[0] == UInt8(ascii: "#"), head[1] == UInt8(ascii: "!") else { return }
+        // No #! and no ELF header: exec refuses it (ENOEXEC) at every fire; a shell would have run it as a script.
+        guard count >= 2, head[0] == UInt8(ascii: "#"), head[1] == UInt8(ascii: "!") else {
+            if count >= 4 && head[0..<4].elementsEqual([0x7F, 0x45, 0x4C, 0x46]) { return }  // a program
+            throw Failure(.badHook, "\(option): \(path) is a script without a #! line, which exec cannot start; "
+                          + "make its first line #!/bin/sh (or start it through its interpreter: \(option) 'sh \(path)')")
+        }
         let line = head[2..<count].prefix { $0 != UInt8(ascii: "\n") }
         let words = line.split { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
         guard let first = words.first else { return }

@@ -149,6 +149,9 @@ struct Replay: TiltserialSubcommand {
         } catch {
             // A damaged record part way: what was replayed up to it, as a run says before its error.
             let counters = driver.session.counters
+            if format == .sampleCSV, let first = csv.firstTimeMicros, let last = csv.lastTimeMicros {
+                duration = last >= first ? last - first : 0  // a CSV's duration is its samples' span, as at its end
+            }
             if counters.samples > 0 || counters.decoder.framesDecoded > 0 {
                 let hooks = out.hookSummary(out.finish())
                 context.console.writeErr("tiltserial: stopped: \(HostSummary(durationMicros: duration, counters: counters).line)\(hooks)\n")
