@@ -118,6 +118,48 @@ import TiltPipeline
         #expect(r.err.contains("tiltserial: stopped: 10.0 s, 1000 frames"), "\(r.err)")
     }
 
+    /// A CSV's clock runs in 64 bits: past 2^31 and 2^32 µs (35 min, 71 min)
+    /// the same moves make the same ticks as from 0, shifted in time.
+    @Test func timesPast32BitsTickAsFromZero() {
+        func ticks(from start: UInt64) -> [Substring] {
+            var text = "t_us,ax,ay,az\n"
+            for k in 0..<300 { text += "\(start + UInt64(k) * 10_000),\(k * 20),8000,14000\n" }
+            let r = runTiltserial(["replay", write(Array(text.utf8), "t\(start).csv"), "--no-config", "--json"])
+            #expect(r.code == 0 && !r.err.contains("warning"), "\(start): \(r.err)")
+            // Each tick without its time: what the physics did, not when.
+            return r.out.split(separator: "\n").map { $0.drop { $0 != "," } }
+        }
+        let fromZero = ticks(from: 0)
+        #expect(fromZero.count == 99)
+        #expect(Set(fromZero.map { $0.prefix(30) }).count > 10, "the board moves, so the ticks differ")
+        for start: UInt64 in [2_147_000_000, 4_294_900_000, 1 << 40] {
+            #expect(ticks(from: start) == fromZero, "\(start)")
+        }
+    }
+
+    /// A file whose t_us stands still (a writer clamping to 32 bits, as mawk's
+    /// printf "%d" does) is replayed, with a warning that names why.
+    @Test func aTimeThatStandsStillIsNamed() {
+        for (stuck, why) in [
+            (UInt64(Int32.max), "2147483647 is 2^31 − 1, where a 32-bit number stops: write t_us with 64 bits (in awk, printf \"%.0f\", not \"%d\")"),
+            (UInt64(UInt32.max), "4294967295 is 2^32 − 1, where a 32-bit number stops: write t_us with 64 bits"),
+            (5_000, "give each sample the time it was read"),
+        ] {
+            var text = "t_us,ax,ay,az\n"
+            for k in 0..<150 { text += "\(stuck < 500_000 ? stuck : min(stuck - 500_000 + UInt64(k) * 10_000, stuck)),0,8000,14000\n" }
+            let path = write(Array(text.utf8), "stuck\(stuck).csv")
+            let r = runTiltserial(["replay", path, "--no-config"])
+            #expect(r.code == 0)
+            let repeated = stuck == 5_000 ? 149 : 99  // from k = 50 on, at the stuck time
+            #expect(r.err.hasPrefix("tiltserial: warning: \(path): \(repeated) of 150 samples repeat the t_us before them, so the physics sees them as one moment; \(why)\n"), "\(r.err)")
+        }
+        // A few repeats (a logger's coarse clock) are no warning.
+        var text = "t_us,ax,ay,az\n"
+        for k in 0..<150 { text += "\(k / 2 * 20_000 + (k % 2 == 1 && k > 20 ? 10_000 : 0)),0,8000,14000\n" }
+        let r = runTiltserial(["replay", write(Array(text.utf8), "few.csv"), "--no-config"])
+        #expect(r.code == 0 && !r.err.contains("warning"), "\(r.err)")
+    }
+
     /// A recording with thousands of `c` presses (crafted, or damaged) says
     /// 20 and then one line with the count: it said one line a record.
     @Test func manyRestPoseChangesAreSummed() {

@@ -183,6 +183,7 @@ struct Replay: TiltserialSubcommand {
                 throw Failure(.badFile, "\(file): holds no samples; a sample CSV has lines \(SampleCSV.header) (docs/usage.md)")
             }
             duration = last >= first ? last - first : 0
+            if let hint = csv.standingTimeHint { out.say("\(file): \(hint)", level: .warning) }
         case .notUTF8Text, .unknown:
             break
         }

@@ -26,6 +26,9 @@ public struct SampleCSVReader: Sendable {
     public private(set) var firstTimeMicros: UInt64?
     /// `t_us` of the last sample; nil before one.
     public private(set) var lastTimeMicros: UInt64?
+    /// Samples whose `t_us` equals the one before: valid, but many of them
+    /// mean the tool that wrote the file stopped its clock (`standingTimeHint`).
+    public private(set) var repeatedTimeCount: UInt64 = 0
     /// The line being read, from 1.
     public private(set) var lineNumber = 1
 
@@ -305,6 +308,7 @@ public struct SampleCSVReader: Sendable {
         let gyro = fields == 7 ? Axes3(x: gx, y: gy, z: gz) : Axes3(x: 0, y: 0, z: 0)
         let raw = RawSample(accel: Axes3(x: ax, y: ay, z: az), temperature: 0, gyro: gyro)
         sample(TimedSample(timeMicros: time, sequence: UInt8(truncatingIfNeeded: sampleCount), raw: raw))
+        if time == lastTimeMicros { repeatedTimeCount += 1 }
         sampleCount += 1
         if firstTimeMicros == nil { firstTimeMicros = time }
         lastTimeMicros = time
@@ -314,5 +318,23 @@ public struct SampleCSVReader: Sendable {
         let error = SampleCSV.ParseError(line: lineNumber, reason: reason)
         failure = error
         throw error
+    }
+
+    /// A warning for a file whose time stands still: at least a tenth of its
+    /// samples (and more than one) repeat the `t_us` before them, so the physics
+    /// sees them as one moment. A time stuck at 2^31 − 1 or 2^32 − 1 is a writer
+    /// that clamps to 32 bits (awk's `printf "%d"` in mawk does). Nil otherwise.
+    public var standingTimeHint: String? {
+        guard repeatedTimeCount > 1, repeatedTimeCount * 10 >= sampleCount else { return nil }
+        var text = "\(repeatedTimeCount) of \(sampleCount) samples repeat the t_us before them, so the physics sees them as one moment"
+        switch lastTimeMicros {
+        case UInt64(Int32.max):
+            text += "; \(Int32.max) is 2^31 − 1, where a 32-bit number stops: write t_us with 64 bits (in awk, printf \"%.0f\", not \"%d\")"
+        case UInt64(UInt32.max):
+            text += "; \(UInt32.max) is 2^32 − 1, where a 32-bit number stops: write t_us with 64 bits"
+        default:
+            text += "; give each sample the time it was read"
+        }
+        return text
     }
 }
