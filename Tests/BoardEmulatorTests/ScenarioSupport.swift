@@ -14,13 +14,13 @@ struct ScenarioRun {
     /// - Parameter hostJoinsAt: the host's first sample, seconds into the motion
     ///   (a host that opened the port late).
     init(_ script: MotionScript, rateHz: Int = 100, extraSeconds: Double = 1, noiseSeed: UInt64 = 0x5EED,
-         hostJoinsAt: Double = 0) throws {
+         hostJoinsAt: Double = 0, loops: Int = 1) throws {
         let art = try TiltAssets.load()
         geometry = art.tile.geometry
         var engine = try TiltEngine(geometry: geometry, ribbonArt: art.ribbon.mask, drawerItems: art.items.count)
-        var motion = Motion(.script(script), noise: SensorNoise(sampleRate: Double(rateHz), seed: noiseSeed))
+        var motion = Motion(.script(script), noise: SensorNoise(sampleRate: Double(rateHz), seed: noiseSeed), loops: loops > 1)
         let period = UInt64(1_000_000 / rateHz)
-        let count = UInt64((script.duration + extraSeconds) * Double(rateHz))
+        let count = UInt64((script.duration * Double(loops) + extraSeconds) * Double(rateHz))
         var collected: [Tick] = []
         for k in 1...count {
             let t = k * period

@@ -29,19 +29,22 @@ import Testing
     }
 
     /// The drawer motions end with exactly one pin (`drawer`) and none
-    /// (`drawer-sideways`), on the native board and on our firmware in simavr;
-    /// the demo keeps no pins file, so each starts with none.
+    /// (`drawer-sideways`, whose second pull closes the drawer), on the native
+    /// board and on our firmware in simavr; the demo keeps no pins file, so
+    /// each starts with none.
     @Test(arguments: [("native", "drawer", 1), ("native", "drawer-sideways", 0), ("avr", "drawer", 1), ("avr", "drawer-sideways", 0)])
     func drawerDemosEndWithTheirPins(engine: String, scenario: String, pins: Int) {
+        let fires = pins == 1 ? "1 ribbon pull" : "2 ribbon pulls"
         let run = runTiltserial(["demo", "--engine", engine, "--scenario", scenario, "--speed", engine == "avr" ? "3" : "10", "--json"],
                                 seconds: 180)
         #expect(run.code == 0, "\(run.err)")
         #expect(run.err.contains(engine == "avr" ? "avr (our firmware in simavr)" : "native board"), "\(run.err)")
-        #expect(run.err.contains("demo: 1 ribbon pull fired, \(pins) pin\(pins == 1 ? "" : "s") dropped, \(pins) on the map"), "\(run.err)")
+        #expect(run.err.contains("demo: \(fires) fired, \(pins) pin\(pins == 1 ? "" : "s") dropped, \(pins) on the map"), "\(run.err)")
         let lines = run.out.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix("{\"event\":\"pin\"") }.count == pins)
         #expect(lines.filter { $0.hasPrefix("{\"event\":\"pull_out\"") }.count == pins)
         #expect(lines.filter { $0.hasPrefix("{\"event\":\"drawer\",\"open\":true") }.count == 1)
+        #expect(lines.filter { $0.hasPrefix("{\"event\":\"drawer\",\"open\":false") }.count == 1, "closed by the drop or the second pull")
     }
 
     /// A demo killed outright (SIGKILL: no chance to stop its board) still

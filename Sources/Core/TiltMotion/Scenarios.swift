@@ -25,7 +25,7 @@ public enum Scenarios {
         ("noise", "rest with a hand's tremor (±1.5°) inside the dead zone: stays put", noise),
         ("shake", "fast side-to-side shaking (±30° at 3 Hz)", shake),
         ("drawer", "a pull opens the drawer; scroll it to the home icon, tip toward you to pull it out, steer it, drop it: one pin", drawer),
-        ("drawer-sideways", "a pull opens the drawer; sideways swings in it (pitch at rest) scroll it and never pull anything out", drawerSideways),
+        ("drawer-sideways", "a pull opens the drawer; sideways swings in it (pitch at rest) scroll it and never pull anything out; a second pull closes it", drawerSideways),
         ("calibrate", "what `tiltserial calibrate` asks for: rest, right side down 25°, level, back 25° more; still 3 s each", calibrate),
     ]
 
@@ -69,11 +69,19 @@ public enum Scenarios {
         (2.8, 30, 20), (5.9, 30, 20), (6.4, 30, 0), (6.8, 30, 0),
     ]
 
-    /// "pull": over to the ribbon, then forward to 5° for 1.5 s: fires once.
-    public static let pull = script(toRibbon + [(7.3, 5, 0), (8.8, 5, 0), (9.3, 30, 0), (10.3, 30, 0)])
+    /// Back from the ribbon to the top-left corner, where the scripts start, so
+    /// that a looped one (`tiltsim --loop`, `demo --forever`) does the same
+    /// every round: left side down 25° until the viewport pins at the left edge.
+    static func backToStart(from s: Double) -> [(Double, Double, Double)] {
+        [(s, 30, 0), (s + 0.3, 30, -25), (s + 3.3, 30, -25), (s + 3.6, 30, 0), (s + 4.0, 30, 0)]
+    }
 
-    /// "bump": over to the ribbon, then forward to 5° for only 0.3 s: engages, must not fire.
-    public static let bump = script(toRibbon + [(7.0, 5, 0), (7.3, 5, 0), (7.5, 30, 0), (9.3, 30, 0)])
+    /// "pull": over to the ribbon, then forward to 5° for 1.5 s: fires once
+    /// (opening the drawer; looped, every other round closes it), then back to the start.
+    public static let pull = script(toRibbon + [(7.3, 5, 0), (8.8, 5, 0), (9.3, 30, 0)] + backToStart(from: 10.3))
+
+    /// "bump": over to the ribbon, then forward to 5° for only 0.3 s: engages, must not fire; back to the start.
+    public static let bump = script(toRibbon + [(7.0, 5, 0), (7.3, 5, 0), (7.5, 30, 0)] + backToStart(from: 9.3))
 
     /// After a pull that opened the drawer (at rest from `start`): left side
     /// down scrolls the row from the ribbon's slot to the home icon, a tip toward you
@@ -89,11 +97,12 @@ public enum Scenarios {
         ]
     }
 
-    /// "drawer": a pull opens the drawer; the home icon is pulled out, steered and dropped: one pin.
-    public static let drawer = script(toRibbon + [(7.3, 5, 0), (8.8, 5, 0), (9.3, 30, 0)] + pullOutAndDrop(from: 10.0))
+    /// "drawer": a pull opens the drawer; the home icon is pulled out, steered and dropped: one pin; back to the start.
+    public static let drawer = script(toRibbon + [(7.3, 5, 0), (8.8, 5, 0), (9.3, 30, 0)] + pullOutAndDrop(from: 10.0) + backToStart(from: 17.0))
 
     /// After a pull that opened the drawer: into the row, then swings of
-    /// 20–25° either side, the pitch at rest, for 8 s.
+    /// 20–25° either side, the pitch at rest, for 8 s; then over to the
+    /// ribbon's slot, whose pull closes it.
     public static let drawerSideways: MotionScript = {
         var keys = toRibbon + [(7.3, 5, 0), (8.8, 5, 0), (9.3, 30, 0), (10.0, 30, 0), (10.3, 30, -20), (11.3, 30, -20)]
         var t = 11.3
@@ -105,6 +114,10 @@ public enum Scenarios {
         }
         keys.append((t + 0.3, 30, 0))
         keys.append((t + 1.5, 30, 0))
+        // Right side down until the row stops at the ribbon's slot, whose pull
+        // closes the drawer; then back to the start.
+        keys += [(t + 1.8, 30, 25), (t + 4.3, 30, 25), (t + 4.6, 30, 0), (t + 5.0, 30, 0),
+                 (t + 5.5, 5, 0), (t + 7.0, 5, 0), (t + 7.5, 30, 0)] + backToStart(from: t + 8.5)
         return script(keys)
     }()
 
