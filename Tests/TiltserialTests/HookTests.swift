@@ -30,7 +30,12 @@ import TiltserialCommand
         try Data("#!/nonexistent/interp -x\ntrue\n".utf8).write(to: URL(fileURLWithPath: missing))
         let bare = tempPath("bare-hook.sh")  // no #! line: ENOEXEC at every fire
         try Data("echo pulled\n".utf8).write(to: URL(fileURLWithPath: bare))
-        #expect(chmod(windows, 0o755) == 0 && chmod(missing, 0o755) == 0 && chmod(bare, 0o755) == 0)
+        // env looks its program up at every fire: "env: 'nosuchinterp': No such file or directory".
+        let envMissing = tempPath("env-hook.sh"), envSplit = tempPath("env-split-hook.sh"), envS = tempPath("env-s-hook.sh")
+        try Data("#!/usr/bin/env nosuchinterp-tiltserial\ntrue\n".utf8).write(to: URL(fileURLWithPath: envMissing))
+        try Data("#!/usr/bin/env sh -e\ntrue\n".utf8).write(to: URL(fileURLWithPath: envSplit))
+        try Data("#!/usr/bin/env -S A=1 nosuchinterp-tiltserial -u\ntrue\n".utf8).write(to: URL(fileURLWithPath: envS))
+        for path in [windows, missing, bare, envMissing, envSplit, envS] { #expect(chmod(path, 0o755) == 0) }
         let cases: [(String, String)] = [
             ("/nonexistent/cmd", "/nonexistent/cmd"),
             ("notfy-send-tiltserial-typo pulled", "PATH"),
@@ -39,6 +44,9 @@ import TiltserialCommand
             (windows, "has Windows line ends (its #! line ends in a carriage return, which exec reads as part of the name); convert it: sed -i 's/\\r$//' \(windows)"),
             (missing, "asks for /nonexistent/interp on its #! line, which is not a program here; fix that line, or install it"),
             (bare, "is a script without a #! line, which exec cannot start; make its first line #!/bin/sh"),
+            (envMissing, "\(envMissing) asks env for nosuchinterp-tiltserial on its #! line, which is not a command found on PATH; fix that line, or install it"),
+            (envS, "\(envS) asks env for nosuchinterp-tiltserial on its #! line"),
+            (envSplit, "\(envSplit)'s #! line gives env 'sh -e' as one program name (Linux passes the rest of a #! line as one argument); split it with env -S: #!/usr/bin/env -S sh -e, or drop what follows sh"),
         ]
         for (command, hint) in cases {
             // The port does not exist either: exit 22, not 10, shows the hook is checked first.
@@ -59,6 +67,13 @@ import TiltserialCommand
         let dir = (try Self.script("my-hook", "true") as NSString).deletingLastPathComponent
         let found = try Hook(option: "--on-pull", commandLine: "my-hook", searchPath: "/nonexistent:\(dir)")
         #expect(found.executable == dir + "/my-hook")
+        // #!/usr/bin/env finds its program on the same PATH; -S splits the rest of the line.
+        for (name, line) in [("env-sh", "#!/usr/bin/env sh"), ("env-s-sh", "#!/usr/bin/env -S VAR=1 sh -e "), ("env-my", "#!/usr/bin/env my-hook")] {
+            let path = tempPath(name)
+            try Data((line + "\ntrue\n").utf8).write(to: URL(fileURLWithPath: path))
+            #expect(chmod(path, 0o755) == 0)
+            #expect(throws: Never.self, "\(line)") { try Hook(option: "--on-pull", commandLine: path, searchPath: "/usr/bin:/bin:\(dir)") }
+        }
     }
 
     // MARK: (b) run-time spawn failures are counted and reported

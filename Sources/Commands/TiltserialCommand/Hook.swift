@@ -50,7 +50,7 @@ public final class Hook {
         self.option = option
         arguments = words
         executable = try HookCommandLine.resolve(program, searchPath: searchPath, option: option)
-        try HookCommandLine.checkInterpreter(executable, option: option)
+        try HookCommandLine.checkInterpreter(executable, searchPath: searchPath, option: option)
         self.maxRunning = maxRunning
         self.outputDescriptor = outputDescriptor
     }

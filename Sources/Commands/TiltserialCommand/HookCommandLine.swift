@@ -87,7 +87,7 @@ enum HookCommandLine {
     /// every fire with exec's "No such file or directory", which points at
     /// the script: a script saved with Windows line ends asks for "/bin/sh\r".
     /// Checked at start, as the program itself is.
-    static func checkInterpreter(_ path: String, option: String) throws(Failure) {
+    static func checkInterpreter(_ path: String, searchPath: String?, option: String) throws(Failure) {
         guard let file = try? ReadOnlyFile(path) else { return }
         var head = [UInt8](repeating: 0, count: 256)
         let (count, _) = head.withUnsafeMutableBytes { file.read(into: $0) }
@@ -107,6 +107,40 @@ enum HookCommandLine {
         }
         if check(interpreter) != .runnable {
             throw Failure(.badHook, "\(option): \(path) asks for \(interpreter) on its #! line, which is not a program here; fix that line, or install it")
+        }
+        if interpreter.hasSuffix("/env") {
+            let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+            let rest = Substring(String(decoding: line[first.endIndex...], as: UTF8.self)).drop(while: blank)
+            try checkEnvProgram(rest.prefix(rest.count - rest.reversed().prefix(while: blank).count), script: path, searchPath: searchPath, option: option)
+        }
+    }
+
+    /// `#!/usr/bin/env NAME`: env looks NAME up on PATH at every fire, and
+    /// fails there ("env: 'python': No such file or directory", counted as a
+    /// failed hook). Linux hands a `#!` line's interpreter one argument, all
+    /// the rest of the line: `env python3 -u` looks for a program called
+    /// "python3 -u"; `env -S python3 -u` splits it.
+    static func checkEnvProgram(_ rest: Substring, script: String, searchPath: String?, option: String) throws(Failure) {
+        guard !rest.isEmpty else { return }
+        let name: Substring
+        if rest.hasPrefix("-S") || rest.hasPrefix("--split-string") {
+            // After -S: NAME=VALUE assignments and options, then the program.
+            let words = rest.split { $0 == " " || $0 == "\t" }.dropFirst().drop { $0.hasPrefix("-") || $0.contains("=") }
+            guard let program = words.first else { return }
+            name = program
+        } else if rest.hasPrefix("-") || rest.contains("=") {
+            return  // other env options: not guessed at
+        } else if rest.contains(" ") || rest.contains("\t") {
+            let program = rest.prefix { $0 != " " && $0 != "\t" }
+            throw Failure(.badHook, "\(option): \(script)'s #! line gives env '\(rest)' as one program name (Linux passes the rest of a #! line as one argument); "
+                          + "split it with env -S: #!/usr/bin/env -S \(rest), or drop what follows \(program)")
+        } else {
+            name = rest
+        }
+        do throws(Failure) {
+            _ = try resolve(String(name), searchPath: searchPath, option: option)
+        } catch {
+            throw Failure(.badHook, "\(option): \(script) asks env for \(name) on its #! line, which is not a command found on PATH; fix that line, or install it")
         }
     }
 
