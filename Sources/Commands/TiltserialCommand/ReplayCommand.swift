@@ -46,6 +46,7 @@ struct Replay: TiltserialSubcommand {
         let art = try HostRunner.loadArt()
         var driver = Self.driver(try makeHostSession(settings: resolved, art: art))
         let out = try RunOutput(console: context.console, output: output, port: file, renderer: nil)
+        out.replaying = true
         defer { out.finish() }
         let file = self.file
         // A file has no port to write, open or close, and no view to refresh.

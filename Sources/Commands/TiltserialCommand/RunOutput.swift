@@ -26,6 +26,9 @@ final class RunOutput: HostOutput {
     /// Sees every event after the output has (the demo steers its emulated
     /// board with it; `calibrate` measures the samples).
     var observe: ((HostEvent) -> Void)?
+    /// The events come from a file (`replay`): a loss is the recording's, which
+    /// no cable or baud rate on this machine changes.
+    var replaying = false
 
     /// `renderer` nil: no live view whatever `view` says (replay).
     init(console: Console, output: OutputOptions, port: String, renderer: ScreenRenderer?, view mode: ViewMode = .none,
@@ -187,11 +190,13 @@ final class RunOutput: HostOutput {
 
     /// The warning for frames lost or damaged in the last second, naming only
     /// what happened ("0 frames lost and 1 damaged" read as a loss).
-    static func trouble(lost: UInt64, errors: UInt64, totalLost: UInt64, totalErrors: UInt64) -> String {
+    static func trouble(lost: UInt64, errors: UInt64, totalLost: UInt64, totalErrors: UInt64, replaying: Bool = false) -> String {
         let what = [lost > 0 ? ForPeople.count(lost, "frame") + " lost" : nil,
                     errors > 0 ? (lost > 0 ? "\(errors)" : ForPeople.count(errors, "frame")) + " damaged" : nil]
         return "\(what.compactMap { $0 }.joined(separator: " and ")) in the last second (\(totalLost) lost, "
-            + "\(ForPeople.count(totalErrors, "error")) in all); check the cable, the baud rate and that nothing else reads the port"
+            + "\(ForPeople.count(totalErrors, "error")) in all); "
+            + (replaying ? "as recorded: lost on the line when it was made, or the file is damaged; record again to have them"
+                         : "check the cable, the baud rate and that nothing else reads the port")
     }
 
     /// The line for a display that did not answer at its stored clock (PARTS
@@ -238,7 +243,7 @@ final class RunOutput: HostOutput {
         case .silentAfterReopen(let micros):
             say("\(shownPort): reopened, but nothing valid arrived for \(DurationText.seconds(micros: micros, places: 1, rounding: .down)); looking the name up again until the board answers (Ctrl-C to quit)", level: .warning)
         case .trouble(let lost, let errors, let totalLost, let totalErrors):
-            say(Self.trouble(lost: lost, errors: errors, totalLost: totalLost, totalErrors: totalErrors), level: .warning)
+            say(Self.trouble(lost: lost, errors: errors, totalLost: totalLost, totalErrors: totalErrors, replaying: replaying), level: .warning)
         case .samplesStopped(let micros, let bytes, let frames):
             say(Self.samplesStopped(micros: micros, bytes: bytes, frames: frames), level: .warning)
         case .samplesResumed(let micros):
