@@ -50,6 +50,10 @@ import TiltPipeline
         let folder = (file as NSString).deletingLastPathComponent
         let intoFolder = runTiltserial(["replay", file, "--render", folder, "--no-config"])
         #expect(intoFolder.code == 18 && intoFolder.err == "tiltserial: error: \(folder): is a directory; name a .png file\n", "\(intoFolder.err)")
+        // A disk that fills under the PNG: the summary of the replay comes first, then the error.
+        let full = runTiltserial(["replay", file, "--render", "/dev/full", "--no-config"])
+        #expect(full.code == 18, "\(full.err)")
+        #expect(full.err.contains("tiltserial: replayed: ") && full.err.hasSuffix("\ntiltserial: error: /dev/full: writing the PNG failed part way (disk full?)\n"), "\(full.err)")
     }
 
     /// A recording with its header and no valid frame is a file that cannot

@@ -190,14 +190,15 @@ struct Replay: TiltserialSubcommand {
         }
         let session = driver.session
 
+        let hooks = out.hookSummary(out.finish())  // the deferred finish then has nothing left to end
+        let verb = !stoppedEarly ? "replayed" : signalled() ? "stopped" : "stopped (stdout closed or failing)"
+        context.console.writeErr("tiltserial: \(verb): \(HostSummary(durationMicros: duration, counters: session.counters).line)\(hooks)\n")
+        // After the summary, so a disk that fills under the PNG keeps it (checked writable before the replay).
         if let render {
             var mirror = DisplayMirror(renderer: art.renderer)
             if let last = session.scene.offsets { mirror.show(last) }
             try PNGFile.write(mirror.screen, to: render, failing: .badFile)
         }
-        let hooks = out.hookSummary(out.finish())  // the deferred finish then has nothing left to end
-        let verb = !stoppedEarly ? "replayed" : signalled() ? "stopped" : "stopped (stdout closed or failing)"
-        context.console.writeErr("tiltserial: \(verb): \(HostSummary(durationMicros: duration, counters: session.counters).line)\(hooks)\n")
     }
 
     /// `c` presses said one line each; a crafted or damaged recording held
