@@ -222,6 +222,11 @@ bool cbp_eeprom_timing_install(struct avr_t *avr);
 /// still pending for it; SBI/CBI on EIFR or PCIFR touch only their own bit.
 bool cbp_flag_clear_install(struct avr_t *avr);
 
+/// An interrupt whose flag was set while it was masked is served once a write
+/// unmasks it (simavr 1.6 served only flags raised while enabled). Installed
+/// after cbp_flag_clear_install, so a flag a write clears is cleared first.
+bool cbp_int_unmask_install(struct avr_t *avr);
+
 // MARK: SSD1306 (cbp_ssd1306.c)
 
 /// The SSD1306's GDDRAM and registers, as the glass model (Swift) needs them.

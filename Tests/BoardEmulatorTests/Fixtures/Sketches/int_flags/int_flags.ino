@@ -13,6 +13,9 @@ ISR(INT0_vect) {
 ISR(INT1_vect) { int1Calls++; }
 ISR(WDT_vect) { watchdogCalls++; }
 ISR(PCINT0_vect) { pcintCalls++; }
+static volatile uint8_t tov1Calls, adcCalls;
+ISR(TIMER1_OVF_vect) { tov1Calls++; }
+ISR(ADC_vect) { adcCalls++; }
 
 static void report(const __FlashStringHelper *name, long value) {
     Serial.print(name);
@@ -129,6 +132,40 @@ void setup() {
     // ACI: a one written to a clear flag leaves it clear.
     ACSR = _BV(ACI);
     report(F("aci_after_clear"), (ACSR >> ACI) & 1);
+
+    // A flag set while its interrupt is masked is served as soon as it is
+    // unmasked (the flag stays set until then; the call clears it).
+    TIFR1 = _BV(TOV1);
+    TCCR1B = _BV(CS10);
+    delay(5);  // an overflow every 4.1 ms
+    TCCR1B = 0;
+    report(F("tov1_masked"), (TIFR1 >> TOV1) & 1);
+    TIMSK1 = _BV(TOIE1);
+    reportLater(F("tov1_calls_unmasked"), tov1Calls);
+    report(F("tov1_after_call"), (TIFR1 >> TOV1) & 1);
+    TIMSK1 = 0;
+    EIMSK = 0;
+    EICRA = _BV(ISC11) | _BV(ISC10);
+    EIFR = _BV(INTF1);
+    uint8_t int1Before = int1Calls;
+    rise(3);
+    EIMSK = _BV(INT1);
+    delayMicroseconds(10);
+    report(F("int1_calls_unmasked"), int1Calls - int1Before);
+    EIMSK = 0;
+    PCICR = 0;
+    PCIFR = _BV(PCIF0);
+    uint8_t pcintBefore = pcintCalls;
+    digitalWrite(8, LOW);
+    PCICR = _BV(PCIE0);
+    delayMicroseconds(10);
+    report(F("pcint_calls_unmasked"), pcintCalls - pcintBefore);
+    PCICR = 0;
+    ADCSRA |= _BV(ADSC);
+    while (ADCSRA & _BV(ADSC)) {}
+    ADCSRA = (ADCSRA & ~_BV(ADIF)) | _BV(ADIE);  // ADIF written 0 keeps it (|= would write its one: cleared)
+    reportLater(F("adc_calls_unmasked"), adcCalls);
+    ADCSRA &= ~_BV(ADIE);
 
     // WDIF: set by the watchdog's interrupt mode while interrupts are off,
     // cleared by a one (WDIE kept): no call after sei; the next timeout calls.
