@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TiltCore
 import TiltExitStatus
 import TiltPhysics
 @testable import TiltserialCommand
@@ -56,6 +57,18 @@ import TiltPhysics
         }
         let r = runTiltserial(["pins", "remove", "1", "--pins", path])
         #expect(r.code == ExitStatus.ioError.rawValue, "\(r.err)")
+        #expect(try store.load() == [Self.home, Self.star])
+        // A run's drop then: the new pin is said to be unsaved, with no count of
+        // this board's list (which held a pin `pins remove` had taken: "keeps its 3 pins").
+        let captured = CapturedConsole()
+        let output = try RunOutput(console: captured.console, output: OutputOptions.none, port: "board", renderer: nil,
+                                   pinStore: store, pins: [Self.home, Self.star, Self.tent])
+        let tick = Tick(time: BoardTime(micros: 5_000_000), index: 1, x: Fixed(raw: 0), y: Fixed(raw: 0), recipeOffsets: nil,
+                        viewportX: 0, viewportY: 0, stretch: Fixed(raw: 0), ribbonX: 0, ribbonBottom: 0,
+                        engaged: false, fired: false, wiggling: false)
+        output.event(.pinned(tick, Self.flag, pins: [Self.home, Self.star, Self.tent, Self.flag]))
+        #expect(captured.err.contains("\(path): is read-only; make it writable (chmod u+w) to change its pins, or pass another --pins; "
+                                      + "this pin is not saved: the map shows it until this run ends\n"), "\(captured.err)")
         #expect(try store.load() == [Self.home, Self.star])
     }
 }

@@ -108,16 +108,26 @@ import BoardEmulator
         let removed = runTiltserial(["pins", "remove", "2", "--pins", path])
         #expect(removed.code == 0 && removed.err.contains("removed pin 2 (home at 10,20); 2 left"))
         #expect(try store.load() == [Pin(item: 2, x: 300, y: 140), Pin(item: 7, x: 5, y: 6)])
-        for bad in ["0", "3"] {
+        for bad in ["0", "3", "-1"] {  // -1 was taken for an unknown option: "Missing expected argument"
             let r = runTiltserial(["pins", "remove", bad, "--pins", path])
-            #expect(r.code == ExitStatus.badSettings.rawValue && r.err.contains("\(bad): no such pin; give 1 to 2"), "\(bad): \(r.err)")
+            #expect(r.code == ExitStatus.badSettings.rawValue && r.err == "tiltserial: error: pins remove \(bad): no such pin; give 1 to 2 (see `tiltserial pins list`)\n", "\(bad): \(r.err)")
         }
+        let none = runTiltserial(["pins", "remove", "--pins", path])
+        #expect(none.code == ExitStatus.badSettings.rawValue && none.err.contains("pins remove needs a pin's number, e.g. tiltserial pins remove 1"), "\(none.err)")
         // A word is no number (it was "no such pin"); one pin left is "give 1", not "1 to 1".
         let word = runTiltserial(["pins", "remove", "x", "--pins", path])
         #expect(word.code == ExitStatus.badSettings.rawValue && word.err.contains("pins remove x: not a pin's number; give 1 to 2"), "\(word.err)")
         try store.save([Pin(item: 2, x: 300, y: 140)])
         let one = runTiltserial(["pins", "remove", "2", "--pins", path])
         #expect(one.err.contains("pins remove 2: no such pin; give 1, the only one (see `tiltserial pins list`)"), "\(one.err)")
+        // Several at once, numbered as listed; a bad one among them removes none.
+        try store.save([Pin(item: 2, x: 300, y: 140), Pin(item: 3, x: 10, y: 20), Pin(item: 7, x: 5, y: 6), Pin(item: 1, x: 1, y: 2)])
+        let badAmong = runTiltserial(["pins", "remove", "1", "9", "--pins", path])
+        #expect(badAmong.code == ExitStatus.badSettings.rawValue && badAmong.err.contains("pins remove 9: no such pin; give 1 to 4"), "\(badAmong.err)")
+        #expect(try store.load().count == 4)
+        let several = runTiltserial(["pins", "remove", "3", "1", "3", "--pins", path])
+        #expect(several.code == 0 && several.err == "tiltserial: removed pins 3 (fuel at 5,6) and 1 (star at 300,140); 2 left\n", "\(several.err)")
+        #expect(try store.load() == [Pin(item: 3, x: 10, y: 20), Pin(item: 1, x: 1, y: 2)])
         try store.save([Pin(item: 2, x: 300, y: 140), Pin(item: 7, x: 5, y: 6)])
         let cleared = runTiltserial(["pins", "clear", "--pins", path])
         #expect(cleared.code == 0 && cleared.err.contains("removed 2 pins"))
@@ -127,13 +137,23 @@ import BoardEmulator
     }
 
     /// What a bad file's message advises works: a file of a pins file's shape
-    /// with an item the drawer lacks is cleared; anything else (the config file
+    /// with an item the drawer lacks is listed, its pin removed, or cleared; anything else (the config file
     /// given as --pins) is left alone; no file is nothing to remove, and no folder is made.
     @Test func clearTakesWhatTheMessageSendsItAndNothingElse() throws {
         let path = tempPath("rocket.json")
         try Data("{\"pins\": [{\"item\": \"rocket\", \"x\": 1, \"y\": 2}, {\"item\": \"star\", \"x\": 3, \"y\": 4}]}".utf8).write(to: URL(fileURLWithPath: path))
+        // A run refuses it, naming the pin to remove; list shows it; remove takes it and keeps the rest.
+        let run = runTiltserial(["/dev/tiltserial-no-such-port", "--pins", path, "--no-config"])
+        #expect(run.code == ExitStatus.badFile.rawValue
+                && run.err.hasSuffix("fix it, or remove that pin with `tiltserial pins remove 1`, or start afresh with `tiltserial pins clear`\n"), "\(run.err)")
         let list = runTiltserial(["pins", "list", "--pins", path])
-        #expect(list.code == ExitStatus.badFile.rawValue && list.err.hasSuffix("fix it, or start afresh with `tiltserial pins clear`\n"), "\(list.err)")
+        #expect(list.code == 0 && list.out == "1  rocket  1,2\n2  star  3,4\n", "\(list.err)")
+        #expect(list.err == "tiltserial: pin 1 names an item this drawer lacks, so a run refuses the file; remove it: tiltserial pins remove 1\n")
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let removed = runTiltserial(["pins", "remove", "2", "--pins", path])
+        #expect(removed.code == 0 && removed.err == "tiltserial: removed pin 2 (star at 3,4); 1 left\n", "\(removed.err)")
+        #expect(runTiltserial(["pins", "list", "--pins", path]).out == "1  rocket  1,2\n", "the unknown item is kept as it was named")
+        try original.write(to: URL(fileURLWithPath: path))
         let cleared = runTiltserial(["pins", "clear", "--pins", path])
         #expect(cleared.code == 0 && cleared.err == "tiltserial: removed 2 pins from \(path)\n", "\(cleared.err)")
         #expect(try PinStore(path: path).load() == [])

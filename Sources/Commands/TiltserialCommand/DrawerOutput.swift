@@ -30,7 +30,8 @@ extension RunOutput {
             let text = "pin: \(itemName(pin.item)) dropped at \(pin.x),\(pin.y)"
             pinSaid = (tick.timeMicros, text)
             say(text)
-            if let failure { say("\(failure.message); this run keeps its \(all.count) pins in memory", level: .warning) }
+            // Not "keeps its N pins": that count is this board's list, with pins `pins remove` took from the file.
+            if let failure { say("\(failure.message); this pin is not saved: the map shows it until this run ends", level: .warning) }
             if elsewhere > 0, let pinStore {
                 say("\(pinStore.path) also keeps \(ForPeople.count(elsewhere, "pin")) another run saved meanwhile; this board shows them from its next run")
             }

@@ -37,14 +37,33 @@ struct PinStore {
         do {
             pins = try PinsFile.parse(bytes, items: items)
         } catch {
-            // `pins clear` overwrites only a file with a pins file's shape: advise it only then.
-            let fix = PinsFile.shapeProblem(bytes) == nil ? "start afresh with `tiltserial pins clear`" : "delete it to start afresh"
+            // `pins clear` overwrites only a file with a pins file's shape: advise it only then;
+            // pins whose items the drawer lacks can be removed one by one.
+            var fix = PinsFile.shapeProblem(bytes) == nil ? "start afresh with `tiltserial pins clear`" : "delete it to start afresh"
+            if let (all, _) = try? PinsFile.parseAnyItems(bytes, items: items) {
+                let foreign = all.indices.filter { all[$0].item >= items.count }.map { String($0 + 1) }
+                fix = "remove \(foreign.count == 1 ? "that pin" : "those pins") with `tiltserial pins remove \(foreign.joined(separator: " "))`, or " + fix
+            }
             throw failure(.badFile, "line \(error.line), column \(error.column): \(error.message); fix it, or \(fix)")
         }
         if bounded && pins.count > PinBoard.capacity {
             throw failure(.badFile, "holds \(pins.count) pins; the board keeps at most \(PinBoard.capacity): remove some with `tiltserial pins remove N`")
         }
         return pins
+    }
+
+    /// For `pins list` and `pins remove`: the pins whatever their item names,
+    /// and this store with the names the drawer lacks added, so a save keeps
+    /// them (a run refuses such a file: its drawer cannot show them).
+    func loadForEditing() throws(Failure) -> (pins: [Pin], store: PinStore) {
+        guard let bytes = try contents() else { return ([], self) }
+        do {
+            let (pins, names) = try PinsFile.parseAnyItems(bytes, items: items)
+            return (pins, PinStore(path: path, items: names))
+        } catch {
+            _ = try load(bounded: false)  // the same error, in the same words as a run's
+            throw failure(.badFile, "line \(error.line), column \(error.column): \(error.message)")
+        }
     }
 
     /// For `pins clear`: how many pins the file holds (any item names), nil

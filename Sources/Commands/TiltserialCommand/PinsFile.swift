@@ -31,6 +31,15 @@ enum PinsFile {
         return try s.file()
     }
 
+    /// The pins in `bytes` with any item names: the drawer's `items` first,
+    /// then the names it lacks (a newer art's, a hand edit), in the order
+    /// met, so that `pins list` and `pins remove` can show and keep them.
+    static func parseAnyItems(_ bytes: [UInt8], items: [String]) throws(Problem) -> (pins: [Pin], items: [String]) {
+        var s = Scanner(bytes: bytes, items: items, learnsItems: true)
+        let pins = try s.file()
+        return (pins, s.items)
+    }
+
     /// How many pins a file of `shapeProblem`'s shape holds (0 when it has none).
     static func count(_ bytes: [UInt8]) -> Int {
         var s = Scanner(bytes: bytes, items: [], anyItem: true)
@@ -59,9 +68,11 @@ enum PinsFile {
 
     struct Scanner {
         let bytes: [UInt8]
-        let items: [String]
+        var items: [String]
         /// Any plain name is an item (index 0): the shape alone is checked.
         var anyItem = false
+        /// A name not in `items` is added to them.
+        var learnsItems = false
         var index = 0
 
         mutating func file() throws(Problem) -> [Pin] {
@@ -100,6 +111,7 @@ enum PinsFile {
                     skipSpace()
                     let valueAt = index
                     let word = try string()
+                    if learnsItems && !items.contains(word) { items.append(word) }
                     guard let found = anyItem ? 0 : items.firstIndex(of: word) else {
                         throw problem("no item \"\(JSONLines.escaped(word))\"; the drawer holds \(items.joined(separator: ", "))", at: valueAt)
                     }

@@ -8,8 +8,7 @@ struct PinsList: TiltserialSubcommand {
     @OptionGroup var pins: PinsOptions
 
     func execute(_ context: CommandContext) throws(Failure) {
-        let store = try pins.requiredStore(paths: context.paths)
-        let list = try store.load(bounded: false)
+        let (list, store) = try pins.requiredStore(paths: context.paths).loadForEditing()
         if list.isEmpty {
             context.console.writeErr("tiltserial: no pins in \(store.path)\n")
             return
@@ -19,5 +18,12 @@ struct PinsList: TiltserialSubcommand {
             text += "\(i + 1)  \(JSONLines.itemName(pin.item, store.items))  \(pin.x),\(pin.y)\n"
         }
         context.console.writeOut(text)
+        // Names the drawer lacks (a newer art's, a hand edit): a run refuses the file until they go.
+        let foreign = list.indices.filter { list[$0].item >= TiltAssets.itemNames.count }
+        if !foreign.isEmpty {
+            let numbers = foreign.map { String($0 + 1) }
+            context.console.writeErr("tiltserial: \(foreign.count == 1 ? "pin \(numbers[0]) names an item" : "pins \(numbers.joined(separator: ", ")) name items") "
+                                     + "this drawer lacks, so a run refuses the file; remove \(foreign.count == 1 ? "it" : "them"): tiltserial pins remove \(numbers.joined(separator: " "))\n")
+        }
     }
 }

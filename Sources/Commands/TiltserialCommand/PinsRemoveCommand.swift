@@ -1,28 +1,43 @@
 import ArgumentParser
 import TiltCore
 
-/// `tiltserial pins remove N`: one pin, by its number in `pins list`.
+/// `tiltserial pins remove N…`: pins by their numbers in `pins list`.
 struct PinsRemove: TiltserialSubcommand {
-    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove pin N (as numbered by `pins list`).")
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove pins by number (as numbered by `pins list`).")
 
-    @Argument(help: "The pin's number in `tiltserial pins list` (1 = the oldest).")
-    var number: String
+    /// Every word not an option, so that `-1` is answered as a number that
+    /// names no pin, not as an unknown option with the number missing.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The pins' numbers in `tiltserial pins list` (1 = the oldest).", valueName: "number"))
+    var words: [String] = []
 
     @OptionGroup var pins: PinsOptions
 
     func execute(_ context: CommandContext) throws(Failure) {
-        let store = try pins.requiredStore(paths: context.paths)
-        var list = try store.load(bounded: false)
-        guard let n = Int(number), list.indices.contains(n - 1) else {
-            let range = list.isEmpty ? "there are no pins"
-                : list.count == 1 ? "give 1, the only one (see `tiltserial pins list`)"
-                : "give 1 to \(list.count) (see `tiltserial pins list`)"
-            let what = Int(number) == nil ? "not a pin's number" : "no such pin"
-            throw Failure(.badSettings, "pins remove \(OneLineText.escaped(number, limit: 40)): \(what); \(range)")
+        guard !words.isEmpty else {
+            throw Failure(.badSettings, "pins remove needs a pin's number, e.g. tiltserial pins remove 1 (see `tiltserial pins list`)")
         }
-        let removed = list.remove(at: n - 1)
+        let loaded = try pins.requiredStore(paths: context.paths).loadForEditing()
+        let store = loaded.store
+        var list = loaded.pins
+        var numbers: [Int] = []
+        for word in words {
+            guard let n = Int(word), list.indices.contains(n - 1) else {
+                let range = list.isEmpty ? "there are no pins"
+                    : list.count == 1 ? "give 1, the only one (see `tiltserial pins list`)"
+                    : "give 1 to \(list.count) (see `tiltserial pins list`)"
+                let what = Int(word) == nil ? "not a pin's number" : "no such pin"
+                throw Failure(.badSettings, "pins remove \(OneLineText.escaped(word, limit: 40)): \(what); \(range)")
+            }
+            if !numbers.contains(n) { numbers.append(n) }
+        }
+        // Each number names a pin of the list as it was listed: the later ones go first.
+        let said = numbers.map { n in
+            let pin = list[n - 1]
+            return "\(n) (\(JSONLines.itemName(pin.item, store.items)) at \(pin.x),\(pin.y))"
+        }
+        for n in numbers.sorted(by: >) { list.remove(at: n - 1) }
         try store.save(list)
-        context.console.writeErr(
-            "tiltserial: removed pin \(n) (\(JSONLines.itemName(removed.item, store.items)) at \(removed.x),\(removed.y)); \(list.count) left\n")
+        let what = said.count == 1 ? "pin " + said[0] : "pins " + said.dropLast().joined(separator: ", ") + " and " + said.last!
+        context.console.writeErr("tiltserial: removed \(what); \(list.count) left\n")
     }
 }
