@@ -41,6 +41,28 @@ import WireProtocol
         }
     }
 
+    /// Every row the view takes shows something: at 140×45 the panel below
+    /// the board kept a blank row (8 for sections of at most 7) where the
+    /// port line would have fitted, and the port line was left out.
+    @Test func noRowIsLeftBlankWhileTheInfoLineWaitsForOne() {
+        let model = Self.model(big: false, port: "/dev/ttyUSB0")
+        for mode in [ViewMode.auto, .full] {
+            for columns in stride(from: 68, through: 250, by: 2) {
+                for rows in 24...80 {
+                    let layout = ViewLayout.choose(columns: columns, rows: rows, mode: mode)
+                    let lines = ViewScreen.lines(model, layout).map(\.plainText)
+                    let blank = lines.dropLast().firstIndex { $0.allSatisfy { $0 == " " } }
+                    guard blank == nil else {
+                        Issue.record("\(columns)×\(rows) \(mode): \(layout), blank row \(blank.map(String.init) ?? "none"), \(lines.count) lines")
+                        return
+                    }
+                }
+            }
+        }
+        let tall = ViewScreen.lines(model, ViewLayout.choose(columns: 140, rows: 45, mode: .auto)).map(\.plainText)
+        #expect(tall.count == 45 && tall[1].hasPrefix("/dev/ttyUSB0 · "), "\(tall.prefix(2))")
+    }
+
     /// A snapshot with every number as wide as it gets.
     static func model(format: StreamFormat? = .binaryProtocol, sample: Bool = true, big: Bool = true,
                       port: String = "/dev/serial/by-id/usb-1a86_USB_Serial-if00-port0-with-a-very-long-name-indeed-遠い") -> ViewModel {

@@ -42,7 +42,7 @@ struct ViewLayout: Hashable, Sendable {
     /// Under a board with the compact panel beside it: the sparklines and the link's counts.
     static let compactBesideExtraRows = 2
     static let compactBelowRows = 3
-    static let fullBelowRows = 8
+    static let fullBelowRows = 7  // the tallest section (sensor: a header and six lines); 8 left a blank row where the info line fitted
     static let fullBelowMinColumns = 2 * fullWidth + 2
 
     /// The board with its frame.
