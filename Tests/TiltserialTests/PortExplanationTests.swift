@@ -114,6 +114,19 @@ import Testing
             #expect(error.message == "no board found; plug one in, or name the port: tiltserial PORT (ports present: /dev/ttyS0); "
                     + "tiltsim's board: tiltserial /tmp/board", "\(error.message)")
         }
+        // Two named, the rest counted (a third was left out without a word).
+        for count in [3, 5] {
+            do {
+                _ = try PortPicker.pick(say: { _ in }, ports: [], systemRoot: root, emulatedLinks: {
+                    (1...count).map { EmulatedLinks.Link(path: "/tmp/board\($0)", pty: "/dev/pts/\($0)", pid: Int32(40 + $0)) }
+                })
+                Issue.record("a port was picked")
+            } catch {
+                let more = count == 3 ? "1 more tiltsim board" : "\(count - 2) more tiltsim boards"
+                #expect(error.message == "no board found; plug one in, or name the port: tiltserial PORT; tiltsim's board: tiltserial /tmp/board1; "
+                        + "tiltsim's board: tiltserial /tmp/board2; \(more): tiltserial list", "\(error.message)")
+            }
+        }
         try Self.fakeBrlttyConflict(root: root)
         do {
             _ = try PortPicker.pick(say: { _ in }, ports: [console], systemRoot: root)

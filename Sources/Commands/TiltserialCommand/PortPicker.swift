@@ -30,7 +30,12 @@ enum PortPicker {
             ? "no board found; plug one in, or name the port: tiltserial PORT"
             : "\(boards.count) boards found; name one: tiltserial PORT"
         // An emulated board is never picked (a pty could be anyone's), but named, as list does.
-        let emulated = boards.isEmpty ? emulatedLinks().map { "; tiltsim's board: tiltserial \($0.path)" }.prefix(2).joined() : ""
+        var emulated = ""
+        if boards.isEmpty {
+            let links = emulatedLinks()
+            emulated = links.prefix(2).map { "; tiltsim's board: tiltserial \($0.path)" }.joined()
+            if links.count > 2 { emulated += "; \(links.count - 2) more tiltsim board\(links.count == 3 ? "" : "s"): tiltserial list" }
+        }
         throw Failure(.noBoardFound, head + listing(boards.isEmpty ? ports : boards, present: boards.isEmpty) + emulated)
     }
 
