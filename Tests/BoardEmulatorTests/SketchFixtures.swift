@@ -96,6 +96,9 @@ enum SketchFixtures {
     static let wdtReboot = built("wdt_reboot")
     /// Timer0 powered down (PRR) over delays, a clock write and an idle sleep.
     static let powerReduction = built("power_reduction")
+    /// D0 (the serial port's RX) read before Serial.begin, on the Uno and the Mega.
+    static let rxIdle = built("rx_idle")
+    static let rxIdleMega = built("rx_idle", folder: "sketches-mega")
     /// How long EEPE stays set, 100 EEPROM.write calls, 100 updates.
     static let eepromTime = built("eeprom_time")
 

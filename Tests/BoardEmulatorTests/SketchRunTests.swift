@@ -135,6 +135,18 @@ import TiltDisplay
         #expect(text.contains("\nhigh calls 0\r\n"), "\(text)")
     }
 
+    /// The serial line idles high: D0 read before Serial.begin is HIGH on an
+    /// Uno and a Mega (their USB-serial bridge drives it through 1 kΩ); it read 0.
+    @Test(arguments: [ArduinoBoard.uno, .mega])
+    func theReceivePinIdlesHigh(board: ArduinoBoard) throws {
+        let sketch = try (board == .mega ? SketchFixtures.rxIdleMega : SketchFixtures.rxIdle).get()
+        let (outcome, record, _) = try run(sketch.elf, RunPlan(timeoutMicros: 1_000_000, steps: [
+            .waitSerial(pattern: "^done$", timeoutMicros: nil),
+        ]), board: board)
+        #expect(outcome == .passed)
+        #expect(Self.figures(record.serial, separator: "=")["d0"] == 1, "\(String(decoding: record.serial, as: UTF8.self))")
+    }
+
     /// The interrupt flags a written one clears, as on the chip: simavr 1.6
     /// stored the one (the flag set: a sketch polling EIFR saw an edge on
     /// every poll) or kept ADIF (a loop waiting on it waited once); a flag

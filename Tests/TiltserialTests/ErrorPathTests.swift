@@ -243,8 +243,8 @@ import TiltPipeline
 
     /// Ctrl-C ends a replay as it ends a run: the summary, exit 0, and a hook
     /// still running cut short (it killed the replay and left `sleep 30`
-    /// hooks running, a tester's). The replay reads a FIFO whose writer holds
-    /// back its last block, so the signal lands while it waits for it.
+    /// hooks running, a tester's). The replay reads a FIFO whose writer stays
+    /// open after one drawer motion, so the signal lands while it waits for more.
     @Test func aStopEndsAReplayWithItsSummaryAndItsHooks() throws {
         let fifo = tempPath("samples.csv"), pids = tempPath("hook.pids")
         #expect(mkfifo(fifo, 0o600) == 0)
@@ -256,15 +256,8 @@ import TiltPipeline
         try process.run()
         let writer = try #require(FileHandle(forWritingAtPath: fifo))  // opens once the replay opens it to read
         defer { try? writer.close() }
-        // Two drawer motions, 110 KB: the first 64 KiB block (the first pull among it) is replayed, the second waits.
-        let csv = PinsTests.drawerCSV()
-        let lines = csv.split(separator: "\n").dropFirst()
-        let shift = 30_000_000
-        let second = lines.map { line -> String in
-            let fields = line.split(separator: ",")
-            return "\(Int(fields[0])! + shift),\(fields[1]),\(fields[2]),\(fields[3])"
-        }
-        writer.write(Data((csv + second.joined(separator: "\n") + "\n").utf8))
+        // One drawer motion, one pull: its hook sleeps while the replay waits for more.
+        writer.write(Data(PinsTests.drawerCSV().utf8))
         var text = readUntil("ribbon fired", from: err)
         #expect(waitFor(seconds: 30) { ((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "").hasSuffix("\n") }, "the hook started")
         let (ended, rest) = signalAndAwaitEnd(process, SIGINT, reading: err)

@@ -75,10 +75,21 @@ func productProcess(_ name: String, _ arguments: [String]) -> Process {
 }
 
 /// What `pipe` (a child's stderr) carries until `marker` appears or the child
-/// ends (end of file): a wait on the child's own words, not on the clock.
-func readUntil(_ marker: String, from pipe: Pipe) -> String {
+/// ends (end of file): a wait on the child's own words, not on the clock;
+/// `seconds` only bounds a child that falls silent, so a test fails instead
+/// of hanging the suite (one waited for ever on a replay that never fired).
+func readUntil(_ marker: String, from pipe: Pipe, seconds: Int = 120) -> String {
     var text = ""
+    let fd = pipe.fileHandleForReading.fileDescriptor
+    let deadline = ContinuousClock.now + .seconds(seconds)
     while !text.contains(marker) {
+        let left = deadline - ContinuousClock.now
+        guard left > .zero else { break }
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let waited = poll(&entry, 1, Int32(min(left.components.seconds * 1000 + 1, 60_000)))
+        if waited < 0 && errno == EINTR { continue }
+        guard waited >= 0 else { break }
+        guard waited > 0 else { continue }
         let data = pipe.fileHandleForReading.availableData
         if data.isEmpty { break }  // the process ended
         text += String(decoding: data, as: UTF8.self)

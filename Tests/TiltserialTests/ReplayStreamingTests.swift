@@ -137,6 +137,28 @@ import TiltPipeline
         }
     }
 
+    /// A FIFO's samples are replayed as its writer writes them, not once 64
+    /// KiB have come: ticks come out while the writer is still writing.
+    @Test func aFIFOsSamplesAreReplayedAsTheyCome() throws {
+        let fifo = tempPath("live.csv")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let process = productProcess("tiltserial", ["replay", fifo, "--no-config", "--json"])
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        let writer = try #require(FileHandle(forWritingAtPath: fifo))
+        var text = "t_us,ax,ay,az\n"
+        for k in 0..<150 { text += "\(k * 10_000),0,8000,14000\n" }  // 1.5 s, 49 ticks, 3.3 KB
+        writer.write(Data(text.utf8))
+        let ticks = readUntil("\"seq\":48,", from: out, seconds: 60)
+        #expect(ticks.contains("\"seq\":48,"), "the ticks wait for the writer's end: \(ticks.suffix(200))")
+        try writer.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
     /// A file whose t_us stands still (a writer clamping to 32 bits, as mawk's
     /// printf "%d" does) is replayed, with a warning that names why.
     @Test func aTimeThatStandsStillIsNamed() {

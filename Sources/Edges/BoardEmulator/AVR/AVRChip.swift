@@ -33,6 +33,20 @@ public enum AVRChip: String, Sendable, CaseIterable {
         }
     }
 
+    /// UART `n`'s receive pin (RXDn), or nil for a UART the chip lacks; the
+    /// ATmega32U4's `Serial` is its USB, its UART 1 `Serial1`.
+    public func receivePin(ofUART n: Int) -> AVRPin? {
+        switch (self, n) {
+        case (.atmega328p, 0): AVRPin(port: "D", bit: 0)
+        case (.atmega32u4, 1): AVRPin(port: "D", bit: 2)
+        case (.atmega2560, 0): AVRPin(port: "E", bit: 0)
+        case (.atmega2560, 1): AVRPin(port: "D", bit: 2)
+        case (.atmega2560, 2): AVRPin(port: "H", bit: 0)
+        case (.atmega2560, 3): AVRPin(port: "J", bit: 0)
+        default: nil
+        }
+    }
+
     /// The boards that carry it, in `ArduinoBoard` order.
     public var boards: [ArduinoBoard] { ArduinoBoard.allCases.filter { $0.chip == self } }
 

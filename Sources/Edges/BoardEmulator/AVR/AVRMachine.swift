@@ -95,6 +95,10 @@ public final class AVRMachine {
         displayPart = cbp_ssd1306_create_kind(avr, configuration.displayAddress, configuration.display.kind)
         if let hz = configuration.displayMaxClockHz { cbp_ssd1306_set_max_clock(displayPart, hz) }
         displayCapture = SSD1306Capture(avr: avr, part: displayPart)
+        // The serial line idles high: the USB-serial bridge's TX (or a Wokwi
+        // serial monitor's) drives RXD through 1 kΩ, so a sketch reading D0
+        // before Serial.begin sees HIGH, as on a board (it read 0).
+        if let rx = AVRChip(mcu: configuration.mcu)?.receivePin(ofUART: configuration.serialPort) { rx.pull(on: avr, high: true) }
     }
 
     deinit { destroy() }

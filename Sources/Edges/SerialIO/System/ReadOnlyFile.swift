@@ -42,6 +42,18 @@ public final class ReadOnlyFile {
     /// The open file's status (fstat); nil when it cannot be read.
     public func status() -> FileStatus? { try? FileStatus.of(descriptor: descriptor).get() }
 
+    /// One read: what is there now, waiting only while nothing is (a pipe's
+    /// writer that has not written yet); 0 at the end. EINTR is retried
+    /// unless `givingUp` says a stop was asked for (then 0).
+    public func readSome(into buffer: UnsafeMutableRawBufferPointer, givingUp: () -> Bool = { false }) -> (count: Int, error: Errno?) {
+        while true {
+            let n = Glibc.read(descriptor, buffer.baseAddress!, buffer.count)
+            if n >= 0 { return (n, nil) }
+            if errno != EINTR { return (0, Errno(rawValue: errno)) }
+            if givingUp() { return (0, nil) }
+        }
+    }
+
     /// Reads until `buffer` is full or the file ends (EINTR retried, unless
     /// `givingUp` says a stop was asked for: then what was read so far): the
     /// bytes read, and the error that stopped a read (nil: none).
