@@ -35,7 +35,16 @@ import TiltserialCommand
         try Data("#!/usr/bin/env nosuchinterp-tiltserial\ntrue\n".utf8).write(to: URL(fileURLWithPath: envMissing))
         try Data("#!/usr/bin/env sh -e\ntrue\n".utf8).write(to: URL(fileURLWithPath: envSplit))
         try Data("#!/usr/bin/env -S A=1 nosuchinterp-tiltserial -u\ntrue\n".utf8).write(to: URL(fileURLWithPath: envS))
-        for path in [windows, missing, bare, envMissing, envSplit, envS] { #expect(chmod(path, 0o755) == 0) }
+        // Lines that name no program have env start the script again, for ever (a busy loop at each fire).
+        var looping: [String] = []
+        for (k, line) in ["#!/usr/bin/env", "#!/usr/bin/env -S", "#!/usr/bin/env FOO=1", "#!/usr/bin/env -S -i FOO=1"].enumerated() {
+            let path = tempPath("env-loop-\(k).sh")
+            try Data((line + "\ntrue\n").utf8).write(to: URL(fileURLWithPath: path))
+            looping.append(path)
+        }
+        let envOption = tempPath("env-option-hook.sh")  // "-i sh" is one argument: env: invalid option -- ' '
+        try Data("#!/usr/bin/env -i sh\ntrue\n".utf8).write(to: URL(fileURLWithPath: envOption))
+        for path in [windows, missing, bare, envMissing, envSplit, envS, envOption] + looping { #expect(chmod(path, 0o755) == 0) }
         let cases: [(String, String)] = [
             ("/nonexistent/cmd", "/nonexistent/cmd"),
             ("notfy-send-tiltserial-typo pulled", "PATH"),
@@ -47,7 +56,8 @@ import TiltserialCommand
             (envMissing, "\(envMissing) asks env for nosuchinterp-tiltserial on its #! line, which is not a command found on PATH; fix that line, or install it"),
             (envS, "\(envS) asks env for nosuchinterp-tiltserial on its #! line"),
             (envSplit, "\(envSplit)'s #! line gives env 'sh -e' as one program name (Linux passes the rest of a #! line as one argument); split it with env -S: #!/usr/bin/env -S sh -e, or drop what follows sh"),
-        ]
+            (envOption, "\(envOption)'s #! line gives env '-i sh' as one argument (Linux passes the rest of a #! line as one), which env cannot read as options; split it with env -S: #!/usr/bin/env -S -i sh"),
+        ] + looping.map { ($0, "\($0)'s #! line names no program for env, which would start the script itself again, for ever; name its interpreter: #!/usr/bin/env sh") }
         for (command, hint) in cases {
             // The port does not exist either: exit 22, not 10, shows the hook is checked first.
             let run = runTiltserial(["/dev/tiltserial-no-such-port", "--on-pull", command])
@@ -68,7 +78,9 @@ import TiltserialCommand
         let found = try Hook(option: "--on-pull", commandLine: "my-hook", searchPath: "/nonexistent:\(dir)")
         #expect(found.executable == dir + "/my-hook")
         // #!/usr/bin/env finds its program on the same PATH; -S splits the rest of the line.
-        for (name, line) in [("env-sh", "#!/usr/bin/env sh"), ("env-s-sh", "#!/usr/bin/env -S VAR=1 sh -e "), ("env-my", "#!/usr/bin/env my-hook")] {
+        for (name, line) in [("env-sh", "#!/usr/bin/env sh"), ("env-s-sh", "#!/usr/bin/env -S VAR=1 sh -e "), ("env-my", "#!/usr/bin/env my-hook"),
+                             ("env-s-u", "#!/usr/bin/env -S -u FOO sh"), ("env-s-c", "#!/usr/bin/env -S -C /tmp sh"), ("env-s-var", "#!/usr/bin/env -S ${NOPE}sh"),
+                             ("env-s-joined", "#!/usr/bin/env -Ssh")] {
             let path = tempPath(name)
             try Data((line + "\ntrue\n").utf8).write(to: URL(fileURLWithPath: path))
             #expect(chmod(path, 0o755) == 0)

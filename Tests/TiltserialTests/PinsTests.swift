@@ -46,6 +46,9 @@ import BoardEmulator
         ("{\"pins\": [{\"item\": \"star\", \"x\": 1, \"y\": 2, \"z\": 3}]}", 1, 44, "unknown key \"z\""),
         ("{\"pins\": []} x", 1, 14, "text after the object"),
         ("{\"pins\": [], \"more\": 1}", 1, 12, "the object holds only \"pins\""),
+        // An accent is no escape: named as what it is.
+        ("{\"pins\": [{\"item\": \"Rakete-é\", \"x\": 1, \"y\": 2}]}", 1, 28, "names are plain ASCII words: no accents or other letters past ASCII"),
+        ("{\"pins\": [{\"item\": \"\", \"x\": 1, \"y\": 2}]}", 1, 20, "an empty item name"),
     ] as [(String, Int, Int, String)])
     func badFilesAreRefusedWithTheirPlace(text: String, line: Int, column: Int, message: String) {
         do {
@@ -110,8 +113,10 @@ import BoardEmulator
         #expect(try store.load() == [Pin(item: 2, x: 300, y: 140), Pin(item: 7, x: 5, y: 6)])
         for bad in ["0", "3", "-1"] {  // -1 was taken for an unknown option: "Missing expected argument"
             let r = runTiltserial(["pins", "remove", bad, "--pins", path])
-            #expect(r.code == ExitStatus.badSettings.rawValue && r.err == "tiltserial: error: pins remove \(bad): no such pin; give 1 to 2 (see `tiltserial pins list`)\n", "\(bad): \(r.err)")
+            #expect(r.code == ExitStatus.badSettings.rawValue && r.err == "tiltserial: error: pins remove \(bad): no such pin; give 1 to 2 (see `tiltserial pins list --pins \(path)`)\n", "\(bad): \(r.err)")
         }
+        let ended = runTiltserial(["pins", "remove", "--pins", path, "--", "9"])  // `--` ends the options: 9 is the word refused
+        #expect(ended.err == "tiltserial: error: pins remove 9: no such pin; give 1 to 2 (see `tiltserial pins list --pins \(path)`)\n", "\(ended.err)")
         let none = runTiltserial(["pins", "remove", "--pins", path])
         #expect(none.code == ExitStatus.badSettings.rawValue && none.err.contains("pins remove needs a pin's number, e.g. tiltserial pins remove 1"), "\(none.err)")
         // A word is no number (it was "no such pin"); one pin left is "give 1", not "1 to 1".
@@ -119,7 +124,7 @@ import BoardEmulator
         #expect(word.code == ExitStatus.badSettings.rawValue && word.err.contains("pins remove x: not a pin's number; give 1 to 2"), "\(word.err)")
         try store.save([Pin(item: 2, x: 300, y: 140)])
         let one = runTiltserial(["pins", "remove", "2", "--pins", path])
-        #expect(one.err.contains("pins remove 2: no such pin; give 1, the only one (see `tiltserial pins list`)"), "\(one.err)")
+        #expect(one.err.contains("pins remove 2: no such pin; give 1, the only one (see `tiltserial pins list --pins \(path)`)"), "\(one.err)")
         // Several at once, numbered as listed; a bad one among them removes none.
         try store.save([Pin(item: 2, x: 300, y: 140), Pin(item: 3, x: 10, y: 20), Pin(item: 7, x: 5, y: 6), Pin(item: 1, x: 1, y: 2)])
         let badAmong = runTiltserial(["pins", "remove", "1", "9", "--pins", path])
@@ -143,12 +148,13 @@ import BoardEmulator
         let path = tempPath("rocket.json")
         try Data("{\"pins\": [{\"item\": \"rocket\", \"x\": 1, \"y\": 2}, {\"item\": \"star\", \"x\": 3, \"y\": 4}]}".utf8).write(to: URL(fileURLWithPath: path))
         // A run refuses it, naming the pin to remove; list shows it; remove takes it and keeps the rest.
+        // The commands advised name the file given with --pins (followed, they edited the default one).
         let run = runTiltserial(["/dev/tiltserial-no-such-port", "--pins", path, "--no-config"])
         #expect(run.code == ExitStatus.badFile.rawValue
-                && run.err.hasSuffix("fix it, or remove that pin with `tiltserial pins remove 1`, or start afresh with `tiltserial pins clear`\n"), "\(run.err)")
+                && run.err.hasSuffix("fix it, or remove that pin with `tiltserial pins remove 1 --pins \(path)`, or start afresh with `tiltserial pins clear --pins \(path)`\n"), "\(run.err)")
         let list = runTiltserial(["pins", "list", "--pins", path])
         #expect(list.code == 0 && list.out == "1  rocket  1,2\n2  star  3,4\n", "\(list.err)")
-        #expect(list.err == "tiltserial: pin 1 names an item this drawer lacks, so a run refuses the file; remove it: tiltserial pins remove 1\n")
+        #expect(list.err == "tiltserial: pin 1 names an item this drawer lacks, so a run refuses the file; remove it: tiltserial pins remove 1 --pins \(path)\n")
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
         let removed = runTiltserial(["pins", "remove", "2", "--pins", path])
         #expect(removed.code == 0 && removed.err == "tiltserial: removed pin 2 (star at 3,4); 1 left\n", "\(removed.err)")

@@ -51,7 +51,7 @@ struct Demo: TiltserialSubcommand {
             throw Failure(.badSettings, "--speed \(speed): give a factor from 0.01 to 1000, e.g. --speed 4")
         }
         let resolved = try settings.resolve().settings  // no default config file: the emulated board is mounted as the defaults say
-        let store = pinsPath.map { PinStore(path: $0) }  // no default pins file either: the demo starts with none
+        let store = pinsPath.map { PinStore(path: $0, named: true) }  // no default pins file either: the demo starts with none
         let kept = try store?.load() ?? []
         let logger = context.console.logger()
         let board = try EmulatorProcess(arguments: tiltsimArguments)

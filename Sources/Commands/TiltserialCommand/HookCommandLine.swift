@@ -103,7 +103,7 @@ enum HookCommandLine {
         let interpreter = String(decoding: first, as: UTF8.self)
         if line.last == UInt8(ascii: "\r") {
             throw Failure(.badHook, "\(option): \(path) has Windows line ends (its #! line ends in a carriage return, which exec reads as part of the name); "
-                          + "convert it: sed -i 's/\\r$//' \(path)")
+                          + "convert it: sed -i 's/\\r$//' \(ShellText.quoted(path))")
         }
         if check(interpreter) != .runnable {
             throw Failure(.badHook, "\(option): \(path) asks for \(interpreter) on its #! line, which is not a program here; fix that line, or install it")
@@ -115,36 +115,70 @@ enum HookCommandLine {
         }
     }
 
-    /// `#!/usr/bin/env NAME`: env looks NAME up on PATH at every fire, and
+    /// `#!/usr/bin/env …`: env looks its program up on PATH at every fire, and
     /// fails there ("env: 'python': No such file or directory", counted as a
     /// failed hook). Linux hands a `#!` line's interpreter one argument, all
     /// the rest of the line: `env python3 -u` looks for a program called
-    /// "python3 -u"; `env -S python3 -u` splits it.
+    /// "python3 -u", `env -i sh` is an unknown option, and only `env -S` splits
+    /// it. A line that names no program (`env`, `env -S`, `env FOO=1`) has env
+    /// start the script itself again, and so on for ever.
     static func checkEnvProgram(_ rest: Substring, script: String, searchPath: String?, option: String) throws(Failure) {
-        guard !rest.isEmpty else { return }
-        let name: Substring
-        if rest.hasPrefix("-S") || rest.hasPrefix("--split-string") {
-            // After -S: NAME=VALUE assignments and options, then the program.
-            let words = rest.split { $0 == " " || $0 == "\t" }.dropFirst().drop { $0.hasPrefix("-") || $0.contains("=") }
-            guard let program = words.first else { return }
-            name = program
-        } else if rest.hasPrefix("-") || rest.contains("=") {
-            return  // other env options: not guessed at
-        } else if rest.contains(" ") || rest.contains("\t") {
-            let program = rest.prefix { $0 != " " && $0 != "\t" }
+        let noProgram = Failure(.badHook, "\(option): \(script)'s #! line names no program for env, which would start the script itself again, "
+                                + "for ever; name its interpreter: #!/usr/bin/env sh (or python3, …)")
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        let first = rest.prefix { !blank($0) }
+        var program: Substring
+        if first == "-S" || first == "--split-string" || first.hasPrefix("--split-string=") || (first.hasPrefix("-S") && first.count > 2) {
+            // After -S: its words as a shell would split them (quotes aside): assignments and options, then the program.
+            var words = rest.split(whereSeparator: blank)[...]
+            let opening = words.removeFirst()
+            if opening.hasPrefix("--split-string=") { words.insert(opening.dropFirst("--split-string=".count), at: words.startIndex) }
+            else if opening.hasPrefix("-S") && opening.count > 2 { words.insert(opening.dropFirst(2), at: words.startIndex) }
+            guard let found = envProgram(in: words) else { throw noProgram }
+            guard let found else { return }  // an option or a ${VAR} not guessed at
+            program = found
+        } else if first.hasPrefix("-") {
+            throw Failure(.badHook, "\(option): \(script)'s #! line gives env '\(rest)' as one argument (Linux passes the rest of a #! line as one), "
+                          + "which env cannot read as options; split it with env -S: #!/usr/bin/env -S \(rest)")
+        } else if rest.contains(where: blank) {
             throw Failure(.badHook, "\(option): \(script)'s #! line gives env '\(rest)' as one program name (Linux passes the rest of a #! line as one argument); "
-                          + "split it with env -S: #!/usr/bin/env -S \(rest), or drop what follows \(program)")
+                          + "split it with env -S: #!/usr/bin/env -S \(rest), or drop what follows \(first)")
+        } else if rest.isEmpty || rest.contains("=") {
+            throw noProgram
         } else {
-            name = rest
+            program = rest
         }
+        if program.contains("$") { return }
         do throws(Failure) {
-            _ = try resolve(String(name), searchPath: searchPath, option: option)
+            _ = try resolve(String(program), searchPath: searchPath, option: option)
         } catch {
-            throw Failure(.badHook, "\(option): \(script) asks env for \(name) on its #! line, which is not a command found on PATH; fix that line, or install it")
+            throw Failure(.badHook, "\(option): \(script) asks env for \(program) on its #! line, which is not a command found on PATH; fix that line, or install it")
         }
     }
 
+    /// The program among env's words after -S: nil when there is none; .some(nil)
+    /// when an option this does not know stands before it (not guessed at).
+    static func envProgram(in words: ArraySlice<Substring>) -> Substring?? {
+        var rest = words
+        while let word = rest.first {
+            rest.removeFirst()
+            switch word {
+            case "--": return rest.first.map { .some($0) } ?? nil
+            case "-i", "-0", "-v", "-", "--ignore-environment", "--null", "--debug": continue
+            case "-u", "-C", "--unset", "--chdir":
+                guard !rest.isEmpty else { return nil }
+                rest.removeFirst()
+            default:
+                if word.hasPrefix("--unset=") || word.hasPrefix("--chdir=") || (word.hasPrefix("-u") || word.hasPrefix("-C")) && word.count > 2 { continue }
+                if word.hasPrefix("-") { return .some(nil) }
+                if word.contains("=") && !word.hasPrefix("=") { continue }  // NAME=VALUE
+                return .some(word)
+            }
+        }
+        return nil
+    }
+
     static func notExecutable(_ path: String, _ option: String) -> Failure {
-        Failure(.badHook, "\(option): \(path) is not executable; run `chmod +x \(path)` or start it through its interpreter (\(option) 'sh \(path)')")
+        Failure(.badHook, "\(option): \(path) is not executable; run `chmod +x \(ShellText.quoted(path))` or start it through its interpreter (\(option) 'sh \(path)')")
     }
 }

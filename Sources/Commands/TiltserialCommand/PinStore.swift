@@ -17,10 +17,19 @@ struct PinStore {
     let path: String
     /// The drawer's item names (the file names items, the wire numbers them).
     let items: [String]
+    /// Named with `--pins`, not the default file: the commands a message
+    /// advises name it too, or they would edit the default one.
+    let named: Bool
 
-    init(path: String, items: [String] = TiltAssets.itemNames) {
+    init(path: String, items: [String] = TiltAssets.itemNames, named: Bool = false) {
         self.path = path
         self.items = items
+        self.named = named
+    }
+
+    /// `tiltserial pins WORDS` as a message gives it: with `--pins FILE` when the file was named.
+    func command(_ words: String) -> String {
+        "tiltserial pins \(words)" + (named ? " --pins " + ShellText.quoted(path) : "")
     }
 
     /// Beside the default config file: $XDG_CONFIG_HOME/tiltserial/pins.json,
@@ -39,15 +48,15 @@ struct PinStore {
         } catch {
             // `pins clear` overwrites only a file with a pins file's shape: advise it only then;
             // pins whose items the drawer lacks can be removed one by one.
-            var fix = PinsFile.shapeProblem(bytes) == nil ? "start afresh with `tiltserial pins clear`" : "delete it to start afresh"
+            var fix = PinsFile.shapeProblem(bytes) == nil ? "start afresh with `\(command("clear"))`" : "delete it to start afresh"
             if let (all, _) = try? PinsFile.parseAnyItems(bytes, items: items) {
                 let foreign = all.indices.filter { all[$0].item >= items.count }.map { String($0 + 1) }
-                fix = "remove \(foreign.count == 1 ? "that pin" : "those pins") with `tiltserial pins remove \(foreign.joined(separator: " "))`, or " + fix
+                fix = "remove \(foreign.count == 1 ? "that pin" : "those pins") with `\(command("remove " + foreign.joined(separator: " ")))`, or " + fix
             }
             throw failure(.badFile, "line \(error.line), column \(error.column): \(error.message); fix it, or \(fix)")
         }
         if bounded && pins.count > PinBoard.capacity {
-            throw failure(.badFile, "holds \(pins.count) pins; the board keeps at most \(PinBoard.capacity): remove some with `tiltserial pins remove N`")
+            throw failure(.badFile, "holds \(pins.count) pins; the board keeps at most \(PinBoard.capacity): remove some with `\(command("remove N"))`")
         }
         return pins
     }
@@ -59,7 +68,7 @@ struct PinStore {
         guard let bytes = try contents() else { return ([], self) }
         do {
             let (pins, names) = try PinsFile.parseAnyItems(bytes, items: items)
-            return (pins, PinStore(path: path, items: names))
+            return (pins, PinStore(path: path, items: names, named: named))
         } catch {
             _ = try load(bounded: false)  // the same error, in the same words as a run's
             throw failure(.badFile, "line \(error.line), column \(error.column): \(error.message)")

@@ -111,6 +111,7 @@ enum PinsFile {
                     skipSpace()
                     let valueAt = index
                     let word = try string()
+                    guard !word.isEmpty else { throw problem("an empty item name; the drawer holds \(items.prefix(8).joined(separator: ", "))", at: valueAt) }
                     if learnsItems && !items.contains(word) { items.append(word) }
                     guard let found = anyItem ? 0 : items.firstIndex(of: word) else {
                         throw problem("no item \"\(JSONLines.escaped(word))\"; the drawer holds \(items.joined(separator: ", "))", at: valueAt)
@@ -157,7 +158,8 @@ enum PinsFile {
             let start = index
             while let b = peek(), b != UInt8(ascii: "\"") {
                 guard b >= 0x20, b < 0x7F, b != UInt8(ascii: "\\") else {
-                    throw problem("names are plain words: no escapes or control characters")
+                    throw problem(b >= 0x80 ? "names are plain ASCII words: no accents or other letters past ASCII"
+                                            : "names are plain words: no escapes or control characters")
                 }
                 index += 1
                 guard index - start <= 64 else { throw problem("a name longer than 64 characters") }

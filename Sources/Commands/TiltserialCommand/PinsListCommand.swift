@@ -23,7 +23,7 @@ struct PinsList: TiltserialSubcommand {
         if !foreign.isEmpty {
             let numbers = foreign.map { String($0 + 1) }
             context.console.writeErr("tiltserial: \(foreign.count == 1 ? "pin \(numbers[0]) names an item" : "pins \(numbers.joined(separator: ", ")) name items") "
-                                     + "this drawer lacks, so a run refuses the file; remove \(foreign.count == 1 ? "it" : "them"): tiltserial pins remove \(numbers.joined(separator: " "))\n")
+                                     + "this drawer lacks, so a run refuses the file; remove \(foreign.count == 1 ? "it" : "them"): \(store.command("remove " + numbers.joined(separator: " ")))\n")
         }
     }
 }

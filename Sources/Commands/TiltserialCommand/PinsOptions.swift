@@ -10,7 +10,8 @@ struct PinsOptions: ParsableArguments {
     /// The file given, else the default one; nil when there is no default place
     /// (neither HOME nor XDG_CONFIG_HOME is set): the pins then live in memory.
     func store(paths: ConfigPaths) -> PinStore? {
-        (path ?? PinStore.defaultPath(paths)).map { PinStore(path: $0) }
+        if let path { return PinStore(path: path, named: true) }
+        return PinStore.defaultPath(paths).map { PinStore(path: $0) }
     }
 
     /// The file, for the `pins` commands, which need one.

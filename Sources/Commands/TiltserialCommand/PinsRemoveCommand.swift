@@ -13,18 +13,22 @@ struct PinsRemove: TiltserialSubcommand {
     @OptionGroup var pins: PinsOptions
 
     func execute(_ context: CommandContext) throws(Failure) {
+        // `--` ends the options (`pins remove -- 2`): not a number.
+        var words = self.words
+        if let end = words.firstIndex(of: "--") { words.remove(at: end) }
+        let given = try pins.requiredStore(paths: context.paths)
         guard !words.isEmpty else {
-            throw Failure(.badSettings, "pins remove needs a pin's number, e.g. tiltserial pins remove 1 (see `tiltserial pins list`)")
+            throw Failure(.badSettings, "pins remove needs a pin's number, e.g. \(given.command("remove 1")) (see `\(given.command("list"))`)")
         }
-        let loaded = try pins.requiredStore(paths: context.paths).loadForEditing()
+        let loaded = try given.loadForEditing()
         let store = loaded.store
         var list = loaded.pins
         var numbers: [Int] = []
         for word in words {
             guard let n = Int(word), list.indices.contains(n - 1) else {
                 let range = list.isEmpty ? "there are no pins"
-                    : list.count == 1 ? "give 1, the only one (see `tiltserial pins list`)"
-                    : "give 1 to \(list.count) (see `tiltserial pins list`)"
+                    : list.count == 1 ? "give 1, the only one (see `\(store.command("list"))`)"
+                    : "give 1 to \(list.count) (see `\(store.command("list"))`)"
                 let what = Int(word) == nil ? "not a pin's number" : "no such pin"
                 throw Failure(.badSettings, "pins remove \(OneLineText.escaped(word, limit: 40)): \(what); \(range)")
             }

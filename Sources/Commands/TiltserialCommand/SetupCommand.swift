@@ -179,7 +179,8 @@ struct Setup: TiltserialSubcommand {
         let say = { (text: String) in context.console.writeErr("tiltserial: \(text)\n") }
         for kind in kinds {
             let shown = try board.parts(after: DisplayFrame(.tryKind, kind: kind))
-            say("the board shows a test pattern as \(shown.displayName): is the border whole on all four edges, "
+            // The text too: a 128x32 module shown the 128x64 pattern loses only its top edge, easy to miss, and squeezes the text.
+            say("the board shows a test pattern as \(shown.displayName): is the border whole on all four edges and the text solid, "
                 + "with no stripe of noise at the left or right? [y/n, q to stop]")
             var answer: Answer?
             while answer == nil {
