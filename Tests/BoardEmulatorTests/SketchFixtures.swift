@@ -96,6 +96,8 @@ enum SketchFixtures {
     static let wdtReboot = built("wdt_reboot")
     /// Timer0 powered down (PRR) over delays, a clock write and an idle sleep.
     static let powerReduction = built("power_reduction")
+    /// 200 SPI.transfer bytes at 8 MHz and at 125 kHz, timed; one byte with SPIE.
+    static let spiTime = built("spi_time")
     /// D0 (the serial port's RX) read before Serial.begin, on the Uno and the Mega.
     static let rxIdle = built("rx_idle")
     static let rxIdleMega = built("rx_idle", folder: "sketches-mega")

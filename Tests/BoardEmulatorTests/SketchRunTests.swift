@@ -135,6 +135,22 @@ import TiltDisplay
         #expect(text.contains("\nhigh calls 0\r\n"), "\(text)")
     }
 
+    /// An SPI byte takes its 8 SCK periods: at 8 MHz 1 µs (with the core's
+    /// loop about 1.5–2 µs a transfer), at 125 kHz 64 µs; simavr took 100 µs
+    /// for any byte. SPIE's interrupt comes when the byte is done, not before.
+    @Test func spiBytesTakeTheirClocksTime() throws {
+        let sketch = try SketchFixtures.spiTime.get()
+        let (outcome, record, _) = try run(sketch.elf, RunPlan(timeoutMicros: 1_000_000, steps: [
+            .waitSerial(pattern: "^done$", timeoutMicros: nil),
+        ]))
+        #expect(outcome == .passed)
+        let values = Self.figures(record.serial, separator: "=")
+        let fast = try #require(values["fast_200_us"]), slow = try #require(values["slow_200_us"])
+        #expect((200...500).contains(fast), "200 bytes at 8 MHz: \(fast) µs")
+        #expect((12_800...14_000).contains(slow), "200 bytes at 125 kHz: \(slow) µs")
+        #expect(values["spie_calls_at_4us"] == 0 && values["spie_calls_at_14us"] == 1, "\(values)")
+    }
+
     /// The serial line idles high: D0 read before Serial.begin is HIGH on an
     /// Uno and a Mega (their USB-serial bridge drives it through 1 kΩ); it read 0.
     @Test(arguments: [ArduinoBoard.uno, .mega])

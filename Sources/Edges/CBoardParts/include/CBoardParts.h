@@ -222,6 +222,10 @@ bool cbp_eeprom_timing_install(struct avr_t *avr);
 /// still pending for it; SBI/CBI on EIFR or PCIFR touch only their own bit.
 bool cbp_flag_clear_install(struct avr_t *avr);
 
+/// An SPI byte ends after its 8 SCK periods at the clock SPCR/SPSR set
+/// (simavr 1.6: 100 µs whatever the clock).
+void cbp_spi_timing_install(struct avr_t *avr);
+
 /// An interrupt whose flag was set while it was masked is served once a write
 /// unmasks it (simavr 1.6 served only flags raised while enabled). Installed
 /// after cbp_flag_clear_install, so a flag a write clears is cleared first.
