@@ -96,6 +96,8 @@ enum SketchFixtures {
     static let wdtReboot = built("wdt_reboot")
     /// Timer0 powered down (PRR) over delays, a clock write and an idle sleep.
     static let powerReduction = built("power_reduction")
+    /// The ADC started by Timer1's compare B: its flag cleared by an ISR, by nothing, by a written one.
+    static let adcTrigger = built("adc_trigger")
     /// 200 SPI.transfer bytes at 8 MHz and at 125 kHz, timed; one byte with SPIE.
     static let spiTime = built("spi_time")
     /// D0 (the serial port's RX) read before Serial.begin, on the Uno and the Mega.

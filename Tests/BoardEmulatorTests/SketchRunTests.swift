@@ -135,6 +135,23 @@ import TiltDisplay
         #expect(text.contains("\nhigh calls 0\r\n"), "\(text)")
     }
 
+    /// The ADC's auto trigger on Timer1's compare B: a conversion each time
+    /// OCF1B rises (100 in 100 ms) while something clears it; once when
+    /// nothing does. simavr 1.6 never converted ("unimplemented auto trigger").
+    @Test func theADCStartsOnATimersFlag() throws {
+        let sketch = try SketchFixtures.adcTrigger.get()
+        let (outcome, record, _) = try run(sketch.elf, RunPlan(timeoutMicros: 2_000_000, steps: [
+            .waitSerial(pattern: "^done$", timeoutMicros: nil),
+        ]))
+        #expect(outcome == .passed)
+        let values = Self.figures(record.serial, separator: "=")
+        for name in ["with_isr", "cleared_by_one"] {
+            let n = try #require(values[name], "\(values)")
+            #expect((99...101).contains(n), "\(name): \(n) conversions in 100 ms")
+        }
+        #expect(values["never_cleared"] == 1, "\(values)")
+    }
+
     /// An SPI byte takes its 8 SCK periods: at 8 MHz 1 µs (with the core's
     /// loop about 1.5–2 µs a transfer), at 125 kHz 64 µs; simavr took 100 µs
     /// for any byte. SPIE's interrupt comes when the byte is done, not before.

@@ -147,7 +147,7 @@ bool cbp_avr_install_models(avr_t *avr) {
     cbp_spi_timing_install(avr);
     if (!cbp_extint_level_install(avr) || !cbp_sleep_modes_install(avr) || !cbp_bootloader_install(avr)
         || !cbp_power_reduction_install(avr) || !cbp_eeprom_timing_install(avr) || !cbp_flag_clear_install(avr)
-        || !cbp_int_unmask_install(avr)) {
+        || !cbp_int_unmask_install(avr) || !cbp_adc_trigger_install(avr)) {
         free(hooks);
         return false;
     }

@@ -70,7 +70,12 @@ static void cbp_flag_write(avr_t *avr, avr_io_addr_t addr, uint8_t value, void *
     avr->data[addr] = (uint8_t)((avr->data[addr] & ~flags) | (before & flags & ~ones));
     for (int i = 0; i < r->count; i++) {
         avr_int_vector_t *vector = r->vectors[i];
-        if ((ones >> vector->raised.bit & 1) && vector->pending) avr_clear_interrupt(avr, vector);
+        if (!(ones >> vector->raised.bit & 1)) continue;
+        if (vector->pending) {
+            avr_clear_interrupt(avr, vector);
+        } else if (before >> vector->raised.bit & 1) {
+            avr_raise_irq(vector->irq + AVR_INT_IRQ_PENDING, 0);  // as a served flag says it: cbp_adc_trigger's edge
+        }
     }
 }
 

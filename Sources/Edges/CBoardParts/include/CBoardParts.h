@@ -222,6 +222,11 @@ bool cbp_eeprom_timing_install(struct avr_t *avr);
 /// still pending for it; SBI/CBI on EIFR or PCIFR touch only their own bit.
 bool cbp_flag_clear_install(struct avr_t *avr);
 
+/// The ADC's auto trigger from a timer's flag, INT0's or the comparator's
+/// (simavr 1.6: free running only). Installed after cbp_flag_clear_install,
+/// which tells it when a written one clears a flag.
+bool cbp_adc_trigger_install(struct avr_t *avr);
+
 /// An SPI byte ends after its 8 SCK periods at the clock SPCR/SPSR set
 /// (simavr 1.6: 100 µs whatever the clock).
 void cbp_spi_timing_install(struct avr_t *avr);
