@@ -16,17 +16,10 @@
 #include "CBoardParts.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include <sim_avr.h>
 #include <sim_io.h>
 #include <sim_interrupts.h>
-#include <avr_acomp.h>
-#include <avr_adc.h>
-#include <avr_extint.h>
-#include <avr_ioport.h>
-#include <avr_timer.h>
-#include <avr_watchdog.h>
 
 enum { CBP_FLAG_REGISTERS = 16, CBP_FLAGS_PER_REGISTER = 8 };
 
@@ -100,37 +93,20 @@ static bool cbp_flag_add(avr_t *avr, cbp_flag_clear *module, avr_int_vector_t *v
     return true;
 }
 
+/// The walk's visitor: the timers' own TIFRn handler is replaced (it clears every flag); SPI's
+/// SPIF is cleared by reading SPSR and SPDR, not by a written one.
+static bool cbp_flag_clear_visit(avr_t *avr, avr_int_vector_t *vector, cbp_flag_kind kind, avr_regbit_t *sense, void *context) {
+    (void)sense;
+    if (kind == CBP_FLAG_SPI) return true;
+    return cbp_flag_add(avr, context, vector, kind == CBP_FLAG_TIMER);
+}
+
 bool cbp_flag_clear_install(avr_t *avr) {
     cbp_flag_clear *module = calloc(1, sizeof *module);
     if (!module) return false;
     module->io.kind = "flag-clear";
-    // Found before registering, so this module's own entry is not walked.
-    bool ok = true;
-    for (avr_io_t *io = avr->io_port; io && ok; io = io->next) {
-        if (!io->kind) continue;
-        if (strcmp(io->kind, "extint") == 0) {
-            avr_extint_t *p = (avr_extint_t *)io;
-            for (int i = 0; i < EXTINT_COUNT && ok; i++) {
-                if (p->eint[i].vector.vector) ok = cbp_flag_add(avr, module, &p->eint[i].vector, false);
-            }
-        } else if (strcmp(io->kind, "port") == 0) {
-            avr_ioport_t *p = (avr_ioport_t *)io;
-            if (p->pcint.vector) ok = cbp_flag_add(avr, module, &p->pcint, false);
-        } else if (strcmp(io->kind, "adc") == 0) {
-            avr_adc_t *p = (avr_adc_t *)io;
-            if (p->adc.vector) ok = cbp_flag_add(avr, module, &p->adc, false);
-        } else if (strcmp(io->kind, "ac") == 0) {
-            avr_acomp_t *p = (avr_acomp_t *)io;
-            if (p->ac.vector) ok = cbp_flag_add(avr, module, &p->ac, false);
-        } else if (strcmp(io->kind, "timer") == 0) {
-            avr_timer_t *p = (avr_timer_t *)io;
-            ok = cbp_flag_add(avr, module, &p->overflow, true) && cbp_flag_add(avr, module, &p->icr, true);
-            for (int i = 0; i < AVR_TIMER_COMP_COUNT && ok; i++) ok = cbp_flag_add(avr, module, &p->comp[i].interrupt, true);
-        } else if (strcmp(io->kind, "watchdog") == 0) {
-            avr_watchdog_t *p = (avr_watchdog_t *)io;
-            if (p->watchdog.vector) ok = cbp_flag_add(avr, module, &p->watchdog, false);
-        }
-    }
+    // Walked before registering, so this module's own entry is not met.
+    bool ok = cbp_each_flag_vector(avr, cbp_flag_clear_visit, module);
     avr_register_io(avr, &module->io);
     return ok;
 }

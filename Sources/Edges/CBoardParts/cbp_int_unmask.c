@@ -17,18 +17,10 @@
 #include "CBoardParts.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include <sim_avr.h>
 #include <sim_io.h>
 #include <sim_interrupts.h>
-#include <avr_acomp.h>
-#include <avr_adc.h>
-#include <avr_extint.h>
-#include <avr_ioport.h>
-#include <avr_spi.h>
-#include <avr_timer.h>
-#include <avr_watchdog.h>
 
 enum { CBP_UNMASK_VECTORS = 64 };
 
@@ -56,10 +48,11 @@ static void cbp_unmask_written(avr_t *avr, avr_io_addr_t addr, uint8_t value, vo
     }
 }
 
-static bool cbp_unmask_add(avr_t *avr, cbp_int_unmask *module, avr_int_vector_t *vector, avr_regbit_t *sense) {
+static bool cbp_unmask_add(avr_t *avr, avr_int_vector_t *vector, cbp_flag_kind kind, avr_regbit_t *sense, void *context) {
+    cbp_int_unmask *module = context;
     if (!vector->vector || !vector->enable.reg || !vector->raised.reg) return true;
     if (module->count == CBP_UNMASK_VECTORS) return false;
-    module->entries[module->count++] = (cbp_unmask_entry){vector, sense};
+    module->entries[module->count++] = (cbp_unmask_entry){vector, kind == CBP_FLAG_EXTINT ? sense : NULL};
     // cbp_io_after keeps one entry per register for this handler and module.
     return cbp_io_after(avr, vector->enable.reg, cbp_unmask_written, module);
 }
@@ -68,28 +61,7 @@ bool cbp_int_unmask_install(avr_t *avr) {
     cbp_int_unmask *module = calloc(1, sizeof *module);
     if (!module) return false;
     module->io.kind = "int-unmask";
-    bool ok = true;
-    for (avr_io_t *io = avr->io_port; io && ok; io = io->next) {
-        if (!io->kind) continue;
-        if (strcmp(io->kind, "extint") == 0) {
-            avr_extint_t *p = (avr_extint_t *)io;
-            for (int i = 0; i < EXTINT_COUNT && ok; i++) ok = cbp_unmask_add(avr, module, &p->eint[i].vector, p->eint[i].isc);
-        } else if (strcmp(io->kind, "port") == 0) {
-            ok = cbp_unmask_add(avr, module, &((avr_ioport_t *)io)->pcint, NULL);
-        } else if (strcmp(io->kind, "adc") == 0) {
-            ok = cbp_unmask_add(avr, module, &((avr_adc_t *)io)->adc, NULL);
-        } else if (strcmp(io->kind, "ac") == 0) {
-            ok = cbp_unmask_add(avr, module, &((avr_acomp_t *)io)->ac, NULL);
-        } else if (strcmp(io->kind, "spi") == 0) {
-            ok = cbp_unmask_add(avr, module, &((avr_spi_t *)io)->spi, NULL);
-        } else if (strcmp(io->kind, "timer") == 0) {
-            avr_timer_t *p = (avr_timer_t *)io;
-            ok = cbp_unmask_add(avr, module, &p->overflow, NULL) && cbp_unmask_add(avr, module, &p->icr, NULL);
-            for (int i = 0; i < AVR_TIMER_COMP_COUNT && ok; i++) ok = cbp_unmask_add(avr, module, &p->comp[i].interrupt, NULL);
-        } else if (strcmp(io->kind, "watchdog") == 0) {
-            ok = cbp_unmask_add(avr, module, &((avr_watchdog_t *)io)->watchdog, NULL);
-        }
-    }
+    bool ok = cbp_each_flag_vector(avr, cbp_unmask_add, module);
     // Registered after the walk, so the walk never meets this module's own entry.
     avr_register_io(avr, &module->io);
     return ok;

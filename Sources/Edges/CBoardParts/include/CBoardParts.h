@@ -216,6 +216,20 @@ bool cbp_power_reduction_install(struct avr_t *avr);
 /// at once, so a block of EEPROM.write calls took no time).
 bool cbp_eeprom_timing_install(struct avr_t *avr);
 
+struct avr_int_vector_t;
+struct avr_regbit_t;
+
+/// The peripherals whose interrupt flag is a latched bit (cbp_flag_vectors.c).
+typedef enum {
+    CBP_FLAG_EXTINT, CBP_FLAG_PIN_CHANGE, CBP_FLAG_ADC, CBP_FLAG_COMPARATOR, CBP_FLAG_SPI, CBP_FLAG_TIMER, CBP_FLAG_WATCHDOG,
+} cbp_flag_kind;
+/// Called for one vector; `sense`: INTn's two ISC bits (NULL for the others). False stops the walk.
+typedef bool (*cbp_flag_vector_visit)(struct avr_t *avr, struct avr_int_vector_t *vector, cbp_flag_kind kind,
+                                      struct avr_regbit_t *sense, void *context);
+/// Calls `visit` for every such vector of the core, in the core's module
+/// order; false when a call said false.
+bool cbp_each_flag_vector(struct avr_t *avr, cbp_flag_vector_visit visit, void *context);
+
 /// EIFR's INTFn, PCIFR's PCIFn, ADCSRA's ADIF, ACSR's ACI, WDTCSR's WDIF and
 /// the timers' TIFRn flags cleared by writing a one (simavr 1.6 stored it:
 /// the flag set, or ADIF and WDIF stuck; a TIFRn write cleared them all), with an interrupt
