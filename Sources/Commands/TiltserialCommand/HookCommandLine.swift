@@ -127,16 +127,18 @@ enum HookCommandLine {
                                 + "for ever; name its interpreter: #!/usr/bin/env sh (or python3, …)")
         let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         let first = rest.prefix { !blank($0) }
-        var program: Substring
+        let program: Substring
         if first == "-S" || first == "--split-string" || first.hasPrefix("--split-string=") || (first.hasPrefix("-S") && first.count > 2) {
             // After -S: its words as a shell would split them (quotes aside): assignments and options, then the program.
             var words = rest.split(whereSeparator: blank)[...]
             let opening = words.removeFirst()
             if opening.hasPrefix("--split-string=") { words.insert(opening.dropFirst("--split-string=".count), at: words.startIndex) }
             else if opening.hasPrefix("-S") && opening.count > 2 { words.insert(opening.dropFirst(2), at: words.startIndex) }
-            guard let found = envProgram(in: words) else { throw noProgram }
-            guard let found else { return }  // an option or a ${VAR} not guessed at
-            program = found
+            switch envProgram(in: words) {
+            case .none: throw noProgram
+            case .notGuessed: return
+            case .named(let found): program = found
+            }
         } else if first.hasPrefix("-") {
             throw Failure(.badHook, "\(option): \(script)'s #! line gives env '\(rest)' as one argument (Linux passes the rest of a #! line as one), "
                           + "which env cannot read as options; split it with env -S: #!/usr/bin/env -S \(rest)")
@@ -156,26 +158,28 @@ enum HookCommandLine {
         }
     }
 
-    /// The program among env's words after -S: nil when there is none; .some(nil)
-    /// when an option this does not know stands before it (not guessed at).
-    static func envProgram(in words: ArraySlice<Substring>) -> Substring?? {
+    /// What env's words after -S start: nothing, a program, or an option
+    /// this does not know, before which it does not guess.
+    enum EnvProgram: Equatable { case none, notGuessed, named(Substring) }
+
+    static func envProgram(in words: ArraySlice<Substring>) -> EnvProgram {
         var rest = words
         while let word = rest.first {
             rest.removeFirst()
             switch word {
-            case "--": return rest.first.map { .some($0) } ?? nil
+            case "--": return rest.first.map { .named($0) } ?? .none
             case "-i", "-0", "-v", "-", "--ignore-environment", "--null", "--debug": continue
             case "-u", "-C", "--unset", "--chdir":
-                guard !rest.isEmpty else { return nil }
+                guard !rest.isEmpty else { return .none }
                 rest.removeFirst()
             default:
                 if word.hasPrefix("--unset=") || word.hasPrefix("--chdir=") || (word.hasPrefix("-u") || word.hasPrefix("-C")) && word.count > 2 { continue }
-                if word.hasPrefix("-") { return .some(nil) }
+                if word.hasPrefix("-") { return .notGuessed }
                 if word.contains("=") && !word.hasPrefix("=") { continue }  // NAME=VALUE
-                return .some(word)
+                return .named(word)
             }
         }
-        return nil
+        return .none
     }
 
     static func notExecutable(_ path: String, _ option: String) -> Failure {
