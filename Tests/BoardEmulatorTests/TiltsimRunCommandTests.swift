@@ -328,6 +328,12 @@ import TiltDisplay
         let refused = try tiltsim.run(["run", bar.elf, "--scenario", bad])
         #expect(refused.code == 18)
         #expect(refused.err == "tiltsim: \(bad): step 1: sensor-wires must be off or on\n")
+
+        // Wokwi's delay style: the unit here is the second, said so (it said only "must be a number").
+        try (format == "yaml" ? "steps:\n  - wait: 500ms\n" : #"{"steps": [{"wait": "500ms"}]}"#)
+            .write(toFile: bad, atomically: true, encoding: .utf8)
+        let millis = try tiltsim.run(["run", bar.elf, "--scenario", bad])
+        #expect(millis.code == 18 && millis.err == "tiltsim: \(bad): step 1: wait 500ms: give simulated seconds as a number, e.g. 0.5 for 500 ms\n", "\(millis.err)")
     }
 
     /// A scenario that compares with a screenshot it saved itself compares
@@ -368,7 +374,7 @@ import TiltDisplay
         let yamlLimit = "more than 100000 YAML nodes (keys and values, aliases expanded): longer than any scenario a person writes, "
             + "or aliases of aliases; split it, or write the aliases out"
         for (path, message) in [(laughs, "\(laughs): " + yamlLimit), (long, "\(long): " + yamlLimit),
-                                (longJSON, "\(longJSON): more than 100000 JSON keys and values: longer than any a person writes; split it"),
+                                (longJSON, "\(longJSON): more than 100000 JSON keys and values: longer than any a person writes; is it the file you meant?"),
                                 (folder, "\(folder) is a folder; give the scenario file in it"),
                                 (fifo, "\(fifo) is not a regular file (a FIFO, socket or device); give the scenario file as a file"),
                                 ("/dev/zero", "/dev/zero is not a regular file (a FIFO, socket or device); give the scenario file as a file")] {

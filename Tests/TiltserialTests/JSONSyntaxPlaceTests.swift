@@ -26,7 +26,7 @@ import Testing
             Issue.record("parsed")
             return
         }
-        #expect(problem.message == "diagram.json: more than 100000 JSON keys and values: longer than any a person writes; split it")
+        #expect(problem.message == "diagram.json: more than 100000 JSON keys and values: longer than any a person writes; is it the file you meant?")
         let strings = #"{"version":1,"parts":[],"connections":[["a:1","b:2","red",["#
             + Array(repeating: #"",,,:::[[[{{{""#, count: 20_000).joined(separator: ",") + "]]]}"
         if case .failure(let problem) = WokwiDiagram.parse(Data(strings.utf8), file: "diagram.json") {

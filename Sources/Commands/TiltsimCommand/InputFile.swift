@@ -49,7 +49,7 @@ enum InputFile {
             default: continue
             }
             if count > limit {
-                throw .file("\(file): more than \(limit) JSON keys and values: longer than any a person writes; split it")
+                throw .file("\(file): more than \(limit) JSON keys and values: longer than any a person writes; is it the file you meant?")
             }
         }
     }

@@ -262,6 +262,8 @@ struct ScenarioFile {
         }
 
         private func seconds(_ value: Any, _ what: String) throws(CommandFailure) -> Double {
+            // "500ms" (Wokwi's delay style) is text: the unit here is the second.
+            if let text = value as? String { throw fail("\(what) \(text.prefix(40)): give simulated seconds as a number, e.g. 0.5 for 500 ms") }
             let seconds = try number(value, what)
             guard seconds >= 0 && seconds <= 86_400 else { throw fail("\(what) \(seconds): use simulated seconds from 0 to 86400") }
             return seconds

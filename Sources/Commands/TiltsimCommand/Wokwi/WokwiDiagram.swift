@@ -54,6 +54,10 @@ struct WokwiDiagram {
 /// resistor keeps a button's pin apart from 5 V.
 struct WokwiNets {
     private var parent: [String: String] = [:]
+    /// Each net's members, sorted, by its root: built once, so asking for a
+    /// net costs a lookup (a diagram of 400 buttons took 8 s asking each
+    /// button's net by walking every pin).
+    private var members: [String: [String]] = [:]
 
     init(_ diagram: WokwiDiagram, throughResistors: Bool) {
         let breadboards = Set(diagram.parts.filter { $0.type.hasPrefix("wokwi-breadboard") }.map(\.id))
@@ -72,6 +76,8 @@ struct WokwiNets {
         for part in diagram.parts where part.type == "wokwi-slide-switch" {
             union(part.id + ":2", part.id + (part.attrs["value"] == "1" ? ":3" : ":1"))
         }
+        for node in parent.keys { members[root(node), default: []].append(node) }
+        for key in members.keys { members[key]!.sort() }  // the same order every run
     }
 
     /// The node a pin name stands for: a breadboard's "12t.c" is its strip "12t", "tp.3" its rail "tp".
@@ -90,18 +96,23 @@ struct WokwiNets {
         return node
     }
 
+    /// Joins the nets of `a` and `b`, pointing every node walked at the new
+    /// root, so chains stay short (a wire per button to one GND made a chain
+    /// as long as the diagram).
     private mutating func union(_ a: String, _ b: String) {
         let ra = root(a), rb = root(b)
         if parent[ra] == nil { parent[ra] = ra }
         if parent[rb] == nil { parent[rb] = rb }
         if ra != rb { parent[ra] = rb }
+        for start in [a, b] {
+            var node = start
+            while let up = parent[node], up != rb { parent[node] = rb; node = up }
+        }
     }
 
-    /// Every "part:PIN" joined to `pin` (itself included).
+    /// Every "part:PIN" joined to `pin` (itself included), sorted.
     func net(of pin: String) -> [String] {
-        let r = root(pin)
-        var members = parent.keys.filter { root($0) == r }
-        if !members.contains(pin) { members.append(pin) }
-        return members
+        guard let net = members[root(pin)] else { return [pin] }
+        return net.contains(pin) ? net : (net + [pin]).sorted()
     }
 }

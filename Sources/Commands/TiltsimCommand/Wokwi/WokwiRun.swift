@@ -67,6 +67,9 @@ struct WokwiRun {
         if scenario == nil && expectText == nil && timeoutMillis > 0 {
             plan.steps = [.wait(micros: timeoutMicros)]  // nothing to wait for: wokwi-cli runs to its timeout
         }
+        if let scenario, scenario.steps.isEmpty {
+            plan.steps = [.wait(micros: 0)]  // `steps: []`: wokwi-cli's scenario completes at once (it ran to the timeout, or for ever with 0)
+        }
         let screenshotFile = WokwiCommand.given(options.screenshotFile) ?? "screenshot.png"
         var outputs = scenario?.savePaths ?? []
         if let part = WokwiCommand.given(options.screenshotPart), let time = WokwiCommand.given(options.screenshotTime) {
@@ -203,9 +206,15 @@ struct StatusBetweenLines {
 
     mutating func serial(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
         var out = bytes[...]
-        if skipNewline {
-            if out.starts(with: [13, 10]) { out = out.dropFirst(2) } else if out.first == 10 { out = out.dropFirst() }
+        if skipNewline, !out.isEmpty {
+            // The sketch's "\r\n" may come a byte at a time: a lone "\r" waits for its "\n".
+            if out.first == 13 {
+                out = out.dropFirst()
+                if out.isEmpty { return out }
+            }
+            if out.first == 10 { out = out.dropFirst() }
         }
+        if bytes.isEmpty { return out }
         skipNewline = false
         if let last = out.last { atLineStart = last == 10 }
         return out

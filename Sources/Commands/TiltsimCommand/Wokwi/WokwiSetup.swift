@@ -122,7 +122,7 @@ struct WokwiSetup {
         var seen: Set<String> = [], repeated: [String] = []
         for part in diagram.parts where !seen.insert(part.id).inserted && !repeated.contains(part.id) { repeated.append(part.id) }
         for id in repeated {
-            setup.notices.append("\(file): two parts have the id \(quoted(id)) (Wokwi's lint refuses it): its wires and steps reach the last one; give each part its own id")
+            setup.notices.append("\(file): two parts have the id \(quoted(id)) (Wokwi's lint refuses it): tiltsim takes them as one part, their wires joined; give each part its own id")
         }
         for part in diagram.parts where part.id != boardPart.id {
             if let problem = setup.add(part, file: file) { return .failure(problem) }
@@ -144,7 +144,11 @@ struct WokwiSetup {
         var seen: Set<String> = []
         var lines: [String] = []
         for end in diagram.connections.flatMap({ [$0.0, $0.1] }) where !end.hasPrefix("$") && seen.insert(end).inserted {
-            guard let colon = end.firstIndex(of: ":") else { continue }
+            guard let colon = end.firstIndex(of: ":") else {
+                lines.append(end.isEmpty ? "\(file): a wire with an empty end: ignored; give both ends as \"part:PIN\""
+                                         : "\(file): a wire to \(quoted(end)), which names no pin (\"part:PIN\", e.g. \"led1:A\"): ignored")
+                continue
+            }
             let id = String(end[..<colon]), pin = String(end[end.index(after: colon)...])
             guard let type = types[id] else {
                 lines.append("\(file): a wire to \(end), and no part has the id \(quoted(id)): ignored")
