@@ -156,6 +156,7 @@ struct UnreadWatch {
         guard now.count > reported else { return nil }
         defer { reported = now.count; growing = false }
         let port = board.serialPath ?? "the board's port"
-        return "\(port): \(now.count - reported) \(now.unit) the board sent were dropped \(now.circumstance)"
+        let dropped = now.count - reported
+        return "\(port): \(now.counted(dropped)) the board sent \(dropped == 1 ? "was" : "were") dropped \(now.circumstance)"
     }
 }

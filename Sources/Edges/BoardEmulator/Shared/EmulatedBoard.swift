@@ -36,4 +36,9 @@ public struct UnreadOutput: Sendable, Equatable {
     public var unit: String
     /// When they were lost, for the message ("while no host had the port open").
     public var circumstance: String
+
+    /// "`n` bytes", "1 byte": `unit` is plural.
+    public func counted(_ n: UInt64) -> String {
+        "\(n) " + (n == 1 && unit.hasSuffix("s") ? String(unit.dropLast()) : unit)
+    }
 }
