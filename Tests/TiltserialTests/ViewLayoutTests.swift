@@ -61,6 +61,9 @@ import WireProtocol
         }
         let tall = ViewScreen.lines(model, ViewLayout.choose(columns: 140, rows: 45, mode: .auto)).map(\.plainText)
         #expect(tall.count == 45 && tall[1].hasPrefix("/dev/ttyUSB0 · "), "\(tall.prefix(2))")
+        // The compact panel under the board takes the link's counts when a row is spare (two rows stayed empty at 140×43).
+        let compact = ViewScreen.lines(model, ViewLayout.choose(columns: 140, rows: 43, mode: .auto)).map(\.plainText)
+        #expect(compact.count == 42 && compact[compact.count - 3].hasPrefix("samples "), "\(compact.suffix(4))")
     }
 
     /// A snapshot with every number as wide as it gets.

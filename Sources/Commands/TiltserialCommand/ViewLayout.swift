@@ -29,6 +29,9 @@ struct ViewLayout: Hashable, Sendable {
     var placement: Placement
     /// Room for the info line under the status line.
     var infoLine: Bool
+    /// Room for the link's counts under a compact panel below the board (the
+    /// compact panel beside it always has them).
+    var linkRow = false
 
     // MARK: Sizes
 
@@ -104,6 +107,7 @@ struct ViewLayout: Hashable, Sendable {
             var layout = ViewLayout(columns: columns, rows: rows, board: board, panel: panel, placement: placement, infoLine: false)
             if layout.fits(columns: columns, rows: rows) {
                 layout.infoLine = layout.needs.rows < rows
+                layout.linkRow = panel == .compact && placement == .below && layout.needs.rows + 1 < rows
                 return layout
             }
         }

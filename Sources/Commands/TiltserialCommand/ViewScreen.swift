@@ -55,6 +55,7 @@ enum ViewScreen {
         case (.compact, .below):
             lines += board
             lines += compactBelow(m, width: columns)
+            if layout.linkRow { lines.append(linkRow(m)) }
         case (.full, .below):
             lines += board
             lines += flow(fullSections(m, width: ViewLayout.fullWidth), columns: columns, rows: ViewLayout.fullBelowRows)
