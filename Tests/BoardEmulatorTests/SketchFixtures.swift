@@ -96,6 +96,8 @@ enum SketchFixtures {
     static let wdtReboot = built("wdt_reboot")
     /// Timer0 powered down (PRR) over delays, a clock write and an idle sleep.
     static let powerReduction = built("power_reduction")
+    /// Power-down sleeps under the MPU-6050's INT edges, ended by the watchdog.
+    static let sleepEdges = built("sleep_edges")
     /// The ADC started by Timer1's compare B: its flag cleared by an ISR, by nothing, by a written one.
     static let adcTrigger = built("adc_trigger")
     /// 200 SPI.transfer bytes at 8 MHz and at 125 kHz, timed; one byte with SPIE.

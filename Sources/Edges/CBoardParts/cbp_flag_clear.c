@@ -65,7 +65,7 @@ static void cbp_flag_write(avr_t *avr, avr_io_addr_t addr, uint8_t value, void *
         avr_int_vector_t *vector = r->vectors[i];
         if (!(ones >> vector->raised.bit & 1)) continue;
         if (vector->pending) {
-            avr_clear_interrupt(avr, vector);
+            cbp_interrupt_withdraw(avr, vector);
         } else if (before >> vector->raised.bit & 1) {
             avr_raise_irq(vector->irq + AVR_INT_IRQ_PENDING, 0);  // as a served flag says it: cbp_adc_trigger's edge
         }

@@ -2,6 +2,7 @@
 // not the interrupt is enabled, and clears when it is served or a one is
 // written to it: the external interrupts, pin change, ADC, comparator, SPI,
 // timers and watchdog. cbp_flag_clear and cbp_int_unmask both walk them.
+// Also here: taking back an interrupt asked for and not served, fifo and all.
 #include "CBoardParts.h"
 
 #include <string.h>
@@ -41,4 +42,24 @@ bool cbp_each_flag_vector(avr_t *avr, cbp_flag_vector_visit visit, void *context
         }
     }
     return ok;
+}
+
+// The pending fifo's accessors, as sim_interrupts.c defines them for itself (static).
+DEFINE_FIFO(avr_int_vector_p, avr_int_pending);
+
+void cbp_interrupt_withdraw(avr_t *avr, avr_int_vector_t *vector) {
+    // simavr's clear leaves the vector in the pending fifo (to be skipped when
+    // its turn comes); each new raise then adds another entry, and a full fifo
+    // drops the next raise of any vector: the watchdog's interrupt, pending
+    // for good, ended every power-down sleep at once.
+    avr_int_pending_t *fifo = &avr->interrupts.pending;
+    avr_int_vector_t *kept[avr_int_pending_fifo_size];
+    int count = 0;
+    for (int i = 0, n = avr_int_pending_get_read_size(fifo); i < n; i++) {
+        avr_int_vector_t *v = avr_int_pending_read_at(fifo, (uint16_t)i);
+        if (v != vector) kept[count++] = v;
+    }
+    avr_int_pending_reset(fifo);
+    for (int i = 0; i < count; i++) avr_int_pending_write(fifo, kept[i]);
+    avr_clear_interrupt(avr, vector);
 }

@@ -90,7 +90,7 @@ static bool cbp_wake_pending(avr_t *avr, cbp_sleep_modes *m, int mode) {
         cbp_wake_source *s = &m->sources[i];
         if (!s->vector->pending) continue;
         if (cbp_wakes(avr, m, s, mode)) wake = true;
-        else if (s->kind == cbp_wake_int) avr_clear_interrupt(avr, s->vector);
+        else if (s->kind == cbp_wake_int) cbp_interrupt_withdraw(avr, s->vector);
     }
     return wake;
 }

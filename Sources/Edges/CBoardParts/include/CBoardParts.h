@@ -230,6 +230,10 @@ typedef bool (*cbp_flag_vector_visit)(struct avr_t *avr, struct avr_int_vector_t
 /// order; false when a call said false.
 bool cbp_each_flag_vector(struct avr_t *avr, cbp_flag_vector_visit visit, void *context);
 
+/// Takes back an interrupt asked for and not yet served: its flag cleared,
+/// and its entry out of simavr's pending fifo (which a plain clear leaves).
+void cbp_interrupt_withdraw(struct avr_t *avr, struct avr_int_vector_t *vector);
+
 /// EIFR's INTFn, PCIFR's PCIFn, ADCSRA's ADIF, ACSR's ACI, WDTCSR's WDIF and
 /// the timers' TIFRn flags cleared by writing a one (simavr 1.6 stored it:
 /// the flag set, or ADIF and WDIF stuck; a TIFRn write cleared them all), with an interrupt
