@@ -110,8 +110,9 @@ enum HookCommandLine {
         }
         if interpreter.hasSuffix("/env") {
             let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-            let rest = Substring(String(decoding: line[first.endIndex...], as: UTF8.self)).drop(while: blank)
-            try checkEnvProgram(rest.prefix(rest.count - rest.reversed().prefix(while: blank).count), script: path, searchPath: searchPath, option: option)
+            var rest = Substring(String(decoding: line[first.endIndex...], as: UTF8.self)).drop(while: blank)
+            while let last = rest.last, blank(last) { rest = rest.dropLast() }
+            try checkEnvProgram(rest, script: path, searchPath: searchPath, option: option)
         }
     }
 

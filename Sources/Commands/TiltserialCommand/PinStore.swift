@@ -42,9 +42,18 @@ struct PinStore {
     /// - Parameter bounded: refuse more than the board keeps (`PinBoard.capacity`).
     func load(bounded: Bool = true) throws(Failure) -> [Pin] {
         guard let bytes = try contents() else { return [] }
-        let pins: [Pin]
+        let pins = try parse(bytes)
+        if bounded && pins.count > PinBoard.capacity {
+            throw failure(.badFile, "holds \(pins.count) pins; the board keeps at most \(PinBoard.capacity): remove some with `\(command("remove N"))`")
+        }
+        return pins
+    }
+
+    /// The pins in `bytes` with the drawer's item names, or the file's refusal:
+    /// where it goes wrong and the fix.
+    private func parse(_ bytes: [UInt8]) throws(Failure) -> [Pin] {
         do {
-            pins = try PinsFile.parse(bytes, items: items)
+            return try PinsFile.parse(bytes, items: items)
         } catch {
             // `pins clear` overwrites only a file with a pins file's shape: advise it only then;
             // pins whose items the drawer lacks can be removed one by one.
@@ -55,10 +64,6 @@ struct PinStore {
             }
             throw failure(.badFile, "line \(error.line), column \(error.column): \(error.message); fix it, or \(fix)")
         }
-        if bounded && pins.count > PinBoard.capacity {
-            throw failure(.badFile, "holds \(pins.count) pins; the board keeps at most \(PinBoard.capacity): remove some with `\(command("remove N"))`")
-        }
-        return pins
     }
 
     /// For `pins list` and `pins remove`: the pins whatever their item names,
@@ -70,7 +75,7 @@ struct PinStore {
             let (pins, names) = try PinsFile.parseAnyItems(bytes, items: items)
             return (pins, PinStore(path: path, items: names, named: named))
         } catch {
-            _ = try load(bounded: false)  // the same error, in the same words as a run's
+            _ = try parse(bytes)  // the same error, in the same words as a run's
             throw failure(.badFile, "line \(error.line), column \(error.column): \(error.message)")
         }
     }

@@ -150,9 +150,7 @@ struct Replay: TiltserialSubcommand {
         } catch {
             // A damaged record part way: what was replayed up to it, as a run says before its error.
             let counters = driver.session.counters
-            if format == .sampleCSV, let first = csv.firstTimeMicros, let last = csv.lastTimeMicros {
-                duration = last >= first ? last - first : 0  // a CSV's duration is its samples' span, as at its end
-            }
+            if format == .sampleCSV, let span = csv.spanMicros { duration = span }  // a CSV's duration is its samples' span, as at its end
             if counters.samples > 0 || counters.decoder.framesDecoded > 0 {
                 let hooks = out.hookSummary(out.finish())
                 context.console.writeErr("tiltserial: stopped: \(HostSummary(durationMicros: duration, counters: counters).line)\(hooks)\n")
@@ -180,10 +178,10 @@ struct Replay: TiltserialSubcommand {
                 throw Failure(.badFile, "\(file): the recording holds no valid frames (saw \(session.stream.seen.rawValue)); record again with the sketch from Hardware/ and the right --baud")
             }
         case .sampleCSV:
-            guard let first = csv.firstTimeMicros, let last = csv.lastTimeMicros else {
+            guard let span = csv.spanMicros else {
                 throw Failure(.badFile, "\(file): holds no samples; a sample CSV has lines \(SampleCSV.header) (docs/usage.md)")
             }
-            duration = last >= first ? last - first : 0
+            duration = span
             if let hint = csv.standingTimeHint { out.say("\(file): \(hint)", level: .warning) }
         case .notUTF8Text, .unknown:
             break

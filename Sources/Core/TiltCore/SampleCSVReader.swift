@@ -26,6 +26,8 @@ public struct SampleCSVReader: Sendable {
     public private(set) var firstTimeMicros: UInt64?
     /// `t_us` of the last sample; nil before one.
     public private(set) var lastTimeMicros: UInt64?
+    /// µs from the first sample to the last (times never go back); nil before one.
+    public var spanMicros: UInt64? { firstTimeMicros.flatMap { first in lastTimeMicros.map { $0 - first } } }
     /// Samples whose `t_us` equals the one before: valid, but many of them
     /// mean the tool that wrote the file stopped its clock (`standingTimeHint`).
     public private(set) var repeatedTimeCount: UInt64 = 0

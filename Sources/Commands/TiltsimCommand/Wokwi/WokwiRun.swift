@@ -206,7 +206,8 @@ struct StatusBetweenLines {
 
     mutating func serial(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
         var out = bytes[...]
-        if skipNewline, !out.isEmpty {
+        guard !out.isEmpty else { return out }
+        if skipNewline {
             // The sketch's "\r\n" may come a byte at a time: a lone "\r" waits for its "\n".
             if out.first == 13 {
                 out = out.dropFirst()
@@ -214,7 +215,6 @@ struct StatusBetweenLines {
             }
             if out.first == 10 { out = out.dropFirst() }
         }
-        if bytes.isEmpty { return out }
         skipNewline = false
         if let last = out.last { atLineStart = last == 10 }
         return out
