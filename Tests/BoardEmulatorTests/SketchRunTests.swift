@@ -124,7 +124,8 @@ import TiltDisplay
     /// INT0 at low level comes while the line is low and the interrupt
     /// enabled, also when the line was low first (the sleep-until-INT
     /// pattern): the ISR runs at once and again after each return until it
-    /// detaches itself; with the line let go it does not run at all.
+    /// detaches itself; with the line let go it does not run at all. INTF0
+    /// reads 0 throughout, in the ISR too, as the chip keeps it at low level.
     @Test func aLowLevelInterruptComesWhileTheLineIsLow() throws {
         let sketch = try SketchFixtures.intLevel.get()
         let (outcome, record, _) = try run(sketch.elf, RunPlan(timeoutMicros: 2_000_000, steps: [
@@ -138,6 +139,7 @@ import TiltDisplay
         #expect(outcome == .passed)
         let text = String(decoding: record.serial, as: UTF8.self)
         #expect(text.contains("\ncalls 100\r\n"), "\(text)")
+        #expect(text.contains("\nflags 0\r\n"), "\(text)")
         #expect(text.contains("\nhigh calls 0\r\n"), "\(text)")
     }
 

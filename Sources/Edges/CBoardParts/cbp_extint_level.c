@@ -8,6 +8,8 @@
 // until the sensor's INT) waited forever. Here the repetition runs only while
 // it is wanted: enabled, at low level, the pin low; checked when EIMSK or
 // EICRA is written and when the pin moves, then every 16 cycles while it lasts.
+// INTFn reads 0 at low level, as on the chip ("always cleared"): simavr sets
+// it with every request, so EIFR's reads hide it (the ISR saw it set).
 #include "CBoardParts.h"
 
 #include <stdlib.h>
@@ -36,11 +38,28 @@ struct cbp_extint_level {
     cbp_level_line lines[EXTINT_COUNT];
 };
 
+// At low level (ISCn1:0 = 0); false for an edge mode, a line without a pin,
+// or an edge-only one (INT2 on some parts).
+static bool cbp_level_mode(avr_t *avr, avr_extint_t *p, int i) {
+    return p->eint[i].port_ioctl && p->eint[i].isc[1].reg && avr_regbit_get_array(avr, p->eint[i].isc, 2) == 0;
+}
+
 static bool cbp_level_wanted(avr_t *avr, avr_extint_t *p, int i) {
-    if (!p->eint[i].port_ioctl || !p->eint[i].isc[1].reg) return false;  // no pin, or edge-only (INT2 on some parts)
-    if (avr_regbit_get_array(avr, p->eint[i].isc, 2) != 0) return false;
+    if (!cbp_level_mode(avr, p, i)) return false;
     if (!avr_regbit_get(avr, p->eint[i].vector.enable)) return false;
     return p->io.irq[i].value == 0;
+}
+
+// Clears INTFn of every line at low level; the request itself is kept pending.
+static void cbp_level_hide_flags(avr_t *avr, avr_extint_t *p) {
+    for (int i = 0; i < EXTINT_COUNT; i++) {
+        if (cbp_level_mode(avr, p, i)) avr_regbit_clear(avr, p->eint[i].vector.raised);
+    }
+}
+
+static uint8_t cbp_level_flags_read(avr_t *avr, avr_io_addr_t addr, void *param) {
+    cbp_level_hide_flags(avr, param);
+    return avr->data[addr];
 }
 
 static avr_cycle_count_t cbp_level_poll(avr_t *avr, avr_cycle_count_t when, void *param) {
@@ -50,12 +69,11 @@ static avr_cycle_count_t cbp_level_poll(avr_t *avr, avr_cycle_count_t when, void
         line->polling = false;
         return 0;
     }
-    // At low level INTFn means nothing on the chip; a flag a falling edge left
-    // set while the interrupt was off would stop simavr from asking again.
+    // A request sets INTFn in simavr; the chip has none at low level.
     avr_int_vector_t *vector = &p->eint[line->index].vector;
     if (!vector->pending) {
-        avr_regbit_clear(avr, vector->raised);
         avr_raise_interrupt(avr, vector);
+        avr_regbit_clear(avr, vector->raised);
     }
     return when + CBP_LEVEL_POLL_CYCLES;
 }
@@ -71,7 +89,9 @@ static void cbp_level_check(avr_t *avr, cbp_extint_level *level) {
 
 static void cbp_level_register_written(avr_t *avr, avr_io_addr_t addr, uint8_t value, void *param) {
     (void)addr; (void)value;
-    cbp_level_check(avr, param);
+    cbp_extint_level *level = param;
+    cbp_level_hide_flags(avr, level->extint);  // a line just set to low level drops its flag
+    cbp_level_check(avr, level);
 }
 
 static avr_cycle_count_t cbp_level_recheck(avr_t *avr, avr_cycle_count_t when, void *param) {
@@ -118,6 +138,10 @@ bool cbp_extint_level_install(avr_t *avr) {
         avr_irq_register_notify(p->io.irq + i, cbp_level_pin_moved, level);
         if (!cbp_io_after(avr, p->eint[i].vector.enable.reg, cbp_level_register_written, level)) return false;
         if (!cbp_io_after(avr, p->eint[i].isc[0].reg, cbp_level_register_written, level)) return false;
+        avr_io_addr_t flags = AVR_DATA_TO_IO(p->eint[i].vector.raised.reg);
+        if (avr->io[flags].r.c == cbp_level_flags_read) continue;  // INT0 and INT1 share EIFR
+        if (avr->io[flags].r.c) return false;                     // someone else reads it: not expected
+        avr_register_io_read(avr, p->eint[i].vector.raised.reg, cbp_level_flags_read, p);
     }
     return true;
 }

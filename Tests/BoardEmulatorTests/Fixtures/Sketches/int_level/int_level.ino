@@ -4,10 +4,13 @@
 // return while the line stays low. The ISR detaches itself after 100 calls
 // (the usual wake-from-sleep pattern detaches after one); the sketch prints
 // "calls N" 20 ms later, then "high calls N" after the line went high again
-// and the interrupt was enabled once more.
-static volatile uint16_t calls;
+// and the interrupt was enabled once more. "flags N" counts the times INTF0
+// read 1 (in the ISR and after it detached, the line still low): the chip
+// keeps the flag 0 at low level ("always cleared"), so 0.
+static volatile uint16_t calls, flags;
 
 static void isr() {
+    if (EIFR & _BV(INTF0)) flags++;
     if (++calls >= 100) detachInterrupt(digitalPinToInterrupt(2));
 }
 
@@ -20,6 +23,9 @@ void setup() {
     delay(20);
     Serial.print(F("calls "));
     Serial.println(calls);
+    if (EIFR & _BV(INTF0)) flags++;
+    Serial.print(F("flags "));
+    Serial.println(flags);
     while (digitalRead(2) == LOW) {}
     calls = 0;
     attachInterrupt(digitalPinToInterrupt(2), isr, LOW);
