@@ -35,8 +35,9 @@ import TestSupport
 
         let analog = try tiltsim.run(["run", sketch.elf, "--quiet", "--sensor-int", "a0", "--expect-serial", Self.seen(a0: Self.twenty)])
         #expect(analog.code == 0, "\(analog.err)")
-        let unwired = try tiltsim.run(["run", sketch.elf, "--quiet", "--sensor-int", "none", "--expect-serial", Self.seen()])
+        let unwired = try tiltsim.run(["run", sketch.elf, "-q", "--sensor-int", "none", "--expect-serial", Self.seen()])
         #expect(unwired.code == 0, "\(unwired.err)")
+        #expect(standard.out.isEmpty && unwired.out.isEmpty, "--quiet and -q keep the serial output off stdout")
         let absent = try tiltsim.run(["run", sketch.elf, "--quiet", "--sensor-address", "none", "--expect-serial", "^A none$"])
         #expect(absent.code == 0, "\(absent.err)")
         #expect(absent.err.contains("wired: SSD1306 at 0x3C, no MPU-6050\n"))

@@ -58,7 +58,7 @@ struct RunSketch: ParsableCommand {
     @Option(name: .customLong("usb-log"), help: ArgumentHelp("Write each USB HID report an ATmega32U4 board's sketch sends (leonardo, micro, promicro-8mhz: a mouse's, a keyboard's, HID().SendReport) to this file, a line each: simulated seconds, endpoint, bytes in hex.", valueName: "file"), completion: .file())
     var usbLog: String?
 
-    @Flag(help: "Do not copy the serial output to stdout.")
+    @Flag(name: [.customShort("q"), .customLong("quiet")], help: "Do not copy the serial output to stdout.")
     var quiet = false
 
     static let defaultTimeoutSeconds = 30.0
