@@ -105,6 +105,8 @@ enum SketchFixtures {
     /// D0 (the serial port's RX) read before Serial.begin, on the Uno and the Mega.
     static let rxIdle = built("rx_idle")
     static let rxIdleMega = built("rx_idle", folder: "sketches-mega")
+    /// `sei; nop; cli` over a pending interrupt; ISRs between 200 NOPs under an always pending one.
+    static let seiWindow = built("sei_window")
     /// How long EEPE stays set, 100 EEPROM.write calls, 100 updates.
     static let eepromTime = built("eeprom_time")
 

@@ -153,6 +153,17 @@ import TiltDisplay
         #expect(values["watchdog_calls"] == 8 && values["int0_calls"] == 0, "\(values)")
     }
 
+    /// After SEI and after RETI the chip runs one main-program instruction
+    /// before a pending interrupt: `sei; nop; cli` serves one, and 200 NOPs
+    /// under INT0 held at low level let 200 handlers through. simavr 1.6 ran
+    /// two instructions (its I flag's edge delay), so none and 100.
+    @Test func oneInstructionRunsAfterSEIAndRETIBeforeAPendingInterrupt() throws {
+        let values = try figuresUntilDone(SketchFixtures.seiWindow)
+        #expect(values["sei_nop_cli"] == 1, "\(values)")
+        let calls = try #require(values["isr_per_200_nops"], "\(values)")
+        #expect((199...201).contains(calls), "\(calls) handlers between 200 NOPs")
+    }
+
     /// The ADC's auto trigger on Timer1's compare B: a conversion each time
     /// OCF1B rises (100 in 100 ms) while something clears it; once when
     /// nothing does. simavr 1.6 never converted ("unimplemented auto trigger").

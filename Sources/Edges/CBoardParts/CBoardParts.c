@@ -19,6 +19,7 @@
 #include <avr_extint.h>
 #include <avr_usb.h>
 #include <sim_cycle_timers.h>
+#include <sim_interrupts.h>
 
 // MARK: Core
 
@@ -289,10 +290,15 @@ void cbp_avr_destroy(avr_t *avr) {
     free(avr);
 }
 
+// After SEI or RETI the chip runs one instruction before a pending interrupt;
+// simavr counts its I flag's edge delay down from -2 at the end of each step,
+// so it ran two. A step that ends at -1 is put where the next one would be,
+// and the instruction after SEI or RETI is the only one before the interrupt.
 int cbp_avr_run_until(avr_t *avr, uint64_t until_cycle) {
     int state = avr->state;
     while (avr->cycle < until_cycle) {
         state = avr_run(avr);
+        if (avr->interrupt_state == -1) avr->interrupt_state = avr_has_pending_interrupts(avr);
         if (state == cpu_Done || state == cpu_Crashed) break;
     }
     return state;
