@@ -297,8 +297,9 @@ void cbp_avr_destroy(avr_t *avr) {
 int cbp_avr_run_until(avr_t *avr, uint64_t until_cycle) {
     int state = avr->state;
     while (avr->cycle < until_cycle) {
-        state = avr_run(avr);
-        if (avr->interrupt_state == -1) avr->interrupt_state = avr_has_pending_interrupts(avr);
+        avr->run(avr);  // avr_run's body, without its call
+        if (__builtin_expect(avr->interrupt_state == -1, 0)) avr->interrupt_state = avr_has_pending_interrupts(avr);
+        state = avr->state;
         if (state == cpu_Done || state == cpu_Crashed) break;
     }
     return state;
