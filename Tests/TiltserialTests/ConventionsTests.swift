@@ -24,11 +24,20 @@ import TiltCore
         #expect(tiltsim.out == "tiltsim \(TiltVersion.number) (wire protocol 1)\n")
     }
 
-    @Test func aNegativeValueGetsTheAttachedFormAsItsFix() {
+    @Test func aValueThatStartsWithAMinusGetsTheAttachedFormAsItsFix() {
         let r = runTiltserial(["/dev/null", "--rest-angle", "-30"])
         #expect(r.code == 21)
         #expect(r.err == "tiltserial: error: Missing value for '--rest-angle <DEG>'; "
                 + "a value that starts with '-' must be attached with '=': --rest-angle=-30\n")
+        // The mounting table's axes (docs/hardware.md) start with a minus too.
+        let axes = runTiltserial(["replay", "x.csv", "--axes", "-y,x,z"])
+        #expect(axes.code == 21)
+        #expect(axes.err == "tiltserial: error: Missing value for '--axes <x,-y,z>'; "
+                + "a value that starts with '-' must be attached with '=': --axes=-y,x,z\n")
+        // An empty value attached with '=' is no value to ArgumentParser.
+        let empty = runTiltserial(["replay", "x.csv", "--wiggle-starts-ms="])
+        #expect(empty.err == "tiltserial: error: Missing value for '--wiggle-starts-ms <A,B,C>'; "
+                + "an empty value is given as '': --wiggle-starts-ms ''\n")
         // ... and the attached form is read as the value.
         let attached = runTiltserial(["/dev/null", "--tick-ms=-5"])
         #expect(attached.err == "tiltserial: error: --tick-ms: '-5' is not valid; it must be a number between 1 and 1000 ms\n")

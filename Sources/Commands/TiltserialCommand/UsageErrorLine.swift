@@ -4,16 +4,15 @@ import TiltCore
 /// ArgumentParser's usage errors in the style of every other error: one line,
 /// `tiltserial: error: WHAT; FIX`, exit code 21 (badSettings, docs/usage.md).
 /// ArgumentParser's own text says what is wrong; the fix is ours: a negative
-/// value that was taken for an option (`--rest-angle -30`) is shown attached
-/// (`--rest-angle=-30`), anything else points at the command's `--help`.
+/// value that was taken for an option (`--rest-angle -30`, `--axes -y,x,z`) is
+/// shown attached (`--rest-angle=-30`), anything else points at the command's `--help`.
 /// `--help`, `--version` and completion scripts are not errors and keep
 /// ArgumentParser's output.
 enum UsageErrorLine {
     static func line(for error: any Error, arguments: [String]) -> String {
         let what = UsageErrorText.sentence(Tiltserial.message(for: error))
         if let group = groupGivenAnUnknownCommand(what, arguments: arguments) { return group }
-        let fix = UsageErrorText.attachedNegativeValue(arguments)
-            .map { "a value that starts with '-' must be attached with '=': \($0)" }
+        let fix = UsageErrorText.valueFix(arguments, what: what)
             ?? "see `\(UsageErrorText.helpCommand(in: Tiltserial.fullMessage(for: error, columns: 1000), tool: "tiltserial"))` for the options"
         return "tiltserial: error: \(what.isEmpty ? "bad arguments" : OneLineText.escaped(what, limit: 4096)); \(fix)"
     }

@@ -9,8 +9,7 @@ import TiltCore
 enum UsageErrorLine {
     static func line(for error: any Error, arguments: [String]) -> String {
         let what = UsageErrorText.sentence(Tiltsim.message(for: error))
-        let fix = UsageErrorText.attachedNegativeValue(arguments)
-            .map { "a value that starts with '-' must be attached with '=': \(shortened($0, limit: 80))" }
+        let fix = UsageErrorText.valueFix(arguments, what: what) { shortened($0, limit: 80) }
             ?? "see `\(UsageErrorText.helpCommand(in: Tiltsim.fullMessage(for: error, columns: 1000), tool: "tiltsim"))` for the options"
         return "tiltsim: \(what.isEmpty ? "bad arguments" : shortenQuotes(in: what)); \(fix)"
     }

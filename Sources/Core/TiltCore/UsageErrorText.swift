@@ -28,14 +28,33 @@ public enum UsageErrorText {
         return "\(tool) --help"
     }
 
-    /// `--opt=-5` for the first option followed by a negative number (which
-    /// ArgumentParser reads as another option), nil when there is none.
-    public static func attachedNegativeValue(_ arguments: [String]) -> String? {
+    /// The fix for a value ArgumentParser could not see, nil when it is not
+    /// that: for `what` "Missing value for '--axes <x,-y,z>'" the option's next
+    /// word when it starts with one '-' (`--axes=-y,x,z`, the mounting table's
+    /// values), or an empty value given as `--opt=` (`--opt ''`); else the
+    /// first option followed by a negative number (`--rest-angle=-30`), which
+    /// ArgumentParser reads as another option. `show` shortens the option and value.
+    public static func valueFix(_ arguments: [String], what: String, show: (String) -> String = { $0 }) -> String? {
+        let missing = "Missing value for '"
+        if what.hasPrefix(missing) {
+            let option = String(what.dropFirst(missing.count).prefix { $0 != " " && $0 != "'" })
+            if let at = arguments.lastIndex(of: option), at + 1 < arguments.count {
+                let value = arguments[at + 1]
+                if value.hasPrefix("-"), !value.hasPrefix("--"), value.count > 1, !["-h", "-q"].contains(value) {
+                    return attached(show("\(option)=\(value)"))
+                }
+            }
+            if arguments.contains(option + "=") { return "an empty value is given as '': \(show(option)) ''" }
+        }
         for (option, value) in zip(arguments, arguments.dropFirst())
         where option.hasPrefix("--") && !option.contains("=") && looksNegative(value) {
-            return "\(option)=\(value)"
+            return attached(show("\(option)=\(value)"))
         }
         return nil
+    }
+
+    private static func attached(_ example: String) -> String {
+        "a value that starts with '-' must be attached with '=': \(example)"
     }
 
     /// `-5`, `-0.5`, `-.5`, `-1e3`, `-9223372036854775807`: a minus, then a number.
