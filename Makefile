@@ -90,8 +90,9 @@ TOOLS       := tiltserial tiltsim
 BOARDS      := $(shell sed -n "s/^BOARDS := //p" Hardware/boards.mk)
 OTHER_BOARDS := $(filter-out uno,$(BOARDS))
 
-# The docs --help and the man pages point to (exit codes, the --json schema, the emulator).
-DOCS        := README.md usage.md emulator.md hardware.md protocol.md serial.md display.md physics.md
+# The docs --help and the man pages point to (exit codes, the --json schema,
+# the emulator), and every page they link to, laid out as in docs/.
+DOCS        := README.md $(patsubst docs/%,%,$(wildcard docs/*.md docs/perf/*.md docs/plots/*.svg))
 
 # Every file install writes, relative to $(DESTDIR)$(PREFIX); uninstall removes exactly these.
 INSTALLED := $(addprefix bin/,$(TOOLS)) \
@@ -130,7 +131,7 @@ manpages: release manual-tool
 	$(Q)for tool in $(TOOLS); do \
 	  $(say) GEN "$$tool.1"; \
 	  $(MANUAL_TOOL) $(RELEASE_BIN)/$$tool --output-directory $(STAGE)/man || exit 1; \
-	  sed -i 's/^$$/.Pp/' $(STAGE)/man/$$tool.1 || exit 1; done  # a help text's blank line: mdoc's paragraph, not a warning
+	  scripts/man-fixups $$tool $(STAGE)/man/$$tool.1 docs/usage.md || exit 1; done
 
 install: release completions manpages
 	$(Q)$(MAKE) -C Hardware boards
@@ -143,7 +144,7 @@ install: release completions manpages
 	    share/fish/*) source=$(STAGE)/fish/$${file##*/}; mode=0644 ;; \
 	    share/man/*) source=$(STAGE)/man/$${file##*/}; mode=0644 ;; \
 	    share/doc/tiltserial/README.md) source=README.md; mode=0644 ;; \
-	    share/doc/*) source=docs/$${file##*/}; mode=0644 ;; \
+	    share/doc/*) source=docs/$${file#share/doc/tiltserial/}; mode=0644 ;; \
 	  esac; \
 	  $(say) INSTALL "$(DESTDIR)$(PREFIX)/$$file"; \
 	  install -D -m $$mode $$source "$(DESTDIR)$(PREFIX)/$$file" || exit 1; done
@@ -155,6 +156,7 @@ uninstall:
 	    rm -f "$(DESTDIR)$(PREFIX)/$$file" || exit 1; fi; done
 	$(Q)for board in $(OTHER_BOARDS); do rmdir "$(DESTDIR)$(PREFIX)/share/tiltserial/$$board" 2>/dev/null || true; done
 	$(Q)rmdir "$(DESTDIR)$(PREFIX)/share/tiltserial" 2>/dev/null || true
+	$(Q)for folder in perf plots; do rmdir "$(DESTDIR)$(PREFIX)/share/doc/tiltserial/$$folder" 2>/dev/null || true; done
 	$(Q)rmdir "$(DESTDIR)$(PREFIX)/share/doc/tiltserial" 2>/dev/null || true
 
 install-check:

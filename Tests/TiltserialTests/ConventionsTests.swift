@@ -70,6 +70,11 @@ import TiltCore
         let help = runTiltserial(["monitor", "--help"])
         #expect(help.code == 0)
         #expect(help.out.contains("USAGE: tiltserial monitor [<port>]"))
+        // Neither the default command's port nor an optional subcommand looks required.
+        #expect(runTiltserial(["--help"]).out.contains("USAGE: tiltserial [<port>] [<options>]\n       tiltserial <subcommand> [<options>]\n"))
+        #expect(runTiltserial(["demo", "--help"]).out.contains("USAGE: tiltserial demo [<options>]\n"))
+        let tiltsim = try? runProduct("tiltsim", ["--help"])
+        #expect(tiltsim?.out.contains("USAGE: tiltsim [<options>]\n       tiltsim run [<options>] <sketch>\n") == true)
         for shell in ["bash", "zsh", "fish"] {
             let script = runTiltserial(["--generate-completion-script", shell])
             #expect(script.code == 0)

@@ -10,6 +10,7 @@ struct Demo: TiltserialSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Run the host against an emulated board playing a tour of the map (no hardware needed).",
+        usage: "tiltserial demo [<options>]",  // ArgumentParser's "demo <options>" looked required
         discussion: """
             Starts tiltsim (found beside tiltserial, else on PATH). The avr engine runs our firmware \
             (Hardware/build/tiltserial.elf, or --firmware) in simavr; the native engine is tiltsim's board model.

@@ -53,6 +53,8 @@ public struct Tiltserial: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "tiltserial",
         abstract: "Scroll the board's display by tilting it: reads the accelerometer, writes scroll offsets back.",
+        // ArgumentParser's "tiltserial <subcommand>" hid the default command's port.
+        usage: "tiltserial [<port>] [<options>]\ntiltserial <subcommand> [<options>]",
         discussion: "Exit codes and the --json schema: docs/usage.md (installed in PREFIX/share/doc/tiltserial).",
         version: Tiltserial.version,
         subcommands: [Run.self, List.self, Monitor.self, Replay.self, Demo.self, Calibrate.self, Setup.self, Pins.self],

@@ -15,6 +15,8 @@ public struct Tiltsim: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "tiltsim",
         abstract: "Emulate a tiltserial board (MPU-6050 + SSD1306) on a pseudo-terminal.",
+        // ArgumentParser's "tiltsim <options> <subcommand>" made the subcommand look required.
+        usage: "tiltsim [<options>]\ntiltsim run [<options>] <sketch>\ntiltsim wokwi [<options>] [<path>]",
         discussion: """
             Prints each board's pty path on stdout, one line each, then runs until
             Ctrl-C or --duration. Open the path with `tiltserial PATH`.
