@@ -71,6 +71,27 @@ import BoardEmulator
         #expect(r.code == ExitStatus.badSettings.rawValue && r.err.contains("no place for the pins file"))
     }
 
+    /// A `--pins` file that is not there may be a mistyped name: said so,
+    /// not "no pins in FILE"; the default file missing is just none yet.
+    @Test func aMissingFileIsSaidAsMissing() throws {
+        let path = tempPath("typo.json")
+        let named = runTiltserial(["pins", "list", "--pins", path])
+        #expect(named.code == 0)
+        #expect(named.err == "tiltserial: no pins file at \(path): nothing was saved there "
+                + "(check the name; a run with --pins \(path) makes it)\n")
+        let remove = runTiltserial(["pins", "remove", "1", "--pins", path])
+        #expect(remove.code == ExitStatus.badSettings.rawValue)
+        #expect(remove.err.hasSuffix("pins remove 1: no such pin; no pins file at \(path): nothing was saved there "
+                + "(check the name; a run with --pins \(path) makes it)\n"), "\(remove.err)")
+        let home = tempPath("cfg")
+        let byDefault = runTiltserial(["pins", "list"], environment: ["XDG_CONFIG_HOME": home])
+        #expect(byDefault.code == 0)
+        #expect(byDefault.err == "tiltserial: no pins yet (a run saves them in \(home)/tiltserial/pins.json)\n")
+        // A file with none in it says that.
+        try PinStore(path: path, items: Self.items).save([])
+        #expect(runTiltserial(["pins", "list", "--pins", path]).err == "tiltserial: no pins in \(path)\n")
+    }
+
     @Test func savingIsAtomicAndCreatesTheFolder() throws {
         let dir = tempPath("cfg")
         let store = PinStore(path: dir + "/tiltserial/pins.json", items: Self.items)

@@ -28,6 +28,13 @@ struct PinStore {
     }
 
     /// `tiltserial pins WORDS` as a message gives it: with `--pins FILE` when the file was named.
+    /// What a missing file means: none saved yet, or for a file named with
+    /// `--pins`, perhaps a mistyped name ("no pins in FILE" hid that).
+    var missingFileNote: String {
+        named ? "no pins file at \(path): nothing was saved there (check the name; a run with --pins \(ShellText.quoted(path)) makes it)"
+            : "no pins yet (a run saves them in \(path))"
+    }
+
     func command(_ words: String) -> String {
         "tiltserial pins \(words)" + (named ? " --pins " + ShellText.quoted(path) : "")
     }
@@ -68,12 +75,13 @@ struct PinStore {
 
     /// For `pins list` and `pins remove`: the pins whatever their item names,
     /// and this store with the names the drawer lacks added, so a save keeps
-    /// them (a run refuses such a file: its drawer cannot show them).
-    func loadForEditing() throws(Failure) -> (pins: [Pin], store: PinStore) {
-        guard let bytes = try contents() else { return ([], self) }
+    /// them (a run refuses such a file: its drawer cannot show them); `found`
+    /// is false when there is no file.
+    func loadForEditing() throws(Failure) -> (pins: [Pin], store: PinStore, found: Bool) {
+        guard let bytes = try contents() else { return ([], self, false) }
         do {
             let (pins, names) = try PinsFile.parseAnyItems(bytes, items: items)
-            return (pins, PinStore(path: path, items: names, named: named))
+            return (pins, PinStore(path: path, items: names, named: named), true)
         } catch {
             _ = try parse(bytes)  // the same error, in the same words as a run's
             throw failure(.badFile, "line \(error.line), column \(error.column): \(error.message)")

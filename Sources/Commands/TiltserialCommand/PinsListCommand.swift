@@ -8,9 +8,9 @@ struct PinsList: TiltserialSubcommand {
     @OptionGroup var pins: PinsOptions
 
     func execute(_ context: CommandContext) throws(Failure) {
-        let (list, store) = try pins.requiredStore(paths: context.paths).loadForEditing()
+        let (list, store, found) = try pins.requiredStore(paths: context.paths).loadForEditing()
         if list.isEmpty {
-            context.console.writeErr("tiltserial: no pins in \(store.path)\n")
+            context.console.writeErr("tiltserial: \(found ? "no pins in \(store.path)" : store.missingFileNote)\n")
             return
         }
         var text = ""

@@ -26,7 +26,8 @@ struct PinsRemove: TiltserialSubcommand {
         var numbers: [Int] = []
         for word in words {
             guard let n = Int(word), list.indices.contains(n - 1) else {
-                let range = list.isEmpty ? "there are no pins"
+                let range = !loaded.found ? store.missingFileNote
+                    : list.isEmpty ? "there are no pins"
                     : list.count == 1 ? "give 1, the only one (see `\(store.command("list"))`)"
                     : "give 1 to \(list.count) (see `\(store.command("list"))`)"
                 let what = Int(word) == nil ? "not a pin's number" : "no such pin"
