@@ -52,6 +52,11 @@ import TiltCore
         (["pins", "frob"], "tiltserial: error: pins frob: no such command; use pins list, pins clear or pins remove "
             + "(see `tiltserial pins --help`)\n"),
         (["pins", "list", "frob"], "tiltserial: error: Unexpected argument 'frob'; see `tiltserial pins list --help` for the options\n"),
+        // Another command's option: not ArgumentParser's "did you mean '--axes'?".
+        (["replay", "x.tiltrec", "--view", "none"], "tiltserial: error: --view is not an option of replay but a run's (tiltserial PORT) "
+            + "and demo's: leave it out (see `tiltserial replay --help`)\n"),
+        (["replay", "x.tiltrec", "--pins=p.json"], "tiltserial: error: --pins is not an option of replay but a run's (tiltserial PORT), "
+            + "demo's and the pins commands': leave it out (see `tiltserial replay --help`)\n"),
         (["replay", "/nonexistent.tiltrec", "--no-reconnect"],
          "tiltserial: error: --reconnect (or --no-reconnect) sets up a serial link and replay reads a file, where it does nothing: leave it out\n"),
         (["setup", "/dev/null", "--reconnect", "false"],
