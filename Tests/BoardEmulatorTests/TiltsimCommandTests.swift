@@ -162,6 +162,8 @@ import WireProtocol
     /// `--speed` outside 0.01…1000 is refused in one line (1e-20 passed and
     /// trapped in the board's pacer, exit 132), as `tiltserial demo` refuses it.
     @Test func aSpeedOutsideItsRangeIsRefused() throws {
+        let whole = try run(["--engine", "native", "--speed", "5000", "--duration", "1", "--run-now"])
+        #expect(whole.err == "tiltsim: --speed 5000: give a factor from 0.01 to 1000, e.g. --speed 4\n", "as typed, not 5000.0")
         for speed in ["1e-20", "0.001", "1001", "nan", "inf"] {
             let refused = try run(["--engine", "native", "--speed", speed, "--duration", "1", "--run-now"])
             #expect(refused.code == 21, "\(speed): \(refused.err)")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TiltCore
 import TiltMotion
 import TiltPipeline
 
@@ -49,7 +50,7 @@ struct Demo: TiltserialSubcommand {
             throw Failure(.badSettings, "no scenario '\(scenario)'; choose one of \(Scenarios.names.joined(separator: ", "))")
         }
         if let speed, !(speed >= 0.01 && speed <= 1000) {
-            throw Failure(.badSettings, "--speed \(speed): give a factor from 0.01 to 1000, e.g. --speed 4")
+            throw Failure(.badSettings, "--speed \(NumberText.plain(speed)): give a factor from 0.01 to 1000, e.g. --speed 4")
         }
         let resolved = try settings.resolve().settings  // no default config file: the emulated board is mounted as the defaults say
         let store = pinsPath.map { PinStore(path: $0, named: true) }  // no default pins file either: the demo starts with none

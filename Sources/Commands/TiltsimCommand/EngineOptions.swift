@@ -1,4 +1,5 @@
 import ArgumentParser
+import TiltCore
 import BoardEmulator
 import TiltExitStatus
 
@@ -64,7 +65,7 @@ struct EngineOptions: ParsableArguments {
 
     func validate() throws {
         if let rate, !(1...20_000).contains(rate) { throw CommandFailure.usage("--rate \(rate): use 1 to 20000 samples per second") }
-        if let speed, !(speed >= 0.01 && speed <= 1000) { throw CommandFailure.usage("--speed \(speed): give a factor from 0.01 to 1000, e.g. --speed 4") }
+        if let speed, !(speed >= 0.01 && speed <= 1000) { throw CommandFailure.usage("--speed \(NumberText.plain(speed)): give a factor from 0.01 to 1000, e.g. --speed 4") }
         if freeRunning && speed != nil { throw CommandFailure.usage("--speed and --free-running exclude each other; pick one") }
         if let boards, !(1...64).contains(boards) { throw CommandFailure.usage("--boards \(boards): use 1 to 64") }
         _ = try faultSpec

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TiltCore
 import Foundation
 import TiltExitStatus
 
@@ -20,7 +21,7 @@ struct OutputOptions: ParsableArguments {
     var exitWithParent = false
 
     func validate() throws {
-        if let duration, !(duration > 0 && duration <= 31_536_000) { throw CommandFailure.usage("--duration \(duration): use seconds above 0, at most 31536000 (a year)") }
+        if let duration, !(duration > 0 && duration <= 31_536_000) { throw CommandFailure.usage("--duration \(NumberText.plain(duration)): use seconds above 0, at most 31536000 (a year)") }
         if let png, png.isEmpty { throw CommandFailure.usage("--png needs a file name") }
     }
 

@@ -74,7 +74,7 @@ struct RunSketch: ParsableCommand {
         for pattern in expectSerial + failSerial {
             if let problem = SketchRun.patternProblem(pattern) { throw CommandFailure.usage(problem) }
         }
-        if let timeout, !(timeout > 0 && timeout <= 86_400) { throw CommandFailure.usage("--timeout \(timeout): use simulated seconds above 0, at most 86400") }
+        if let timeout, !(timeout > 0 && timeout <= 86_400) { throw CommandFailure.usage("--timeout \(NumberText.plain(timeout)): use simulated seconds above 0, at most 86400") }
         for (option, values) in [("--screenshot", screenshot), ("--expect-screen", expectScreen)] {
             for value in values { _ = try Self.timedFile(value, option) }
         }

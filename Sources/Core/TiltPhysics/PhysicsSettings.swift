@@ -1,3 +1,4 @@
+import TiltCore
 /// Which integrator turns tilt into scroll offsets.
 public enum IntegratorMode: String, Sendable, CaseIterable {
     /// Recipe 1-5 exactly as its sample code computes in C (Float32, the integer
@@ -189,9 +190,6 @@ extension PhysicsSettings {
         public static let drawerHeight = DrawerLayout.minimumHeight...64
 
         /// A bound as people write it: 0.25, 90, 10000 (no ".0", no exponent).
-        public static func text(_ value: Double) -> String {
-            if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-            return String(value)
-        }
+        public static func text(_ value: Double) -> String { NumberText.plain(value) }
     }
 }
