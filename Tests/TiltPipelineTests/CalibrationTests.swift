@@ -233,7 +233,7 @@ import TiltCore
     @Test func nothingHappensAfterTheEnd() {
         var outcome = Self.run(Self.steps(Pose(pitch: 60, roll: 0)))
         #expect(outcome.result != nil)
-        var calibration = Calibration()
+        let calibration = Calibration()
         calibration.start { outcome.progress.append($0) }
         #expect(calibration.step == .rest)
     }
