@@ -232,9 +232,9 @@ final class RunOutput: HostOutput {
             if let view {
                 view.message = text
                 view.messageIsWarning = true
-            } else {
+            } else if reconnecting {
                 logger.warning("\(text)")
-            }
+            }  // else the run ends with the error line that says it
         case .reopened(let verified):
             say(verified ? "\(shownPort): reconnected; the view keeps its place"
                 : "\(shownPort): reopened; waiting for the board to speak before writing to it")
