@@ -164,8 +164,10 @@ import TiltDisplay
         #expect(!logged.err.contains("--usb-log FILE keeps them"))
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         #expect(lines.count >= 15)
-        #expect(lines.first.map { $0.hasSuffix(" ep4 01 00 00 fe 00") && $0.hasPrefix("0.0") } == true, "\(lines.first ?? "")")
-        #expect(lines.dropFirst().first.map { $0.hasSuffix(" ep4 01 00 01 fe 00") } == true)
+        // The sketch's burst first (x = 0…9), a line a report, then its reports every 10 ms.
+        #expect(lines.first.map { $0.hasSuffix(" ep4 01 00 00 00 00") && $0.hasPrefix("0.0") } == true, "\(lines.first ?? "")")
+        #expect(lines.dropFirst().first.map { $0.hasSuffix(" ep4 01 00 01 00 00") } == true)
+        #expect(lines.dropFirst(10).first.map { $0.hasSuffix(" ep4 01 00 00 fe 00") } == true, "\(lines.prefix(12))")
 
         let hinted = try tiltsim.run(["run", "--board", "leonardo", mouse.hex, "--quiet", "--timeout", "0.2"])
         #expect(hinted.code == 0)

@@ -12,9 +12,9 @@
 // polled every 125 µs, and every other interrupt IN endpoint (a HID mouse's
 // or keyboard's: PluggableUSB) once a millisecond, its reports kept for
 // cbp_usb_serial_take_report (unread, a sketch's HID().SendReport would wait
-// out the core's 250 ms timeout on every report). One packet per endpoint a
-// poll, on the core's cycle timers: the same run gives the same bytes at the
-// same cycles.
+// out the core's 250 ms timeout on every report); their banks as the chip has
+// them (cbp_usb_banks.c). One packet per endpoint a poll, on the core's cycle
+// timers: the same run gives the same bytes at the same cycles.
 #include "CBoardParts.h"
 
 #include <stdlib.h>
@@ -53,6 +53,7 @@ typedef enum {
 struct cbp_usb_serial {
     avr_io_t io;  // first member: found by its kind, freed by cbp_avr_destroy
     avr_usb_t *usb;
+    cbp_usb_banks *banks;
     enumeration_step step;
     struct {
         uint8_t setup[8];
@@ -188,17 +189,18 @@ static bool cbp_usb_find_cdc(cbp_usb_serial *p) {
         } else if (d[at + 1] == 5 && at + 3 < total && interface_class != 0x02 && (d[at + 2] & 0x80) && (d[at + 3] & 3) == 3
                    && p->report_endpoint_count < REPORT_ENDPOINTS) {  // interrupt IN ENDPOINT
             p->report_endpoints[p->report_endpoint_count++] = d[at + 2] & 0x7F;
+            cbp_usb_banks_watch(p->banks, d[at + 2] & 0x7F);
         }
     }
     return p->in_endpoint && p->out_endpoint;
 }
 
-// A packet from each interrupt IN endpoint that has one, kept in the ring.
+// A packet from each interrupt IN endpoint that has a bank released, kept in the ring.
 static void cbp_usb_reports(cbp_usb_serial *p) {
     for (uint8_t i = 0; i < p->report_endpoint_count; i++) {
         uint8_t packet[PACKET];
-        uint32_t size = PACKET;
-        if (cbp_usb_io(p, AVR_IOCTL_USB_READ, p->report_endpoints[i], packet, &size) != 0 || size == 0) continue;
+        int size = cbp_usb_banks_take(p->banks, p->report_endpoints[i], packet);
+        if (size <= 0) continue;
         if (p->report_count == REPORT_RING) {
             p->report_head = (p->report_head + 1) % REPORT_RING;
             p->report_count--;
@@ -363,6 +365,11 @@ cbp_usb_serial *cbp_usb_serial_install(avr_t *avr) {
     cbp_usb_serial *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     p->usb = usb;
+    p->banks = cbp_usb_banks_install(avr, usb);
+    if (!p->banks) {
+        free(p);
+        return NULL;
+    }
     p->dtr = true;  // a listener until told otherwise (cbp_usb_serial_set_dtr)
     p->io.kind = "usb-serial";
     p->io.irq_names = cbp_usb_serial_irq_names;
@@ -403,5 +410,5 @@ int cbp_usb_serial_take_report(struct avr_t *avr, uint8_t *endpoint, uint64_t *c
 
 uint32_t cbp_usb_serial_reports_dropped(struct avr_t *avr) {
     cbp_usb_serial *p = cbp_usb_serial_find(avr);
-    return p ? p->reports_dropped : 0;
+    return p ? p->reports_dropped + cbp_usb_banks_dropped(p->banks) : 0;
 }

@@ -102,8 +102,26 @@ void cbp_usb_serial_set_dtr(struct avr_t *avr, bool dtr);
 /// into `bytes`, sets `endpoint` and the core `cycle` it was read at, and
 /// returns its size; -1 when none is waiting (or the core has no USB).
 int cbp_usb_serial_take_report(struct avr_t *avr, uint8_t *endpoint, uint64_t *cycle, uint8_t *bytes, size_t capacity);
-/// Reports dropped because the ring was full when the next came.
+/// Reports dropped because the ring was full when the next came, or
+/// because the firmware released a bank with none free.
 uint32_t cbp_usb_serial_reports_dropped(struct avr_t *avr);
+
+// MARK: USB endpoint banks (cbp_usb_banks.c)
+
+/// An interrupt IN endpoint's banks as the chip has them: each bank the
+/// firmware releases is one packet for the host, held until its poll, and
+/// RWAL reads 0 while all of them are held. Installed by cbp_usb_serial_install.
+typedef struct cbp_usb_banks cbp_usb_banks;
+struct avr_usb_t;
+/// Adds the bank model to `avr`'s USB controller; NULL when out of memory or room.
+cbp_usb_banks *cbp_usb_banks_install(struct avr_t *avr, struct avr_usb_t *usb);
+/// Models `endpoint`'s banks from now on (until the core resets).
+void cbp_usb_banks_watch(cbp_usb_banks *banks, uint8_t endpoint);
+/// The oldest packet released on `endpoint`, copied into `bytes` (64 bytes
+/// of room), its bank freed; its size, or -1 when none is held.
+int cbp_usb_banks_take(cbp_usb_banks *banks, uint8_t endpoint, uint8_t *bytes);
+/// Packets released while every bank was held (written without RWAL).
+uint32_t cbp_usb_banks_dropped(cbp_usb_banks *banks);
 
 /// The TWI bus irqs slaves attach to (CBP_TWI_INPUT: their answers,
 /// CBP_TWI_OUTPUT: what the master sends): our TWI model's (cbp_twi.c),

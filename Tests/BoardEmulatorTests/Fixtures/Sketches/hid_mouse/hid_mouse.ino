@@ -1,7 +1,10 @@
 // hid_mouse: what a Leonardo "air mouse" sends, through the core's own HID
 // library as the Mouse library does (report 1: buttons, x, y, wheel), every
 // 10 ms with the time each send took. A host that never reads the HID
-// endpoint makes each send wait out the core's 250 ms timeout.
+// endpoint makes each send wait out the core's 250 ms timeout. First a burst
+// of 10 reports back to back (x = 0…9), as Keyboard.print sends its keys:
+// two fill the endpoint's banks, each later one waits for the host's next
+// poll (once a millisecond), so about 8 ms on a board.
 #include <HID.h>
 
 static const uint8_t mouseReport[] PROGMEM = {
@@ -18,6 +21,15 @@ void setup() {
     Serial.begin(115200);
     while (!Serial) {}
     Serial.println(F("hid_mouse ready"));
+    unsigned long start = micros();
+    for (uint8_t i = 0; i < 10; i++) {
+        uint8_t report[4] = { 0, i, 0, 0 };
+        HID().SendReport(1, report, sizeof report);
+    }
+    unsigned long took = micros() - start;
+    Serial.print(F("burst of 10 sent in "));
+    Serial.print(took);
+    Serial.println(F(" us"));
 }
 
 void loop() {
