@@ -15,16 +15,21 @@ public enum TerminalKeyMode {
 
     /// Non-canonical, no echo, signals kept (Ctrl-C, Ctrl-Z, Ctrl-\ still
     /// work) on terminal `fd`; false when its modes cannot be read or set, or
-    /// a terminal is in key mode already.
+    /// a terminal is in key mode already. Ctrl-S is a key like any other, as
+    /// in vim or htop: with IXON it stopped the terminal's output, and the
+    /// view's next write held the whole run (the link unread, thousands of
+    /// frames lost, q and SIGTERM waiting) until Ctrl-Q.
     public static func enter(_ fd: Int32) -> Bool {
         guard keyFD < 0, tcgetattr(fd, &saved) == 0 else { return false }
         keyMode = saved
         keyMode.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        keyMode.c_iflag &= ~tcflag_t(IXON)
         withUnsafeMutableBytes(of: &keyMode.c_cc) { cc in
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
         guard tcsetattr(fd, TCSANOW, &keyMode) == 0 else { return false }
+        _ = tcflow(fd, TCOON)  // output stopped by a Ctrl-S before: going again
         keyFD = fd
         return true
     }
