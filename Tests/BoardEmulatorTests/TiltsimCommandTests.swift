@@ -179,6 +179,7 @@ import WireProtocol
         let held = try run(["--engine", "native", "--screen", "--duration", "0.5"])
         #expect(held.code == 0, "\(held.err)")
         #expect(held.err.contains("native  off until a host opens /dev/pts/"))
+        #expect(!held.err.contains("\u{1B}"), "stderr is no terminal here: --screen writes its status line plainly, no escapes")
         let now = try run(["--engine", "native", "--screen", "--duration", "0.5", "--run-now"])
         #expect(now.code == 0, "\(now.err)")
         #expect(!now.err.contains("off until a host opens"))

@@ -5,7 +5,7 @@ import TiltExitStatus
 
 /// What the command shows and writes while the board runs.
 struct OutputOptions: ParsableArguments {
-    @Flag(help: "Show the board's display in the terminal (half blocks, on stderr).")
+    @Flag(help: "Show the board's display in the terminal (on stderr, as large as it fits; a log file gets the status line).")
     var screen = false
 
     @Option(help: ArgumentHelp("Write the display as PNG (4x) here on SIGUSR1 and at exit.", valueName: "file"), completion: .file(extensions: ["png"]))

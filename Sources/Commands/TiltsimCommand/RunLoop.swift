@@ -22,7 +22,8 @@ struct RunLoop {
         var unread = boards.map { UnreadWatch(reported: $0.unreadOutput.count) }
         var baudSaid = boards.map { _ in BaudMismatch?.none }
         var haltSaid = boards.map { _ in false }
-        if output.screen { StandardStreams.err("\u{1B}[2J") }
+        if output.screen && TerminalInfo.isTerminal(2) { StandardStreams.err("\u{1B}[2J") }
+        var redraws = 0
         loop: while true {
             var timeout: Duration = output.screen ? Self.refresh : .seconds(1)
             if let duration = output.duration {
@@ -53,8 +54,12 @@ struct RunLoop {
                     }
                 }
             }
-            if output.screen { drawScreen() }
+            if output.screen {
+                drawScreen(plainLine: redraws % 5 == 0)
+                redraws += 1
+            }
         }
+        if output.screen && TerminalInfo.isTerminal(2) { StandardStreams.err("\n") }  // the status line's end: the last lines below it
         for (index, board) in boards.enumerated() {
             if let notice = unread[index].check(board, atExit: true) { say(notice) }
         }
@@ -82,16 +87,18 @@ struct RunLoop {
                    boards.count > 1 ? " per board, \(boards.count) boards" : ""))
     }
 
-    /// The glass in half blocks; on a colour terminal lit pixels take the
-    /// brightness the contrast gives them (24-bit grey).
-    private func drawScreen() {
+    /// The glass as large as the terminal fits (`ScreenFrame`); on a colour
+    /// terminal lit pixels take the brightness the contrast gives them. When
+    /// stderr is no terminal (a log file), no escapes: the status line alone,
+    /// when `plainLine` (once a second).
+    private func drawScreen(plainLine: Bool) {
         guard let board = boards.first else { return }
-        var text = "\u{1B}[H"
-        let grey = board.displayedBrightness
-        let (on, off) = Self.colour ? ("\u{1B}[38;2;\(grey);\(grey);\(grey)m", "\u{1B}[0m") : ("", "")
-        for line in HalfBlocks.lines(board.displayedScreen) { text += on + line + off + "\u{1B}[K\n" }
-        text += statusLine(board) + "\u{1B}[K\n"
-        StandardStreams.err(text)
+        guard let size = TerminalInfo.windowSize(2) else {
+            if plainLine { StandardStreams.err(statusLine(board) + "\n") }
+            return
+        }
+        StandardStreams.err(ScreenFrame.text(board.displayedScreen, status: statusLine(board), columns: size.columns, rows: size.rows,
+                                             grey: Self.colour ? board.displayedBrightness : nil))
     }
 
     private func writePNG() throws {
