@@ -107,6 +107,8 @@ enum SketchFixtures {
     static let rxIdleMega = built("rx_idle", folder: "sketches-mega")
     /// `sei; nop; cli` over a pending interrupt; ISRs between 200 NOPs under an always pending one.
     static let seiWindow = built("sei_window")
+    /// D7 driving D6, D3 pulsing INT0 on D2, D8 driving D9 and D10: wires between the board's pins.
+    static let jumper = built("jumper")
     /// How long EEPE stays set, 100 EEPROM.write calls, 100 updates.
     static let eepromTime = built("eeprom_time")
 

@@ -268,7 +268,7 @@ avr_t *cbp_avr_create_from_image(const uint8_t *image, uint32_t size, const char
 // avr_io_t first; avr_terminate unlinks them but frees none.
 static const char *const cbp_our_modules[] = {
     "twi-bus", "soft-i2c", "core-hooks", "usb-serial", "extint-level", "io-after", "sleep-modes", "bootloader",
-    "power-reduction", "eeprom-timing", "pin-drive", "usb-banks",
+    "power-reduction", "eeprom-timing", "pin-drive", "usb-banks", "jumpers",
 };
 
 static bool cbp_is_ours(const avr_io_t *io) {

@@ -87,6 +87,7 @@ static bool cbp_pin_set(avr_t *avr, char port, uint8_t mask, bool strong, bool s
 bool cbp_pin_drive(avr_t *avr, char port, uint8_t mask, uint8_t value) { return cbp_pin_set(avr, port, mask, true, true, value); }
 bool cbp_pin_release(avr_t *avr, char port, uint8_t mask) { return cbp_pin_set(avr, port, mask, true, false, 0); }
 bool cbp_pin_pull(avr_t *avr, char port, uint8_t mask, uint8_t value) { return cbp_pin_set(avr, port, mask, false, true, value); }
+bool cbp_pin_unpull(avr_t *avr, char port, uint8_t mask) { return cbp_pin_set(avr, port, mask, false, false, 0); }
 
 // Each pin irq of the ports reads 0, as PIN does after a reset. Not "unused"
 // either (IRQ_FLAG_INIT), which would let its first raise through unfiltered:

@@ -21,6 +21,8 @@ struct WokwiSetup {
     var pulls: [(pin: AVRPin, high: Bool)] = []
     /// Pins wired straight to GND or 5V (a strap): they read it.
     var straps: [(pin: AVRPin, high: Bool)] = []
+    /// Pins wired to each other (a jumper, a loopback from TX to RX): an output drives the other.
+    var jumpers: [(AVRPin, AVRPin)] = []
     /// Potentiometers' wipers (a joystick's axes, a light sensor's AO) on
     /// analog inputs: the ADC channel and the millivolts it reads.
     var analogInputs: [(id: String, channel: Int, millivolts: UInt32)] = []
@@ -129,6 +131,7 @@ struct WokwiSetup {
         }
         if let line = unmodelled(diagram.parts.filter { $0.id != boardPart.id }, file: file) { setup.notices.append(line) }
         setup.findPullsAndStraps(diagram)
+        setup.findJumpers(diagram)
         switch setup.serialMonitorPort(diagram.connections, file: file) {
         case .success(let port): setup.serialPort = port
         case .failure(let problem): return .failure(problem)
@@ -232,6 +235,19 @@ struct WokwiSetup {
             guard case .io(let pin)? = board.pin(String(name.dropFirst(boardID.count + 1))), seen.insert(pin).inserted,
                   let high = rails(boardPins(of: name, in: strictNets)) else { continue }
             straps.append((pin, high))
+        }
+    }
+
+    /// Port pins a wire joins to another port pin (through breadboard strips
+    /// too): each pair once, in diagram order. Such a wire was dropped: pin 6
+    /// wired to pin 7 read nothing of it (an outside tester's loopback).
+    private mutating func findJumpers(_ diagram: WokwiDiagram) {
+        var seen: Set<AVRPin> = []
+        for name in diagram.connections.flatMap({ [$0.0, $0.1] }) where name.hasPrefix(boardID + ":") {
+            guard case .io(let pin)? = board.pin(String(name.dropFirst(boardID.count + 1))), seen.insert(pin).inserted else { continue }
+            for case .io(let other) in boardPins(of: name, in: strictNets) where other != pin && !seen.contains(other) {
+                jumpers.append((pin, other))
+            }
         }
     }
 

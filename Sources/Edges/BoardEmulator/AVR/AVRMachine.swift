@@ -241,6 +241,16 @@ public final class AVRMachine {
         pin.pull(on: avr, high: high)
     }
 
+    /// A wire between two of the chip's pins (a jumper, a loopback from TX to
+    /// RX): an output at either end drives the other end's input, a pull-up
+    /// pulls it; wires that share a pin make one net. False when the chip
+    /// lacks a pin or the wires are too many (16 nets of 8 pins).
+    @discardableResult
+    public func joinPins(_ a: AVRPin, _ b: AVRPin) -> Bool {
+        guard let avr, let portA = a.port.asciiValue, let portB = b.port.asciiValue else { return false }
+        return cbp_jumper_add(avr, CChar(bitPattern: portA), UInt8(a.bit), CChar(bitPattern: portB), UInt8(b.bit))
+    }
+
     /// Wires an HC-SR04 ultrasonic ranger to `trigger` and `echo`, its
     /// obstacle `centimetres` away; returns its index for `setRangerDistance`.
     @discardableResult

@@ -427,6 +427,13 @@ bool cbp_pin_release(struct avr_t *avr, char port, uint8_t mask);
 /// A resistor to 5 V (`value`'s bit 1) or GND (0), or a pin strapped to one,
 /// pulls the pins in `mask`: they read it while no part drives them.
 bool cbp_pin_pull(struct avr_t *avr, char port, uint8_t mask, uint8_t value);
+/// The pull `cbp_pin_pull` gave the pins in `mask` is gone.
+bool cbp_pin_unpull(struct avr_t *avr, char port, uint8_t mask);
+/// A wire between two of the chip's pins (`bit_a` of `port_a` to `bit_b` of
+/// `port_b`): an output end drives the other end's input, an input end with
+/// its pull-up pulls it high (cbp_jumper.c). At most 16; false when out of
+/// room or memory, or for no such port.
+bool cbp_jumper_add(struct avr_t *avr, char port_a, uint8_t bit_a, char port_b, uint8_t bit_b);
 /// Installs the module behind the three above (cbp_avr_install_models does).
 bool cbp_pin_drive_install(struct avr_t *avr);
 
