@@ -109,6 +109,8 @@ enum SketchFixtures {
     static let seiWindow = built("sei_window")
     /// D7 driving D6, D3 pulsing INT0 on D2, D8 driving D9 and D10: wires between the board's pins.
     static let jumper = built("jumper")
+    /// A call through a function pointer into erased flash: it runs on to the end of flash.
+    static let erasedJump = built("erased_jump")
     /// How long EEPE stays set, 100 EEPROM.write calls, 100 updates.
     static let eepromTime = built("eeprom_time")
 

@@ -434,6 +434,17 @@ import TiltDisplay
         #expect(gaps.allSatisfy { $0 >= 10_000 && $0 <= 13_000 }, "read as they are sent, each about 10 ms apart: \(gaps.prefix(5))")
     }
 
+    /// A jump into erased flash runs on to the end of flash, where simavr
+    /// stops (a board wraps around): the crash says which kind it is, not
+    /// "bad opcode, jump or stack" (an outside tester's sketch).
+    @Test func aJumpPastTheEndOfFlashIsNamed() throws {
+        let (outcome, record, _) = try run(try SketchFixtures.erasedJump.get().elf, RunPlan(timeoutMicros: 1_000_000))
+        #expect(String(decoding: record.serial, as: UTF8.self) == "jumping\r\n")
+        guard case .crashed(let why) = outcome else { Issue.record("got \(outcome)"); return }
+        #expect(why.hasSuffix(" the firmware crashed (it jumped past the end of flash: a bad return address or function pointer, "
+                              + "or code run on into erased flash, where a board wraps around, often to a restart)"), "\(why)")
+    }
+
     /// A crash fails a run that expects nothing (a bare run is CI's smoke
     /// test); a sketch that stops on purpose (sleeps with interrupts off) passes.
     @Test func aCrashFailsEvenARunThatExpectsNothing() throws {

@@ -308,6 +308,10 @@ int cbp_avr_run_until(avr_t *avr, uint64_t until_cycle) {
 uint64_t cbp_avr_cycle(const avr_t *avr) { return avr->cycle; }
 uint32_t cbp_avr_frequency(const avr_t *avr) { return avr->frequency; }
 int cbp_avr_state(const avr_t *avr) { return avr->state; }
+// simavr 1.6's step crashes at a program counter past flash and returns 0 as
+// the next one, which its loop stores: a crash leaves the counter at 0 only
+// so (an invalid opcode keeps its address, and address 0 holds the reset jump).
+bool cbp_avr_crashed_past_flash(const avr_t *avr) { return avr->state == cpu_Crashed && avr->pc == 0; }
 void cbp_avr_reset(avr_t *avr) { avr_reset(avr); }
 
 // MARK: IRQs

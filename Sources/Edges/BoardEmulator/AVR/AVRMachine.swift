@@ -137,7 +137,7 @@ public final class AVRMachine {
     /// Why the core stopped (crashed, or slept with interrupts off), or nil while it runs.
     public var haltReason: String? {
         guard let avr else { return "the board is stopped" }
-        return Self.haltReason(cbp_avr_state(avr))
+        return Self.haltReason(cbp_avr_state(avr), pastFlash: cbp_avr_crashed_past_flash(avr))
     }
 
     /// True once the core crashed (bad opcode, jump or stack), as opposed to
@@ -540,9 +540,15 @@ public final class AVRMachine {
 
     // MARK: Loading
 
-    static func haltReason(_ state: Int32) -> String? {
+    /// `pastFlash`: the crash was a jump past the end of flash, which simavr
+    /// stops at and the chip wraps around (an outside tester's sketch that ran
+    /// into erased flash restarts on a board).
+    static func haltReason(_ state: Int32, pastFlash: Bool = false) -> String? {
         switch state {
         case Int32(CBP_STATE_DONE): "the firmware stopped (slept with interrupts off or returned from main); reset() restarts it"
+        case Int32(CBP_STATE_CRASHED) where pastFlash:
+            "the firmware crashed (it jumped past the end of flash: a bad return address or function pointer, or code run on "
+                + "into erased flash, where a board wraps around, often to a restart); reset() restarts it"
         case Int32(CBP_STATE_CRASHED): "the firmware crashed (bad opcode, jump or stack); reset() restarts it"
         default: nil
         }

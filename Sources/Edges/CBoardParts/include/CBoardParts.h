@@ -63,6 +63,9 @@ uint64_t cbp_avr_cycle(const struct avr_t *avr);
 uint32_t cbp_avr_frequency(const struct avr_t *avr);
 /// The core's state now, one of CBP_STATE_* (avr->state).
 int cbp_avr_state(const struct avr_t *avr);
+/// After a crash: whether it was the program counter at or past the end of
+/// flash (a jump to nowhere, or code run on into erased flash).
+bool cbp_avr_crashed_past_flash(const struct avr_t *avr);
 /// Resets the core like the reset pin (RAM kept, registers and I/O cleared).
 void cbp_avr_reset(struct avr_t *avr);
 
