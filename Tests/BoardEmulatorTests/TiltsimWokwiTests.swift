@@ -92,16 +92,30 @@ import TiltDisplay
     /// A wire between two of the board's pins joins them, as on a board:
     /// an output drives the other pin (D7 to D6), a pull-up pulls it, an
     /// interrupt follows the edges it gets (D3 to INT0 on D2, through a
-    /// breadboard strip), and three pins on one net all follow the output
-    /// (D8 to D9 and D10). Such wires were dropped without a word: D6 read 0.
+    /// breadboard strip), three pins on one net all follow the output (D8 to
+    /// D9 and D10), and a button on one pin of a net pulls the others too.
+    /// Such wires were dropped without a word: D6 read 0.
     @Test func wiresBetweenTheBoardsPinsJoinThem() throws {
         let folder = try projectFolder(SketchFixtures.jumper, named: "jumper", diagram: """
             {"version": 1, "author": "test", "editor": "wokwi",
              "parts": [{"type": "wokwi-arduino-uno", "id": "uno", "attrs": {}},
-                       {"type": "wokwi-breadboard-mini", "id": "bb1", "attrs": {}}],
+                       {"type": "wokwi-breadboard-mini", "id": "bb1", "attrs": {}},
+                       {"type": "wokwi-pushbutton", "id": "btn1", "attrs": {}}],
              "connections": [["uno:7", "uno:6", "green", []], ["uno:3", "bb1:10t.a", "blue", []], ["bb1:10t.c", "uno:2", "blue", []],
-                             ["uno:8", "uno:9", "red", []], ["uno:10", "uno:9", "red", []]]}
-            """, scenario: "name: jumper\nversion: 1\nsteps:\n  - wait-serial: 'done'\n")
+                             ["uno:8", "uno:9", "red", []], ["uno:10", "uno:9", "red", []],
+                             ["uno:11", "uno:12", "", []], ["btn1:1.l", "uno:11", "", []], ["btn1:2.l", "uno:GND.1", "", []]]}
+            """, scenario: """
+            name: jumper
+            version: 1
+            steps:
+              - wait-serial: 'press'
+              - set-control:
+                  part-id: btn1
+                  control: pressed
+                  value: 1
+              - wait-serial: 'done'
+
+            """)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let result = try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--timeout", "2000", "-q"])
         #expect(result.code == 0, "\(result.err)")
@@ -109,6 +123,7 @@ import TiltDisplay
         #expect(values["d6_high"] == 1 && values["d6_low"] == 0 && values["d6_pulled"] == 1, "\(values)")
         #expect(values["int0_rising"] == 10, "\(values)")
         #expect(values["d9_d10_low"] == 0 && values["d9_d10_high"] == 11, "\(values)")
+        #expect(values["d11_d12_released"] == 11 && values["d11_d12_pressed"] == 0, "\(values)")
     }
 
     /// Wokwi's joystick rests at VCC/2 on both axes (analogRead 512), its x

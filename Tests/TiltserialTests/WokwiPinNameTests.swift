@@ -40,6 +40,20 @@ import Testing
         #expect(wired.notices.isEmpty, "\(wired.notices)")
     }
 
+    /// A wire from another pin to the bus's A4 (or to the sensor's SDA) joins
+    /// that pin to the bus; the sensor stays on it. The first board pin of
+    /// the net was compared with A4, and D7 took the MPU-6050 off the bus.
+    @Test func aWireFromAnotherPinLeavesAPartOnTheBus() throws {
+        for extra in [#"["uno:7", "uno:A4", "", []]"#, #"["imu1:SDA", "uno:7", "", []]"#] {
+            let wired = try setup("""
+                {"version": 1, "parts": [{"type": "wokwi-arduino-uno", "id": "uno"}, {"type": "wokwi-mpu6050", "id": "imu1"}],
+                 "connections": [["imu1:SDA", "uno:A4", "green", []], ["imu1:SCL", "uno:A5", "blue", []], \(extra)]}
+                """)
+            #expect(wired.sensorID == "imu1", "\(extra): \(wired.notices)")
+            #expect(wired.jumpers.count == 1, "\(extra): D7 and A4 joined")
+        }
+    }
+
     @Test func aWireToAPinTheBoardLacksIsNamed() throws {
         let wired = try setup("""
             {"version": 1, "parts": [{"type": "wokwi-arduino-uno", "id": "uno"}, {"type": "wokwi-mpu6050", "id": "imu1"}],

@@ -1,10 +1,14 @@
 // Wires between the chip's own pins (a Wokwi diagram's `uno:7` to `uno:6`,
 // a SoftwareSerial loopback from TX to RX): the pins so joined are one net,
-// and each member reads what the others give it, from the very write to
-// PORT, DDR or PIN that changed it, so pin-change and external interrupts
-// follow as on a board: an output's level, else a pull-up's high, else
-// nothing (it keeps what it read). Two outputs at odds are a short on a
-// board; here the first member's level wins.
+// and each member takes what the others give it, from the very write to
+// PORT, DDR or PIN that changed it, or the part's drive that did (a button
+// on one of them), so pin-change and external interrupts follow as on a
+// board. An output gives its level; an input gives what a part drives it
+// to, else a resistor's pull, else its own pull-up (as a pull). Of two that
+// differ the stronger wins, then the first: two outputs at odds are a short
+// on a board; here each reads its own level and the others the first's.
+// What a wire gives an input ranks below a part on that pin
+// (cbp_pin_wire); an output reads its own level whatever the wire carries.
 //
 // Why: such a wire joins no part tiltsim models, and was dropped without a
 // word: pin 6 read 0 while pin 7 drove it high, and a loopback read nothing.
@@ -19,7 +23,11 @@
 
 enum { CBP_NETS = 16, CBP_NET_PINS = 8 };
 
-typedef enum { CBP_LEVEL_NONE, CBP_LEVEL_PULLED_UP, CBP_LEVEL_LOW, CBP_LEVEL_HIGH } cbp_level;
+// A level and how strongly it is held: 0 nothing, 1 a pull, 2 a drive.
+typedef struct {
+    uint8_t strength;
+    bool high;
+} cbp_level;
 
 typedef struct {
     char port;
@@ -45,43 +53,36 @@ static cbp_jumpers *cbp_jumpers_find(avr_t *avr) {
     return NULL;
 }
 
-// What a pin gives the net: its output's level, its pull-up, or nothing.
+// What a pin gives the net.
 static cbp_level cbp_net_source(avr_t *avr, const cbp_net_pin *pin) {
     avr_ioport_t *p = cbp_ioport(avr, pin->port);
-    if (!p) return CBP_LEVEL_NONE;
-    bool output = avr->data[p->r_ddr] & pin->mask, set = avr->data[p->r_port] & pin->mask;
-    if (output) return set ? CBP_LEVEL_HIGH : CBP_LEVEL_LOW;
-    return set ? CBP_LEVEL_PULLED_UP : CBP_LEVEL_NONE;
+    if (!p) return (cbp_level){ 0, false };
+    bool set = avr->data[p->r_port] & pin->mask;
+    if (avr->data[p->r_ddr] & pin->mask) return (cbp_level){ 2, set };
+    bool high = false;
+    int strength = cbp_pin_parts(avr, pin->port, pin->mask, &high);
+    if (strength) return (cbp_level){ (uint8_t)strength, high };
+    return (cbp_level){ set ? 1 : 0, set };
 }
 
 static void cbp_net_give(avr_t *avr, cbp_net_pin *pin, cbp_level level) {
-    if (pin->given == level) return;
-    if (pin->given == CBP_LEVEL_PULLED_UP) cbp_pin_unpull(avr, pin->port, pin->mask);
+    if (pin->given.strength == level.strength && (level.strength == 0 || pin->given.high == level.high)) return;
     pin->given = level;
-    switch (level) {
-    case CBP_LEVEL_LOW: cbp_pin_drive(avr, pin->port, pin->mask, 0); break;
-    case CBP_LEVEL_HIGH: cbp_pin_drive(avr, pin->port, pin->mask, 0xFF); break;
-    case CBP_LEVEL_PULLED_UP:
-        cbp_pin_release(avr, pin->port, pin->mask);
-        cbp_pin_pull(avr, pin->port, pin->mask, 0xFF);
-        break;
-    case CBP_LEVEL_NONE: cbp_pin_release(avr, pin->port, pin->mask); break;
-    }
+    cbp_pin_wire(avr, pin->port, pin->mask, level.strength, level.high ? 0xFF : 0);
 }
 
-// Every member from the others' sources (a drive writes no register, so
-// this is not called again from inside).
-static void cbp_jumpers_update(avr_t *avr, cbp_jumpers *j) {
+// Every member from the others' sources (the wire's own drives do not call
+// this again: only a part's change does, cbp_pin_drive_on_parts_changed).
+static void cbp_jumpers_update(avr_t *avr, void *param) {
+    cbp_jumpers *j = param;
     for (int n = 0; n < j->count; n++) {
         cbp_net *net = &j->nets[n];
         cbp_level sources[CBP_NET_PINS];
         for (int i = 0; i < net->count; i++) sources[i] = cbp_net_source(avr, &net->pins[i]);
         for (int i = 0; i < net->count; i++) {
-            cbp_level level = CBP_LEVEL_NONE;
+            cbp_level level = { 0, false };
             for (int k = 0; k < net->count; k++) {
-                if (k == i || sources[k] <= level) continue;
-                if (level >= CBP_LEVEL_LOW) break;  // the first output wins a short
-                level = sources[k];
+                if (k != i && sources[k].strength > level.strength) level = sources[k];
             }
             cbp_net_give(avr, &net->pins[i], level);
         }
@@ -93,12 +94,14 @@ static void cbp_jumpers_register_written(avr_t *avr, avr_io_addr_t addr, uint8_t
     cbp_jumpers_update(avr, param);
 }
 
-// After a reset every pin is an input again: nothing is driven.
+// After a reset every pin is an input again: the wires give nothing until
+// the parts' levels are looked at again.
 static void cbp_jumpers_reset(avr_io_t *io) {
     cbp_jumpers *j = (cbp_jumpers *)io;
     for (int n = 0; n < j->count; n++) {
-        for (int i = 0; i < j->nets[n].count; i++) cbp_net_give(io->avr, &j->nets[n].pins[i], CBP_LEVEL_NONE);
+        for (int i = 0; i < j->nets[n].count; i++) cbp_net_give(io->avr, &j->nets[n].pins[i], (cbp_level){ 0, false });
     }
+    cbp_jumpers_update(io->avr, j);
 }
 
 static int cbp_net_of(cbp_jumpers *j, char port, uint8_t mask) {
@@ -128,8 +131,9 @@ bool cbp_jumper_add(avr_t *avr, char port_a, uint8_t bit_a, char port_b, uint8_t
         j->io.kind = "jumpers";
         j->io.reset = cbp_jumpers_reset;
         avr_register_io(avr, &j->io);
+        cbp_pin_drive_on_parts_changed(avr, cbp_jumpers_update, j);
     }
-    cbp_net_pin a = { port_a, mask_a, CBP_LEVEL_NONE }, b = { port_b, mask_b, CBP_LEVEL_NONE };
+    cbp_net_pin a = { port_a, mask_a, { 0, false } }, b = { port_b, mask_b, { 0, false } };
     int na = cbp_net_of(j, port_a, mask_a), nb = cbp_net_of(j, port_b, mask_b);
     if (na < 0 && nb < 0) {
         if (j->count == CBP_NETS) return false;

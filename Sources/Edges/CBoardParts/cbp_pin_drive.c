@@ -1,7 +1,9 @@
 // Parts outside the chip on its pins: a button, the MPU-6050's INT, the
 // lines of a bit-banged I2C bus, an HC-SR04's ECHO drive a pin (strong); a
 // resistor to 5 V or GND, or a pin strapped to one, pulls it (weak: a
-// pressed button wins over it). While a pin is an input it reads what its
+// pressed button wins over it). A wire to another of the chip's pins
+// (cbp_jumper.c) carries that pin's level between the two strengths, or
+// below a pull when what it carries is a pull. While a pin is an input it reads what its
 // parts give, whatever the sketch writes to PORT meanwhile, as on a board;
 // with none, its own pull-up (PORT bit) or what it last read.
 //
@@ -28,9 +30,15 @@
 
 enum { CBP_PORTS = 12 };  // 'A'..'L': the ATmega2560 has the most
 
+// What holds a pin, strongest first: a part driving it, a wire to another
+// pin that is driven (cbp_jumper.c), a resistor's pull, a wire to a pulled pin.
+enum { CBP_LAYER_PART, CBP_LAYER_WIRE, CBP_LAYER_PULL, CBP_LAYER_WIRE_PULL, CBP_LAYERS };
+
 typedef struct {
     avr_io_t io;  // first member: simavr frees the module through it
-    struct { uint8_t strong_mask, strong_value, weak_mask, weak_value; } ports[CBP_PORTS];
+    struct { uint8_t mask, value; } ports[CBP_PORTS][CBP_LAYERS];
+    void (*parts_changed)(avr_t *avr, void *param);  // cbp_jumper's, when a part's drive or pull changed
+    void *parts_changed_param;
 } cbp_pin_drive_module;
 
 avr_ioport_t *cbp_ioport(avr_t *avr, char name) {
@@ -53,9 +61,12 @@ static cbp_pin_drive_module *cbp_pin_drive_find(avr_t *avr) {
 /// sets one, else keeps what it read (a floating input).
 static void cbp_pin_apply(avr_t *avr, cbp_pin_drive_module *m, avr_ioport_t *p, uint8_t changed) {
     int index = p->name - 'A';
-    uint8_t strong = m->ports[index].strong_mask, weak = (uint8_t)(m->ports[index].weak_mask & ~strong);
-    uint8_t mask = (uint8_t)(strong | weak);
-    uint8_t value = (uint8_t)((m->ports[index].strong_value & strong) | (m->ports[index].weak_value & weak));
+    uint8_t mask = 0, value = 0;
+    for (int layer = 0; layer < CBP_LAYERS; layer++) {
+        uint8_t mine = (uint8_t)(m->ports[index][layer].mask & ~mask);  // bits a stronger layer has not taken
+        value |= (uint8_t)(m->ports[index][layer].value & mine);
+        mask |= mine;
+    }
     avr_ioport_external_t external = {.name = (unsigned long)p->name, .mask = mask, .value = value};
     avr_ioctl(avr, AVR_IOCTL_IOPORT_SET_EXTERNAL(p->name), &external);
     uint8_t ddr = avr->data[p->r_ddr], port = avr->data[p->r_port];
@@ -71,23 +82,64 @@ static void cbp_pin_apply(avr_t *avr, cbp_pin_drive_module *m, avr_ioport_t *p, 
     }
 }
 
-static bool cbp_pin_set(avr_t *avr, char port, uint8_t mask, bool strong, bool set, uint8_t value) {
+static bool cbp_pin_set(avr_t *avr, char port, uint8_t mask, int layer, bool set, uint8_t value) {
     cbp_pin_drive_module *m = cbp_pin_drive_find(avr);
     avr_ioport_t *p = cbp_ioport(avr, port);
     if (!m || !p || port < 'A' || port >= 'A' + CBP_PORTS) return false;
     int index = port - 'A';
-    uint8_t *bits = strong ? &m->ports[index].strong_mask : &m->ports[index].weak_mask;
-    uint8_t *levels = strong ? &m->ports[index].strong_value : &m->ports[index].weak_value;
+    uint8_t *bits = &m->ports[index][layer].mask, *levels = &m->ports[index][layer].value;
     *bits = set ? (uint8_t)(*bits | mask) : (uint8_t)(*bits & ~mask);
     *levels = (uint8_t)((*levels & ~mask) | (value & mask));
+    cbp_pin_apply(avr, m, p, mask);
+    bool parts = layer == CBP_LAYER_PART || layer == CBP_LAYER_PULL;
+    if (parts && m->parts_changed) m->parts_changed(avr, m->parts_changed_param);
+    return true;
+}
+
+bool cbp_pin_drive(avr_t *avr, char port, uint8_t mask, uint8_t value) { return cbp_pin_set(avr, port, mask, CBP_LAYER_PART, true, value); }
+bool cbp_pin_release(avr_t *avr, char port, uint8_t mask) { return cbp_pin_set(avr, port, mask, CBP_LAYER_PART, false, 0); }
+bool cbp_pin_pull(avr_t *avr, char port, uint8_t mask, uint8_t value) { return cbp_pin_set(avr, port, mask, CBP_LAYER_PULL, true, value); }
+
+// Both wire layers at once: a change of strength applied in two steps could
+// show the pin another level between them, an edge an interrupt would see.
+bool cbp_pin_wire(avr_t *avr, char port, uint8_t mask, int strength, uint8_t value) {
+    cbp_pin_drive_module *m = cbp_pin_drive_find(avr);
+    avr_ioport_t *p = cbp_ioport(avr, port);
+    if (!m || !p || port < 'A' || port >= 'A' + CBP_PORTS) return false;
+    int index = port - 'A';
+    int layers[2] = { CBP_LAYER_WIRE, CBP_LAYER_WIRE_PULL };
+    for (int i = 0; i < 2; i++) {
+        int layer = layers[i];
+        bool set = i == 0 ? strength == 2 : strength == 1;
+        uint8_t *bits = &m->ports[index][layer].mask, *levels = &m->ports[index][layer].value;
+        *bits = set ? (uint8_t)(*bits | mask) : (uint8_t)(*bits & ~mask);
+        *levels = (uint8_t)((*levels & ~mask) | (value & mask));
+    }
     cbp_pin_apply(avr, m, p, mask);
     return true;
 }
 
-bool cbp_pin_drive(avr_t *avr, char port, uint8_t mask, uint8_t value) { return cbp_pin_set(avr, port, mask, true, true, value); }
-bool cbp_pin_release(avr_t *avr, char port, uint8_t mask) { return cbp_pin_set(avr, port, mask, true, false, 0); }
-bool cbp_pin_pull(avr_t *avr, char port, uint8_t mask, uint8_t value) { return cbp_pin_set(avr, port, mask, false, true, value); }
-bool cbp_pin_unpull(avr_t *avr, char port, uint8_t mask) { return cbp_pin_set(avr, port, mask, false, false, 0); }
+int cbp_pin_parts(avr_t *avr, char port, uint8_t mask, bool *high) {
+    cbp_pin_drive_module *m = cbp_pin_drive_find(avr);
+    if (!m || port < 'A' || port >= 'A' + CBP_PORTS) return 0;
+    int index = port - 'A';
+    if (m->ports[index][CBP_LAYER_PART].mask & mask) {
+        *high = m->ports[index][CBP_LAYER_PART].value & mask;
+        return 2;
+    }
+    if (m->ports[index][CBP_LAYER_PULL].mask & mask) {
+        *high = m->ports[index][CBP_LAYER_PULL].value & mask;
+        return 1;
+    }
+    return 0;
+}
+
+void cbp_pin_drive_on_parts_changed(avr_t *avr, void (*changed)(avr_t *avr, void *param), void *param) {
+    cbp_pin_drive_module *m = cbp_pin_drive_find(avr);
+    if (!m) return;
+    m->parts_changed = changed;
+    m->parts_changed_param = param;
+}
 
 // Each pin irq of the ports reads 0, as PIN does after a reset. Not "unused"
 // either (IRQ_FLAG_INIT), which would let its first raise through unfiltered:

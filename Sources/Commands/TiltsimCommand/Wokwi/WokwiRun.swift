@@ -96,8 +96,8 @@ struct WokwiRun {
         for input in setup.analogInputs { machine.setAnalogInput(channel: input.channel, millivolts: input.millivolts) }
         for pull in setup.pulls { machine.pullPin(pull.pin, high: pull.high) }
         for strap in setup.straps { machine.drivePin(strap.pin, high: strap.high) }
-        for (a, b) in setup.jumpers where !machine.joinPins(a, b) {
-            status("\(a) to \(b): more wires between the board's pins than tiltsim models (16 nets of 8 pins); this one is left out")
+        if setup.jumpers.map({ machine.joinPins($0, $1) }).contains(false) {
+            status("more wires between the board's pins than tiltsim models (16 nets of 8 pins): the rest are left out")
         }
         for ranger in setup.rangers { machine.addUltrasonicRanger(trigger: ranger.trigger, echo: ranger.echo, centimetres: ranger.centimetres) }
         for pin in setup.thermometers.map(\.pin).reduce(into: [AVRPin](), { if !$0.contains($1) { $0.append($1) } }) {

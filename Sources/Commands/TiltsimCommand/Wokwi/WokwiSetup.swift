@@ -256,9 +256,12 @@ struct WokwiSetup {
         boardPins(of: pin, in: strictNets).lazy.compactMap(board.analogChannel(of:)).first
     }
 
-    /// Whether a part's data and clock pins reach the board's bus.
+    /// Whether a part's data and clock pins reach the board's bus (also on a
+    /// net a wire joins to another pin: the first pin of it was compared,
+    /// and a wire from D7 to A4 took the MPU-6050 off the bus).
     private func onBus(_ id: String, data: String = "SDA", clock: String = "SCL") -> Bool {
-        ioPin(of: id + ":" + data, in: strictNets) == board.sda && ioPin(of: id + ":" + clock, in: strictNets) == board.scl
+        boardPins(of: id + ":" + data, in: strictNets).contains(.io(board.sda))
+            && boardPins(of: id + ":" + clock, in: strictNets).contains(.io(board.scl))
     }
 
     /// An SSD1306's `i2cAddress`: "0x3c" or "0x3d", or in decimal (60, 61) as Wokwi's docs also give it.

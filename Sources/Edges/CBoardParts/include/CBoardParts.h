@@ -430,8 +430,15 @@ bool cbp_pin_release(struct avr_t *avr, char port, uint8_t mask);
 /// A resistor to 5 V (`value`'s bit 1) or GND (0), or a pin strapped to one,
 /// pulls the pins in `mask`: they read it while no part drives them.
 bool cbp_pin_pull(struct avr_t *avr, char port, uint8_t mask, uint8_t value);
-/// The pull `cbp_pin_pull` gave the pins in `mask` is gone.
-bool cbp_pin_unpull(struct avr_t *avr, char port, uint8_t mask);
+/// A wire to another of the chip's pins gives the pins in `mask` `value`'s
+/// bits: `strength` 2 as a driven level (below a part's drive), 1 as a pull
+/// (below a resistor's), 0 nothing (cbp_jumper.c).
+bool cbp_pin_wire(struct avr_t *avr, char port, uint8_t mask, int strength, uint8_t value);
+/// What parts give the pin in `mask`: 2 a drive, 1 a pull (its level in
+/// `high`), 0 nothing.
+int cbp_pin_parts(struct avr_t *avr, char port, uint8_t mask, bool *high);
+/// `changed` is called after any part's drive or pull changes (one a chip).
+void cbp_pin_drive_on_parts_changed(struct avr_t *avr, void (*changed)(struct avr_t *avr, void *param), void *param);
 /// A wire between two of the chip's pins (`bit_a` of `port_a` to `bit_b` of
 /// `port_b`): an output end drives the other end's input, an input end with
 /// its pull-up pulls it high (cbp_jumper.c). At most 16; false when out of

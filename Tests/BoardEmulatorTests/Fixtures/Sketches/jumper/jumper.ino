@@ -4,7 +4,9 @@
 // - d6_high, d6_low: D6 (input) as D7 (output) drives it, 1 then 0;
 // - d6_pulled: D7 an input with its pull-up, D6 an input without: 1;
 // - int0_rising: 10 pulses on D3 seen by INT0 on D2 (RISING): 10;
-// - d9_d10: D8 drives D9 and D10 low, then high: "00" then "11".
+// - d9_d10: D8 drives D9 and D10 low, then high: "00" then "11";
+// - d11_d12_pressed: D11 and D12 inputs with pull-ups, wired together, a
+//   button from D11 to GND held by the scenario: both read 0 ("00").
 static volatile uint8_t rises;
 static void rose() { rises++; }
 
@@ -41,6 +43,13 @@ void setup() {
     figure(F("d9_d10_low"), digitalRead(9) * 10 + digitalRead(10));
     digitalWrite(8, HIGH);
     figure(F("d9_d10_high"), digitalRead(9) * 10 + digitalRead(10));
+    pinMode(11, INPUT_PULLUP);
+    pinMode(12, INPUT_PULLUP);
+    figure(F("d11_d12_released"), digitalRead(11) * 10 + digitalRead(12));
+    Serial.println(F("press"));
+    while (digitalRead(11) == HIGH) {}
+    delay(5);
+    figure(F("d11_d12_pressed"), digitalRead(11) * 10 + digitalRead(12));
     Serial.println(F("done"));
 }
 
