@@ -2,8 +2,8 @@
 // lines of a bit-banged I2C bus, an HC-SR04's ECHO drive a pin (strong); a
 // resistor to 5 V or GND, or a pin strapped to one, pulls it (weak: a
 // pressed button wins over it). A wire to another of the chip's pins
-// (cbp_jumper.c) carries that pin's level between the two strengths, or
-// below a pull when what it carries is a pull. While a pin is an input it reads what its
+// (cbp_jumper.c) carries that pin's level between the two, or below a pull
+// when what it carries is a pull. While a pin is an input it reads what its
 // parts give, whatever the sketch writes to PORT meanwhile, as on a board;
 // with none, its own pull-up (PORT bit) or what it last read.
 //
@@ -82,14 +82,18 @@ static void cbp_pin_apply(avr_t *avr, cbp_pin_drive_module *m, avr_ioport_t *p, 
     }
 }
 
+// The pins in `mask` of port `index` held by `layer` (`set`) at `value`'s bits, or let go.
+static void cbp_layer_set(cbp_pin_drive_module *m, int index, int layer, uint8_t mask, bool set, uint8_t value) {
+    uint8_t *bits = &m->ports[index][layer].mask, *levels = &m->ports[index][layer].value;
+    *bits = set ? (uint8_t)(*bits | mask) : (uint8_t)(*bits & ~mask);
+    *levels = (uint8_t)((*levels & ~mask) | (value & mask));
+}
+
 static bool cbp_pin_set(avr_t *avr, char port, uint8_t mask, int layer, bool set, uint8_t value) {
     cbp_pin_drive_module *m = cbp_pin_drive_find(avr);
     avr_ioport_t *p = cbp_ioport(avr, port);
     if (!m || !p || port < 'A' || port >= 'A' + CBP_PORTS) return false;
-    int index = port - 'A';
-    uint8_t *bits = &m->ports[index][layer].mask, *levels = &m->ports[index][layer].value;
-    *bits = set ? (uint8_t)(*bits | mask) : (uint8_t)(*bits & ~mask);
-    *levels = (uint8_t)((*levels & ~mask) | (value & mask));
+    cbp_layer_set(m, port - 'A', layer, mask, set, value);
     cbp_pin_apply(avr, m, p, mask);
     bool parts = layer == CBP_LAYER_PART || layer == CBP_LAYER_PULL;
     if (parts && m->parts_changed) m->parts_changed(avr, m->parts_changed_param);
@@ -106,15 +110,8 @@ bool cbp_pin_wire(avr_t *avr, char port, uint8_t mask, int strength, uint8_t val
     cbp_pin_drive_module *m = cbp_pin_drive_find(avr);
     avr_ioport_t *p = cbp_ioport(avr, port);
     if (!m || !p || port < 'A' || port >= 'A' + CBP_PORTS) return false;
-    int index = port - 'A';
-    int layers[2] = { CBP_LAYER_WIRE, CBP_LAYER_WIRE_PULL };
-    for (int i = 0; i < 2; i++) {
-        int layer = layers[i];
-        bool set = i == 0 ? strength == 2 : strength == 1;
-        uint8_t *bits = &m->ports[index][layer].mask, *levels = &m->ports[index][layer].value;
-        *bits = set ? (uint8_t)(*bits | mask) : (uint8_t)(*bits & ~mask);
-        *levels = (uint8_t)((*levels & ~mask) | (value & mask));
-    }
+    cbp_layer_set(m, port - 'A', CBP_LAYER_WIRE, mask, strength == 2, value);
+    cbp_layer_set(m, port - 'A', CBP_LAYER_WIRE_PULL, mask, strength == 1, value);
     cbp_pin_apply(avr, m, p, mask);
     return true;
 }
