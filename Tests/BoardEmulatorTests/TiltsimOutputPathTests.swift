@@ -50,6 +50,26 @@ import Testing
         }
     }
 
+    /// A log that cannot be written ends the run there, its simulated time
+    /// said: it ran on to the timeout (600 s here) and failed only then.
+    @Test func aLogThatCannotBeWrittenEndsTheRunThere() throws {
+        let folder = try ScratchFolder()
+        let full = folder.fullDevice()
+        let echo = try SketchFixtures.bootEcho.get()
+        let run = try tiltsim.run(["run", echo.elf, "--timeout", "600", "--quiet", "--serial-log", full])
+        #expect(run.code == 18)
+        #expect(run.err.hasPrefix("tiltsim: at 0.0") && run.err.contains(" \(full): cannot write the serial log (No space left on device)"),
+                "\(run.err)")
+        #expect(!run.err.contains("passed") && !run.err.contains("FAILED"), "no verdict: the run stopped at the failure")
+        let project = folder.path + "/project"
+        try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
+        try #"{"version": 1, "parts": [{"type": "wokwi-arduino-uno", "id": "uno", "attrs": {}}], "connections": []}"#
+            .write(toFile: project + "/diagram.json", atomically: true, encoding: .utf8)
+        let wokwi = try tiltsim.run(["wokwi", project, "--elf", echo.hex, "--timeout", "600000", "-q", "--serial-log-file", full])
+        #expect(wokwi.code == 1)
+        #expect(wokwi.err.range(of: #"Error: \[\d{1,9}ns\] "#, options: .regularExpression) != nil, "within a second of board time: \(wokwi.err)")
+    }
+
     /// A FIFO nobody reads fails each writer at once (its open never waits),
     /// in one line, and stays a FIFO.
     @Test func aFIFOIsWrittenInPlaceAndOneNobodyReadsFailsAtOnce() throws {

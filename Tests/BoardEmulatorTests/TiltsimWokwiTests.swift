@@ -737,6 +737,13 @@ import TiltDisplay
         #expect(never.err == "\nTimeout: simulation did not finish in 300ms\n")
         let wrapped = try tiltsim.run(["wokwi", folder, "--timeout-exit-code", "300"])
         #expect(wrapped.code == 1 && wrapped.err.contains("--timeout-exit-code 300: an exit code is 0 to 255"), "it exited 44, 300 wrapped: \(wrapped.err)")
+        let word = try tiltsim.run(["wokwi", folder, "--timeout-exit-code", "abc"])
+        #expect(word.err.contains("--timeout-exit-code abc: give a whole number, e.g. --timeout-exit-code 42"), "not 30000, refused: \(word.err)")
+        // Empty is unset, as for every other option (wokwi-ci-action's unset inputs): 300 ms, then the default 42.
+        let unset = try tiltsim.run(["wokwi", folder, "--expect-text", "never printed", "--timeout", "300", "--timeout-exit-code", "", "-q"])
+        #expect(unset.code == 42, "\(unset.err)")
+        let unsetTimeout = try tiltsim.run(["wokwi", folder, "--expect-text", "az=16384", "--timeout", "", "-q"])
+        #expect(unsetTimeout.code == 0, "the default 30 s: \(unsetTimeout.err)")
         let nothing = try tiltsim.run(["wokwi", folder, "--timeout", "250", "-q"])
         #expect(nothing.code == 42)
         #expect(nothing.out == "tilt_bubble: MPU-6050 found\r\npot=700\r\nax=0 ay=0 az=16384\r\nax=0 ay=0 az=16384\r\n")

@@ -146,17 +146,25 @@ struct RunSketch: ParsableCommand {
                            timedScreens: timed)
         var writeFailure: CommandFailure?
         if wired != .standard { say("\(SketchRun.seconds(0)): wired: \(wired.summary(on: arduinoBoard))") }
-        let outcome = SketchRun(machine: machine, plan: plan).run { event in
+        let run = SketchRun(machine: machine, plan: plan)
+        /// An output that cannot be written ends the run there, its time said (docs/emulator.md, "Output files").
+        func failed(_ failure: CommandFailure?, atMicros micros: UInt64) {
+            guard let failure, writeFailure == nil else { return }
+            writeFailure = CommandFailure(failure.code, "at \(SketchRun.seconds(micros)) " + failure.message)
+            run.stop()
+        }
+        let outcome = run.run { event in
             switch event {
             case .serial(let bytes):
                 if !quiet { StandardStreams.out(bytes) }
                 log?.write(bytes)
+                failed(log?.failure, atMicros: machine.simulatedMicros)
             case .screen(let name, let screen, let brightness, let micros):
                 do throws(CommandFailure) {
                     try PNGFile.write(screen, to: OutputFile.named(name, in: screenFiles, what: "a PNG"), lit: brightness)
                     say("\(SketchRun.seconds(micros)): saved the screen to \(name)")
                 } catch {
-                    writeFailure = writeFailure ?? error
+                    failed(error, atMicros: micros)
                 }
             case .screenMismatch(let name, let actual, let brightness, let micros):
                 let actualPath = Self.actualPath(for: name)
@@ -169,6 +177,7 @@ struct RunSketch: ParsableCommand {
                 say("\(SketchRun.seconds(micros)): step \(name)")
             case .usbReport(let report):
                 reportLog?.write(Array("\(Self.logSeconds(report.atMicros)) \(report.line)\n".utf8))
+                failed(reportLog?.failure, atMicros: report.atMicros)
                 if !reportsSeen && reportLog == nil {
                     say("\(SketchRun.seconds(report.atMicros)): the sketch sends USB reports (endpoint \(report.endpoint)); --usb-log FILE keeps them")
                 }
@@ -183,6 +192,7 @@ struct RunSketch: ParsableCommand {
         case .crashed(let why): (.expectationMissed, "FAILED: \(why)")
         case .failureText(let why): (.failureText, "FAILED, failure text: \(why)")
         case .timedOut(let why): (.timedOut, "FAILED, timed out: \(why)")
+        case .stopped: (.ioError, "stopped")  // only by `failed`, whose failure is thrown above
         }
         say("\(verdict) (\(SketchRun.seconds(machine.simulatedMicros)) simulated)")
         return exit.rawValue
@@ -220,7 +230,8 @@ final class LogFile {
     private let file: WritableFile
     private let path: String
     private let what: String
-    private var failure: CommandFailure?
+    /// The failure that stopped the log, once a write failed.
+    private(set) var failure: CommandFailure?
 
     init(_ path: String, what: String = "the serial log") throws(CommandFailure) {
         self.path = path

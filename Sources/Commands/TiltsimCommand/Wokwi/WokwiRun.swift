@@ -18,8 +18,9 @@ struct WokwiRun {
     func execute() throws(CommandFailure) -> Int32 {
         let folder = options.projectPath
         let elf = WokwiCommand.given(options.elf)
-        let timeoutMillis = try Self.integer(options.timeout, "--timeout")
-        let timeoutExit = try Self.integer(options.timeoutExitCode, "--timeout-exit-code")
+        // Empty is unset, as for every other option (wokwi-ci-action passes its unset inputs so).
+        let timeoutMillis = try Self.integer(WokwiCommand.given(options.timeout) ?? "30000", "--timeout", example: "30000")
+        let timeoutExit = try Self.integer(WokwiCommand.given(options.timeoutExitCode) ?? "42", "--timeout-exit-code", example: "42")
         guard timeoutExit <= 255 else {
             throw .usage("--timeout-exit-code \(timeoutExit): an exit code is 0 to 255 (the shell sees it modulo 256)")
         }
@@ -73,7 +74,7 @@ struct WokwiRun {
         let screenshotFile = WokwiCommand.given(options.screenshotFile) ?? "screenshot.png"
         var outputs = scenario?.savePaths ?? []
         if let part = WokwiCommand.given(options.screenshotPart), let time = WokwiCommand.given(options.screenshotTime) {
-            let millis = try Self.integer(time, "--screenshot-time")
+            let millis = try Self.integer(time, "--screenshot-time", example: "1500")
             if timeoutMillis > 0 && millis > timeoutMillis {
                 throw .usage("Screenshot time (\(millis)ms) can't be greater than the timeout (\(timeoutMillis)ms).")
             }
@@ -115,15 +116,22 @@ struct WokwiRun {
         if options.interactive { run.input = StdinBytes.shared.take }
         status("Starting simulation...")
         var writeFailure: CommandFailure?
+        /// A log or screenshot that cannot be written ends the run there (exit 1, as wokwi-cli's file errors).
+        func failed(_ failure: CommandFailure?) {
+            guard let failure, writeFailure == nil else { return }
+            writeFailure = CommandFailure(failure.code, "[\(machine.simulatedMicros * 1000)ns] " + failure.message)
+            run.stop()
+        }
         var lines = StatusBetweenLines()
         let outcome = run.run { event in
             switch event {
             case .serial(let bytes):
                 StandardStreams.out(Array(lines.serial(bytes)))
                 log?.write(bytes)
+                failed(log?.failure)
             case .screen(let name, let screen, _, _):
                 do throws(CommandFailure) { try WokwiScreenshot.write(screen, to: OutputFile.named(name, in: screenFiles, what: "a PNG")) } catch {
-                    writeFailure = writeFailure ?? error
+                    failed(error)
                 }
             case .screenMismatch(let name, let actual, _, _):
                 let actualPath = RunSketch.actualPath(for: name)
@@ -162,6 +170,8 @@ struct WokwiRun {
         case .missedExpectation(let why), .crashed(let why):
             StandardStreams.err("Error: [\(nanos)ns] \(why)\n")
             return 1
+        case .stopped:
+            return 1  // only by `failed`, whose failure is thrown above
         }
     }
 
@@ -171,9 +181,9 @@ struct WokwiRun {
     }
 
     /// A whole number of milliseconds (or an exit code) from an option.
-    private static func integer(_ text: String, _ option: String) throws(CommandFailure) -> Int {
+    private static func integer(_ text: String, _ option: String, example: String) throws(CommandFailure) -> Int {
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0, value <= 86_400_000 else {
-            throw .usage("\(option) \(shortened(text)): give a whole number, e.g. \(option) 30000")
+            throw .usage("\(option) \(shortened(text)): give a whole number, e.g. \(option) \(example)")
         }
         return value
     }

@@ -121,6 +121,8 @@ public enum RunOutcome: Sendable, Equatable {
     case failureText(String)
     /// The time ran out (the run's, or a step's) while waiting.
     case timedOut(String)
+    /// The caller stopped it (`SketchRun.stop()`: an output it could not write).
+    case stopped
 }
 
 /// What a run reports while it goes, in simulated-time order.

@@ -39,6 +39,7 @@ public final class SketchRun {
     /// The `passTexts` entry a line contained, once one did.
     public private(set) var passedBy: String?
     private var toldOfPass = false
+    private var stopRequested = false
 
     /// An unfinished line counts as a line (a prompt) once the sketch has sent
     /// nothing more for this long; before that a pattern could match half a line.
@@ -75,12 +76,17 @@ public final class SketchRun {
                 return outcome
             }
             advance(sink)
+            if stopRequested { return .stopped }
             if let failure {
                 noteAddressesOneOff(sink)
                 return failure
             }
         }
     }
+
+    /// Ends the run after the batch under way (from `sink`: a log or
+    /// screenshot that cannot be written fails the run then, not at its timeout).
+    public func stop() { stopRequested = true }
 
     /// A part the sketch called one address off and never at its own (0x3D
     /// for a display at 0x3C, 0x69 for a sensor at 0x68), said once at the
