@@ -28,15 +28,15 @@ struct PinStore {
     }
 
     /// `tiltserial pins WORDS` as a message gives it: with `--pins FILE` when the file was named.
+    func command(_ words: String) -> String {
+        "tiltserial pins \(words)" + (named ? " --pins " + ShellText.quoted(path) : "")
+    }
+
     /// What a missing file means: none saved yet, or for a file named with
     /// `--pins`, perhaps a mistyped name ("no pins in FILE" hid that).
     var missingFileNote: String {
         named ? "no pins file at \(path): nothing was saved there (check the name; a run with --pins \(ShellText.quoted(path)) makes it)"
             : "no pins yet (a run saves them in \(path))"
-    }
-
-    func command(_ words: String) -> String {
-        "tiltserial pins \(words)" + (named ? " --pins " + ShellText.quoted(path) : "")
     }
 
     /// Beside the default config file: $XDG_CONFIG_HOME/tiltserial/pins.json,

@@ -1,6 +1,6 @@
 import ArgumentParser
-import TiltCore
 import BoardEmulator
+import TiltCore
 import TiltExitStatus
 
 /// Which board model runs, how fast, and on which pty.

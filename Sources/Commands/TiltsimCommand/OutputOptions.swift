@@ -1,6 +1,6 @@
 import ArgumentParser
-import TiltCore
 import Foundation
+import TiltCore
 import TiltExitStatus
 
 /// What the command shows and writes while the board runs.

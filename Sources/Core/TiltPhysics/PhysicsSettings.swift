@@ -1,4 +1,5 @@
 import TiltCore
+
 /// Which integrator turns tilt into scroll offsets.
 public enum IntegratorMode: String, Sendable, CaseIterable {
     /// Recipe 1-5 exactly as its sample code computes in C (Float32, the integer
