@@ -37,7 +37,7 @@ struct WokwiRun {
         var configElf: String?
         if hasConfig {
             let config = try Self.read(configPath, WokwiConfig.parse)
-            for notice in config.notices { status(notice) }
+            for notice in config.notices { warn(notice) }
             firmware = elf ?? folder + "/" + config.firmware
             configElf = elf == nil ? config.elf.map { folder + "/" + $0 } : nil
         }
@@ -54,11 +54,11 @@ struct WokwiRun {
         case .success(let resolved): setup = resolved
         case .failure(let problem): throw .file(problem.message)
         }
-        for notice in setup.notices { status(notice) }
+        for notice in setup.notices { warn(notice) }
         let scenario = try WokwiCommand.given(options.scenario).map { path throws(CommandFailure) in
             try WokwiScenario.load(Self.inProject(path, folder), setup: setup)
         }
-        for notice in scenario?.notices ?? [] { status(notice) }
+        for notice in scenario?.notices ?? [] { warn(notice) }
         let expectText = WokwiCommand.given(options.expectText), failText = WokwiCommand.given(options.failText)
 
         let timeoutMicros = timeoutMillis == 0 ? UInt64.max : UInt64(timeoutMillis) * 1000
@@ -98,7 +98,7 @@ struct WokwiRun {
         for pull in setup.pulls { machine.pullPin(pull.pin, high: pull.high) }
         for strap in setup.straps { machine.drivePin(strap.pin, high: strap.high) }
         if setup.jumpers.map({ machine.joinPins($0, $1) }).contains(false) {
-            status("more wires between the board's pins than tiltsim models (16 nets of 8 pins): the rest are left out")
+            warn("more wires between the board's pins than tiltsim models (16 nets of 8 pins): the rest are left out")
         }
         for ranger in setup.rangers { machine.addUltrasonicRanger(trigger: ranger.trigger, echo: ranger.echo, centimetres: ranger.centimetres) }
         for pin in setup.thermometers.map(\.pin).reduce(into: [AVRPin](), { if !$0.contains($1) { $0.append($1) } }) {
@@ -178,6 +178,13 @@ struct WokwiRun {
     /// wokwi-cli's status lines: stdout, unless -q.
     private func status(_ line: String) {
         if !options.quiet { StandardStreams.out((line + "\n")) }
+    }
+
+    /// What tiltsim leaves out of the project (a part it does not model, a
+    /// wire it cannot follow): stderr, with -q too. As status lines, -q hid
+    /// them, and a CI job never learnt that its servo or LCD was ignored.
+    private func warn(_ line: String) {
+        StandardStreams.err(line + "\n")
     }
 
     /// A whole number of milliseconds (or an exit code) from an option.

@@ -337,6 +337,9 @@ struct WokwiSetup {
     /// One line naming every part tiltsim does not model, each type once
     /// ("wokwi-7segment 'seg1', 'seg2'"): a line a part made eight lines for
     /// a game with three displays and their shift registers.
+    /// Wokwi's parts on the I2C bus that tiltsim does not model (the LCDs with attr `pins: i2c` besides).
+    private static let i2cTypes: Set<String> = ["wokwi-ds1307", "wokwi-pcf8574", "wokwi-bmp180", "wokwi-bme280", "wokwi-ina219"]
+
     private static func unmodelled(_ parts: [WokwiDiagram.Part], file: String) -> String? {
         let modelled = Set(partPins.keys).union(passiveTypes).union(["board-ssd1306", "wokwi-ssd1306"])
         var types: [String] = []
@@ -347,7 +350,9 @@ struct WokwiSetup {
         }
         guard !types.isEmpty else { return nil }
         let named = types.map { "\($0) \(ids[$0, default: []].joined(separator: ", "))" }.joined(separator: "; ")
-        return "\(file): not modelled by tiltsim, so ignored (a scenario step that names one is refused): \(named)"
+        let onBus = parts.contains { i2cTypes.contains($0.type) || ($0.type.hasPrefix("wokwi-lcd") && $0.attrs["pins"] == "i2c") }
+        return "\(file): not modelled by tiltsim, so ignored (its pins read as wires; a set-control or take-screenshot naming one "
+            + "is refused\(onBus ? "; nothing answers at an I2C part's address" : "")): \(named)"
     }
 }
 
