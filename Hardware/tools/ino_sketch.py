@@ -260,6 +260,12 @@ def preprocessed(merged, out_file, compiler):
         os.unlink(f.name)
     if run.returncode != 0:
         sys.stderr.write(run.stderr)
+        missing = re.search(r'fatal error: ([\w./-]+\.h): No such file or directory', run.stderr)
+        if missing:
+            # Servo, LiquidCrystal and the like ship with the Arduino IDE, not with Debian's core.
+            sys.exit(f'ino_sketch.py: {missing.group(1)} is no library here (this core bundles Wire, SPI, '
+                     f'SoftwareSerial, EEPROM and HID): give its folder, e.g. LIBS=~/Arduino/libraries/'
+                     f'{os.path.splitext(os.path.basename(missing.group(1)))[0]}')
         sys.exit(f'ino_sketch.py: the preprocessor failed on the sketch (exit {run.returncode})')
     return run.stdout
 

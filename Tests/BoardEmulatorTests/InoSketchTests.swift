@@ -48,6 +48,21 @@ import Testing
         return (try String(contentsOfFile: root + "/out/\(name).ino.cpp", encoding: .utf8), folder)
     }
 
+    /// A library the core does not bundle (Servo, LiquidCrystal: the Arduino
+    /// IDE ships them) is named with the fix; only the compiler's "No such
+    /// file" and "the preprocessor failed" were said.
+    @Test func aLibraryThatIsNotHereIsNamedWithTheFix() throws {
+        let root = ScratchSpace.folder("ino-servo")
+        let folder = root + "/sweep"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("#include <Servo.h>\nServo s;\nvoid setup() { s.attach(9); }\nvoid loop() {}\n".utf8)
+            .write(to: URL(fileURLWithPath: folder + "/sweep.ino"))
+        let made = try Self.sketchMake(["SKETCH_DIR=" + folder, "OUT=" + root + "/out"])
+        #expect(made.status != 0)
+        #expect(made.err.contains("ino_sketch.py: Servo.h is no library here (this core bundles Wire, SPI, SoftwareSerial, EEPROM and HID): "
+                                  + "give its folder, e.g. LIBS=~/Arduino/libraries/Servo\n"), "\(made.err)")
+    }
+
     /// A source file whose name has a space is named in one line (make split
     /// it: "No rule to make target .../c.o"); a tab's name may have one.
     @Test func aSourceNameWithASpaceIsNamed() throws {
