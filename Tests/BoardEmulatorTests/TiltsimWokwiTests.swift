@@ -66,7 +66,7 @@ import TiltDisplay
             """.write(toFile: scenario, atomically: true, encoding: .utf8)
         let refused = try tiltsim.run(["wokwi", folder, "--scenario", "knob.tmp.yaml"])
         #expect(refused.code == 1)
-        #expect(refused.err.contains("set-control pot1: position 2.0 is outside 0.0 to 1.0"), "\(refused.err)")
+        #expect(refused.err.contains("set-control pot1: position 2 is outside 0 to 1"), "\(refused.err)")
 
         // No steps: completed at once, as wokwi-cli's; it ran to the timeout, and with --timeout 0 for ever.
         try "name: none\nversion: 1\nsteps: []\n".write(toFile: scenario, atomically: true, encoding: .utf8)
@@ -208,6 +208,11 @@ import TiltDisplay
         let result = try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--timeout", "2000"])
         #expect(result.code == 0, "\(result.out)\(result.err)")
         #expect(result.out.contains("a released drives PD2 low") && result.out.contains("b released lets go of PD2"), "\(result.out)")
+        // pressed is 0 or 1: a 2 or 0.5 was taken as a press.
+        try "name: twice\nversion: 1\nsteps:\n  - set-control: {part-id: a, control: pressed, value: 2}\n"
+            .write(toFile: folder + "/twice.yaml", atomically: true, encoding: .utf8)
+        let twice = try tiltsim.run(["wokwi", folder, "--scenario", "twice.yaml", "--timeout", "100"])
+        #expect(twice.code == 1 && twice.err.contains("set-control a: pressed 2 is neither 0 nor 1"), "\(twice.err)")
     }
 
     /// A resistor from a pin to 5V pulls an input without a pull-up high; a
@@ -321,7 +326,7 @@ import TiltDisplay
             .write(toFile: scenario, atomically: true, encoding: .utf8)
         let refused = try tiltsim.run(["wokwi", folder, "--scenario", "hot.yaml"])
         #expect(refused.code == 1)
-        #expect(refused.err.contains("set-control dht: temperature 81.0 is outside -40 to 80 °C"), "\(refused.err)")
+        #expect(refused.err.contains("set-control dht: temperature 81 is outside -40 to 80 °C"), "\(refused.err)")
     }
 
     /// An HX711 shifts out 420 counts a kilogram of its load, two's

@@ -116,7 +116,7 @@ struct WokwiScenario {
         private mutating func setControl(_ value: Node) throws(CommandFailure) -> [RunStep] {
             let map = try params(value, "set-control", allowed: ["part-id", "name", "control", "value"])
             let (id, type) = try part(map, value, "set-control")
-            guard let control = map["name"]?.string ?? map["control"]?.string else { throw fail(value, "set-control: missing required parameter `name`") }
+            guard let control = map["name"]?.string ?? map["control"]?.string else { throw fail(value, "set-control: missing required parameter `control`") }
             guard let number = map["value"]?.float ?? map["value"]?.int.map(Double.init) else { throw fail(value, "set-control: value must be a number") }
             switch type {
             case "wokwi-mpu6050":
@@ -125,6 +125,7 @@ struct WokwiScenario {
                 return [.setSensor(ConstantMotionSource(sensor.sample), label: "\(id) \(sensor.summary)")]
             case "wokwi-pushbutton", "wokwi-pushbutton-6mm":
                 guard control == "pressed" else { throw fail(value, "set-control \(id): a pushbutton's control is pressed (0 or 1)") }
+                guard number == 0 || number == 1 else { throw fail(value, "set-control \(id): pressed \(NumberText.plain(number)) is neither 0 nor 1") }
                 guard let button = setup.buttons[id] else { return [] }
                 if number != 0 { pressed.insert(id) } else { pressed.remove(id) }
                 // The pin follows every button on it: held while any is pressed (GND's wins over 5V's), let go when none is.
@@ -134,7 +135,7 @@ struct WokwiScenario {
                 return [.drivePin(button.pin, high: holding.allSatisfy(\.pressedHigh), label: label)]
             case "wokwi-potentiometer", "wokwi-slide-potentiometer":
                 guard control == "position" else { throw fail(value, "set-control \(id): a potentiometer's control is position (0.0 to 1.0)") }
-                guard (0...1).contains(number) else { throw fail(value, "set-control \(id): position \(number) is outside 0.0 to 1.0") }
+                guard (0...1).contains(number) else { throw fail(value, "set-control \(id): position \(NumberText.plain(number)) is outside 0 to 1") }
                 guard let input = setup.analogInputs.first(where: { $0.id == id }) else { return [] }  // SIG on no analog input
                 return [.setAnalog(channel: input.channel, millivolts: UInt32((number * 5000).rounded()), label: "\(id) at \(number)")]
             case "wokwi-analog-joystick":
@@ -142,10 +143,11 @@ struct WokwiScenario {
                 guard let stick = setup.joysticks[id] else { return [] }
                 switch control {
                 case "x", "y":
-                    guard (-1...1).contains(number) else { throw fail(value, "set-control \(id): \(control) \(number) is outside -1 to 1") }
+                    guard (-1...1).contains(number) else { throw fail(value, "set-control \(id): \(control) \(NumberText.plain(number)) is outside -1 to 1") }
                     guard let channel = control == "x" ? stick.horizontal : stick.vertical else { return [] }
                     return [.setAnalog(channel: channel, millivolts: UInt32(((number + 1) / 2 * 5000).rounded()), label: "\(id) \(control) at \(number)")]
                 case "pressed":
+                    guard number == 0 || number == 1 else { throw fail(value, "set-control \(id): pressed \(NumberText.plain(number)) is neither 0 nor 1") }
                     guard let pin = stick.select else { return [] }
                     return number != 0 ? [.drivePin(pin, high: false, label: "\(id) pressed")] : [.releasePin(pin, label: "\(id) released")]
                 default:
@@ -153,17 +155,17 @@ struct WokwiScenario {
                 }
             case "wokwi-hc-sr04":
                 guard control == "distance" else { throw fail(value, "set-control \(id): an HC-SR04's control is distance (cm)") }
-                guard (2...400).contains(number) else { throw fail(value, "set-control \(id): distance \(number) is outside 2 to 400 cm") }
+                guard (2...400).contains(number) else { throw fail(value, "set-control \(id): distance \(NumberText.plain(number)) is outside 2 to 400 cm") }
                 guard let index = setup.rangers.firstIndex(where: { $0.id == id }) else { return [] }
                 return [.setRangerDistance(ranger: index, centimetres: number, label: id)]
             case "wokwi-ds18b20":
                 guard control == "temperature" else { throw fail(value, "set-control \(id): a DS18B20's control is temperature (°C)") }
-                guard WokwiSetup.thermometerValue(String(number)) != nil else { throw fail(value, "set-control \(id): temperature \(number) is outside -55 to 125 °C") }
+                guard WokwiSetup.thermometerValue(String(number)) != nil else { throw fail(value, "set-control \(id): temperature \(NumberText.plain(number)) is outside -55 to 125 °C") }
                 guard let place = setup.thermometerPlace(id) else { return [] }
                 return [.setProbeTemperature(bus: place.bus, probe: place.probe, celsius: number, label: id)]
             case "wokwi-hx711":
                 guard control == "load" else { throw fail(value, "set-control \(id): an HX711's control is load (kg)") }
-                guard abs(number) <= 1e6 else { throw fail(value, "set-control \(id): load \(number) is outside -1000000 to 1000000 kg") }
+                guard abs(number) <= 1e6 else { throw fail(value, "set-control \(id): load \(NumberText.plain(number)) is outside -1000000 to 1000000 kg") }
                 guard let index = setup.loadCells.firstIndex(where: { $0.id == id }) else { return [] }
                 return [.setLoadCell(cell: index, kilograms: number, label: id)]
             case "wokwi-dht22":
@@ -171,7 +173,7 @@ struct WokwiScenario {
                     throw fail(value, "set-control \(id): a DHT22's controls are temperature (°C) and humidity (%)")
                 }
                 guard WokwiSetup.humiditySensorValue(control, String(number)) != nil else {
-                    throw fail(value, "set-control \(id): \(control) \(number) is outside \(control == "temperature" ? "-40 to 80 °C" : "0 to 100 %")")
+                    throw fail(value, "set-control \(id): \(control) \(NumberText.plain(number)) is outside \(control == "temperature" ? "-40 to 80 °C" : "0 to 100 %")")
                 }
                 guard let index = setup.humiditySensors.firstIndex(where: { $0.id == id }) else { return [] }
                 return [.setHumiditySensor(sensor: index, celsius: control == "temperature" ? number : nil,
@@ -195,7 +197,7 @@ struct WokwiScenario {
         private func expectPin(_ value: Node) throws(CommandFailure) -> RunStep {
             let map = try params(value, "expect-pin", allowed: ["part-id", "name", "pin", "value"])
             let (id, _) = try part(map, value, "expect-pin")
-            guard let pinName = map["name"]?.string ?? map["pin"]?.string else { throw fail(value, "expect-pin: missing required parameter `name`") }
+            guard let pinName = map["name"]?.string ?? map["pin"]?.string else { throw fail(value, "expect-pin: missing required parameter `pin`") }
             guard let expected = map["value"]?.int, expected == 0 || expected == 1 else { throw fail(value, "expect-pin: value is 0 or 1") }
             let pin: AVRPin?
             if id == setup.boardID, case .io(let io)? = setup.board.pin(pinName) { pin = io } else { pin = setup.ioPin(of: "\(id):\(pinName)") }
