@@ -213,6 +213,11 @@ import TiltDisplay
             .write(toFile: folder + "/twice.yaml", atomically: true, encoding: .utf8)
         let twice = try tiltsim.run(["wokwi", folder, "--scenario", "twice.yaml", "--timeout", "100"])
         #expect(twice.code == 1 && twice.err.contains("set-control a: pressed 2 is neither 0 nor 1"), "\(twice.err)")
+        // A pin the part lacks is named as a wire's is (it said "not wired to a pin of the Arduino Uno").
+        try "name: leg\nversion: 1\nsteps:\n  - expect-pin: {part-id: a, pin: '3', value: 1}\n"
+            .write(toFile: folder + "/leg.yaml", atomically: true, encoding: .utf8)
+        let leg = try tiltsim.run(["wokwi", folder, "--scenario", "leg.yaml", "--timeout", "100"])
+        #expect(leg.code == 1 && leg.err.contains("expect-pin: wokwi-pushbutton 'a' has no pin '3' (it has 1.l, 2.l, 1.r, 2.r)"), "\(leg.err)")
     }
 
     /// A resistor from a pin to 5V pulls an input without a pull-up high; a

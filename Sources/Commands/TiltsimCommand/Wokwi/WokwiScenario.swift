@@ -196,8 +196,11 @@ struct WokwiScenario {
 
         private func expectPin(_ value: Node) throws(CommandFailure) -> RunStep {
             let map = try params(value, "expect-pin", allowed: ["part-id", "name", "pin", "value"])
-            let (id, _) = try part(map, value, "expect-pin")
+            let (id, type) = try part(map, value, "expect-pin")
             guard let pinName = map["name"]?.string ?? map["pin"]?.string else { throw fail(value, "expect-pin: missing required parameter `pin`") }
+            if let pins = WokwiSetup.partPins[type], !pins.contains(pinName) {
+                throw fail(value, "expect-pin: \(type) \(quoted(id)) has no pin \(quoted(pinName)) (it has \(pins.joined(separator: ", ")))")
+            }
             guard let expected = map["value"]?.int, expected == 0 || expected == 1 else { throw fail(value, "expect-pin: value is 0 or 1") }
             let pin: AVRPin?
             if id == setup.boardID, case .io(let io)? = setup.board.pin(pinName) { pin = io } else { pin = setup.ioPin(of: "\(id):\(pinName)") }
