@@ -31,7 +31,7 @@ struct Demo: TiltserialSubcommand {
     @Flag(help: "Play the motion again and again until Ctrl-C.")
     var forever = false
 
-    @Option(help: ArgumentHelp("Run the board N times faster than real time (board time drives the physics, so the result is the same).", valueName: "N"))
+    @Option(help: ArgumentHelp("Run the board N times faster than real time, 0.01 to 1000 (board time drives the physics, so the result is the same).", valueName: "N"))
     var speed: Double?
 
     @Option(help: ArgumentHelp("At the end, save the emulated board's screen as a PNG.", valueName: "FILE"), completion: .file(extensions: ["png"]))
