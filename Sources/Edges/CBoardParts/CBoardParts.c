@@ -154,7 +154,7 @@ bool cbp_avr_install_models(avr_t *avr) {
     }
     hooks->io.kind = "core-hooks";
     hooks->io.reset = cbp_core_hooks_reset;
-    avr_register_io(avr, &hooks->io);
+    cbp_register_module(avr, &hooks->io);
     cbp_level_polling_off(avr, 0, NULL);
     return true;
 }
@@ -264,29 +264,29 @@ avr_t *cbp_avr_create_from_image(const uint8_t *image, uint32_t size, const char
     return avr;
 }
 
-// The modules cbp_avr_install_models adds, each a calloc'd struct with its
-// avr_io_t first; avr_terminate unlinks them but frees none.
-static const char *const cbp_our_modules[] = {
-    "twi-bus", "soft-i2c", "core-hooks", "usb-serial", "extint-level", "io-after", "sleep-modes", "bootloader",
-    "power-reduction", "eeprom-timing", "pin-drive", "usb-banks", "jumpers",
-};
+// Our modules are calloc'd structs with their avr_io_t first, which
+// avr_terminate unlinks and frees none of (it reads each after its dealloc):
+// they carry this dealloc as their mark, and cbp_avr_destroy frees them after
+// it. A list of their kinds, kept by hand, had missed four of them.
+static void cbp_module_mark(avr_io_t *io) { (void)io; }
 
-static bool cbp_is_ours(const avr_io_t *io) {
-    for (size_t i = 0; i < sizeof cbp_our_modules / sizeof *cbp_our_modules; i++) {
-        if (io->kind && strcmp(io->kind, cbp_our_modules[i]) == 0) return true;
-    }
-    return false;
+void cbp_register_module(avr_t *avr, avr_io_t *io) {
+    io->dealloc = cbp_module_mark;
+    avr_register_io(avr, io);
 }
 
 void cbp_avr_destroy(avr_t *avr) {
     if (!avr) return;
-    avr_io_t *modules[16];  // each kind is installed once
     size_t n = 0;
-    for (avr_io_t *io = avr->io_port; io && n < 16; io = io->next) {
-        if (cbp_is_ours(io)) modules[n++] = io;
+    for (avr_io_t *io = avr->io_port; io; io = io->next) n += io->dealloc == cbp_module_mark;
+    avr_io_t **modules = n ? calloc(n, sizeof *modules) : NULL;
+    size_t found = 0;
+    for (avr_io_t *io = avr->io_port; io && modules; io = io->next) {
+        if (io->dealloc == cbp_module_mark) modules[found++] = io;
     }
     avr_terminate(avr);
-    for (size_t i = 0; i < n; i++) free(modules[i]);
+    for (size_t i = 0; i < found; i++) free(modules[i]);
+    free(modules);
     free(avr);
 }
 

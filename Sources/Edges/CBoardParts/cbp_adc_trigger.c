@@ -34,7 +34,7 @@ typedef struct {
 } cbp_adc_source;
 
 typedef struct {
-    avr_io_t io;  // first member: simavr frees the module through it
+    avr_io_t io;  // first member: cbp_avr_destroy frees the module through it
     int count;
     cbp_adc_source sources[CBP_ADC_SOURCES];
 } cbp_adc_trigger;
@@ -97,6 +97,6 @@ bool cbp_adc_trigger_install(avr_t *avr) {
             ok = cbp_adc_source_add(module, adc, avr_adts_analog_comparator_0, &((avr_acomp_t *)io)->ac);
         }
     }
-    avr_register_io(avr, &module->io);  // after the walk: it frees the module with the core
+    cbp_register_module(avr, &module->io);  // after the walk, so the walk never meets it
     return ok;
 }

@@ -49,7 +49,7 @@ bool cbp_bootloader_install(avr_t *avr) {
     }
     b->io.kind = "bootloader";
     b->io.reset = cbp_bootloader_reset;
-    avr_register_io(avr, &b->io);
+    cbp_register_module(avr, &b->io);
     cbp_bootloader_reset(&b->io);  // the power-on start
     return true;
 }

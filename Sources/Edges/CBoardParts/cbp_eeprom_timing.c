@@ -67,6 +67,6 @@ bool cbp_eeprom_timing_install(avr_t *avr) {
     t->eeprom = eeprom;
     t->io.kind = "eeprom-timing";
     t->io.reset = cbp_eeprom_timing_reset;
-    avr_register_io(avr, &t->io);
+    cbp_register_module(avr, &t->io);
     return cbp_io_after(avr, eeprom->r_eecr, cbp_eeprom_after_eecr, t);
 }

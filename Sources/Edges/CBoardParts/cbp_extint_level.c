@@ -33,7 +33,7 @@ typedef struct {
 } cbp_level_line;
 
 struct cbp_extint_level {
-    avr_io_t io;  // first member: simavr frees the module through it
+    avr_io_t io;  // first member: cbp_avr_destroy frees the module through it
     avr_extint_t *extint;
     cbp_level_line lines[EXTINT_COUNT];
 };
@@ -131,7 +131,7 @@ bool cbp_extint_level_install(avr_t *avr) {
     level->io.kind = "extint-level";
     level->io.reset = cbp_level_reset;
     level->extint = p;
-    avr_register_io(avr, &level->io);
+    cbp_register_module(avr, &level->io);
     for (int i = 0; i < EXTINT_COUNT; i++) {
         level->lines[i] = (cbp_level_line){level, i, false};
         if (!p->eint[i].port_ioctl || !p->eint[i].isc[1].reg) continue;

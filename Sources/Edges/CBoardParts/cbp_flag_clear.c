@@ -32,7 +32,7 @@ typedef struct {
 } cbp_flag_register;
 
 typedef struct {
-    avr_io_t io;  // first member: simavr frees the module through it
+    avr_io_t io;  // first member: cbp_avr_destroy frees the module through it
     int used;
     cbp_flag_register registers[CBP_FLAG_REGISTERS];
 } cbp_flag_clear;
@@ -107,6 +107,6 @@ bool cbp_flag_clear_install(avr_t *avr) {
     module->io.kind = "flag-clear";
     // Walked before registering, so this module's own entry is not met.
     bool ok = cbp_each_flag_vector(avr, cbp_flag_clear_visit, module);
-    avr_register_io(avr, &module->io);
+    cbp_register_module(avr, &module->io);
     return ok;
 }

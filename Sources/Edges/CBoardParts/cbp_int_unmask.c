@@ -30,7 +30,7 @@ typedef struct {
 } cbp_unmask_entry;
 
 typedef struct {
-    avr_io_t io;  // first member: simavr frees the module through it
+    avr_io_t io;  // first member: cbp_avr_destroy frees the module through it
     int count;
     cbp_unmask_entry entries[CBP_UNMASK_VECTORS];
 } cbp_int_unmask;
@@ -63,6 +63,6 @@ bool cbp_int_unmask_install(avr_t *avr) {
     module->io.kind = "int-unmask";
     bool ok = cbp_each_flag_vector(avr, cbp_unmask_add, module);
     // Registered after the walk, so the walk never meets this module's own entry.
-    avr_register_io(avr, &module->io);
+    cbp_register_module(avr, &module->io);
     return ok;
 }

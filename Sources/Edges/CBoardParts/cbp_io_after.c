@@ -20,7 +20,7 @@ typedef struct {
 } cbp_io_after_slot;
 
 typedef struct {
-    avr_io_t io;  // first member: simavr frees the module through it
+    avr_io_t io;  // first member: cbp_avr_destroy frees the module through it
     int used;
     cbp_io_after_slot slots[CBP_IO_AFTER_SLOTS];
 } cbp_io_after_table;
@@ -42,7 +42,7 @@ static cbp_io_after_table *cbp_io_after_find(avr_t *avr) {
     cbp_io_after_table *table = calloc(1, sizeof *table);
     if (!table) return NULL;
     table->io.kind = "io-after";
-    avr_register_io(avr, &table->io);
+    cbp_register_module(avr, &table->io);
     return table;
 }
 

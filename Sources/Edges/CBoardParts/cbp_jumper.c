@@ -130,7 +130,7 @@ bool cbp_jumper_add(avr_t *avr, char port_a, uint8_t bit_a, char port_b, uint8_t
         if (!j) return false;
         j->io.kind = "jumpers";
         j->io.reset = cbp_jumpers_reset;
-        avr_register_io(avr, &j->io);
+        cbp_register_module(avr, &j->io);
         cbp_pin_drive_on_parts_changed(avr, cbp_jumpers_update, j);
     }
     cbp_net_pin a = { port_a, mask_a, { 0, false } }, b = { port_b, mask_b, { 0, false } };

@@ -35,7 +35,7 @@ enum { CBP_PORTS = 12 };  // 'A'..'L': the ATmega2560 has the most
 enum { CBP_LAYER_PART, CBP_LAYER_WIRE, CBP_LAYER_PULL, CBP_LAYER_WIRE_PULL, CBP_LAYERS };
 
 typedef struct {
-    avr_io_t io;  // first member: simavr frees the module through it
+    avr_io_t io;  // first member: cbp_avr_destroy frees the module through it
     struct { uint8_t mask, value; } ports[CBP_PORTS][CBP_LAYERS];
     void (*parts_changed)(avr_t *avr, void *param);  // cbp_jumper's, when a part's drive or pull changed
     void *parts_changed_param;
@@ -171,7 +171,7 @@ bool cbp_pin_drive_install(avr_t *avr) {
     if (!m) return false;
     m->io.kind = "pin-drive";
     m->io.reset = cbp_pin_drive_reset;
-    avr_register_io(avr, &m->io);
+    cbp_register_module(avr, &m->io);
     cbp_pin_levels_forget(avr);
     return true;
 }

@@ -148,7 +148,7 @@ bool cbp_power_reduction_install(avr_t *avr) {
     }
     m->io.kind = "power-reduction";
     m->io.reset = cbp_power_reduction_reset;
-    avr_register_io(avr, &m->io);
+    cbp_register_module(avr, &m->io);
     bool ok = cbp_io_after(avr, CBP_PRR0, cbp_power_after_prr, m) && (!prr1 || cbp_io_after(avr, CBP_PRR1, cbp_power_after_prr, m));
     for (int i = 0; i < m->count; i++) ok = ok && cbp_io_after(avr, m->timers[i].cs_reg, cbp_power_after_clock, m);
     return ok;

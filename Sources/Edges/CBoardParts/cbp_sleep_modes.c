@@ -236,7 +236,7 @@ bool cbp_sleep_modes_install(avr_t *avr) {
             cbp_add_source(m, (cbp_wake_source){&((avr_eeprom_t *)io)->ready, cbp_wake_adc_mode, NULL, 0, NULL});
         }
     }
-    avr_register_io(avr, &m->io);
+    cbp_register_module(avr, &m->io);
     m->run = avr->run;
     avr->sleep = cbp_sleep_entered;
     avr->custom.data = m;

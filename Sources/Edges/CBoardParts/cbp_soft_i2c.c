@@ -41,7 +41,7 @@ typedef enum {
 } cbp_soft_phase;
 
 struct cbp_soft_i2c {
-    avr_io_t io;             // first member: simavr frees the module through it
+    avr_io_t io;             // first member: cbp_avr_destroy frees the module through it
     avr_ioport_t *port;      // the port both lines are on
     uint8_t sda_mask, scl_mask;
     bool sda, scl;           // the lines' levels, as last worked out
@@ -194,7 +194,7 @@ cbp_soft_i2c *cbp_soft_i2c_install(avr_t *avr, char port, uint8_t sda_bit, uint8
     if (!s) return NULL;
     s->io.kind = "soft-i2c";
     s->io.reset = cbp_soft_i2c_reset;
-    avr_register_io(avr, &s->io);
+    cbp_register_module(avr, &s->io);
     s->port = p;
     s->sda_mask = (uint8_t)(1u << sda_bit);
     s->scl_mask = (uint8_t)(1u << scl_bit);

@@ -61,7 +61,7 @@ cbp_timer *cbp_timer_create(avr_t *avr, cbp_timer_hook hook, void *context) {
     t->io.reset = cbp_timer_reset;
     t->hook = hook;
     t->context = context;
-    avr_register_io(avr, &t->io);
+    cbp_register_module(avr, &t->io);
     return t;
 }
 

@@ -60,7 +60,7 @@ typedef enum {
 typedef enum { ACT_NONE, ACT_START, ACT_ADDRESS, ACT_WRITE, ACT_READ, ACT_STOP } cbp_twi_action;
 
 struct cbp_twi {
-    avr_io_t io;                 // first member: simavr frees the module through it
+    avr_io_t io;                 // first member: cbp_avr_destroy frees the module through it
     avr_int_vector_t vector;
     cbp_twi_phase phase;
     cbp_twi_action action;       // in flight, finishing at the timer
@@ -323,7 +323,7 @@ cbp_twi *cbp_twi_install(avr_t *avr) {
     t->io.kind = "twi-bus";
     t->io.irq_names = cbp_twi_irq_names;
     t->io.reset = cbp_twi_reset;
-    avr_register_io(avr, &t->io);
+    cbp_register_module(avr, &t->io);
     avr_io_setirqs(&t->io, CBP_IOCTL_TWI_BUS, 2, NULL);
     avr_irq_register_notify(t->io.irq + CBP_TWI_INPUT, cbp_twi_bus_input, t);
 

@@ -21,7 +21,7 @@ typedef struct {
 } cbp_uart_writes;
 
 typedef struct {
-    avr_io_t io;  // first member: simavr frees the module through it
+    avr_io_t io;  // first member: cbp_avr_destroy frees the module through it
     cbp_uart_writes uarts[CBP_UART_MAX];
 } cbp_uart_transmitter_off;
 
@@ -53,7 +53,7 @@ bool cbp_uart_transmitter_off_install(struct avr_t *avr) {
     if (!table) return false;
     table->io.kind = "uart-transmitter-off";
     table->io.reset = cbp_uart_transmitter_off_reset;
-    avr_register_io(avr, &table->io);
+    cbp_register_module(avr, &table->io);
     for (avr_io_t *io = avr->io_port; io; io = io->next) {
         if (!io->kind || strcmp(io->kind, "uart") != 0) continue;
         avr_uart_t *p = (avr_uart_t *)io;

@@ -37,7 +37,7 @@ typedef struct {
 } cbp_usb_endpoint_banks;
 
 struct cbp_usb_banks {
-    avr_io_t io;  // first member: simavr frees the module through it
+    avr_io_t io;  // first member: cbp_avr_destroy frees the module through it
     avr_usb_t *usb;
     avr_io_read_t read_ueintx;  // simavr's handler, called first
     void *read_ueintx_param;
@@ -114,7 +114,7 @@ cbp_usb_banks *cbp_usb_banks_install(avr_t *avr, avr_usb_t *usb) {
     b->usb = usb;
     b->io.kind = "usb-banks";
     b->io.reset = cbp_usb_banks_reset;
-    avr_register_io(avr, &b->io);
+    cbp_register_module(avr, &b->io);
     cbp_usb_banks_reset(&b->io);
     // avr_register_io_read aborts on a second handler: the slot is taken over in place.
     b->read_ueintx = avr->io[io].r.c;

@@ -374,7 +374,7 @@ cbp_usb_serial *cbp_usb_serial_install(avr_t *avr) {
     p->io.kind = "usb-serial";
     p->io.irq_names = cbp_usb_serial_irq_names;
     p->io.reset = cbp_usb_serial_reset;
-    avr_register_io(avr, &p->io);
+    cbp_register_module(avr, &p->io);
     avr_io_setirqs(&p->io, CBP_IOCTL_USB_SERIAL, 4, NULL);
     avr_irq_register_notify(p->io.irq + CBP_UART_INPUT, cbp_usb_input, p);
     avr_irq_register_notify(attach, cbp_usb_attached, p);

@@ -80,6 +80,11 @@ struct avr_irq_t *cbp_serial_irq(struct avr_t *avr, int which);
 /// UART `number`'s irq `which` (0: Serial, 1–3: the Mega's Serial1–3); NULL when the chip has no such UART.
 struct avr_irq_t *cbp_uart_irq(struct avr_t *avr, int number, int which);
 
+struct avr_io_t;
+/// Registers one of our modules (a calloc'd struct, its avr_io_t first) with
+/// `avr`; cbp_avr_destroy frees it with the core.
+void cbp_register_module(struct avr_t *avr, struct avr_io_t *io);
+
 // MARK: USB serial (cbp_usb_serial.c)
 
 /// A USB host on simavr's model of the ATmega32U4's USB controller: when the
