@@ -68,6 +68,50 @@ import TiltCore
         #expect(board.currentStatus.samplesDroppedUnread == 0)
     }
 
+    /// Reset on connect (tiltsim's native board, an Uno's DTR): each host that
+    /// opens the port sees the board boot, and nothing it sent while no host
+    /// had the port open (a second host got 4 KiB of old samples at once).
+    @Test func aNativeBoardThatResetsOnConnectBootsForEachHostAndKeepsNothingForTheNext() throws {
+        var configuration = NativeBoard.Configuration.test(rate: 100, pace: .speed(4), motion: TimeStampMotionSource())
+        configuration.holdUntilOpened = true
+        configuration.resetOnConnect = true
+        let board = try NativeBoard(configuration)
+        defer { board.stop() }
+        board.start()
+        let path = try #require(board.serialPath)
+
+        let first = try PtyPeer(opening: path)
+        try first.read(timeout: .seconds(10)) { $0.samples.count >= 5 }
+        let left = try #require(first.samples.last.map { TimeStampMotionSource.time(of: $0.raw) })
+        first.close()
+        // Board time runs on with no host: what it sends meanwhile is dropped and counted.
+        let dropped = board.waitFor(timeout: .seconds(30)) { $0.samplesDroppedUnread >= 30 }
+        #expect(dropped != nil)
+
+        let second = try PtyPeer(opening: path)
+        try second.read(timeout: .seconds(10)) { $0.samples.count >= 2 }
+        guard case .hello? = second.frames.first else {
+            Issue.record("the second host's first frame is not HELLO: \(second.frames.prefix(2))")
+            return
+        }
+        #expect(second.samples.prefix(2).map(\.sequence) == [0, 1])
+        #expect(second.samples[0].timeMicros == 10_000, "board time restarted")
+        // The motion went on meanwhile: the second host's first sample is no old one.
+        #expect(TimeStampMotionSource.time(of: second.samples[0].raw) >= left + 300_000)
+        #expect(board.currentStatus.boots == 2)
+
+        // A host that opens the port the moment the last one closed it boots it too.
+        second.close()
+        let third = try PtyPeer(opening: path)
+        try third.read(timeout: .seconds(10)) { $0.samples.count >= 1 }
+        guard case .hello? = third.frames.first else {
+            Issue.record("the third host's first frame is not HELLO: \(third.frames.prefix(2))")
+            return
+        }
+        #expect(third.samples[0].sequence == 0)
+        #expect(board.currentStatus.boots == 3)
+    }
+
     @Test func aLoopingMotionStartsOverAfterEachRound() {
         let script = MotionScript(keys: [.init(0, Pose(back: 30)), .init(1, Pose(back: 30, right: 20))])
         var looping = Motion(.script(script), loops: true)

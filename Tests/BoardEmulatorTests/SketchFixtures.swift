@@ -47,6 +47,8 @@ enum SketchFixtures {
     }
 
     static let bootEcho = built("boot_echo")
+    /// boot_echo built for the Leonardo, whose port opening resets nothing.
+    static let bootEchoLeonardo = built("boot_echo", folder: "sketches-leonardo")
     /// A button on D2 beside an LED the loop toggles on the same port, and analogRead(A6).
     static let buttonPort = built("button_port")
     /// Prints a joystick's axes and SEL (A1, A0, D2) and a light module's AO and DO (A2, D7).

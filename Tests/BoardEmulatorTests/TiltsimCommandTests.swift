@@ -92,7 +92,7 @@ import WireProtocol
         let lines = result.err.split(separator: "\n").filter { $0.contains("crashed") }
         #expect(lines.count == 1, "\(result.err)")
         #expect(lines.first.map { $0.hasPrefix("tiltsim: /dev/pts/") && $0.hasSuffix(": the firmware crashed (bad opcode, jump or stack) at 0.000 s "
-            + "of board time; start tiltsim again to reset it (a sketch built for another board? see --board)") } == true, "\(result.err)")
+            + "of board time; a host opening the port resets it (a sketch built for another board? see --board)") } == true, "\(result.err)")
     }
 
     @Test func thePNGPathIsCheckedAtStartAndItsWritingAnnounced() throws {

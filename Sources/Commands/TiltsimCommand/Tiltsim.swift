@@ -22,9 +22,11 @@ public struct Tiltsim: ParsableCommand {
             Ctrl-C or --duration. Open the path with `tiltserial PATH`.
             A board stays off (avr: held in reset) until a host first opens its port,
             so the host sees it boot and the motion from its start; --run-now starts
-            it at once. Send SIGUSR1 to write the --png file now. Each start is a
-            new board: its EEPROM (what `tiltserial setup` stores) starts erased
-            and lasts while tiltsim runs (--eeprom FILE keeps it between runs).
+            it at once. Each host that opens the port later resets it, as an Uno's
+            DTR does (not a Leonardo's: its port is its own USB). Send SIGUSR1
+            to write the --png file now. Each start is a new board: its EEPROM
+            (what `tiltserial setup` stores) starts erased and lasts while
+            tiltsim runs (--eeprom FILE keeps it between runs).
 
             Motions: \(Scenarios.names.joined(separator: ", ")).
 

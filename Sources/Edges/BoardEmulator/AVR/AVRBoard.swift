@@ -38,10 +38,12 @@ public final class AVRBoard: @unchecked Sendable {
         /// CPU clock, Hz (an Uno's crystal: 16 MHz); sets UART baud timing and cycle counts.
         public var frequency: UInt32 = 16_000_000
 
-        /// The core and clock of `board`'s chip (its wiring stays as set).
+        /// The core and clock of `board`'s chip, and whether its port's DTR
+        /// resets it (`resetOnConnect`); its wiring stays as set.
         public mutating func configure(for board: ArduinoBoard) {
             mcu = board.mcu
             frequency = board.frequency
+            resetOnConnect = board.resetsWhenPortOpens
         }
         /// The MPU-6050's TWI address (0x69 for a part with AD0 high); nil: no
         /// sensor on the bus (every access NACKed).

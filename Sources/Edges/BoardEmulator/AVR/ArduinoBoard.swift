@@ -63,6 +63,12 @@ public enum ArduinoBoard: String, Sendable, CaseIterable {
     /// are a second UART, free for parts.
     public var usbSerial: Bool { chip == .atmega32u4 }
 
+    /// Whether a host opening its serial port resets it: the USB serial chip's
+    /// DTR pulses RESET through a 100 nF capacitor (the Uno's and Mega's 16U2,
+    /// a Nano's CH340 or FT232, a Pro Mini's FTDI adapter). A 32U4's port is its
+    /// own USB, whose DTR the sketch sees (`if (Serial)`) and which resets nothing.
+    public var resetsWhenPortOpens: Bool { !usbSerial }
+
     /// Where MPU-6050 sketches for this board wire INT: D2 (INT0 on the
     /// ATmega328P, INT4 on the Mega), D7 on the 32U4 (INT6; its D2 is SDA).
     public var defaultInterruptPin: AVRPin { usbSerial ? digital[7] : digital[2] }

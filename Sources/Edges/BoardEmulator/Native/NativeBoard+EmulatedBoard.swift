@@ -8,7 +8,8 @@ extension NativeBoard: EmulatedBoard {
     public var displayedBrightness: UInt8 { SSD1306Glass.brightness(contrast: Self.firmwareContrast) }
     /// SSD1306 contrast (command 0x81) our firmware sets at start-up.
     public static let firmwareContrast: UInt8 = 0xCF
-    /// SAMPLE frames dropped because the host read too slowly (the output buffer was full).
+    /// SAMPLE frames dropped because no host had the port open (reset on
+    /// connect), or the host read too slowly (the output buffer was full).
     public var unreadOutput: UnreadOutput { UnreadOutput(count: currentStatus.samplesDroppedUnread, unit: "SAMPLE frames",
-                                                   circumstance: "because no host read them in time") }
+                                                   circumstance: "while no host read the port (none had it open, or it did not read in time)") }
 }

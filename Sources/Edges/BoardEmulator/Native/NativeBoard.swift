@@ -78,8 +78,7 @@ public final class NativeBoard: @unchecked Sendable {
         waitingForHost = configuration.holdUntilOpened
         do {
             thread = try BoardThread()
-            // Held: the slave is kept open only once a host opened it (until then the master polls hung up).
-            terminal = try PtyLink(linkPath: configuration.linkPath, keepSlave: waitingForHost ? .afterFirstClient : .always)
+            terminal = try PtyLink(linkPath: configuration.linkPath, keepSlave: Self.keepSlave(configuration, held: waitingForHost))
         } catch {
             throw .link(BoardLinkError(error))
         }
@@ -157,7 +156,7 @@ public final class NativeBoard: @unchecked Sendable {
         guard !stopRequested else { throw .stopped }
         if plugged, let path = terminal?.slavePath { return path }
         do {
-            terminal = try PtyLink(linkPath: configuration.linkPath, keepSlave: .always)
+            terminal = try PtyLink(linkPath: configuration.linkPath, keepSlave: Self.keepSlave(configuration, held: false))
         } catch {
             throw BoardLinkError(error)
         }
@@ -245,6 +244,7 @@ public final class NativeBoard: @unchecked Sendable {
             return true
         }
         let now = MonotonicClock.nanos()
+        followHost(terminal, wallNanos: now)
         readHost(terminal)
         var timeout = takeSamples(wallNanos: now)
         _ = firmware.hostTimedOut(nowMicros: clock.boardMicros)
@@ -261,7 +261,7 @@ public final class NativeBoard: @unchecked Sendable {
         if !stalled { counts.bytesWritten += UInt64(wire.flush(to: terminal)) }
         if clock.freeRunning && !stalled && !clock.limitReached {
             // Free-running: go on at once while there is room, else wait for the reader (POLLOUT).
-            timeout = wire.room > WireFormat.maxEncodedCount ? 0 : 100_000
+            timeout = listened && wire.room > WireFormat.maxEncodedCount ? 0 : 100_000
         }
         if stalled { timeout = min(timeout, Int((clock.stallUntilNanos - now) / 1000) + 1) }
         let fd = terminal.fd
@@ -274,6 +274,35 @@ public final class NativeBoard: @unchecked Sendable {
 
     /// While held, how often the thread looks for the first host (wall µs).
     static let heldPollMicros = 10_000
+
+    /// How the link holds its slave. Reset on connect: never, so the link sees
+    /// each host come and go. Held: only once a host opened it (until then the
+    /// master polls hung up, which is how the first host is seen). Else always,
+    /// so output queues in the kernel from the start.
+    static func keepSlave(_ configuration: Configuration, held: Bool) -> PtyLink.KeepSlave {
+        configuration.resetOnConnect ? .never : held ? .afterFirstClient : .always
+    }
+
+    /// A host came or went (reset on connect only): one that opens the port
+    /// resets the board, as DTR resets an Uno; one that leaves takes nothing
+    /// queued with it (the link flushed its side).
+    private func followHost(_ terminal: PtyLink, wallNanos now: UInt64) {
+        switch terminal.poll() {
+        case .opened:
+            wire.clear()
+            powerOn(wallNanos: now)
+        case .closed:
+            wire.clear()
+        case .none:
+            break
+        }
+    }
+
+    /// Whether what the board sends now can reach a host: plugged, and (reset
+    /// on connect) a host has the port open.
+    private var listened: Bool {
+        plugged && (!configuration.resetOnConnect || terminal?.clientConnected == true)
+    }
 
     /// Held until now: true (and powered on) once a host has the slave open.
     private func hostOpened(_ terminal: PtyLink) -> Bool {
@@ -350,7 +379,7 @@ public final class NativeBoard: @unchecked Sendable {
     /// frames on the wire, the glass in the status.
     private func stepDisplay(sensor: Bool = true) {
         let changed = display.step(clock, sensor: sensor, firmware: &firmware) { ready in
-            if plugged && wire.queue(ready, isSample: false, must: false, lifetimeMicros: clock.lifetime) {
+            if listened && wire.queue(ready, isSample: false, must: false, lifetimeMicros: clock.lifetime) {
                 counts.framesSent += 1
             }
         }
@@ -364,8 +393,8 @@ public final class NativeBoard: @unchecked Sendable {
         while budget > 0 {
             if clock.limitReached { break }
             if let allowed, clock.nextSampleLifetime > allowed { break }
-            if allowed == nil && (wire.room < WireFormat.maxEncodedCount + 1 || clock.stalled(at: now)) {
-                return 100_000  // free-running: wait for the reader (POLLOUT) or the stall's end
+            if allowed == nil && (!listened || wire.room < WireFormat.maxEncodedCount + 1 || clock.stalled(at: now)) {
+                return 100_000  // free-running: wait for a reader (a host, POLLOUT) or the stall's end
             }
             clock.moveToNextSample()
             stepDisplay()  // the display's transfers up to the sample, which then takes the bus
@@ -389,7 +418,7 @@ public final class NativeBoard: @unchecked Sendable {
     private func emitSample() {
         let frame = sensor.sample(atLifetime: clock.lifetime, boardMicros: clock.nextSample,
                                   accelSelect: firmware.accelSelect, gyroSelect: firmware.gyroSelect)
-        if plugged && wire.queue(frame, isSample: true, must: false, lifetimeMicros: clock.lifetime) {
+        if listened && wire.queue(frame, isSample: true, must: false, lifetimeMicros: clock.lifetime) {
             counts.framesSent += 1
             counts.samplesSent += 1
         } else {
@@ -398,7 +427,7 @@ public final class NativeBoard: @unchecked Sendable {
     }
 
     private func sendHello() {
-        if plugged && wire.queue(wire: firmware.hello(tileID: tileID, status: 3), isSample: false, must: true, lifetimeMicros: clock.lifetime) {
+        if listened && wire.queue(wire: firmware.hello(tileID: tileID, status: 3), isSample: false, must: true, lifetimeMicros: clock.lifetime) {
             counts.framesSent += 1
         }
         counts.hellosSent += 1

@@ -25,6 +25,13 @@ extension NativeBoard {
         /// Stay off (no HELLO, board time not running) until a host first opens
         /// the pty, as an Uno reset by its port opening is seen to start then.
         public var holdUntilOpened = false
+        /// Power on again whenever a host opens the pty, as the DTR pulse resets
+        /// an Uno: the host's first bytes are the boot HELLO, and what the board
+        /// sent while no host had the port open is dropped (counted), as a USB
+        /// serial adapter drops it. Without it the board's output queues while
+        /// no host reads (in the kernel once a host has opened the pty), and a
+        /// host that comes back reads it.
+        public var resetOnConnect = false
 
         /// A board at 100 Hz, real time, at rest, with a 4096-byte output buffer and firmware 1.0.0 unless told.
         public init(sampleRateHz: Int = 100, pace: BoardPace = .realTime, linkPath: String? = nil,

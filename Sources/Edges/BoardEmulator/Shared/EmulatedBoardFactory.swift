@@ -106,6 +106,7 @@ public struct EmulatedBoardFactory: Sendable {
                 sampleRateHz: sampleRateHz, pace: pace, linkPath: linkPath,
                 motionSource: motionSource(rateHz: Double(sampleRateHz), index: index), faults: spec)
             configuration.holdUntilOpened = holdUntilOpened
+            configuration.resetOnConnect = true  // an Uno's DTR: each host that opens the port sees it boot
             return try NativeBoard(configuration)
         } catch {
             throw Failure(description: error.description, kind: .system)

@@ -5,13 +5,15 @@ import Glibc
 #endif
 
 /// The board's end of its serial cable, for both engines: SerialIO's
-/// pseudo-terminal. With the slave not held open (`.never`, the AVR board) the
-/// master polls as hung up whenever no client has the slave open: that is how
-/// a board knows a host opened the port (to power on, or reset like DTR) and
-/// that nobody is listening (output dropped, counted). Holding it open
-/// (`.always`, or `.afterFirstClient`: the native board) lets output queue in
-/// the kernel while no host reads, and survives host restarts; the link then
-/// cannot tell a client leaving.
+/// pseudo-terminal. With the slave not held open (`.never`: the AVR board, and
+/// the native one that resets on connect) the master polls as hung up whenever
+/// no client has the slave open: that is how a board knows a host opened the
+/// port (to power on, or reset like DTR) and that nobody is listening (output
+/// dropped, counted); `SlaveOpenWatch` adds the hosts that left and came back
+/// between two looks. Holding it open (`.always`, or `.afterFirstClient`: the
+/// native board without reset on connect) lets output queue in the kernel
+/// while no host reads, and survives host restarts; the link then cannot tell
+/// a client leaving.
 ///
 /// The optional link is replaced atomically and outlives `close()`, so a host
 /// retrying it across a replug never finds it missing; `removeLink()` drops it.
@@ -25,6 +27,8 @@ final class PtyLink {
     private let terminal: PseudoTerminal
     private let keep: KeepSlave
     private var slaveKeeper: CInt = -1
+    /// Opens and closes of the slave (`.never` only), for a host that left and came back between two looks.
+    private let openWatch: SlaveOpenWatch?
     let slavePath: String
     let linkPath: String?
     private(set) var clientConnected = false
@@ -36,6 +40,7 @@ final class PtyLink {
         self.linkPath = linkPath
         keep = keepSlave
         clientConnected = keepSlave == .always
+        openWatch = keepSlave == .never ? SlaveOpenWatch(slavePath: slavePath) : nil
         if let linkPath {
             var existing = stat()
             if lstat(linkPath, &existing) == 0 && (existing.st_mode & S_IFMT) != S_IFLNK {
@@ -80,14 +85,22 @@ final class PtyLink {
     var fd: Int32 { isClosed ? -1 : terminal.master.fileDescriptor.rawValue }
 
     /// Looks (without waiting) whether a client opened or closed the slave since
-    /// the last look. A client that leaves has its unread bytes flushed, so the
-    /// next one sees no stale output.
+    /// the last look: `.opened` too for one that closed it and opened it again
+    /// meanwhile (`.never`). A client that leaves has its unread bytes flushed,
+    /// so the next one sees no stale output.
     func poll() -> Change {
         guard !isClosed, keep == .never || !clientConnected else { return .none }
+        let news = openWatch?.take()
+        if news?.anything == false { return .none }  // no open or close since the last look
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         _ = Glibc.poll(&descriptor, 1, 0)
         let hungUp = descriptor.revents & Int16(POLLHUP) != 0
-        if hungUp == !clientConnected { return .none }
+        openWatch?.settle(connected: !hungUp)
+        if hungUp == !clientConnected {
+            guard news?.firstOpen == true && clientConnected else { return .none }
+            _ = tcflush(fd, TCOFLUSH)  // what went to the host that left; the new one's first bytes stay
+            return .opened
+        }
         clientConnected = !hungUp
         if hungUp { _ = tcflush(fd, TCIOFLUSH) }
         if !hungUp && keep == .afterFirstClient {
