@@ -126,6 +126,31 @@ import TiltDisplay
         #expect(values["d11_d12_released"] == 11 && values["d11_d12_pressed"] == 0, "\(values)")
     }
 
+    /// Two outputs wired together at opposite levels are a short circuit on
+    /// a board: said once, with when it began, and with -q too (it was not
+    /// said at all). The jumper sketch leaves D3 low, then drives D8 low and high.
+    @Test func outputsWiredTogetherAtOddsAreSaidToBeAShort() throws {
+        func run(_ connections: String) throws -> (code: Int32, out: String, err: String) {
+            let folder = try projectFolder(SketchFixtures.jumper, named: "short", diagram: """
+                {"version": 1, "author": "test", "editor": "wokwi",
+                 "parts": [{"type": "wokwi-arduino-uno", "id": "uno", "attrs": {}}],
+                 "connections": [\(connections)]}
+                """, scenario: "")
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            return try tiltsim.run(["wokwi", folder, "--expect-text", "press", "--timeout", "2000", "-q"])
+        }
+        let shorted = try run(#"["uno:8", "uno:3", "red", []], ["uno:7", "uno:6", "green", []]"#)
+        #expect(shorted.code == 0, "\(shorted.err)")
+        let lines = shorted.err.split(separator: "\n").filter { $0.contains("short circuit") }
+        #expect(lines.count == 1, "\(shorted.err)")
+        #expect(lines.first.map { $0.range(of: #"^D8 and D3 are wired together and were outputs at opposite levels from 0\.\d{3} s: "#
+            + #"a short circuit on a board, which can damage both pins \(make one an input, or take the wire off\); here each read its own level$"#,
+                                              options: .regularExpression) != nil } == true, "\(shorted.err)")
+        // D7 drives D6, an input: no short.
+        let driven = try run(#"["uno:7", "uno:6", "green", []]"#)
+        #expect(driven.code == 0 && !driven.err.contains("short circuit"), "\(driven.err)")
+    }
+
     /// Wokwi's joystick rests at VCC/2 on both axes (analogRead 512), its x
     /// and y controls run -1…1 and pressed shorts SEL; the photoresistor
     /// module's AO follows lux through its LDR and 10 kΩ (500 lux: 250, 10

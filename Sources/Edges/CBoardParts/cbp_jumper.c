@@ -6,7 +6,8 @@
 // board. An output gives its level; an input gives what a part drives it
 // to, else a resistor's pull, else its own pull-up (as a pull). Of two that
 // differ the stronger wins, then the first: two outputs at odds are a short
-// on a board; here each reads its own level and the others the first's.
+// on a board; here each reads its own level and the others the first's, and
+// the net's first short is kept (cbp_jumper_shorts) for a line to the maker.
 // What a wire gives an input ranks below a part on that pin
 // (cbp_pin_wire); an output reads its own level whatever the wire carries.
 //
@@ -38,12 +39,15 @@ typedef struct {
 typedef struct {
     int count;
     cbp_net_pin pins[CBP_NET_PINS];
+    bool shorted;  // its first short is kept already
 } cbp_net;
 
 typedef struct {
     avr_io_t io;  // first member: cbp_avr_destroy frees the module through it
     int count;
     cbp_net nets[CBP_NETS];
+    int shorts;
+    cbp_jumper_short short_list[CBP_NETS];
 } cbp_jumpers;
 
 static cbp_jumpers *cbp_jumpers_find(avr_t *avr) {
@@ -71,6 +75,23 @@ static void cbp_net_give(avr_t *avr, cbp_net_pin *pin, cbp_level level) {
     cbp_pin_wire(avr, pin->port, pin->mask, level.strength, level.high ? 0xFF : 0);
 }
 
+// Keeps the net's first pair of outputs at odds (a short circuit on a board).
+static void cbp_net_look_for_short(avr_t *avr, cbp_jumpers *j, cbp_net *net, const cbp_level *sources) {
+    if (net->shorted) return;
+    for (int a = 0; a < net->count; a++) {
+        if (!(avr->data[cbp_ioport(avr, net->pins[a].port)->r_ddr] & net->pins[a].mask)) continue;
+        for (int b = a + 1; b < net->count; b++) {
+            if (!(avr->data[cbp_ioport(avr, net->pins[b].port)->r_ddr] & net->pins[b].mask)) continue;
+            if (sources[a].high == sources[b].high) continue;
+            net->shorted = true;
+            j->short_list[j->shorts++] = (cbp_jumper_short){
+                net->pins[a].port, (uint8_t)__builtin_ctz(net->pins[a].mask),
+                net->pins[b].port, (uint8_t)__builtin_ctz(net->pins[b].mask), avr->cycle };
+            return;
+        }
+    }
+}
+
 // Every member from the others' sources (the wire's own drives do not call
 // this again: only a part's change does, cbp_pin_drive_on_parts_changed).
 static void cbp_jumpers_update(avr_t *avr, void *param) {
@@ -79,6 +100,7 @@ static void cbp_jumpers_update(avr_t *avr, void *param) {
         cbp_net *net = &j->nets[n];
         cbp_level sources[CBP_NET_PINS];
         for (int i = 0; i < net->count; i++) sources[i] = cbp_net_source(avr, &net->pins[i]);
+        cbp_net_look_for_short(avr, j, net, sources);
         for (int i = 0; i < net->count; i++) {
             cbp_level level = { 0, false };
             for (int k = 0; k < net->count; k++) {
@@ -139,6 +161,7 @@ bool cbp_jumper_add(avr_t *avr, char port_a, uint8_t bit_a, char port_b, uint8_t
         if (j->count == CBP_NETS) return false;
         na = j->count++;
         j->nets[na].count = 0;
+        j->nets[na].shorted = false;
         if (!cbp_net_append(&j->nets[na], a) || !cbp_net_append(&j->nets[na], b)) return false;
     } else if (na < 0 || nb < 0) {
         if (!cbp_net_append(&j->nets[na < 0 ? nb : na], na < 0 ? a : b)) return false;
@@ -155,4 +178,12 @@ bool cbp_jumper_add(avr_t *avr, char port_a, uint8_t bit_a, char port_b, uint8_t
     }
     cbp_jumpers_update(avr, j);
     return true;
+}
+
+int cbp_jumper_shorts(struct avr_t *avr, cbp_jumper_short *shorts, int max) {
+    cbp_jumpers *j = cbp_jumpers_find(avr);
+    if (!j) return 0;
+    int n = j->shorts < max ? j->shorts : max;
+    memcpy(shorts, j->short_list, (size_t)n * sizeof *shorts);
+    return n;
 }

@@ -251,6 +251,19 @@ public final class AVRMachine {
         return cbp_jumper_add(avr, CChar(bitPattern: portA), UInt8(a.bit), CChar(bitPattern: portB), UInt8(b.bit))
     }
 
+    /// Each net of `joinPins` wires whose outputs were at odds, the first
+    /// pair and when, in the order they began.
+    public var pinShorts: [PinShort] {
+        guard let avr else { return [] }
+        var shorts = [cbp_jumper_short](repeating: cbp_jumper_short(), count: 16)
+        let count = Int(cbp_jumper_shorts(avr, &shorts, Int32(shorts.count)))
+        return shorts.prefix(count).map { s in
+            PinShort(first: AVRPin(port: Character(UnicodeScalar(UInt8(bitPattern: s.port_a))), bit: s.bit_a),
+                     second: AVRPin(port: Character(UnicodeScalar(UInt8(bitPattern: s.port_b))), bit: s.bit_b),
+                     atMicros: AVRClock.micros(cycle: s.cycle, frequency: configuration.frequency))
+        }
+    }
+
     /// Wires an HC-SR04 ultrasonic ranger to `trigger` and `echo`, its
     /// obstacle `centimetres` away; returns its index for `setRangerDistance`.
     @discardableResult

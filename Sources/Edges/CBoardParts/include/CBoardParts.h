@@ -449,6 +449,18 @@ void cbp_pin_drive_on_parts_changed(struct avr_t *avr, void (*changed)(struct av
 /// its pull-up pulls it high (cbp_jumper.c). At most 16; false when out of
 /// room or memory, or for no such port.
 bool cbp_jumper_add(struct avr_t *avr, char port_a, uint8_t bit_a, char port_b, uint8_t bit_b);
+/// Two outputs at opposite levels on one net of wires: a short circuit on a
+/// board (each pin here reads its own level). `cycle` is when it began.
+typedef struct {
+    char port_a;
+    uint8_t bit_a;
+    char port_b;
+    uint8_t bit_b;
+    uint64_t cycle;
+} cbp_jumper_short;
+/// Each net's first short so far (at most 16, `max` here), in the order they
+/// began; returns how many it wrote.
+int cbp_jumper_shorts(struct avr_t *avr, cbp_jumper_short *shorts, int max);
 /// Installs the module behind the three above (cbp_avr_install_models does).
 bool cbp_pin_drive_install(struct avr_t *avr);
 
