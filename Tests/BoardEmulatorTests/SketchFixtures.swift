@@ -47,6 +47,8 @@ enum SketchFixtures {
     }
 
     static let bootEcho = built("boot_echo")
+    /// D13 high by digitalWrite, D9 dimmed by analogWrite, then "pwm on".
+    static let pwmLED = built("pwm_led")
     /// boot_echo built for the Leonardo, whose port opening resets nothing.
     static let bootEchoLeonardo = built("boot_echo", folder: "sketches-leonardo")
     /// A button on D2 beside an LED the loop toggles on the same port, and analogRead(A6).

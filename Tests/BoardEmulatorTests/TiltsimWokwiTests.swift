@@ -151,6 +151,33 @@ import TiltDisplay
         #expect(driven.code == 0 && !driven.err.contains("short circuit"), "\(driven.err)")
     }
 
+    /// expect-pin on a pin analogWrite drives: tiltsim does not model the
+    /// duty cycle on the pin, and a failed expectation there says so (it
+    /// said only "was 0, expected 1", as if the sketch were wrong).
+    @Test func anExpectPinOnAPWMPinThatFailsSaysWhy() throws {
+        func run(_ expectations: String) throws -> (code: Int32, out: String, err: String) {
+            let folder = try projectFolder(SketchFixtures.pwmLED, named: "pwm", diagram: """
+                {"version": 1, "author": "test", "editor": "wokwi",
+                 "parts": [{"type": "wokwi-arduino-uno", "id": "uno", "attrs": {}},
+                           {"type": "wokwi-led", "id": "led9", "attrs": {}}, {"type": "wokwi-led", "id": "led13", "attrs": {}}],
+                 "connections": [["led9:A", "uno:9", "", []], ["led9:C", "uno:GND.1", "", []],
+                                 ["led13:A", "uno:13", "", []], ["led13:C", "uno:GND.1", "", []]]}
+                """, scenario: "name: pwm\nversion: 1\nsteps:\n  - wait-serial: 'pwm on'\n  - delay: 10ms\n\(expectations)")
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            return try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--timeout", "2000", "-q"])
+        }
+        let hint = "; PB1 is a timer's PWM output (analogWrite), whose duty cycle tiltsim does not model on the pin: "
+            + "expect a level the sketch sets with digitalWrite, or print the duty cycle and wait-serial for it\n"
+        // Whichever level D9 shows at that instant, one of the two fails, with the hint.
+        let runs = try [0, 1].map { try run("  - expect-pin: {part-id: led9, pin: A, value: \($0)}\n") }
+        let failed = runs.filter { $0.code == 1 }
+        #expect(failed.count == 1 && runs.contains { $0.code == 0 }, "\(runs.map(\.err))")
+        #expect(failed.first?.err.hasSuffix(hint) == true, "\(failed.first?.err ?? "")")
+        // A pin digitalWrite set fails without it.
+        let plain = try run("  - expect-pin: {part-id: led13, pin: A, value: 0}\n")
+        #expect(plain.code == 1 && plain.err.hasSuffix("(PB5) was 1, expected 0\n"), "\(plain.err)")
+    }
+
     /// Wokwi's joystick rests at VCC/2 on both axes (analogRead 512), its x
     /// and y controls run -1…1 and pressed shorts SEL; the photoresistor
     /// module's AO follows lux through its LDR and 10 kΩ (500 lux: 250, 10

@@ -20,6 +20,7 @@
 #include <sim_avr.h>
 #include <sim_io.h>
 #include <sim_cycle_timers.h>
+#include <avr_ioport.h>
 #include <avr_timer.h>
 
 static bool cbp_sixteen_bit(const avr_timer_t *p) { return p->wgm_op[0].size == 16; }
@@ -86,4 +87,19 @@ void cbp_timer_slopes_install(avr_t *avr) {
             if (p->comp[c].r_ocr) cbp_io_after(avr, p->comp[c].r_ocr, cbp_timer_slopes_after_write, p);
         }
     }
+}
+
+bool cbp_pin_is_pwm(avr_t *avr, char port, uint8_t bit) {
+    avr_ioport_t *pins = cbp_ioport(avr, port);
+    if (!pins) return false;
+    for (avr_io_t *io = avr->io_port; io; io = io->next) {
+        if (!io->kind || strcmp(io->kind, "timer") != 0) continue;
+        avr_timer_t *p = (avr_timer_t *)io;
+        if (p->mode.kind != avr_timer_wgm_pwm && p->mode.kind != avr_timer_wgm_fast_pwm && p->mode.kind != avr_timer_wgm_fc_pwm) continue;
+        for (int comp = 0; comp < AVR_TIMER_COMP_COUNT; comp++) {
+            avr_regbit_t pin = p->comp[comp].com_pin;
+            if (pin.reg == pins->r_port && pin.bit == bit && avr_regbit_get(avr, p->comp[comp].com)) return true;
+        }
+    }
+    return false;
 }

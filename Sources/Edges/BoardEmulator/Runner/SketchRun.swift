@@ -260,7 +260,10 @@ public final class SketchRun {
             case .expectPin(let pin, let high, let label):
                 let level = machine.pinLevel(pin)
                 guard level == high else {
-                    return .missedExpectation("at \(Self.seconds(nowMicros)) \(label) (\(pin)) was \(level ? 1 : 0), expected \(high ? 1 : 0)")
+                    let pwm = machine.isPWMOutput(pin)
+                        ? "; \(pin) is a timer's PWM output (analogWrite), whose duty cycle tiltsim does not model on the pin: "
+                            + "expect a level the sketch sets with digitalWrite, or print the duty cycle and wait-serial for it" : ""
+                    return .missedExpectation("at \(Self.seconds(nowMicros)) \(label) (\(pin)) was \(level ? 1 : 0), expected \(high ? 1 : 0)\(pwm)")
                 }
                 sink(.note("\(label) (\(pin)) is \(high ? 1 : 0)", atMicros: nowMicros))
             case .expectWired(let high, let expected, let label, let wire):
