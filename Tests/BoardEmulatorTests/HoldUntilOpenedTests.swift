@@ -3,6 +3,9 @@ import Foundation
 import TestSupport
 import Testing
 import TiltCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Nothing lost at boot: a board held off until a host first opens its pty
 /// starts then, so the host reads the firmware's first byte and the motion
@@ -110,6 +113,55 @@ import TiltCore
         }
         #expect(third.samples[0].sequence == 0)
         #expect(board.currentStatus.boots == 3)
+    }
+
+    /// A host that opens the port for a moment (`stty -F`, a port probe)
+    /// raises an Uno's DTR as any other: the held board starts. It stayed
+    /// off, the open gone before the board looked.
+    @Test func aHostThatOpensThePortForAMomentStartsAHeldBoard() throws {
+        var avr = try AVRBoard.Configuration(firmwarePath: AVRTestFirmware.path(), pace: .realTime,
+                                             motionSource: ConstantMotionSource.faceUp)
+        avr.holdInResetUntilOpened = true
+        let board = try AVRBoard(avr)
+        defer { board.stop() }
+        var native = NativeBoard.Configuration.test(rate: 100, pace: .realTime, motion: ConstantMotionSource.faceUp)
+        native.holdUntilOpened = true
+        native.resetOnConnect = true
+        let model = try NativeBoard(native)
+        defer { model.stop() }
+        board.start()
+        model.start()
+        for path in [board.serialPath, model.serialPath] {
+            let fd = open(try #require(path), O_RDWR | O_NOCTTY)
+            try #require(fd >= 0)
+            close(fd)
+        }
+        #expect(board.waitFor(timeout: .seconds(30)) { $0.state == .running && $0.simulatedMicros > 10_000 } != nil)
+        #expect(model.waitFor(timeout: .seconds(30)) { $0.hellosSent == 1 && $0.samplesDroppedUnread > 0 } != nil)
+        #expect(!board.currentStatus.hostConnected)
+    }
+
+    /// Hosts opening an Uno's port faster than its firmware reaches
+    /// Serial.begin keep resetting it: its UART at UBRR 0 (1 Mbaud) was taken
+    /// for the sketch's rate, and tiltsim said to use --baud 1000000.
+    @Test func hostsOpeningThePortFasterThanTheBoardBootsAreNoBaudMismatch() throws {
+        var configuration = try AVRBoard.Configuration(firmwarePath: AVRTestFirmware.path(), pace: .realTime,
+                                                       motionSource: ConstantMotionSource.faceUp)
+        configuration.resetOnConnect = true
+        let board = try AVRBoard(configuration)
+        defer { board.stop() }
+        board.start()
+        let path = try #require(board.serialPath)
+        // Opens and closes for 40 ms of board time (real time: each look sees one).
+        var opens = 0, mismatch: BaudMismatch?
+        while board.currentStatus.simulatedMicros < 40_000 {
+            let fd = open(path, O_RDWR | O_NOCTTY)
+            if fd >= 0 { close(fd) }
+            opens += 1
+            mismatch = mismatch ?? board.currentStatus.baudMismatch
+        }
+        #expect(mismatch == nil, "after \(opens) opens: \(String(describing: mismatch))")
+        #expect(opens > 100)
     }
 
     @Test func aLoopingMotionStartsOverAfterEachRound() {

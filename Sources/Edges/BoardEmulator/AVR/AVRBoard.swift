@@ -338,6 +338,23 @@ public final class AVRBoard: @unchecked Sendable {
         return true
     }
 
+    /// A host opened the port: the held board powers on, and one that resets
+    /// on connect (an Uno's DTR) starts again, its baud rate to be seen anew.
+    private func hostOpened() {
+        if held {
+            held = false  // power-on: the first client sees the firmware from its first byte
+            anchorClocks()
+            published.withLock { status.state = .running }
+        } else if configuration.resetOnConnect {
+            machine.uart.clear()  // the client sees nothing from before the reset
+            machine.reset()
+            // Its UART runs at UBRR 0 until Serial.begin: hosts opening faster than that saw a sketch at 1 Mbaud.
+            sketchBaudWatch = SettledBaud()
+            baudLookedUpAt = nil
+        }
+        everOpened = true
+    }
+
     /// The serial cable, between batches: notices a client coming or going,
     /// moves bytes both ways, and drops (counting) what the board sent while no
     /// one was listening, as a USB serial adapter does with a closed port.
@@ -345,17 +362,12 @@ public final class AVRBoard: @unchecked Sendable {
         guard let link else { return }
         switch link.poll() {
         case .opened:
-            if held {
-                held = false  // power-on: the first client sees the firmware from its first byte
-                anchorClocks()
-                published.withLock { status.state = .running }
-            } else if configuration.resetOnConnect {
-                machine.uart.clear()  // the client sees nothing from before the reset
-                machine.reset()
-            }
-            everOpened = true
+            hostOpened()
             machine.setSerialPortOpen(true)
             published.withLock { status.hostConnected = true }
+            published.broadcast()
+        case .visited:
+            hostOpened()
             published.broadcast()
         case .closed:
             machine.setSerialPortOpen(false)

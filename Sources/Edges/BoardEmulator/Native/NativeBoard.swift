@@ -288,7 +288,7 @@ public final class NativeBoard: @unchecked Sendable {
     /// queued with it (the link flushed its side).
     private func followHost(_ terminal: PtyLink, wallNanos now: UInt64) {
         switch terminal.poll() {
-        case .opened:
+        case .opened, .visited:
             wire.clear()
             powerOn(wallNanos: now)
         case .closed:
@@ -306,7 +306,7 @@ public final class NativeBoard: @unchecked Sendable {
 
     /// Held until now: true (and powered on) once a host has the slave open.
     private func hostOpened(_ terminal: PtyLink) -> Bool {
-        guard terminal.poll() == .opened else { return false }
+        guard [.opened, .visited].contains(terminal.poll()) else { return false }
         waitingForHost = false
         powerOnAndAnchor()
         publishLocked()

@@ -19,7 +19,10 @@ import Glibc
 /// retrying it across a replug never finds it missing; `removeLink()` drops it.
 /// A link that still names another running board's pty is not taken over.
 final class PtyLink {
-    enum Change { case none, opened, closed }
+    /// What a look found: `visited` is a host that opened the slave and closed
+    /// it again since the last look (`stty -F`, a port probe): its open
+    /// powers or resets a board as any other does (an Uno's DTR rose).
+    enum Change { case none, opened, closed, visited }
 
     /// When the board's side holds the slave open.
     enum KeepSlave { case never, always, afterFirstClient }
@@ -86,7 +89,7 @@ final class PtyLink {
 
     /// Looks (without waiting) whether a client opened or closed the slave since
     /// the last look: `.opened` too for one that closed it and opened it again
-    /// meanwhile (`.never`). A client that leaves has its unread bytes flushed,
+    /// meanwhile, `.visited` for one that came and went (`.never`). A client that leaves has its unread bytes flushed,
     /// so the next one sees no stale output.
     func poll() -> Change {
         guard !isClosed, keep == .never || !clientConnected else { return .none }
@@ -97,7 +100,8 @@ final class PtyLink {
         let hungUp = descriptor.revents & Int16(POLLHUP) != 0
         openWatch?.settle(connected: !hungUp)
         if hungUp == !clientConnected {
-            guard news?.firstOpen == true && clientConnected else { return .none }
+            guard news?.firstOpen == true else { return .none }
+            if !clientConnected { return .visited }
             _ = tcflush(fd, TCOFLUSH)  // what went to the host that left; the new one's first bytes stay
             return .opened
         }
