@@ -55,8 +55,9 @@ COMMON    := $(MCU_FLAGS) -Os -flto -ffunction-sections -fdata-sections \
              -I$(CORE_DIR) -I$(VARIANT_DIR) -I$(WIRE_DIR) -I$(WIRE_DIR)/utility -I$(HID_DIR) \
              -I$(SPI_DIR) -I$(SWSERIAL_DIR) -I$(EEPROM_DIR)
 CFLAGS    := $(COMMON) -std=gnu11 -fno-fat-lto-objects
+# -Wno-error=narrowing as the IDE's platform.txt: `char p[] = {0b11111111}` builds there.
 CXXFLAGS  := $(COMMON) -std=gnu++11 -fpermissive -fno-exceptions -fno-threadsafe-statics \
-             -DDECIMAL_DIG=__DECIMAL_DIG__ -fno-fat-lto-objects
+             -Wno-error=narrowing -DDECIMAL_DIG=__DECIMAL_DIG__ -fno-fat-lto-objects
 ASFLAGS   := $(MCU_FLAGS) -x assembler-with-cpp -flto -I$(CORE_DIR) -I$(VARIANT_DIR)
 LDFLAGS   := $(MCU_FLAGS) -Os -flto -fuse-linker-plugin -Wl,--gc-sections
 

@@ -1,7 +1,8 @@
 // ino_tabs: builds only if preprocessed as the Arduino IDE does
 // (Hardware/tools/ino_sketch.py): setup() calls functions defined later, one
 // in the report.ino tab, and code from a C file and an assembly file in src/.
-// Prints "sum 62", "c 42", "asm 42", "max 42", "hook 1", "ino_tabs done".
+// Prints "sum 62", "c 42", "asm 42", "max 42", "hook 1", "narrow 255",
+// "ino_tabs done".
 // Not a function: void fake() {
 #include "src/add3.h"
 
@@ -9,6 +10,10 @@ extern "C" int c_twice(int x);  // twice.c
 
 const char *decoy = "void fake() {";  // nor this
 const char brace = '{';
+
+// 255 narrowed into a char: the IDE builds it (-Wno-error=narrowing), as
+// dot-matrix sketches' bit patterns need.
+const char pattern[] = {0b11111111, 0x7E};
 
 // Its prototypes go above this line: it takes report's address.
 void (*const hook)(const char *what, long value) = &report;
@@ -36,6 +41,7 @@ void setup() {
     report("asm", add3(39));
     report("max", biggest(7L, 42L));
     hook("hook", 1);
+    report("narrow", (uint8_t)pattern[0]);
     Serial.println("ino_tabs done");
 }
 
