@@ -47,6 +47,8 @@ enum SketchFixtures {
     }
 
     static let bootEcho = built("boot_echo")
+    /// D4 (an LED to GND) and D5 (an LED from 5V) read as inputs.
+    static let ledInput = built("led_input")
     /// D13 high by digitalWrite, D9 dimmed by analogWrite, then "pwm on".
     static let pwmLED = built("pwm_led")
     /// boot_echo built for the Leonardo, whose port opening resets nothing.

@@ -151,6 +151,35 @@ import TiltDisplay
         #expect(driven.code == 0 && !driven.err.contains("short circuit"), "\(driven.err)")
     }
 
+    /// An LED on an input pin holds it: to GND low (a red LED clamps it near
+    /// 1.8 V, even against the pull-up), from 5V high. D4 read the pull-up's
+    /// 1 for good after the sketch switched it off, and expect-pin said the
+    /// LED was lit.
+    @Test func anLEDOnAnInputPinHoldsIt() throws {
+        let folder = try projectFolder(SketchFixtures.ledInput, named: "led-input", diagram: """
+            {"version": 1, "author": "test", "editor": "wokwi",
+             "parts": [{"type": "wokwi-arduino-uno", "id": "uno", "attrs": {}},
+                       {"type": "wokwi-led", "id": "led4", "attrs": {"color": "red"}},
+                       {"type": "wokwi-resistor", "id": "r4", "attrs": {"value": "220"}},
+                       {"type": "wokwi-led", "id": "led5", "attrs": {}},
+                       {"type": "wokwi-resistor", "id": "r5", "attrs": {"value": "220"}}],
+             "connections": [["led4:A", "uno:4", "", []], ["led4:C", "r4:1", "", []], ["r4:2", "uno:GND.1", "", []],
+                             ["uno:5V", "r5:1", "", []], ["r5:2", "led5:A", "", []], ["led5:C", "uno:5", "", []]]}
+            """, scenario: """
+            name: led input
+            version: 1
+            steps:
+              - wait-serial: 'done'
+              - expect-pin: {part-id: led4, pin: A, value: 0}
+              - expect-pin: {part-id: led5, pin: C, value: 1}
+            """)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--timeout", "2000", "-q"])
+        #expect(result.code == 0, "\(result.err)")
+        let values = SketchRunTests.figures(Array(result.out.utf8), separator: "=")
+        #expect(values["pullup"] == 0 && values["off"] == 0 && values["from5v"] == 1, "\(values)")
+    }
+
     /// expect-pin on a pin analogWrite drives: tiltsim does not model the
     /// duty cycle on the pin, and a failed expectation there says so (it
     /// said only "was 0, expected 1", as if the sketch were wrong).

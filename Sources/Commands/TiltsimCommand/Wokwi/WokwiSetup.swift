@@ -217,7 +217,7 @@ struct WokwiSetup {
     }
 
     /// Resistors between a port pin and GND or 5V (a pull-down or pull-up),
-    /// and port pins wired straight to one.
+    /// LEDs between them too, and port pins wired straight to one.
     private mutating func findPullsAndStraps(_ diagram: WokwiDiagram) {
         func rails(_ pins: [WokwiBoard.Pin]) -> Bool? {
             let ground = pins.contains(.ground), supply = pins.contains(.supply)
@@ -229,6 +229,15 @@ struct WokwiSetup {
                       let high = rails(boardPins(of: part.id + ":" + other, in: strictNets)) else { continue }
                 pulls.append((pin, high))
             }
+        }
+        // An LED from a port pin to GND (through resistors or not) holds an
+        // input there low: a red LED clamps it near 1.8 V, which reads 0, even
+        // against the pin's pull-up. One from 5V leaves it near 3.2 V: 1. An
+        // input with its pull-up switched off read the pull-up's 1 for good,
+        // its LED shown lit (an outside tester's alarm sketch).
+        for part in diagram.parts where part.type == "wokwi-led" {
+            if let pin = ioPin(of: part.id + ":A"), rails(boardPins(of: part.id + ":C")) == false { pulls.append((pin, false)) }
+            if let pin = ioPin(of: part.id + ":C"), rails(boardPins(of: part.id + ":A")) == true { pulls.append((pin, true)) }
         }
         var seen: Set<AVRPin> = []
         for name in diagram.connections.flatMap({ [$0.0, $0.1] }) where name.hasPrefix(boardID + ":") {
