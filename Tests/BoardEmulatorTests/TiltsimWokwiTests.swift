@@ -181,9 +181,10 @@ import TiltDisplay
     }
 
     /// expect-pin on a pin analogWrite drives: tiltsim does not model the
-    /// duty cycle on the pin, and a failed expectation there says so (it
-    /// said only "was 0, expected 1", as if the sketch were wrong).
-    @Test func anExpectPinOnAPWMPinThatFailsSaysWhy() throws {
+    /// duty cycle on the pin, and the step says so, failed or passed (it
+    /// said only "was 0, expected 1", as if the sketch were wrong, and a pass
+    /// proved nothing either).
+    @Test func anExpectPinOnAPWMPinSaysItsLevelIsNotModelled() throws {
         func run(_ expectations: String) throws -> (code: Int32, out: String, err: String) {
             let folder = try projectFolder(SketchFixtures.pwmLED, named: "pwm", diagram: """
                 {"version": 1, "author": "test", "editor": "wokwi",
@@ -193,18 +194,26 @@ import TiltDisplay
                                  ["led13:A", "uno:13", "", []], ["led13:C", "uno:GND.1", "", []]]}
                 """, scenario: "name: pwm\nversion: 1\nsteps:\n  - wait-serial: 'pwm on'\n  - delay: 10ms\n\(expectations)")
             defer { try? FileManager.default.removeItem(atPath: folder) }
-            return try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--timeout", "2000", "-q"])
+            return try tiltsim.run(["wokwi", folder, "--scenario", "scenario.test.yaml", "--timeout", "2000"])
         }
-        let hint = "; PB1 is a timer's PWM output (analogWrite), whose duty cycle tiltsim does not model on the pin: "
-            + "expect a level the sketch sets with digitalWrite, or print the duty cycle and wait-serial for it\n"
-        // Whichever level D9 shows at that instant, one of the two fails, with the hint.
+        let hint = "; PB1 is a timer's compare output (analogWrite's PWM, or a match that clears or sets it), whose level "
+            + "tiltsim does not model on the pin: expect a level the sketch sets with digitalWrite, or print the duty cycle "
+            + "and wait-serial for it"
+        // Whichever level D9 shows at that instant, one of the two fails and the other passes, both with the hint.
         let runs = try [0, 1].map { try run("  - expect-pin: {part-id: led9, pin: A, value: \($0)}\n") }
-        let failed = runs.filter { $0.code == 1 }
-        #expect(failed.count == 1 && runs.contains { $0.code == 0 }, "\(runs.map(\.err))")
-        #expect(failed.first?.err.hasSuffix(hint) == true, "\(failed.first?.err ?? "")")
-        // A pin digitalWrite set fails without it.
+        let failed = runs.filter { $0.code == 1 }, passed = runs.filter { $0.code == 0 }
+        #expect(failed.count == 1 && passed.count == 1, "\(runs.map(\.err))")
+        #expect(failed.first?.err.hasSuffix(hint + "\n") == true, "\(failed.first?.err ?? "")")
+        #expect(passed.first?.out.contains(hint + "\n") == true, "\(passed.first?.out ?? "")")
+        // A pin digitalWrite set goes without it.
         let plain = try run("  - expect-pin: {part-id: led13, pin: A, value: 0}\n")
         #expect(plain.code == 1 && plain.err.hasSuffix("(PB5) was 1, expected 0\n"), "\(plain.err)")
+        let lit = try run("  - expect-pin: {part-id: led13, pin: A, value: 1}\n")
+        #expect(lit.code == 0 && lit.out.contains("(PB5) is 1\n"), "\(lit.out)")
+        // Clear on a match, outside the PWM modes: the same.
+        let matched = try run("  - expect-pin: {part-id: uno, pin: 3, value: 0}\n  - expect-pin: {part-id: uno, pin: 3, value: 1}\n")
+        #expect(matched.code == 1 && matched.out.contains("(PD3) is 0; PD3 is a timer's compare output"), "\(matched.out)")
+        #expect(matched.err.contains("(PD3) was 0, expected 1; PD3 is a timer's compare output"), "\(matched.err)")
     }
 
     /// Wokwi's joystick rests at VCC/2 on both axes (analogRead 512), its x

@@ -89,16 +89,19 @@ void cbp_timer_slopes_install(avr_t *avr) {
     }
 }
 
-bool cbp_pin_is_pwm(avr_t *avr, char port, uint8_t bit) {
+bool cbp_pin_timer_driven(avr_t *avr, char port, uint8_t bit) {
     avr_ioport_t *pins = cbp_ioport(avr, port);
     if (!pins) return false;
     for (avr_io_t *io = avr->io_port; io; io = io->next) {
         if (!io->kind || strcmp(io->kind, "timer") != 0) continue;
         avr_timer_t *p = (avr_timer_t *)io;
-        if (p->mode.kind != avr_timer_wgm_pwm && p->mode.kind != avr_timer_wgm_fast_pwm && p->mode.kind != avr_timer_wgm_fc_pwm) continue;
+        bool pwm = p->mode.kind == avr_timer_wgm_pwm || p->mode.kind == avr_timer_wgm_fast_pwm || p->mode.kind == avr_timer_wgm_fc_pwm;
         for (int comp = 0; comp < AVR_TIMER_COMP_COUNT; comp++) {
             avr_regbit_t pin = p->comp[comp].com_pin;
-            if (pin.reg == pins->r_port && pin.bit == bit && avr_regbit_get(avr, p->comp[comp].com)) return true;
+            if (pin.reg != pins->r_port || pin.bit != bit) continue;
+            uint8_t com = avr_regbit_get(avr, p->comp[comp].com);
+            // A toggle outside the PWM modes reaches the pin (simavr writes PORT); the rest does not.
+            if (com != 0 && (pwm || com != avr_timer_com_toggle)) return true;
         }
     }
     return false;

@@ -218,11 +218,12 @@ public final class AVRMachine {
         return cbp_irq_value(cbp_ioport_pin_irq(avr, CChar(bitPattern: port), Int32(pin.bit))) != 0
     }
 
-    /// Whether a timer's PWM output drives `pin` (analogWrite): its duty
-    /// cycle is not modelled on the pin, which then reads no steady level.
-    public func isPWMOutput(_ pin: AVRPin) -> Bool {
+    /// Whether a timer's compare output drives `pin` (analogWrite's PWM, or
+    /// clear or set on a match): its level is not modelled on the pin, which
+    /// reads its PORT bit or the last edge instead.
+    public func isTimerDriven(_ pin: AVRPin) -> Bool {
         guard let avr, let port = pin.port.asciiValue else { return false }
-        return cbp_pin_is_pwm(avr, CChar(bitPattern: port), pin.bit)
+        return cbp_pin_timer_driven(avr, CChar(bitPattern: port), pin.bit)
     }
 
     /// Drives an input pin from outside (a button to ground or to 5 V): the

@@ -259,13 +259,15 @@ public final class SketchRun {
                 sink(.note("sensor set: \(label)", atMicros: nowMicros))
             case .expectPin(let pin, let high, let label):
                 let level = machine.pinLevel(pin)
+                // A pass there proves as little as a failure: said either way.
+                let timer = machine.isTimerDriven(pin)
+                    ? "; \(pin) is a timer's compare output (analogWrite's PWM, or a match that clears or sets it), whose level "
+                        + "tiltsim does not model on the pin: expect a level the sketch sets with digitalWrite, or print the duty "
+                        + "cycle and wait-serial for it" : ""
                 guard level == high else {
-                    let pwm = machine.isPWMOutput(pin)
-                        ? "; \(pin) is a timer's PWM output (analogWrite), whose duty cycle tiltsim does not model on the pin: "
-                            + "expect a level the sketch sets with digitalWrite, or print the duty cycle and wait-serial for it" : ""
-                    return .missedExpectation("at \(Self.seconds(nowMicros)) \(label) (\(pin)) was \(level ? 1 : 0), expected \(high ? 1 : 0)\(pwm)")
+                    return .missedExpectation("at \(Self.seconds(nowMicros)) \(label) (\(pin)) was \(level ? 1 : 0), expected \(high ? 1 : 0)\(timer)")
                 }
-                sink(.note("\(label) (\(pin)) is \(high ? 1 : 0)", atMicros: nowMicros))
+                sink(.note("\(label) (\(pin)) is \(high ? 1 : 0)\(timer)", atMicros: nowMicros))
             case .expectWired(let high, let expected, let label, let wire):
                 guard high == expected else {
                     return .missedExpectation("at \(Self.seconds(nowMicros)) \(label) (\(wire)) was \(high ? 1 : 0), expected \(expected ? 1 : 0)")

@@ -211,9 +211,11 @@ uint32_t cbp_serial_baud(struct avr_t *avr);
 /// correct PWM) as the chip does: an overflow every 2·TOP ticks, where
 /// simavr 1.6 counts TOP + 1, or one tick for the modes it has no entry for.
 void cbp_timer_slopes_install(struct avr_t *avr);
-/// Whether a timer in a PWM mode drives pin `bit` of `port` from a compare
-/// output (analogWrite): its duty cycle does not reach pin reads here.
-bool cbp_pin_is_pwm(struct avr_t *avr, char port, uint8_t bit);
+/// Whether a timer's compare output drives pin `bit` of `port` in a way that
+/// does not reach pin reads here: a PWM mode (analogWrite), or clear or set
+/// on compare match (COM bits left set in normal mode under the Servo
+/// library). A toggle outside the PWM modes does reach them.
+bool cbp_pin_timer_driven(struct avr_t *avr, char port, uint8_t bit);
 
 /// The ADC's result as the chip computes it, Vin · 1024 / Vref (at most
 /// 1023), where simavr 1.6 scales by 1023 (2.5 V on 5 V read 511, not 512).
