@@ -127,25 +127,29 @@ import TiltDisplay
     }
 
     /// Two outputs wired together at opposite levels are a short circuit on
-    /// a board: said once, with when it began, and with -q too (it was not
-    /// said at all). The jumper sketch leaves D3 low, then drives D8 low and high.
+    /// a board: said once a net, with when it began and how many times, and
+    /// with -q too (it was not said at all). The jumper sketch leaves D3 low,
+    /// then drives D8 low and high; past its button (D11 strapped to GND
+    /// here), D4 high twice against D5 low.
     @Test func outputsWiredTogetherAtOddsAreSaidToBeAShort() throws {
         func run(_ connections: String) throws -> (code: Int32, out: String, err: String) {
             let folder = try projectFolder(SketchFixtures.jumper, named: "short", diagram: """
                 {"version": 1, "author": "test", "editor": "wokwi",
                  "parts": [{"type": "wokwi-arduino-uno", "id": "uno", "attrs": {}}],
-                 "connections": [\(connections)]}
+                 "connections": [["uno:11", "uno:GND.1", "", []], \(connections)]}
                 """, scenario: "")
             defer { try? FileManager.default.removeItem(atPath: folder) }
-            return try tiltsim.run(["wokwi", folder, "--expect-text", "press", "--timeout", "2000", "-q"])
+            return try tiltsim.run(["wokwi", folder, "--expect-text", "shorts done", "--timeout", "2000", "-q"])
         }
-        let shorted = try run(#"["uno:8", "uno:3", "red", []], ["uno:7", "uno:6", "green", []]"#)
+        let shorted = try run(#"["uno:8", "uno:3", "red", []], ["uno:7", "uno:6", "green", []], ["uno:4", "uno:5", "", []]"#)
         #expect(shorted.code == 0, "\(shorted.err)")
-        let lines = shorted.err.split(separator: "\n").filter { $0.contains("short circuit") }
-        #expect(lines.count == 1, "\(shorted.err)")
-        #expect(lines.first.map { $0.range(of: #"^D8 and D3 are wired together and were outputs at opposite levels from 0\.\d{3} s: "#
-            + #"a short circuit on a board, which can damage both pins \(make one an input, or take the wire off\); here each read its own level$"#,
-                                              options: .regularExpression) != nil } == true, "\(shorted.err)")
+        let lines = shorted.err.split(separator: "\n").filter { $0.contains("short circuit") }.map(String.init)
+        #expect(lines.count == 2, "\(shorted.err)")
+        let rest = #": a short circuit on a board, which can damage both pins \(make one an input, or take the wire off\); here each read its own level$"#
+        #expect(lines.first?.range(of: #"^D8 and D3 are wired together and were outputs at opposite levels from 0\.\d{3} s"# + rest,
+                                   options: .regularExpression) != nil, "\(shorted.err)")
+        #expect(lines.last?.range(of: #"^D4 and D5 are wired together and were outputs at opposite levels from 0\.\d{3} s, "#
+            + #"2 times \(the last from 0\.\d{3} s\)"# + rest, options: .regularExpression) != nil, "\(shorted.err)")
         // D7 drives D6, an input: no short.
         let driven = try run(#"["uno:7", "uno:6", "green", []]"#)
         #expect(driven.code == 0 && !driven.err.contains("short circuit"), "\(driven.err)")

@@ -7,7 +7,8 @@
 // to, else a resistor's pull, else its own pull-up (as a pull). Of two that
 // differ the stronger wins, then the first: two outputs at odds are a short
 // on a board; here each reads its own level and the others the first's, and
-// the net's first short is kept (cbp_jumper_shorts) for a line to the maker.
+// the net's shorts are counted, its first pair kept with when the first and
+// the last began (cbp_jumper_shorts), for a line to the maker.
 // What a wire gives an input ranks below a part on that pin
 // (cbp_pin_wire); an output reads its own level whatever the wire carries.
 //
@@ -39,7 +40,8 @@ typedef struct {
 typedef struct {
     int count;
     cbp_net_pin pins[CBP_NET_PINS];
-    bool shorted;  // its first short is kept already
+    int short_index;  // its entry in short_list, -1 before its first short
+    bool in_short;    // two of its outputs at odds now
 } cbp_net;
 
 typedef struct {
@@ -75,21 +77,32 @@ static void cbp_net_give(avr_t *avr, cbp_net_pin *pin, cbp_level level) {
     cbp_pin_wire(avr, pin->port, pin->mask, level.strength, level.high ? 0xFF : 0);
 }
 
-// Keeps the net's first pair of outputs at odds (a short circuit on a board).
+// Counts the net's shorts (two outputs at odds: a short circuit on a board),
+// each from the moment it begins; its first pair is the one named.
 static void cbp_net_look_for_short(avr_t *avr, cbp_jumpers *j, cbp_net *net, const cbp_level *sources) {
-    if (net->shorted) return;
-    for (int a = 0; a < net->count; a++) {
+    int first = -1, second = -1;
+    for (int a = 0; a < net->count && first < 0; a++) {
         if (!(avr->data[cbp_ioport(avr, net->pins[a].port)->r_ddr] & net->pins[a].mask)) continue;
         for (int b = a + 1; b < net->count; b++) {
             if (!(avr->data[cbp_ioport(avr, net->pins[b].port)->r_ddr] & net->pins[b].mask)) continue;
             if (sources[a].high == sources[b].high) continue;
-            net->shorted = true;
-            j->short_list[j->shorts++] = (cbp_jumper_short){
-                net->pins[a].port, (uint8_t)__builtin_ctz(net->pins[a].mask),
-                net->pins[b].port, (uint8_t)__builtin_ctz(net->pins[b].mask), avr->cycle };
-            return;
+            first = a;
+            second = b;
+            break;
         }
     }
+    bool was = net->in_short;
+    net->in_short = first >= 0;
+    if (was || first < 0) return;
+    if (net->short_index < 0) {
+        net->short_index = j->shorts++;
+        j->short_list[net->short_index] = (cbp_jumper_short){
+            net->pins[first].port, (uint8_t)__builtin_ctz(net->pins[first].mask),
+            net->pins[second].port, (uint8_t)__builtin_ctz(net->pins[second].mask), avr->cycle, 0, 0 };
+    }
+    cbp_jumper_short *entry = &j->short_list[net->short_index];
+    entry->count++;
+    entry->last_cycle = avr->cycle;
 }
 
 // Every member from the others' sources (the wire's own drives do not call
@@ -161,7 +174,8 @@ bool cbp_jumper_add(avr_t *avr, char port_a, uint8_t bit_a, char port_b, uint8_t
         if (j->count == CBP_NETS) return false;
         na = j->count++;
         j->nets[na].count = 0;
-        j->nets[na].shorted = false;
+        j->nets[na].short_index = -1;
+        j->nets[na].in_short = false;
         if (!cbp_net_append(&j->nets[na], a) || !cbp_net_append(&j->nets[na], b)) return false;
     } else if (na < 0 || nb < 0) {
         if (!cbp_net_append(&j->nets[na < 0 ? nb : na], na < 0 ? a : b)) return false;

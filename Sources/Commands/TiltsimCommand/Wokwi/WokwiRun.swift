@@ -152,7 +152,9 @@ struct WokwiRun {
         for short in machine.pinShorts {
             let board = setup.board.arduino
             warn("\(board.name(of: short.first)) and \(board.name(of: short.second)) are wired together and were outputs at opposite levels "
-                 + "from \(SketchRun.seconds(short.atMicros)): a short circuit on a board, which can damage both pins "
+                 + "from \(SketchRun.seconds(short.atMicros))"
+                 + (short.times > 1 ? ", \(short.times) times (the last from \(SketchRun.seconds(short.lastMicros)))" : "")
+                 + ": a short circuit on a board, which can damage both pins "
                  + "(make one an input, or take the wire off); here each read its own level")
         }
         if let failure = writeFailure ?? log?.close() { throw failure }

@@ -268,7 +268,8 @@ public final class AVRMachine {
         return shorts.prefix(count).map { s in
             PinShort(first: AVRPin(port: Character(UnicodeScalar(UInt8(bitPattern: s.port_a))), bit: s.bit_a),
                      second: AVRPin(port: Character(UnicodeScalar(UInt8(bitPattern: s.port_b))), bit: s.bit_b),
-                     atMicros: AVRClock.micros(cycle: s.cycle, frequency: configuration.frequency))
+                     atMicros: AVRClock.micros(cycle: s.cycle, frequency: configuration.frequency), times: Int(s.count),
+                     lastMicros: AVRClock.micros(cycle: s.last_cycle, frequency: configuration.frequency))
         }
     }
 

@@ -9,11 +9,17 @@ public struct PinShort: Sendable, Equatable {
     public let second: AVRPin
     /// When it began, µs of simulated time.
     public let atMicros: UInt64
+    /// How many times the net's outputs came to odds (1: once).
+    public let times: Int
+    /// When the last of them began.
+    public let lastMicros: UInt64
 
-    /// A short between `first` and `second` from `atMicros` on.
-    public init(first: AVRPin, second: AVRPin, atMicros: UInt64) {
+    /// A short between `first` and `second` from `atMicros` on, `times` times in all, the last from `lastMicros`.
+    public init(first: AVRPin, second: AVRPin, atMicros: UInt64, times: Int = 1, lastMicros: UInt64? = nil) {
         self.first = first
         self.second = second
         self.atMicros = atMicros
+        self.times = times
+        self.lastMicros = lastMicros ?? atMicros
     }
 }

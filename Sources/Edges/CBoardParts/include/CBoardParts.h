@@ -455,16 +455,19 @@ void cbp_pin_drive_on_parts_changed(struct avr_t *avr, void (*changed)(struct av
 /// room or memory, or for no such port.
 bool cbp_jumper_add(struct avr_t *avr, char port_a, uint8_t bit_a, char port_b, uint8_t bit_b);
 /// Two outputs at opposite levels on one net of wires: a short circuit on a
-/// board (each pin here reads its own level). `cycle` is when it began.
+/// board (each pin here reads its own level). `cycle` is when the first
+/// began, `last_cycle` the last of `count`; the pair is the first one's.
 typedef struct {
     char port_a;
     uint8_t bit_a;
     char port_b;
     uint8_t bit_b;
     uint64_t cycle;
+    uint32_t count;
+    uint64_t last_cycle;
 } cbp_jumper_short;
-/// Each net's first short so far (at most 16, `max` here), in the order they
-/// began; returns how many it wrote.
+/// The shorts of each net that had one (at most 16, `max` here), in the
+/// order their first began; returns how many it wrote.
 int cbp_jumper_shorts(struct avr_t *avr, cbp_jumper_short *shorts, int max);
 /// Installs the module behind the three above (cbp_avr_install_models does).
 bool cbp_pin_drive_install(struct avr_t *avr);

@@ -6,7 +6,8 @@
 // - int0_rising: 10 pulses on D3 seen by INT0 on D2 (RISING): 10;
 // - d9_d10: D8 drives D9 and D10 low, then high: "00" then "11";
 // - d11_d12_pressed: D11 and D12 inputs with pull-ups, wired together, a
-//   button from D11 to GND held by the scenario: both read 0 ("00").
+//   button from D11 to GND held by the scenario: both read 0 ("00");
+// then D4 high twice against D5 low (two shorts if they are wired), "shorts done".
 static volatile uint8_t rises;
 static void rose() { rises++; }
 
@@ -51,6 +52,16 @@ void setup() {
     delay(5);
     figure(F("d11_d12_pressed"), digitalRead(11) * 10 + digitalRead(12));
     Serial.println(F("done"));
+    // Two shorts when D4 is wired to D5: D4 high twice against D5 low.
+    pinMode(4, OUTPUT);
+    pinMode(5, OUTPUT);
+    for (uint8_t i = 0; i < 2; i++) {
+        digitalWrite(4, HIGH);
+        delay(1);
+        digitalWrite(4, LOW);
+        delay(1);
+    }
+    Serial.println(F("shorts done"));
 }
 
 void loop() {}
