@@ -178,6 +178,11 @@ struct WokwiScenario {
                 guard let index = setup.humiditySensors.firstIndex(where: { $0.id == id }) else { return [] }
                 return [.setHumiditySensor(sensor: index, celsius: control == "temperature" ? number : nil,
                                            humidity: control == "humidity" ? number : nil, label: id)]
+            case "wokwi-ntc-temperature-sensor":
+                guard control == "temperature" else { throw fail(value, "set-control \(id): an NTC temperature sensor's control is temperature (°C)") }
+                guard var ntc = setup.thermistors[id], let input = setup.analogInputs.first(where: { $0.id == id }) else { return [] }
+                if let problem = ntc.set("temperature", number) { throw fail(value, "set-control \(id): \(problem.message)") }
+                return [.setAnalog(channel: input.channel, millivolts: ntc.millivolts, label: "\(id) at \(NumberText.plain(number)) °C")]
             case "wokwi-photoresistor-sensor":
                 guard var light = lightSensors[id], let wired = setup.lightSensors[id] else { return [] }
                 guard control == "lux" else { throw fail(value, "set-control \(id): a photoresistor module's control is lux") }
@@ -190,7 +195,7 @@ struct WokwiScenario {
             default:
                 throw fail(value, "set-control \(id): tiltsim has no controls for \(type); it takes the MPU-6050's, a pushbutton's pressed, "
                            + "a potentiometer's position, a joystick's x, y and pressed, a photoresistor's lux, an HC-SR04's distance, "
-                           + "a DHT22's temperature and humidity, a DS18B20's temperature and an HX711's load")
+                           + "a DHT22's temperature and humidity, a DS18B20's and an NTC sensor's temperature and an HX711's load")
             }
         }
 

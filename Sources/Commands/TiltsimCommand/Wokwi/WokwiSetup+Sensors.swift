@@ -4,7 +4,7 @@ import TiltCore
 /// The input parts beyond buttons and potentiometers that real Wokwi
 /// projects wire most (an outside tester's count over 76 diagrams): the
 /// analog joystick, the HC-SR04, the photoresistor module, the DHT22 and
-/// the DS18B20; and the HX711, the one part with automation controls in
+/// the DS18B20 (and the NTC temperature sensor, WokwiThermistor); and the HX711, the one part with automation controls in
 /// Wokwi's list that was left. Each reads
 /// as in Wokwi at its attrs' values; a scenario's set-control moves it.
 extension WokwiSetup {
@@ -38,6 +38,22 @@ extension WokwiSetup {
         let channel = analogChannel(of: part.id + ":AO"), digital = ioPin(of: part.id + ":DO", in: strictNets)
         if channel == nil && digital == nil { notices.append("\(at): neither AO nor DO is wired to a pin: ignored") }
         lightSensors[part.id] = (channel, digital, sensor)
+        return nil
+    }
+
+    /// OUT on an analog input, at attrs `temperature` (°C, 24 unless set) and `beta` (3950).
+    mutating func addThermistor(_ part: WokwiDiagram.Part, at: String) -> WokwiProblem? {
+        let sensor: WokwiThermistor
+        switch WokwiThermistor.parse(part.attrs) {
+        case .success(let parsed): sensor = parsed
+        case .failure(let problem): return WokwiProblem("\(at): \(problem.message)")
+        }
+        guard let channel = analogChannel(of: part.id + ":OUT") else {
+            notices.append("\(at): OUT is not wired to an analog input: ignored")
+            return nil
+        }
+        thermistors[part.id] = sensor
+        analogInputs.append((part.id, channel, sensor.millivolts))
         return nil
     }
 

@@ -38,6 +38,8 @@ struct WokwiSetup {
     var joysticks: [String: (horizontal: Int?, vertical: Int?, select: AVRPin?)] = [:]
     /// Photoresistor modules: their AO's channel and DO's pin (when wired), and their attrs.
     var lightSensors: [String: (channel: Int?, digital: AVRPin?, sensor: WokwiLightSensor)] = [:]
+    /// NTC temperature sensors by id, at their attrs (OUT's channel is in `analogInputs`).
+    var thermistors: [String: WokwiThermistor] = [:]
     /// The Uno's `frequency` attr ("8m", "16m", "20m", or hertz): the chip's
     /// clock; nil keeps the board's crystal.
     var frequency: UInt32?
@@ -70,6 +72,7 @@ struct WokwiSetup {
         "wokwi-resistor": ["1", "2"],
         "wokwi-analog-joystick": ["VCC", "VERT", "HORZ", "SEL", "GND"],
         "wokwi-photoresistor-sensor": ["VCC", "GND", "DO", "AO"],
+        "wokwi-ntc-temperature-sensor": ["VCC", "OUT", "GND"],
         "wokwi-hc-sr04": ["VCC", "TRIG", "ECHO", "GND"],
         "wokwi-dht22": ["VCC", "SDA", "NC", "GND"],
         "wokwi-ds18b20": ["VCC", "DQ", "GND"],
@@ -334,6 +337,7 @@ struct WokwiSetup {
         case "wokwi-analog-joystick": addJoystick(part, at: at)
         case "wokwi-hc-sr04": return addRanger(part, at: at)
         case "wokwi-photoresistor-sensor": return addLightSensor(part, at: at)
+        case "wokwi-ntc-temperature-sensor": return addThermistor(part, at: at)
         case "wokwi-dht22": return addHumiditySensor(part, at: at)
         case "wokwi-hx711": return addLoadCell(part, at: at)
         case "wokwi-ds18b20": return addThermometer(part, at: at)
