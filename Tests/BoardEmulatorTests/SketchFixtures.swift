@@ -78,6 +78,8 @@ enum SketchFixtures {
     /// A master that toggles SDA and SCL itself, open drain and push-pull (Uno and Leonardo builds).
     static let softI2C = built("soft_i2c")
     static let softI2CLeonardo = built("soft_i2c", folder: "sketches-leonardo")
+    /// A0, A8 and A15 of a Mega, printed as they change (Mega only).
+    static let megaAnalog = built("mega_analog", folder: "sketches-mega")
     /// A Mega sketch on Serial and Serial2 (which echoes lines).
     static let serial2Mega = built("serial2", folder: "sketches-mega")
     /// A Leonardo air mouse's reports through the core's HID library (Leonardo only).

@@ -28,7 +28,7 @@ import TiltDisplay
             case .serial(let bytes): record.serial += bytes
             case .screen(let name, let screen, _, let micros): record.screens.append((name, screen, micros))
             case .screenMismatch(let name, _, _, _): record.mismatches.append(name)
-            case .note(let text, let micros): record.notes.append((text, micros))
+            case .note(let text, let micros), .caveat(let text, let micros): record.notes.append((text, micros))
             case .stepBegins(let name, let micros): record.notes.append(("step " + name, micros))
             case .usbReport(let report): record.reports.append(report)
             }

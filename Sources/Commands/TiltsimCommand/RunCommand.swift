@@ -171,7 +171,7 @@ struct RunSketch: ParsableCommand {
                 if (try? PNGFile.write(actual, to: OutputFile(actualPath, what: "a PNG"), lit: brightness)) != nil {
                     say("\(SketchRun.seconds(micros)): the screen it showed instead is in \(actualPath)")
                 }
-            case .note(let text, let micros):
+            case .note(let text, let micros), .caveat(let text, let micros):
                 say("\(SketchRun.seconds(micros)): \(text)")
             case .stepBegins(let name, let micros):
                 say("\(SketchRun.seconds(micros)): step \(name)")

@@ -104,13 +104,6 @@ void cbp_avr_set_supply(avr_t *avr, uint32_t millivolts) {
     if (temperature) avr_raise_irq(temperature, 314);
 }
 
-bool cbp_adc_set_millivolts(avr_t *avr, int channel, uint32_t millivolts) {
-    avr_irq_t *irq = avr_io_getirq(avr, AVR_IOCTL_ADC_GETIRQ, ADC_IRQ_ADC0 + channel);
-    if (!irq || channel < 0 || channel > 15) return false;
-    avr_raise_irq(irq, millivolts);
-    return true;
-}
-
 avr_irq_t *cbp_ioport_pin_irq(avr_t *avr, char port, int bit) {
     return avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(port), bit);
 }

@@ -142,6 +142,8 @@ struct WokwiRun {
                 if let name = scenario?.name, let line = lines.status("[\(name)] \(SketchRun.seconds(micros)): \(text)", shown: !options.quiet) {
                     status(line)
                 }
+            case .caveat(let text, let micros):
+                warn("[\(scenario?.name ?? "wokwi")] \(SketchRun.seconds(micros)): \(text)")  // -q keeps it: a pass that proves little
             case .stepBegins(let step, _):
                 // wokwi-cli's own scenario lines show even with -q.
                 if let name = scenario?.name, let line = lines.status("[\(name)] Executing step: \(step)", shown: true) {

@@ -136,6 +136,9 @@ public enum RunEvent: Sendable {
     case screenMismatch(name: String, actual: Screen, brightness: UInt8, atMicros: UInt64)
     /// A one-line account of a step (matched text, screens, motions).
     case note(String, atMicros: UInt64)
+    /// What a step that passed could not check as on a board (an expect-pin
+    /// on a pin a timer drives): for stderr, even where notes are not shown.
+    case caveat(String, atMicros: UInt64)
     /// A named step begins (`RunStep.announce`).
     case stepBegins(String, atMicros: UInt64)
     /// A USB HID report a native-USB board's sketch sent (`AVRMachine.takeUSBReports`).

@@ -267,7 +267,8 @@ public final class SketchRun {
                 guard level == high else {
                     return .missedExpectation("at \(Self.seconds(nowMicros)) \(label) (\(pin)) was \(level ? 1 : 0), expected \(high ? 1 : 0)\(timer)")
                 }
-                sink(.note("\(label) (\(pin)) is \(high ? 1 : 0)\(timer)", atMicros: nowMicros))
+                let passed = "\(label) (\(pin)) is \(high ? 1 : 0)"
+                sink(timer.isEmpty ? .note(passed, atMicros: nowMicros) : .caveat(passed + timer, atMicros: nowMicros))
             case .expectWired(let high, let expected, let label, let wire):
                 guard high == expected else {
                     return .missedExpectation("at \(Self.seconds(nowMicros)) \(label) (\(wire)) was \(high ? 1 : 0), expected \(expected ? 1 : 0)")
