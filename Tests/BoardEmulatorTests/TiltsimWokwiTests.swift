@@ -322,6 +322,21 @@ import TiltDisplay
         #expect(result.code == 0, "\(result.out)\(result.err)")
     }
 
+    /// More wires between the board's pins than the 16 nets tiltsim models:
+    /// the line names the ones left out (it said only "the rest").
+    @Test func wiresBeyondTheNetsTiltsimModelsAreNamed() throws {
+        let pairs = stride(from: 22, to: 54, by: 2).map { "[\"mega:\($0)\", \"mega:\($0 + 1)\", \"\", []]" } + [#"["mega:2", "mega:3", "", []]"#]
+        let folder = try projectFolder(SketchFixtures.megaAnalog, named: "many-wires", diagram: """
+            {"version": 1, "author": "test", "editor": "wokwi",
+             "parts": [{"type": "wokwi-arduino-mega", "id": "mega", "attrs": {}}],
+             "connections": [\(pairs.joined(separator: ", "))]}
+            """, scenario: "")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try tiltsim.run(["wokwi", folder, "--expect-text", "A0=", "--timeout", "500", "-q"])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.err.contains("more wires between the board's pins than tiltsim models (16 nets of 8 pins): left out D2–D3\n"), "\(result.err)")
+    }
+
     /// A pin follows every button on it: two to GND hold it low until both
     /// are released, and a released button lets go (a button to 5V under
     /// INPUT_PULLUP reads the pull-up again); before, a release drove the

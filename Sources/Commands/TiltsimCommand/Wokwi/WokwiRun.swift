@@ -97,8 +97,12 @@ struct WokwiRun {
         for input in setup.analogInputs { machine.setAnalogInput(channel: input.channel, millivolts: input.millivolts) }
         for pull in setup.pulls { machine.pullPin(pull.pin, high: pull.high) }
         for strap in setup.straps { machine.drivePin(strap.pin, high: strap.high) }
-        if setup.jumpers.map({ machine.joinPins($0, $1) }).contains(false) {
-            warn("more wires between the board's pins than tiltsim models (16 nets of 8 pins): the rest are left out")
+        let leftOut = setup.jumpers.filter { !machine.joinPins($0, $1) }
+        if !leftOut.isEmpty {
+            let board = setup.board.arduino
+            let wires = leftOut.map { "\(board.name(of: $0))–\(board.name(of: $1))" }
+            warn("more wires between the board's pins than tiltsim models (16 nets of 8 pins): left out "
+                 + (wires.count > 8 ? wires.prefix(8).joined(separator: ", ") + " and \(wires.count - 8) more" : wires.joined(separator: ", ")))
         }
         for ranger in setup.rangers { machine.addUltrasonicRanger(trigger: ranger.trigger, echo: ranger.echo, centimetres: ranger.centimetres) }
         for pin in setup.thermometers.map(\.pin).reduce(into: [AVRPin](), { if !$0.contains($1) { $0.append($1) } }) {
