@@ -6,7 +6,7 @@ import TiltCore
 /// `threshold` volts). The LDR's resistance follows its datasheet's line:
 /// R = rl10 · (10 / lux)^gamma (rl10 kΩ at 10 lux). With Wokwi's defaults
 /// (500 lux, rl10 50, gamma 0.7) AO is 1.22 V, analogRead 250, as in Wokwi.
-struct WokwiLightSensor: Equatable {
+struct WokwiLightSensor: Equatable, WokwiNumberAttrs {
     var lux = 500.0
     var threshold = 2.5
     var rl10 = 50.0
@@ -33,17 +33,8 @@ struct WokwiLightSensor: Equatable {
     /// DO: high while the light is below the threshold (AO above it).
     var digitalHigh: Bool { volts > threshold }
 
-    /// The attrs, each a number in the range a module has; Wokwi's defaults for the rest.
-    static func parse(_ attrs: [String: String]) -> Result<WokwiLightSensor, WokwiProblem> {
-        var sensor = WokwiLightSensor()
-        for (key, text) in attrs.sorted(by: { $0.key < $1.key }) where ["lux", "threshold", "rl10", "gamma"].contains(key) {
-            guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
-                return .failure(WokwiProblem("attrs \(key) \"\(text)\" is not a number"))
-            }
-            if let problem = sensor.set(key, value) { return .failure(problem) }
-        }
-        return .success(sensor)
-    }
+    /// The attrs it reads (`WokwiNumberAttrs.parse`).
+    static let attrNames = ["lux", "threshold", "rl10", "gamma"]
 
     /// Sets one attr (set-control's `lux` too); a problem if it is outside what the module takes.
     mutating func set(_ name: String, _ value: Double) -> WokwiProblem? {

@@ -7,7 +7,7 @@ import TiltCore
 /// 1 / (log(1 / (1023 / analogRead - 1)) / BETA + 1 / 298.15) - 273.15,
 /// gives `temperature` back. At its default 24 °C analogRead gives 523 (23.99 °C by that formula).
 /// It was ignored: OUT read 0, and such sketches printed -273.15 °C.
-struct WokwiThermistor: Equatable {
+struct WokwiThermistor: Equatable, WokwiNumberAttrs {
     var celsius = 24.0
     var beta = 3950.0
 
@@ -20,17 +20,8 @@ struct WokwiThermistor: Equatable {
     /// OUT as the ADC takes it (`WokwiLightSensor.adcMillivolts`).
     var millivolts: UInt32 { WokwiLightSensor.adcMillivolts(volts) }
 
-    /// The attrs `temperature` and `beta`, Wokwi's defaults for the rest.
-    static func parse(_ attrs: [String: String]) -> Result<WokwiThermistor, WokwiProblem> {
-        var sensor = WokwiThermistor()
-        for (key, text) in attrs.sorted(by: { $0.key < $1.key }) where ["temperature", "beta"].contains(key) {
-            guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
-                return .failure(WokwiProblem("attrs \(key) \"\(text)\" is not a number"))
-            }
-            if let problem = sensor.set(key, value) { return .failure(problem) }
-        }
-        return .success(sensor)
-    }
+    /// The attrs it reads (`WokwiNumberAttrs.parse`).
+    static let attrNames = ["temperature", "beta"]
 
     /// Sets one attr (set-control's `temperature` too); a problem outside what the part takes.
     mutating func set(_ name: String, _ value: Double) -> WokwiProblem? {
