@@ -89,8 +89,8 @@ final class PtyLink {
 
     /// Looks (without waiting) whether a client opened or closed the slave since
     /// the last look: `.opened` too for one that closed it and opened it again
-    /// meanwhile, `.visited` for one that came and went (`.never`). A client that leaves has its unread bytes flushed,
-    /// so the next one sees no stale output.
+    /// meanwhile, `.visited` for one that came and went (`.never`). A client
+    /// that leaves has its unread bytes flushed, so the next one sees no stale output.
     func poll() -> Change {
         guard !isClosed, keep == .never || !clientConnected else { return .none }
         let news = openWatch?.take()

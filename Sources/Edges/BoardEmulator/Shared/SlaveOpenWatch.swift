@@ -12,6 +12,8 @@ final class SlaveOpenWatch {
     private let descriptor: CInt
     /// Opens of the slave not yet closed, as the events told (0 at the start: the pty is new).
     private var openCount = 0
+    /// Where events are read, made once: `take` runs on every pass of the board's loop.
+    private var buffer = [UInt8](repeating: 0, count: 4096)
 
     /// Watches `slavePath`; nil when inotify is unavailable (then only the hang-up is seen).
     init?(slavePath: String) {
@@ -39,7 +41,6 @@ final class SlaveOpenWatch {
     /// common case, where polling the master's hang-up would be another.
     func take() -> News {
         var news = News()
-        var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let n = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard n > 0 else { return news }
