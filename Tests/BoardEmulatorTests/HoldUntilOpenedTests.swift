@@ -132,7 +132,7 @@ import Glibc
         board.start()
         model.start()
         for path in [board.serialPath, model.serialPath] {
-            let fd = open(try #require(path), O_RDWR | O_NOCTTY)
+            let fd = open(try #require(path), O_RDWR | O_NOCTTY | O_CLOEXEC)
             try #require(fd >= 0)
             close(fd)
         }
@@ -155,7 +155,7 @@ import Glibc
         // Opens and closes for 40 ms of board time (real time: each look sees one).
         var opens = 0, mismatch: BaudMismatch?
         while board.currentStatus.simulatedMicros < 40_000 {
-            let fd = open(path, O_RDWR | O_NOCTTY)
+            let fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
             if fd >= 0 { close(fd) }
             opens += 1
             mismatch = mismatch ?? board.currentStatus.baudMismatch

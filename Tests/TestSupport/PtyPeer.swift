@@ -59,7 +59,8 @@ public final class PtyPeer {
             port = try TermiosTransport.open(PortPath.resolve(path), baud: baud,
                                              options: SerialOptions(dtr: .leave, exclusive: false, backend: .termios))
         case .asIs:
-            let fd = Glibc.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK)
+            // Close-on-exec: a child another test spawns meanwhile would keep the port open after `close()`.
+            let fd = Glibc.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
             guard fd >= 0 else { throw PeerError("cannot open \(path): errno \(errno)") }
             port = TermiosTransport(adopting: FileDescriptor(rawValue: fd), name: path, writeTimeout: .seconds(10))
         }

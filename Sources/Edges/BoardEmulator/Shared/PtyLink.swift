@@ -94,7 +94,8 @@ final class PtyLink {
     func poll() -> Change {
         guard !isClosed, keep == .never || !clientConnected else { return .none }
         let news = openWatch?.take()
-        if news?.anything == false { return .none }  // no open or close since the last look
+        // No open or close since the last look, and none whose hang-up is still to show.
+        if let openWatch, news?.anything == false, openWatch.opened == clientConnected { return .none }
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         _ = Glibc.poll(&descriptor, 1, 0)
         let hungUp = descriptor.revents & Int16(POLLHUP) != 0

@@ -12,6 +12,8 @@ final class SlaveOpenWatch {
     private let descriptor: CInt
     /// Opens of the slave not yet closed, as the events told (0 at the start: the pty is new).
     private var openCount = 0
+    /// Events were lost: the count is known again from the next hang-up look.
+    private var recount = false
     /// Where events are read, made once: `take` runs on every pass of the board's loop.
     private var buffer = [UInt8](repeating: 0, count: 4096)
 
@@ -53,6 +55,7 @@ final class SlaveOpenWatch {
                 }
                 if mask & UInt32(IN_Q_OVERFLOW) != 0 {
                     news.firstOpen = true
+                    recount = true
                 } else if mask & UInt32(IN_OPEN) != 0 {
                     if openCount == 0 { news.firstOpen = true }
                     openCount += 1
@@ -64,9 +67,19 @@ final class SlaveOpenWatch {
         }
     }
 
-    /// Agrees with the hang-up, which has the last word on whether a host
-    /// has the port open (events can be lost, or read before the hang-up shows).
+    /// Whether the events say some host has the slave open.
+    var opened: Bool { openCount > 0 }
+
+    /// Agrees with the hang-up where it knows better: nobody has the port
+    /// open, or events were lost. A host's close is told before its tty is
+    /// released, so an open count of 0 beside a master not yet hung up is
+    /// right, not to be made 1 (that lost the next host's open as a reset).
     func settle(connected: Bool) {
-        if !connected { openCount = 0 } else if openCount == 0 { openCount = 1 }
+        if !connected {
+            openCount = 0
+        } else if recount && openCount == 0 {
+            openCount = 1
+        }
+        recount = false
     }
 }
