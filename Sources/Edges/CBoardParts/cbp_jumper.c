@@ -25,16 +25,19 @@
 
 enum { CBP_NETS = 16, CBP_NET_PINS = 8 };
 
-// A level and how strongly it is held: 0 nothing, 1 a pull, 2 a drive.
+// A level and how strongly it is held: 0 nothing, 1 a pull, 2 a drive;
+// `output` when the pin's own output drives it.
 typedef struct {
     uint8_t strength;
     bool high;
+    bool output;
 } cbp_level;
 
 typedef struct {
     char port;
     uint8_t mask;
-    cbp_level given;  // what the net gives this pin now
+    avr_ioport_t *io;  // the port's registers, found once when the wire is added
+    cbp_level given;   // what the net gives this pin now
 } cbp_net_pin;
 
 typedef struct {
@@ -61,10 +64,9 @@ static cbp_jumpers *cbp_jumpers_find(avr_t *avr) {
 
 // What a pin gives the net.
 static cbp_level cbp_net_source(avr_t *avr, const cbp_net_pin *pin) {
-    avr_ioport_t *p = cbp_ioport(avr, pin->port);
-    if (!p) return (cbp_level){ 0, false };
+    avr_ioport_t *p = pin->io;
     bool set = avr->data[p->r_port] & pin->mask;
-    if (avr->data[p->r_ddr] & pin->mask) return (cbp_level){ 2, set };
+    if (avr->data[p->r_ddr] & pin->mask) return (cbp_level){ 2, set, true };
     bool high = false;
     int strength = cbp_pin_parts(avr, pin->port, pin->mask, &high);
     if (strength) return (cbp_level){ (uint8_t)strength, high };
@@ -82,10 +84,9 @@ static void cbp_net_give(avr_t *avr, cbp_net_pin *pin, cbp_level level) {
 static void cbp_net_look_for_short(avr_t *avr, cbp_jumpers *j, cbp_net *net, const cbp_level *sources) {
     int first = -1, second = -1;
     for (int a = 0; a < net->count && first < 0; a++) {
-        if (!(avr->data[cbp_ioport(avr, net->pins[a].port)->r_ddr] & net->pins[a].mask)) continue;
+        if (!sources[a].output) continue;
         for (int b = a + 1; b < net->count; b++) {
-            if (!(avr->data[cbp_ioport(avr, net->pins[b].port)->r_ddr] & net->pins[b].mask)) continue;
-            if (sources[a].high == sources[b].high) continue;
+            if (!sources[b].output || sources[a].high == sources[b].high) continue;
             first = a;
             second = b;
             break;
@@ -168,7 +169,7 @@ bool cbp_jumper_add(avr_t *avr, char port_a, uint8_t bit_a, char port_b, uint8_t
         cbp_register_module(avr, &j->io);
         cbp_pin_drive_on_parts_changed(avr, cbp_jumpers_update, j);
     }
-    cbp_net_pin a = { port_a, mask_a, { 0, false } }, b = { port_b, mask_b, { 0, false } };
+    cbp_net_pin a = { port_a, mask_a, ports[0], { 0, false, false } }, b = { port_b, mask_b, ports[1], { 0, false, false } };
     int na = cbp_net_of(j, port_a, mask_a), nb = cbp_net_of(j, port_b, mask_b);
     if (na < 0 && nb < 0) {
         if (j->count == CBP_NETS) return false;
