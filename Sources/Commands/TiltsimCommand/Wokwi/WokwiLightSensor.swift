@@ -18,17 +18,8 @@ struct WokwiLightSensor: Equatable, WokwiNumberAttrs {
         return 5 * ohms / (ohms + 10_000)
     }
 
-    /// AO as the ADC takes it: the smallest whole millivolts that convert to
-    /// the reading the exact voltage gives (floor(V · 1024 / 5 V), as a chip's
-    /// ADC and Wokwi's do); rounding to millivolts first read 100 000 lux as 7, not 8.
-    var millivolts: UInt32 { Self.adcMillivolts(volts) }
-
-    /// `volts` as the ADC takes it against 5 V: the smallest whole millivolts
-    /// that convert to the reading the exact voltage gives.
-    static func adcMillivolts(_ volts: Double) -> UInt32 {
-        let reading = min(1023, max(0, Int((volts * 1024 / 5).rounded(.down))))
-        return UInt32((reading * 5000 + 1023) / 1024)
-    }
+    /// AO as the ADC takes it (`WokwiADC`).
+    var millivolts: UInt32 { WokwiADC.millivolts(volts: volts) }
 
     /// DO: high while the light is below the threshold (AO above it).
     var digitalHigh: Bool { volts > threshold }

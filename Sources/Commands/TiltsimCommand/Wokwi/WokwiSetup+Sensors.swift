@@ -4,9 +4,9 @@ import TiltCore
 /// The input parts beyond buttons and potentiometers that real Wokwi
 /// projects wire most (an outside tester's count over 76 diagrams): the
 /// analog joystick, the HC-SR04, the photoresistor module, the DHT22 and
-/// the DS18B20 (and the NTC temperature sensor, WokwiThermistor); and the HX711, the one part with automation controls in
-/// Wokwi's list that was left. Each reads
-/// as in Wokwi at its attrs' values; a scenario's set-control moves it.
+/// the DS18B20; the HX711, the one part with automation controls in Wokwi's
+/// list that was left; and the NTC temperature sensor (`WokwiThermistor`).
+/// Each reads as in Wokwi at its attrs' values; a scenario's set-control moves it.
 extension WokwiSetup {
     /// At rest both axes sit at VCC/2 (analogRead 512, as Wokwi's docs give it); SEL is open until pressed.
     mutating func addJoystick(_ part: WokwiDiagram.Part, at: String) {

@@ -332,8 +332,7 @@ struct WokwiSetup {
             }
             let text = part.attrs["value"] ?? "0"
             guard let value = Int(text), (0...1023).contains(value) else { return WokwiProblem("\(at): value \"\(text)\" is a whole number from 0 to 1023") }
-            // The smallest voltage analogRead converts to `value` against 5 V (Vin · 1024 / 5 V, floored).
-            analogInputs.append((part.id, channel, UInt32((value * 5000 + 1023) / 1024)))
+            analogInputs.append((part.id, channel, WokwiADC.millivolts(reading: value)))
         case "wokwi-analog-joystick": addJoystick(part, at: at)
         case "wokwi-hc-sr04": return addRanger(part, at: at)
         case "wokwi-photoresistor-sensor": return addLightSensor(part, at: at)

@@ -17,8 +17,8 @@ struct WokwiThermistor: Equatable, WokwiNumberAttrs {
         return 5 * ohms / (ohms + 10_000)
     }
 
-    /// OUT as the ADC takes it (`WokwiLightSensor.adcMillivolts`).
-    var millivolts: UInt32 { WokwiLightSensor.adcMillivolts(volts) }
+    /// OUT as the ADC takes it (`WokwiADC`).
+    var millivolts: UInt32 { WokwiADC.millivolts(volts: volts) }
 
     /// The attrs it reads (`WokwiNumberAttrs.parse`).
     static let attrNames = ["temperature", "beta"]
